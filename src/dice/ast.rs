@@ -1,0 +1,647 @@
+//! The dice expression tree: what the parser produces, the roller evaluates and the exact
+//! engine turns into a distribution.
+//!
+//! `Display` prints every node back in canonical notation, so that
+//! `parse(&e.to_string()) == e` for every expression the parser accepts (a property test
+//! holds the parser to it). Parentheses are not kept as nodes: `Display` adds them where
+//! precedence needs them.
+
+use std::fmt;
+
+/// A whole dice request as typed: an optional repeat count, the expression, and an optional
+/// trailing comment (`# to hit`, `// fire`, `/* … */`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiceExpr {
+    /// `6x 4d6kh3` rolls the expression six times and lists the results; `None` rolls once.
+    pub repeat: Option<u32>,
+    /// The expression itself.
+    pub expr: Expr,
+    /// A trailing comment, without its delimiters and trimmed.
+    pub comment: Option<String>,
+}
+
+/// One node of a dice expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    /// A number literal: `3`, `2.5`, `.5`.
+    Num(f64),
+    /// A pool of dice with its modifiers: `4d6kh3`, `10d10!>=9`.
+    Dice(Box<Dice>),
+    /// A group `{2d6, 1d8+2}kh1` or a set `(1, 2, 3)k1`: several sub-expressions treated as one
+    /// pool by their modifiers.
+    Group(Box<Group>),
+    /// A prefix operator: `-3d6`, `+2`.
+    Unary(UnaryOp, Box<Expr>),
+    /// A binary operator: arithmetic or comparison.
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// A function call: `floor(4d6/3)`, `max(1d6, 1d6)`.
+    Call(Func, Vec<Expr>),
+    /// A label attached to a term: `1d20+5 [attack]`, `9[fire]`. Labels are shown in the
+    /// breakdown and change nothing.
+    Labeled(Box<Expr>, String),
+}
+
+/// A prefix operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// `-x`.
+    Neg,
+    /// `+x` (no effect, accepted because people write it).
+    Plus,
+}
+
+/// A binary operator, arithmetic or comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    /// `+`.
+    Add,
+    /// `-`.
+    Sub,
+    /// `*`.
+    Mul,
+    /// `/`: exact division (`15 / 2` is `7.5`); round with `floor`, `round` or `ceil`.
+    Div,
+    /// `//`: division rounded down (towards minus infinity).
+    FloorDiv,
+    /// `%`: remainder with the sign of the divisor (`-7 % 3` is `2`).
+    Rem,
+    /// `^` or `**`: power, right-associative.
+    Pow,
+    /// A comparison of two totals, giving 1 when true and 0 when false: `1 + 2 == 3`.
+    Cmp(CmpOp),
+}
+
+impl BinaryOp {
+    /// Binding strength: higher binds tighter. Comparisons 1, `+ -` 2, `* / // %` 3, `^` 5
+    /// (unary operators sit at 4, between them).
+    pub fn precedence(self) -> u8 {
+        match self {
+            BinaryOp::Cmp(_) => 1,
+            BinaryOp::Add | BinaryOp::Sub => 2,
+            BinaryOp::Mul | BinaryOp::Div | BinaryOp::FloorDiv | BinaryOp::Rem => 3,
+            BinaryOp::Pow => 5,
+        }
+    }
+
+    /// The canonical spelling.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::FloorDiv => "//",
+            BinaryOp::Rem => "%",
+            BinaryOp::Pow => "^",
+            BinaryOp::Cmp(op) => op.symbol(),
+        }
+    }
+}
+
+/// Precedence of prefix operators (see [`BinaryOp::precedence`]).
+pub const UNARY_PRECEDENCE: u8 = 4;
+
+/// A comparison operator, used in compare points (`!>=5`, `r<3`, `>=8`) and between totals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    /// `=` (or `==` between totals).
+    Eq,
+    /// `!=` or `<>`.
+    Ne,
+    /// `<`.
+    Lt,
+    /// `<=`.
+    Le,
+    /// `>`.
+    Gt,
+    /// `>=`.
+    Ge,
+}
+
+impl CmpOp {
+    /// The canonical spelling in a compare point (`=` for equality).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Eq => "=",
+            CmpOp::Ne => "!=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+        }
+    }
+
+    /// Whether `lhs OP rhs` holds.
+    pub fn holds(self, lhs: f64, rhs: f64) -> bool {
+        match self {
+            CmpOp::Eq => lhs == rhs,
+            CmpOp::Ne => lhs != rhs,
+            CmpOp::Lt => lhs < rhs,
+            CmpOp::Le => lhs <= rhs,
+            CmpOp::Gt => lhs > rhs,
+            CmpOp::Ge => lhs >= rhs,
+        }
+    }
+}
+
+/// A compare point: an operator and a value, as in `>=5`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Compare {
+    /// The operator.
+    pub op: CmpOp,
+    /// The value compared against.
+    pub value: f64,
+}
+
+impl Compare {
+    /// A compare point `OP value`.
+    pub fn new(op: CmpOp, value: f64) -> Self {
+        Compare { op, value }
+    }
+
+    /// Whether `x` matches this compare point.
+    pub fn matches(&self, x: f64) -> bool {
+        self.op.holds(x, self.value)
+    }
+}
+
+/// A function that can be called in an expression.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Func {
+    /// `floor(x)`: round down (towards minus infinity).
+    Floor,
+    /// `ceil(x)`: round up (towards plus infinity).
+    Ceil,
+    /// `round(x)`: round to the nearest whole number, halves up (`2.5` → 3, `-2.5` → -2).
+    Round,
+    /// `trunc(x)`: drop the fraction (towards zero).
+    Trunc,
+    /// `abs(x)`.
+    Abs,
+    /// `sign(x)`: -1, 0 or 1.
+    Sign,
+    /// `sqrt(x)`.
+    Sqrt,
+    /// `exp(x)`.
+    Exp,
+    /// `log(x)`: natural logarithm.
+    Log,
+    /// `sin(x)`, radians.
+    Sin,
+    /// `cos(x)`, radians.
+    Cos,
+    /// `tan(x)`, radians.
+    Tan,
+    /// `min(a, b, …)`: the smallest argument.
+    Min,
+    /// `max(a, b, …)`: the largest argument.
+    Max,
+    /// `pow(x, y)`: same as `x ^ y`.
+    Pow,
+}
+
+impl Func {
+    /// Every function, for completion and error suggestions.
+    pub const ALL: [Func; 15] = [
+        Func::Floor,
+        Func::Ceil,
+        Func::Round,
+        Func::Trunc,
+        Func::Abs,
+        Func::Sign,
+        Func::Sqrt,
+        Func::Exp,
+        Func::Log,
+        Func::Sin,
+        Func::Cos,
+        Func::Tan,
+        Func::Min,
+        Func::Max,
+        Func::Pow,
+    ];
+
+    /// The name as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            Func::Floor => "floor",
+            Func::Ceil => "ceil",
+            Func::Round => "round",
+            Func::Trunc => "trunc",
+            Func::Abs => "abs",
+            Func::Sign => "sign",
+            Func::Sqrt => "sqrt",
+            Func::Exp => "exp",
+            Func::Log => "log",
+            Func::Sin => "sin",
+            Func::Cos => "cos",
+            Func::Tan => "tan",
+            Func::Min => "min",
+            Func::Max => "max",
+            Func::Pow => "pow",
+        }
+    }
+
+    /// Looks a function up by name.
+    pub fn from_name(name: &str) -> Option<Func> {
+        Func::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// How many arguments the function takes: `(min, max)`, `max == None` for any number.
+    pub fn arity(self) -> (usize, Option<usize>) {
+        match self {
+            Func::Min | Func::Max => (2, None),
+            Func::Pow => (2, Some(2)),
+            _ => (1, Some(1)),
+        }
+    }
+}
+
+/// The kind of die in a pool.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Sides {
+    /// `dN` with a written number of sides.
+    Number(u64),
+    /// `d(expr)`: sides computed from an expression, rounded down.
+    Expr(Box<Expr>),
+    /// `d%`: a hundred-sided die, 1 to 100.
+    Percent,
+    /// `dF` / `dF.2` (faces −1, −1, 0, 0, +1, +1) and `dF.1` (faces −1, 0, 0, 0, 0, +1).
+    Fudge(FudgeKind),
+}
+
+/// The two common fudge dice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FudgeKind {
+    /// `dF.1`: one minus, four blanks, one plus.
+    One,
+    /// `dF` or `dF.2`: two of each.
+    Two,
+}
+
+/// A count that is either written as a number or computed: `3d6`, `(1+2)d6`, `kh(1d4)`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Count {
+    /// A written whole number.
+    Number(u64),
+    /// A parenthesised expression, rounded down when rolled.
+    Expr(Box<Expr>),
+}
+
+/// A pool of dice: count, sides and modifiers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dice {
+    /// How many dice (`None` when omitted, as in `d20`: one die).
+    pub count: Option<Count>,
+    /// What kind of die.
+    pub sides: Sides,
+    /// Modifiers in the order written. They are applied in a fixed order of stages
+    /// whatever order they are written in (see `GRAMMAR.md`).
+    pub mods: Vec<Modifier>,
+}
+
+/// A group `{a, b}` or a set `(a, b)` and the modifiers applied over it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    /// Which brackets were used (they print back the same way).
+    pub brackets: Brackets,
+    /// The sub-expressions.
+    pub items: Vec<Expr>,
+    /// Modifiers over the group: keep/drop, success counting, sorting.
+    pub mods: Vec<Modifier>,
+}
+
+/// The brackets of a group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Brackets {
+    /// `{…}`: with a single item, keep/drop act on that item's dice.
+    Braces,
+    /// `(a, b, …)` with at least one comma: keep/drop always act on the items' totals.
+    Parens,
+}
+
+/// How an exploding die rolls again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ExplodeKind {
+    /// `!`: each extra roll is a new die in the pool.
+    Standard,
+    /// `!!`: extra rolls are added into the die that exploded.
+    Compound,
+    /// `!p`: like `!`, but each extra roll counts one less.
+    Penetrate,
+    /// `!!p`: compounding and penetrating.
+    CompoundPenetrate,
+}
+
+/// How rerolls work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RerollKind {
+    /// `r`: reroll until the condition no longer holds.
+    Until,
+    /// `ro`: reroll once, keep the new result.
+    Once,
+    /// `ra`: roll one extra die for the first die that matches, and add it.
+    Add,
+}
+
+/// Whether a keep/drop modifier keeps or drops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KeepDrop {
+    /// `k…`.
+    Keep,
+    /// `d…` (or `p…`).
+    Drop,
+}
+
+/// Which dice a keep/drop modifier selects.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Selector {
+    /// The highest N (`kh3`, `k3`, `dh1`).
+    Highest(Count),
+    /// The lowest N (`kl1`, `dl1`, `d1`).
+    Lowest(Count),
+    /// Every die matching a compare point (`k>3`, `p<2`).
+    Matching(Compare),
+}
+
+/// Sort order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SortOrder {
+    /// `s` or `sa`.
+    Ascending,
+    /// `sd`.
+    Descending,
+}
+
+/// A modifier on a pool of dice or on a group.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Modifier {
+    /// `min3`: a die showing less than 3 counts as 3.
+    Min(i64),
+    /// `max6`: a die showing more than 6 counts as 6.
+    Max(i64),
+    /// Explode (`!`, `!!`, `!p`, `!!p`, `e6`), on the highest face unless a compare point is
+    /// given, at most `limit` times per die (`!x3`) or the engine's cap.
+    Explode {
+        /// How the extra rolls combine.
+        kind: ExplodeKind,
+        /// When a die explodes (`None`: on its highest face).
+        on: Option<Compare>,
+        /// At most this many extra rolls per die.
+        limit: Option<u32>,
+    },
+    /// Reroll (`r`, `ro`, `ra`; `rr` is read as `r`), on the lowest face unless a compare point
+    /// is given.
+    Reroll {
+        /// Until, once, or roll-and-add.
+        kind: RerollKind,
+        /// Which results are rerolled (`None`: the lowest face).
+        on: Option<Compare>,
+    },
+    /// `u`, `uo`: reroll duplicates (only those matching `on`, if given) until unique, or once.
+    Unique {
+        /// Reroll a duplicate once only.
+        once: bool,
+        /// Only values matching this compare point must be unique.
+        on: Option<Compare>,
+    },
+    /// Keep or drop a selection of dice.
+    KeepDrop(KeepDrop, Selector),
+    /// Count successes (`>=8`) and, optionally, failures (`f<=1`): the result is successes
+    /// minus failures.
+    Target {
+        /// What counts as a success.
+        success: Compare,
+        /// What counts as a failure.
+        failure: Option<Compare>,
+    },
+    /// `cs>=19`: mark critical successes in the display (no effect on the total).
+    CritSuccess(Compare),
+    /// `cf<=1`: mark critical failures in the display (no effect on the total).
+    CritFailure(Compare),
+    /// `s`, `sa`, `sd`: show the dice sorted.
+    Sort(SortOrder),
+}
+
+// ---------------------------------------------------------------------------------------------
+// Display: canonical notation.
+
+/// Formats a number the way it is written in notation: whole numbers without a decimal point.
+pub fn fmt_num(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e16 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
+    }
+}
+
+impl fmt::Display for Compare {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.op.symbol(), fmt_num(self.value))
+    }
+}
+
+impl fmt::Display for Count {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Count::Number(n) => write!(f, "{n}"),
+            Count::Expr(e) => write!(f, "({e})"),
+        }
+    }
+}
+
+impl fmt::Display for Sides {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Sides::Number(n) => write!(f, "{n}"),
+            Sides::Expr(e) => write!(f, "({e})"),
+            Sides::Percent => write!(f, "%"),
+            Sides::Fudge(FudgeKind::Two) => write!(f, "F"),
+            Sides::Fudge(FudgeKind::One) => write!(f, "F.1"),
+        }
+    }
+}
+
+impl fmt::Display for Modifier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Modifier::Min(v) => write!(f, "min{v}"),
+            Modifier::Max(v) => write!(f, "max{v}"),
+            Modifier::Explode { kind, on, limit } => {
+                let k = match kind {
+                    ExplodeKind::Standard => "!",
+                    ExplodeKind::Compound => "!!",
+                    ExplodeKind::Penetrate => "!p",
+                    ExplodeKind::CompoundPenetrate => "!!p",
+                };
+                f.write_str(k)?;
+                if let Some(c) = on {
+                    write!(f, "{c}")?;
+                }
+                if let Some(n) = limit {
+                    write!(f, "x{n}")?;
+                }
+                Ok(())
+            }
+            Modifier::Reroll { kind, on } => {
+                f.write_str(match kind {
+                    RerollKind::Until => "r",
+                    RerollKind::Once => "ro",
+                    RerollKind::Add => "ra",
+                })?;
+                match on {
+                    Some(c) => write!(f, "{c}"),
+                    None => Ok(()),
+                }
+            }
+            Modifier::Unique { once, on } => {
+                f.write_str(if *once { "uo" } else { "u" })?;
+                match on {
+                    Some(c) => write!(f, "{c}"),
+                    None => Ok(()),
+                }
+            }
+            Modifier::KeepDrop(kd, sel) => {
+                let k = match kd {
+                    KeepDrop::Keep => "k",
+                    KeepDrop::Drop => "d",
+                };
+                match sel {
+                    Selector::Highest(n) => write!(f, "{k}h{n}"),
+                    Selector::Lowest(n) => write!(f, "{k}l{n}"),
+                    Selector::Matching(c) => write!(f, "{k}{c}"),
+                }
+            }
+            Modifier::Target { success, failure } => {
+                write!(f, "{success}")?;
+                match failure {
+                    Some(c) => write!(f, "f{c}"),
+                    None => Ok(()),
+                }
+            }
+            Modifier::CritSuccess(c) => write!(f, "cs{c}"),
+            Modifier::CritFailure(c) => write!(f, "cf{c}"),
+            Modifier::Sort(SortOrder::Ascending) => f.write_str("sa"),
+            Modifier::Sort(SortOrder::Descending) => f.write_str("sd"),
+        }
+    }
+}
+
+impl fmt::Display for Dice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(c) = &self.count {
+            write!(f, "{c}")?;
+        }
+        write!(f, "d{}", self.sides)?;
+        for m in &self.mods {
+            write!(f, "{m}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Group {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (open, close) = match self.brackets {
+            Brackets::Braces => ("{", "}"),
+            Brackets::Parens => ("(", ")"),
+        };
+        f.write_str(open)?;
+        for (i, item) in self.items.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{item}")?;
+        }
+        // `(1,)` is a one-item set; without the comma it would read back as parentheses.
+        if self.brackets == Brackets::Parens && self.items.len() == 1 {
+            f.write_str(",")?;
+        }
+        f.write_str(close)?;
+        for m in &self.mods {
+            write!(f, "{m}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Expr {
+    /// The binding strength of this node when printed (atoms bind tightest).
+    fn precedence(&self) -> u8 {
+        match self {
+            Expr::Binary(op, ..) => op.precedence(),
+            Expr::Unary(..) => UNARY_PRECEDENCE,
+            // A label binds to the term before it; treat it like a unary postfix.
+            Expr::Labeled(..) => UNARY_PRECEDENCE,
+            Expr::Num(x) if *x < 0.0 => UNARY_PRECEDENCE,
+            _ => u8::MAX,
+        }
+    }
+
+    fn fmt_child(&self, f: &mut fmt::Formatter<'_>, min: u8) -> fmt::Result {
+        if self.precedence() < min {
+            write!(f, "({self})")
+        } else {
+            write!(f, "{self}")
+        }
+    }
+}
+
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expr::Num(x) => f.write_str(&fmt_num(*x)),
+            Expr::Dice(d) => write!(f, "{d}"),
+            Expr::Group(g) => write!(f, "{g}"),
+            Expr::Unary(op, e) => {
+                f.write_str(match op {
+                    UnaryOp::Neg => "-",
+                    UnaryOp::Plus => "+",
+                })?;
+                // `- -1` must not print as `--1`... which reads back the same anyway, but a
+                // negative literal or another prefix operator is clearer in parentheses.
+                e.fmt_child(f, UNARY_PRECEDENCE + 1)
+            }
+            Expr::Binary(op, l, r) => {
+                let p = op.precedence();
+                // Left-associative operators need parentheses on the right at equal
+                // precedence; `^` is right-associative, so the other way round. Comparisons
+                // do not chain.
+                let (lmin, rmin) = match op {
+                    BinaryOp::Pow => (p + 1, p),
+                    BinaryOp::Cmp(_) => (p + 1, p + 1),
+                    _ => (p, p + 1),
+                };
+                l.fmt_child(f, lmin)?;
+                write!(f, " {} ", op.symbol())?;
+                r.fmt_child(f, rmin)
+            }
+            Expr::Call(func, args) => {
+                write!(f, "{}(", func.name())?;
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{a}")?;
+                }
+                f.write_str(")")
+            }
+            Expr::Labeled(e, label) => {
+                e.fmt_child(f, UNARY_PRECEDENCE)?;
+                write!(f, " [{label}]")
+            }
+        }
+    }
+}
+
+impl fmt::Display for DiceExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(n) = self.repeat {
+            write!(f, "{n}x ")?;
+        }
+        write!(f, "{}", self.expr)?;
+        if let Some(c) = &self.comment {
+            write!(f, " # {c}")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,1 @@
+//! Rendering rolls for people (placeholder: being written).

@@ -1,0 +1,219 @@
+//! What a roll produced: the total and every die behind it.
+//!
+//! A [`Roll`] keeps the whole tree of the expression with each die's value, whether it was
+//! kept or dropped, exploded, rerolled, a success or a failure, and which source produced it,
+//! so a breakdown can show exactly what happened. It serialises to JSON for `--json` and the
+//! journal.
+
+use serde::{Deserialize, Serialize};
+
+use super::source::SourceKind;
+
+/// The result of rolling one dice expression once.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Roll {
+    /// The expression in canonical notation.
+    pub expr: String,
+    /// The total.
+    pub total: f64,
+    /// The trailing comment, if one was written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// The sources that produced the dice, in order of first use (empty if no dice).
+    pub sources: Vec<SourceKind>,
+    /// The evaluated expression tree.
+    pub tree: RollNode,
+}
+
+impl Roll {
+    /// Every die in the roll, in the order they were rolled.
+    pub fn dice(&self) -> Vec<&Die> {
+        let mut out = Vec::new();
+        self.tree.collect_dice(&mut out);
+        out
+    }
+}
+
+/// One evaluated node; every variant carries its value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RollNode {
+    /// A number as written.
+    Num {
+        /// The number.
+        value: f64,
+    },
+    /// A pool of dice.
+    Pool(PoolRoll),
+    /// A group or set.
+    Group(GroupRoll),
+    /// A prefix operator.
+    Unary {
+        /// `-` or `+`.
+        op: String,
+        /// The result.
+        value: f64,
+        /// The operand.
+        operand: Box<RollNode>,
+    },
+    /// A binary operator.
+    Binary {
+        /// The operator as written canonically (`+`, `//`, `>=`…).
+        op: String,
+        /// The result.
+        value: f64,
+        /// Left operand.
+        left: Box<RollNode>,
+        /// Right operand.
+        right: Box<RollNode>,
+    },
+    /// A function call.
+    Call {
+        /// The function name.
+        func: String,
+        /// The result.
+        value: f64,
+        /// The arguments.
+        args: Vec<RollNode>,
+    },
+    /// A labelled term.
+    Labeled {
+        /// The label text.
+        label: String,
+        /// The value of the term.
+        value: f64,
+        /// The term.
+        inner: Box<RollNode>,
+    },
+}
+
+impl RollNode {
+    /// The value of this node.
+    pub fn value(&self) -> f64 {
+        match self {
+            RollNode::Num { value }
+            | RollNode::Unary { value, .. }
+            | RollNode::Binary { value, .. }
+            | RollNode::Call { value, .. }
+            | RollNode::Labeled { value, .. } => *value,
+            RollNode::Pool(p) => p.value,
+            RollNode::Group(g) => g.value,
+        }
+    }
+
+    /// Appends every die under this node to `out`.
+    pub fn collect_dice<'a>(&'a self, out: &mut Vec<&'a Die>) {
+        match self {
+            RollNode::Num { .. } => {}
+            RollNode::Pool(p) => out.extend(p.dice.iter()),
+            RollNode::Group(g) => g.items.iter().for_each(|i| i.node.collect_dice(out)),
+            RollNode::Unary { operand, .. } => operand.collect_dice(out),
+            RollNode::Binary { left, right, .. } => {
+                left.collect_dice(out);
+                right.collect_dice(out);
+            }
+            RollNode::Call { args, .. } => args.iter().for_each(|a| a.collect_dice(out)),
+            RollNode::Labeled { inner, .. } => inner.collect_dice(out),
+        }
+    }
+}
+
+/// A rolled pool of dice.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PoolRoll {
+    /// The pool as written canonically (`4d6kh3`).
+    pub notation: String,
+    /// The die (`d6`, `dF`, `d100`).
+    pub die: String,
+    /// Every die, in the order shown (rolled order, or sorted when the pool asks for it).
+    pub dice: Vec<Die>,
+    /// The pool's value: the sum of the kept dice, or successes minus failures.
+    pub value: f64,
+    /// Successes counted, when the pool counts successes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub successes: Option<u32>,
+    /// Failures counted, when the pool counts failures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failures: Option<u32>,
+}
+
+/// A critical marker for display.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Critical {
+    /// Matched the `cs` compare point (or the highest face, for display, when none is given).
+    Success,
+    /// Matched the `cf` compare point (or the lowest face).
+    Failure,
+}
+
+/// One die as it ended up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Die {
+    /// The value it counts as (after compounding, penetration and clamping).
+    pub value: i64,
+    /// Every face rolled for this die, in order: earlier entries were rerolled away, or
+    /// compounded into `value`. Just `[value]` for a plain die.
+    pub rolls: Vec<i64>,
+    /// Whether it counts towards the total.
+    pub kept: bool,
+    /// It exploded: another die (or compounded roll) followed it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub exploded: bool,
+    /// It was added by an explosion or by `ra`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub extra: bool,
+    /// It was rerolled (its earlier faces are in `rolls`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rerolled: bool,
+    /// It was clamped by `min`/`max` (its face is the last of `rolls`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub clamped: bool,
+    /// It counts as a success.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub success: bool,
+    /// It counts as a failure.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub failure: bool,
+    /// A critical marker for display.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical: Option<Critical>,
+    /// Which source produced its last face.
+    pub source: SourceKind,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// A rolled group or set.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupRoll {
+    /// The group as written canonically.
+    pub notation: String,
+    /// The items.
+    pub items: Vec<GroupItem>,
+    /// The group's value: the sum of the kept items, or successes minus failures.
+    pub value: f64,
+    /// Successes counted, when the group counts successes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub successes: Option<u32>,
+    /// Failures counted, when the group counts failures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failures: Option<u32>,
+}
+
+/// One item of a group.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupItem {
+    /// The evaluated item.
+    pub node: RollNode,
+    /// Whether it counts towards the group.
+    pub kept: bool,
+    /// It counts as a success.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub success: bool,
+    /// It counts as a failure.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub failure: bool,
+}

@@ -1,0 +1,378 @@
+//! Where dice come from: a seeded random generator, values the umpire types in from the
+//! table, or a queue of given values consumed first.
+//!
+//! Every die records which source produced it, and the queue and entered values are checked
+//! against the die before they are accepted: a 7 is never a d6.
+
+use std::collections::VecDeque;
+use std::fmt;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use super::error::{DiceError, DiceErrorKind};
+use crate::span::Span;
+
+/// Which source produced a die.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceKind {
+    /// The seeded random generator.
+    Rng,
+    /// Typed in by the umpire.
+    Entered,
+    /// Taken from the queue (`dice queue 4 3 5`).
+    Queue,
+}
+
+impl fmt::Display for SourceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SourceKind::Rng => "rng",
+            SourceKind::Entered => "entered",
+            SourceKind::Queue => "queue",
+        })
+    }
+}
+
+/// The faces a die can show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Faces {
+    /// 1 to `sides`, each equally likely.
+    Numbered {
+        /// Number of sides.
+        sides: u64,
+    },
+    /// A fudge die `dF.1`: −1, 0, 0, 0, 0, +1.
+    Fudge1,
+    /// A fudge die `dF` / `dF.2`: −1, −1, 0, 0, +1, +1.
+    Fudge2,
+}
+
+impl Faces {
+    /// The lowest face.
+    pub fn min(self) -> i64 {
+        match self {
+            Faces::Numbered { .. } => 1,
+            Faces::Fudge1 | Faces::Fudge2 => -1,
+        }
+    }
+
+    /// The highest face.
+    pub fn max(self) -> i64 {
+        match self {
+            Faces::Numbered { sides } => sides as i64,
+            Faces::Fudge1 | Faces::Fudge2 => 1,
+        }
+    }
+
+    /// Whether `v` is a face of this die.
+    pub fn contains(self, v: i64) -> bool {
+        (self.min()..=self.max()).contains(&v)
+    }
+
+    /// How many distinct faces.
+    pub fn distinct(self) -> u64 {
+        match self {
+            Faces::Numbered { sides } => sides,
+            Faces::Fudge1 | Faces::Fudge2 => 3,
+        }
+    }
+
+    /// The probability of face `v` (0 for a value the die cannot show).
+    pub fn probability(self, v: i64) -> f64 {
+        if !self.contains(v) {
+            return 0.0;
+        }
+        match (self, v) {
+            (Faces::Numbered { sides }, _) => 1.0 / sides as f64,
+            (Faces::Fudge1, 0) => 4.0 / 6.0,
+            (Faces::Fudge1, _) => 1.0 / 6.0,
+            (Faces::Fudge2, _) => 1.0 / 3.0,
+        }
+    }
+
+    /// Every face with its probability, lowest first.
+    pub fn outcomes(self) -> impl Iterator<Item = (i64, f64)> {
+        (self.min()..=self.max()).map(move |v| (v, self.probability(v)))
+    }
+
+    /// A uniform draw from the random generator.
+    fn sample(self, rng: &mut ChaCha8Rng) -> i64 {
+        match self {
+            Faces::Numbered { sides } => rng.random_range(1..=sides) as i64,
+            Faces::Fudge1 => match rng.random_range(1..=6u8) {
+                1 => -1,
+                6 => 1,
+                _ => 0,
+            },
+            Faces::Fudge2 => rng.random_range(-1..=1i64),
+        }
+    }
+}
+
+impl fmt::Display for Faces {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Faces::Numbered { sides: 100 } => f.write_str("d100"),
+            Faces::Numbered { sides } => write!(f, "d{sides}"),
+            Faces::Fudge1 => f.write_str("dF.1"),
+            Faces::Fudge2 => f.write_str("dF"),
+        }
+    }
+}
+
+/// One die the roller needs, with enough context to prompt for it by hand.
+#[derive(Debug, Clone)]
+pub struct DieRequest<'a> {
+    /// The die.
+    pub faces: Faces,
+    /// The pool it belongs to, as written (`4d6kh3`).
+    pub pool: &'a str,
+    /// Why it is rolled: `die 2 of 4`, `explosion of die 3`, `reroll of die 1`.
+    pub purpose: String,
+    /// Where the pool is in the expression (for errors).
+    pub span: Span,
+}
+
+/// Something that asks the umpire for a die value (the REPL prompts; a script reads a line).
+pub trait DieEntry {
+    /// Asks for one die. `Err` means the umpire cancelled; the roll then fails as a whole.
+    fn enter(&mut self, request: &DieRequest<'_>) -> Result<i64, String>;
+}
+
+/// How dice are produced when the queue is empty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiceMode {
+    /// The seeded random generator.
+    Rng,
+    /// The umpire types each die.
+    Enter,
+}
+
+/// A source of dice: the roller asks it for one die at a time.
+pub trait DiceSource {
+    /// One die value for `request`, and which source produced it.
+    fn next_die(&mut self, request: &DieRequest<'_>) -> Result<(i64, SourceKind), DiceError>;
+}
+
+/// The dice the session rolls with: a queue, then either the seeded generator or dice entered
+/// by hand. Switchable at any moment; the seed is kept so it can be shown and journalled.
+#[derive(Debug, Clone)]
+pub struct DiceBox {
+    seed: u64,
+    rng: ChaCha8Rng,
+    mode: DiceMode,
+    queue: VecDeque<i64>,
+}
+
+impl DiceBox {
+    /// A dice box whose generator starts from `seed`.
+    pub fn seeded(seed: u64) -> Self {
+        DiceBox {
+            seed,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            mode: DiceMode::Rng,
+            queue: VecDeque::new(),
+        }
+    }
+
+    /// A dice box with a fresh seed taken from the operating system.
+    pub fn from_entropy() -> Self {
+        Self::seeded(fresh_seed())
+    }
+
+    /// The seed the generator last started from.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Restarts the generator from `seed`.
+    pub fn reseed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
+
+    /// The current mode.
+    pub fn mode(&self) -> DiceMode {
+        self.mode
+    }
+
+    /// Switches between the generator and entered dice.
+    pub fn set_mode(&mut self, mode: DiceMode) {
+        self.mode = mode;
+    }
+
+    /// Values still queued, in the order they will be used.
+    pub fn queued(&self) -> impl Iterator<Item = i64> + '_ {
+        self.queue.iter().copied()
+    }
+
+    /// Adds values to the end of the queue.
+    pub fn enqueue(&mut self, values: impl IntoIterator<Item = i64>) {
+        self.queue.extend(values);
+    }
+
+    /// Empties the queue, returning how many values were dropped.
+    pub fn clear_queue(&mut self) -> usize {
+        let n = self.queue.len();
+        self.queue.clear();
+        n
+    }
+
+    /// A source that draws from this box, prompting through `entry` in enter mode. Without an
+    /// `entry`, enter mode fails with a clear error instead of blocking.
+    pub fn source<'a>(&'a mut self, entry: Option<&'a mut dyn DieEntry>) -> BoxSource<'a> {
+        BoxSource { dice: self, entry }
+    }
+}
+
+/// A [`DiceSource`] borrowing a [`DiceBox`] (and a way to prompt) for one command.
+pub struct BoxSource<'a> {
+    dice: &'a mut DiceBox,
+    entry: Option<&'a mut dyn DieEntry>,
+}
+
+impl DiceSource for BoxSource<'_> {
+    fn next_die(&mut self, request: &DieRequest<'_>) -> Result<(i64, SourceKind), DiceError> {
+        if let Some(&v) = self.dice.queue.front() {
+            if !request.faces.contains(v) {
+                // Leave the bad value queued so `dice` shows it and the umpire can clear it.
+                return Err(DiceError::new(
+                    DiceErrorKind::ImpossibleValue { value: v, die: request.faces.to_string() },
+                    request.span,
+                ));
+            }
+            self.dice.queue.pop_front();
+            return Ok((v, SourceKind::Queue));
+        }
+        match self.dice.mode {
+            DiceMode::Rng => Ok((request.faces.sample(&mut self.dice.rng), SourceKind::Rng)),
+            DiceMode::Enter => {
+                let entry = self.entry.as_deref_mut().ok_or_else(|| {
+                    DiceError::new(
+                        DiceErrorKind::SourceCancelled {
+                            reason: "dice are set to be entered by hand but nothing can ask for them here (use `dice mode rng` or `dice queue`)".into(),
+                        },
+                        request.span,
+                    )
+                })?;
+                let v = entry.enter(request).map_err(|reason| {
+                    DiceError::new(DiceErrorKind::SourceCancelled { reason }, request.span)
+                })?;
+                if !request.faces.contains(v) {
+                    return Err(DiceError::new(
+                        DiceErrorKind::ImpossibleValue { value: v, die: request.faces.to_string() },
+                        request.span,
+                    ));
+                }
+                Ok((v, SourceKind::Entered))
+            }
+        }
+    }
+}
+
+/// A seed from the operating system's randomness, small enough to read out and type back.
+pub fn fresh_seed() -> u64 {
+    rand::rng().random_range(0..1_000_000_000)
+}
+
+/// A source that only replays fixed values, failing when they run out (for replays and tests).
+#[derive(Debug, Clone, Default)]
+pub struct FixedSource {
+    values: VecDeque<i64>,
+}
+
+impl FixedSource {
+    /// A source that hands out `values` in order.
+    pub fn new(values: impl IntoIterator<Item = i64>) -> Self {
+        FixedSource { values: values.into_iter().collect() }
+    }
+}
+
+impl DiceSource for FixedSource {
+    fn next_die(&mut self, request: &DieRequest<'_>) -> Result<(i64, SourceKind), DiceError> {
+        let v = self.values.pop_front().ok_or_else(|| {
+            DiceError::new(
+                DiceErrorKind::SourceCancelled { reason: "no more recorded dice".into() },
+                request.span,
+            )
+        })?;
+        if !request.faces.contains(v) {
+            return Err(DiceError::new(
+                DiceErrorKind::ImpossibleValue { value: v, die: request.faces.to_string() },
+                request.span,
+            ));
+        }
+        Ok((v, SourceKind::Queue))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(faces: Faces) -> DieRequest<'static> {
+        DieRequest { faces, pool: "1d6", purpose: "die 1 of 1".into(), span: Span::default() }
+    }
+
+    #[test]
+    fn queue_is_used_before_the_generator() {
+        let mut b = DiceBox::seeded(1);
+        b.enqueue([4, 3]);
+        let mut s = b.source(None);
+        let d6 = Faces::Numbered { sides: 6 };
+        assert_eq!(s.next_die(&req(d6)).unwrap(), (4, SourceKind::Queue));
+        assert_eq!(s.next_die(&req(d6)).unwrap(), (3, SourceKind::Queue));
+        assert_eq!(s.next_die(&req(d6)).unwrap().1, SourceKind::Rng);
+    }
+
+    #[test]
+    fn impossible_queued_value_is_an_error_and_stays_queued() {
+        let mut b = DiceBox::seeded(1);
+        b.enqueue([7]);
+        let err = b.source(None).next_die(&req(Faces::Numbered { sides: 6 })).unwrap_err();
+        assert_eq!(err.to_string(), "7 is not a face of a d6");
+        assert_eq!(b.queued().collect::<Vec<_>>(), vec![7]);
+    }
+
+    #[test]
+    fn same_seed_same_dice() {
+        let d = Faces::Numbered { sides: 20 };
+        let roll = |seed| {
+            let mut b = DiceBox::seeded(seed);
+            let mut s = b.source(None);
+            (0..20).map(|_| s.next_die(&req(d)).unwrap().0).collect::<Vec<_>>()
+        };
+        assert_eq!(roll(7), roll(7));
+        assert_ne!(roll(7), roll(8));
+    }
+
+    #[test]
+    fn entered_dice_are_checked() {
+        struct Typist(Vec<i64>);
+        impl DieEntry for Typist {
+            fn enter(&mut self, _: &DieRequest<'_>) -> Result<i64, String> {
+                self.0.pop().ok_or_else(|| "no input".to_string())
+            }
+        }
+        let mut t = Typist(vec![9, 5]);
+        let mut b = DiceBox::seeded(1);
+        b.set_mode(DiceMode::Enter);
+        let mut s = b.source(Some(&mut t));
+        let d6 = Faces::Numbered { sides: 6 };
+        assert_eq!(s.next_die(&req(d6)).unwrap(), (5, SourceKind::Entered));
+        assert!(s.next_die(&req(d6)).is_err());
+    }
+
+    #[test]
+    fn fudge_faces_have_the_right_odds() {
+        let p: f64 = Faces::Fudge1.outcomes().map(|(_, p)| p).sum();
+        assert!((p - 1.0).abs() < 1e-12);
+        assert_eq!(Faces::Fudge1.probability(0), 4.0 / 6.0);
+        assert_eq!(Faces::Fudge2.probability(-1), 1.0 / 3.0);
+    }
+}

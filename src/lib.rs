@@ -1,0 +1,7 @@
+//! umpire: a terminal assistant for the person who umpires a tabletop miniatures wargame.
+//!
+//! The Rust core owns dice, tables, unit state and the journal; rules are Lua scripts.
+//! See `src/README.md` for the module map.
+
+pub mod dice;
+pub mod span;
