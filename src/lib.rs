@@ -3,5 +3,9 @@
 //! The Rust core owns dice, tables, unit state and the journal; rules are Lua scripts.
 //! See `src/README.md` for the module map.
 
+pub mod cli;
 pub mod dice;
+pub mod repl;
 pub mod span;
+
+pub use cli::{Args, run};

@@ -1,0 +1,132 @@
+//! The command line: flags and modes (clap), and [`run`], which the binary calls.
+//!
+//! `umpire` starts the REPL; `umpire run FILE|-` runs commands from a file or stdin;
+//! `umpire roll EXPR…` and `umpire prob EXPR…` run one command. Every mode builds one
+//! [`Session`] and prints through one [`Printer`].
+
+use std::io::{self, BufReader};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::dice::DiceBox;
+use crate::dice::source::fresh_seed;
+use crate::repl::script::Script;
+use crate::repl::shell::{self, Printer, RunOptions};
+use crate::repl::{Palette, Session, UseColor};
+
+/// umpire: dice, odds and (soon) the whole game state for the umpire of a miniatures wargame.
+#[derive(Debug, Parser)]
+#[command(name = "umpire", version, about, long_about = None)]
+pub struct Args {
+    /// What to do; without one, the interactive shell starts.
+    #[command(subcommand)]
+    pub mode: Option<Mode>,
+    /// Seed for the dice generator (a fresh one is chosen and shown otherwise).
+    #[arg(long, global = true, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Print one JSON object per command, on its own line (see docs/json.md).
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Never colour the output (`NO_COLOR` does the same; colour needs a terminal anyway).
+    #[arg(long, global = true)]
+    pub no_color: bool,
+    /// History file of the interactive shell [default: <data dir>/umpire/history].
+    #[arg(long, global = true, env = "UMPIRE_HISTORY", value_name = "FILE")]
+    pub history: Option<PathBuf>,
+}
+
+/// The modes besides the interactive shell.
+#[derive(Debug, Subcommand)]
+pub enum Mode {
+    /// Run the commands in FILE (`-` for stdin), one per line; `#` starts a comment line.
+    ///
+    /// A failing command is reported as `FILE:LINE: error: …` and the rest still run (unless
+    /// --stop-on-error); the exit code is 1 when any command failed. In `dice mode enter`,
+    /// the values of entered dice are read from the lines after the command.
+    Run {
+        /// The file of commands, or `-` for stdin.
+        file: PathBuf,
+        /// Stop at the first command that fails.
+        #[arg(long)]
+        stop_on_error: bool,
+        /// Print each line before its output, as `umpire> LINE` (a transcript).
+        #[arg(long)]
+        echo: bool,
+    },
+    /// Roll a dice expression once and exit: `umpire roll 4d6kh3`.
+    Roll {
+        /// The expression (several words are joined with spaces).
+        #[arg(required = true, allow_hyphen_values = true, num_args = 1..)]
+        expr: Vec<String>,
+    },
+    /// Print the exact odds of a dice expression and exit: `umpire prob '4d6kh3 >= 14'`.
+    Prob {
+        /// The expression (several words are joined with spaces).
+        #[arg(required = true, allow_hyphen_values = true, num_args = 1..)]
+        expr: Vec<String>,
+    },
+}
+
+/// Runs umpire as the arguments say. `Ok` carries the exit code (1 when a command failed);
+/// `Err` is a failure to start or to write output (the binary treats a broken pipe as success).
+pub fn run(args: Args) -> io::Result<ExitCode> {
+    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let mut session = Session::new(DiceBox::seeded(seed));
+    let use_color = if args.no_color {
+        UseColor::Never
+    } else {
+        UseColor::Auto
+    };
+    let printer = Printer {
+        json: args.json,
+        palette: Palette::new(use_color),
+    };
+    let ok = match args.mode {
+        None => {
+            let history = args.history.or_else(default_history);
+            shell::repl(&mut session, &printer, history)?;
+            true
+        }
+        Some(Mode::Run {
+            file,
+            stop_on_error,
+            echo,
+        }) => {
+            if args.seed.is_none() {
+                eprintln!("umpire: seed {seed} (pass --seed {seed} to roll the same dice again)");
+            }
+            let options = RunOptions {
+                stop_on_error,
+                echo,
+            };
+            if file.as_os_str() == "-" {
+                let mut script = Script::new("<stdin>".into(), io::stdin().lock());
+                shell::run_script(&mut session, &mut script, &printer, options)?
+            } else {
+                let f = std::fs::File::open(&file).map_err(|e| {
+                    io::Error::new(e.kind(), format!("cannot read {}: {e}", file.display()))
+                })?;
+                let mut script = Script::new(file.display().to_string(), BufReader::new(f));
+                shell::run_script(&mut session, &mut script, &printer, options)?
+            }
+        }
+        Some(Mode::Roll { expr }) => {
+            shell::one_shot(&mut session, &format!("roll {}", expr.join(" ")), &printer)?
+        }
+        Some(Mode::Prob { expr }) => {
+            shell::one_shot(&mut session, &format!("prob {}", expr.join(" ")), &printer)?
+        }
+    };
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// `<data dir>/umpire/history`, e.g. `~/.local/share/umpire/history` on Linux.
+pub fn default_history() -> Option<PathBuf> {
+    dirs::data_dir().map(|d| d.join("umpire").join("history"))
+}

@@ -1,0 +1,223 @@
+//! The built-in commands: the table that registers them, and `help` and `quit`. The dice
+//! commands live in `dice_commands.rs`.
+
+use serde_json::json;
+
+use super::color::Style;
+use super::command::Command;
+use super::dice_commands;
+use super::error::CommandError;
+use super::output::{Output, Text};
+use super::registry::{CommandSpec, Registry};
+use super::session::Context;
+
+/// The notation summary `help dice` prints; `GRAMMAR.md` has the whole grammar.
+pub const NOTATION: &str = "\
+dice notation (the whole grammar is in GRAMMAR.md)
+  3d6  d20  d%  4dF  dF.1       dice: count, `d`, sides (% is d100, F is fudge)
+  4d6kh3  4d6k3  2d20kl1        keep highest / lowest N
+  4d6dl1  5d6dh2                drop lowest / highest N
+  3d6!  3d6!>=5  d6!!  d6!p     explode (also `!xN` to cap), compound, penetrate
+  2d6r<3  2d6ro1                reroll until / once
+  10d10>=8  10d10>=8f1          count successes (and failures)
+  2d20cs>=19cf1  4d6s  4d6sd    mark criticals; sort
+  {2d6, 1d8+2}kh1               groups, with keep/drop and success counting
+  1d20 + 5  (2d6+1) * 2  7 // 2 arithmetic; `/` is exact, `//` rounds down
+  floor(x) ceil round abs min max   functions
+  1d20+5 [attack]  # to hit     labels and a trailing comment
+  6x 4d6kh3                     repeat: roll six times and list the results
+  4d6kh3 >= 14                  comparison (1 or 0); `prob` gives its probability";
+
+/// The registry holding every built-in command.
+pub fn registry() -> Registry {
+    let mut r = Registry::new();
+    for spec in specs() {
+        r.register(spec);
+    }
+    r
+}
+
+fn spec(
+    name: &'static str,
+    aliases: &[&'static str],
+    usage: &'static str,
+    summary: &'static str,
+    help: &'static str,
+    complete: Option<super::registry::ArgCompleter>,
+    run: super::registry::Handler,
+) -> CommandSpec {
+    CommandSpec {
+        name: name.into(),
+        aliases: aliases.iter().map(|&a| a.into()).collect(),
+        usage: usage.into(),
+        summary: summary.into(),
+        help: help.into(),
+        complete,
+        run,
+    }
+}
+
+fn specs() -> Vec<CommandSpec> {
+    vec![
+        spec(
+            "roll",
+            &["r"],
+            "roll [Nx] EXPR",
+            "roll dice and show every die",
+            "Rolls a dice expression and shows every die: kept, dropped, exploded, rerolled.\n\
+             `roll 6x 4d6kh3` rolls it six times and lists the results.\n\
+             Dice come from the queue first, then the seeded generator or, in `dice mode\n\
+             enter`, from you: each die is asked for in turn (Ctrl-C cancels the roll).\n\
+             examples: roll 4d6kh3 · r 1d20+5 [attack] · roll 10d10>=8 · roll 6x 4d6kh3",
+            None,
+            dice_commands::roll,
+        ),
+        spec(
+            "prob",
+            &["odds"],
+            "prob EXPR [OP N]",
+            "exact odds: distribution chart, or one probability",
+            "Prints the exact distribution of a dice expression: each value with P(=), P(>=)\n\
+             and P(<=) and a bar, then the mean and standard deviation. Exploding dice are\n\
+             followed to a depth that is stated, with the probability of the cut-off tail.\n\
+             With a comparison against a number it answers one probability.\n\
+             examples: prob 3d6 · prob 4d6kh3 >= 14 · prob 10d10>=8 · prob 2d6 < 5",
+            None,
+            dice_commands::prob,
+        ),
+        spec(
+            "dice",
+            &[],
+            "dice [seed [N] | mode rng|enter | queue [V...|clear]]",
+            "show or set where dice come from",
+            "`dice` shows the mode, the seed and what is still queued.\n\
+             `dice seed N` restarts the generator from N (`dice seed` picks a fresh seed).\n\
+             `dice mode rng` rolls with the seeded generator; `dice mode enter` asks you for\n\
+             every die, so players can roll real dice at the table.\n\
+             `dice queue 4 3 5` queues values used before anything else, in order (for\n\
+             re-playing a disputed roll or for tests); `dice queue clear` empties it.\n\
+             `help dice` shows the dice notation.",
+            Some(dice_commands::complete_dice),
+            dice_commands::dice,
+        ),
+        spec(
+            "help",
+            &["?"],
+            "help [COMMAND | dice]",
+            "list commands, or explain one",
+            "`help` lists the commands; `help CMD` explains one; `help dice` summarises the\n\
+             dice notation.",
+            Some(complete_help),
+            help,
+        ),
+        spec(
+            "quit",
+            &["exit"],
+            "quit",
+            "leave umpire",
+            "Leaves umpire (Ctrl-D does too).",
+            None,
+            quit,
+        ),
+    ]
+}
+
+fn complete_help(before: &[&str]) -> Vec<String> {
+    if before.is_empty() {
+        registry()
+            .specs()
+            .iter()
+            .map(|s| s.name.to_string())
+            .collect()
+    } else {
+        Vec::new()
+    }
+}
+
+fn help(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    let reg = ctx.registry;
+    match cmd.args.as_slice() {
+        [] => {
+            let width = reg
+                .specs()
+                .iter()
+                .map(|s| names(s).len())
+                .max()
+                .unwrap_or(0);
+            let mut text = Text::new().push(Style::Strong, "commands\n");
+            let mut list = Vec::new();
+            for s in reg.specs() {
+                text = text
+                    .plain("  ")
+                    .push(Style::Strong, format!("{:width$}", names(s)))
+                    .plain(format!("  {}\n", s.summary));
+                list.push(json!({
+                    "name": s.name, "aliases": s.aliases, "usage": s.usage, "summary": s.summary,
+                }));
+            }
+            text = text.push(
+                Style::Dim,
+                "type `help CMD` for one command, `help dice` for the dice notation",
+            );
+            Ok(Output::new("help").text(text).field("commands", list))
+        }
+        [topic] => {
+            let Some(s) = reg.find(&topic.text) else {
+                let help = match reg.nearest(&topic.text) {
+                    Some(n) => format!("did you mean `help {n}`?"),
+                    None => "type `help` for the list of commands".into(),
+                };
+                return Err(CommandError::invalid(
+                    format!("no help for `{}`: there is no such command", topic.text),
+                    Some(help),
+                    topic.span,
+                ));
+            };
+            let mut text = Text::new()
+                .push(Style::Strong, format!("{}\n", s.usage))
+                .plain(format!("{}\n", s.summary))
+                .plain(s.help.to_string());
+            if !s.aliases.is_empty() {
+                let aliases: Vec<&str> = s.aliases.iter().map(|a| a.as_ref()).collect();
+                text = text.push(Style::Dim, format!("\naliases: {}", aliases.join(", ")));
+            }
+            let mut out = Output::new("help")
+                .field("topic", s.name.to_string())
+                .field("usage", s.usage.to_string())
+                .field("summary", s.summary.to_string())
+                .field("help", s.help.to_string());
+            if s.name == "dice" {
+                text = Text::from_plain(format!("{NOTATION}\n\n"))
+                    .push(Style::Strong, format!("{}\n", s.usage))
+                    .plain(s.help.to_string());
+                out = out.field("notation", NOTATION);
+            }
+            Ok(out.text(text))
+        }
+        [_, extra, ..] => Err(CommandError::usage(
+            "`help` takes one topic",
+            "help [COMMAND | dice]",
+            extra.span,
+        )),
+    }
+}
+
+fn names(s: &CommandSpec) -> String {
+    std::iter::once(s.name.as_ref())
+        .chain(s.aliases.iter().map(|a| a.as_ref()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn quit(_: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    if let Some(extra) = cmd.args.first() {
+        return Err(CommandError::usage(
+            "`quit` takes no arguments",
+            "quit",
+            extra.span,
+        ));
+    }
+    let mut out = Output::new("quit");
+    out.quit = true;
+    Ok(out)
+}
