@@ -13,7 +13,10 @@ pub fn checked(v: f64, what: &'static str) -> Result<f64, DiceErrorKind> {
     if v.is_finite() && v.abs() <= Limits::DEFAULT.max_magnitude {
         Ok(v)
     } else {
-        Err(DiceErrorKind::OutOfRange { what, value: format!("{v}") })
+        Err(DiceErrorKind::OutOfRange {
+            what,
+            value: format!("{v}"),
+        })
     }
 }
 
@@ -51,7 +54,10 @@ pub fn call(func: Func, args: &[f64]) -> Result<f64, DiceErrorKind> {
         if ok {
             Ok(())
         } else {
-            Err(DiceErrorKind::OutOfRange { what: "the argument", value: format!("{}({x})", func.name()) })
+            Err(DiceErrorKind::OutOfRange {
+                what: "the argument",
+                value: format!("{}({x})", func.name()),
+            })
         }
     };
     let v = match func {

@@ -313,12 +313,13 @@ pub struct Group {
     pub mods: Vec<Modifier>,
 }
 
-/// The brackets of a group.
+/// The brackets of a group. Both behave the same: with a single item that rolls dice,
+/// keep/drop act on those dice; otherwise they act on the items' totals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Brackets {
-    /// `{…}`: with a single item, keep/drop act on that item's dice.
+    /// `{a, b}` (rpg-dice-roller's roll groups).
     Braces,
-    /// `(a, b, …)` with at least one comma: keep/drop always act on the items' totals.
+    /// `(a, b)`, `(a,)`, or `(a)` followed by keep/drop or sort (d20's sets).
     Parens,
 }
 

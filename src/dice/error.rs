@@ -262,7 +262,11 @@ impl DiceError {
     pub fn render(&self, source: &str) -> String {
         // An empty span at the start means "the whole expression" (errors found while
         // rolling, where no single token is to blame).
-        let span = if self.span == Span::default() { Span::new(0, source.len()) } else { self.span };
+        let span = if self.span == Span::default() {
+            Span::new(0, source.len())
+        } else {
+            self.span
+        };
         let mut out = format!("error: {}\n{}", self, indent(&span.snippet(source)));
         if let Some(h) = self.help() {
             out.push_str("\nhelp: ");
@@ -273,5 +277,8 @@ impl DiceError {
 }
 
 fn indent(s: &str) -> String {
-    s.lines().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n")
+    s.lines()
+        .map(|l| format!("  {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -16,7 +16,10 @@ pub struct ExactOptions {
 
 impl Default for ExactOptions {
     fn default() -> Self {
-        ExactOptions { explode_depth: 5, max_outcomes: 1_000_000 }
+        ExactOptions {
+            explode_depth: 5,
+            max_outcomes: 1_000_000,
+        }
     }
 }
 
@@ -43,19 +46,31 @@ impl Distribution {
     pub fn stddev(&self) -> f64 {
         let m = self.mean();
         let mass: f64 = self.outcomes.iter().map(|o| o.1).sum();
-        (self.outcomes.iter().map(|(v, p)| (v - m) * (v - m) * p).sum::<f64>() / mass).sqrt()
+        (self
+            .outcomes
+            .iter()
+            .map(|(v, p)| (v - m) * (v - m) * p)
+            .sum::<f64>()
+            / mass)
+            .sqrt()
     }
 
     /// Probability that the total `OP x`.
     pub fn probability(&self, op: CmpOp, x: f64) -> f64 {
-        self.outcomes.iter().filter(|(v, _)| op.holds(*v, x)).map(|o| o.1).sum()
+        self.outcomes
+            .iter()
+            .filter(|(v, _)| op.holds(*v, x))
+            .map(|o| o.1)
+            .sum()
     }
 }
 
 /// The exact distribution of `expr`.
 pub fn distribution(expr: &DiceExpr, _opts: &ExactOptions) -> Result<Distribution, DiceError> {
     Err(DiceError::new(
-        DiceErrorKind::Unsupported { what: format!("`{}` yet", expr.expr) },
+        DiceErrorKind::Unsupported {
+            what: format!("`{}` yet", expr.expr),
+        },
         Span::default(),
     ))
 }

@@ -34,17 +34,32 @@ pub struct PError<'a> {
 
 impl<'a> PError<'a> {
     fn expected(at: In<'a>, what: impl Into<String>) -> Self {
-        PError { at, len: token_len(at), kind: None, expected: Some(what.into()) }
+        PError {
+            at,
+            len: token_len(at),
+            kind: None,
+            expected: Some(what.into()),
+        }
     }
 
     fn kind(at: In<'a>, len: usize, kind: DiceErrorKind) -> Self {
-        PError { at, len, kind: Some(kind), expected: None }
+        PError {
+            at,
+            len,
+            kind: Some(kind),
+            expected: None,
+        }
     }
 }
 
 impl<'a> ParseError<In<'a>> for PError<'a> {
     fn from_error_kind(input: In<'a>, _kind: ErrorKind) -> Self {
-        PError { at: input, len: token_len(input), kind: None, expected: None }
+        PError {
+            at: input,
+            len: token_len(input),
+            kind: None,
+            expected: None,
+        }
     }
 
     fn append(_input: In<'a>, _kind: ErrorKind, other: Self) -> Self {
@@ -71,8 +86,16 @@ fn fail_with<T>(at: In<'_>, len: usize, kind: DiceErrorKind) -> PResult<'_, T> {
 /// Length of the token at the start of `s`, for the caret: a run of letters or digits, or
 /// one character.
 fn token_len(s: &str) -> usize {
-    let word = s.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '.').map(char::len_utf8).sum::<usize>();
-    if word > 0 { word } else { s.chars().next().map_or(0, char::len_utf8) }
+    let word = s
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '.')
+        .map(char::len_utf8)
+        .sum::<usize>();
+    if word > 0 {
+        word
+    } else {
+        s.chars().next().map_or(0, char::len_utf8)
+    }
 }
 
 fn describe(s: &str) -> String {
@@ -92,19 +115,27 @@ pub fn parse(input: &str) -> Result<DiceExpr, DiceError> {
 pub fn parse_with(input: &str, limits: &Limits) -> Result<DiceExpr, DiceError> {
     if input.len() > limits.max_len {
         return Err(DiceError::new(
-            DiceErrorKind::TooLong { len: input.chars().count(), cap: limits.max_len },
+            DiceErrorKind::TooLong {
+                len: input.chars().count(),
+                cap: limits.max_len,
+            },
             Span::new(limits.max_len, input.len()),
         ));
     }
     check_depth(input, limits.max_depth)?;
     if input.trim().is_empty() {
-        return Err(DiceError::new(DiceErrorKind::Empty, Span::new(0, input.len())));
+        return Err(DiceError::new(
+            DiceErrorKind::Empty,
+            Span::new(0, input.len()),
+        ));
     }
     let to_error = |e: PError<'_>| {
         let start = input.len() - e.at.len();
         let span = Span::new(start, start + e.len);
         let kind = e.kind.unwrap_or_else(|| DiceErrorKind::Syntax {
-            expected: e.expected.unwrap_or_else(|| "a number, a die or `(`".into()),
+            expected: e
+                .expected
+                .unwrap_or_else(|| "a number, a die or `(`".into()),
             found: describe(e.at),
         });
         DiceError::new(kind, span)
@@ -115,12 +146,17 @@ pub fn parse_with(input: &str, limits: &Limits) -> Result<DiceExpr, DiceError> {
             let start = input.len() - rest.len();
             let trimmed = rest.trim_end();
             Err(DiceError::new(
-                DiceErrorKind::Trailing { found: format!("`{trimmed}`") },
+                DiceErrorKind::Trailing {
+                    found: format!("`{trimmed}`"),
+                },
                 Span::new(start, start + trimmed.len()),
             ))
         }
         Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(to_error(e)),
-        Err(nom::Err::Incomplete(_)) => Err(DiceError::new(DiceErrorKind::Empty, Span::point(input.len()))),
+        Err(nom::Err::Incomplete(_)) => Err(DiceError::new(
+            DiceErrorKind::Empty,
+            Span::point(input.len()),
+        )),
     }
 }
 
@@ -133,7 +169,10 @@ fn check_depth(input: &str, cap: usize) -> Result<(), DiceError> {
             '(' | '{' | '[' => {
                 depth += 1;
                 if depth > cap {
-                    return Err(DiceError::new(DiceErrorKind::TooDeep { cap }, Span::new(i, i + 1)));
+                    return Err(DiceError::new(
+                        DiceErrorKind::TooDeep { cap },
+                        Span::new(i, i + 1),
+                    ));
                 }
             }
             ')' | '}' | ']' => depth = depth.saturating_sub(1),
@@ -155,7 +194,14 @@ fn request<'a>(i: In<'a>, limits: &Limits) -> PResult<'a, DiceExpr> {
     let (i, _) = ws(i)?;
     let (i, comment) = opt(comment)(i)?;
     let (i, _) = ws(i)?;
-    Ok((i, DiceExpr { repeat, expr, comment }))
+    Ok((
+        i,
+        DiceExpr {
+            repeat,
+            expr,
+            comment,
+        },
+    ))
 }
 
 /// `repeat = integer "x" ws1` — as in `6x 4d6kh3`.
@@ -170,7 +216,10 @@ fn repeat<'a>(i: In<'a>, limits: &Limits) -> PResult<'a, u32> {
         _ => fail_with(
             start,
             n.len(),
-            DiceErrorKind::RepeatCount { count: n.to_string(), cap: limits.max_repeat },
+            DiceErrorKind::RepeatCount {
+                count: n.to_string(),
+                cap: limits.max_repeat,
+            },
         ),
     }
 }
@@ -195,7 +244,10 @@ fn expr<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
         Ok((rest, op)) => {
             let (rest, _) = ws(rest)?;
             let (rest, rhs) = cut_operand(rest, |i| sum(i, l), "a value after the comparison")?;
-            Ok((rest, Expr::Binary(BinaryOp::Cmp(op), Box::new(lhs), Box::new(rhs))))
+            Ok((
+                rest,
+                Expr::Binary(BinaryOp::Cmp(op), Box::new(lhs), Box::new(rhs)),
+            ))
         }
         Err(_) => Ok((i, lhs)),
     }
@@ -211,7 +263,14 @@ fn cmp_op_total(i: In<'_>) -> PResult<'_, CmpOp> {
 
 /// The comparison operators other than equality: `!=`, `<>`, `<=`, `>=`, `<`, `>`.
 fn cmp_op_relational(i: In<'_>) -> PResult<'_, CmpOp> {
-    let (i, op) = alt((tag("!="), tag("<>"), tag("<="), tag(">="), tag("<"), tag(">")))(i)?;
+    let (i, op) = alt((
+        tag("!="),
+        tag("<>"),
+        tag("<="),
+        tag(">="),
+        tag("<"),
+        tag(">"),
+    ))(i)?;
     let op = match op {
         "!=" | "<>" => CmpOp::Ne,
         "<=" => CmpOp::Le,
@@ -230,7 +289,11 @@ fn cut_operand<'a, T>(
 ) -> PResult<'a, T> {
     match f(i) {
         Err(nom::Err::Error(e)) => {
-            let e = if e.expected.is_some() || e.kind.is_some() { e } else { PError::expected(i, what) };
+            let e = if e.expected.is_some() || e.kind.is_some() {
+                e
+            } else {
+                PError::expected(i, what)
+            };
             Err(nom::Err::Failure(e))
         }
         other => other,
@@ -315,7 +378,11 @@ fn unary<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
         }
         i = ws(&i[1..])?.0;
     }
-    let (i, mut e) = if ops.is_empty() { power(i, l)? } else { cut_operand(i, |i| power(i, l), "a value after the sign")? };
+    let (i, mut e) = if ops.is_empty() {
+        power(i, l)?
+    } else {
+        cut_operand(i, |i| power(i, l), "a value after the sign")?
+    };
     for op in ops.into_iter().rev() {
         e = Expr::Unary(op, Box::new(e));
     }
@@ -336,7 +403,10 @@ fn power<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
     };
     let (rest, _) = ws(rest)?;
     let (rest, exp) = cut_operand(rest, |i| unary(i, l), "an exponent after `^`")?;
-    Ok((rest, Expr::Binary(BinaryOp::Pow, Box::new(base), Box::new(exp))))
+    Ok((
+        rest,
+        Expr::Binary(BinaryOp::Pow, Box::new(base), Box::new(exp)),
+    ))
 }
 
 /// `labeled = atom (ws label)*`, `label = "[" text "]"`.
@@ -344,7 +414,9 @@ fn labeled<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
     let (mut i, mut e) = atom(i, l)?;
     loop {
         let (j, _) = ws(i)?;
-        let Some(body) = j.strip_prefix('[') else { return Ok((i, e)) };
+        let Some(body) = j.strip_prefix('[') else {
+            return Ok((i, e));
+        };
         match body.find(']') {
             Some(end) => {
                 e = Expr::Labeled(Box::new(e), body[..end].trim().to_string());
@@ -358,7 +430,9 @@ fn labeled<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
 /// `atom = call | group | paren_or_set | dice | number`, where a number or parenthesised
 /// expression directly followed by `d` is the count of a dice pool.
 fn atom<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
-    let Some(c) = i.chars().next() else { return hard(i, "a number, a die or `(`") };
+    let Some(c) = i.chars().next() else {
+        return hard(i, "a number, a die or `(`");
+    };
     match c {
         '{' => group(i, l),
         '(' => {
@@ -367,10 +441,30 @@ fn atom<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
                 ParenOrSet::Paren(inner) if is_dice_letter(rest) => {
                     dice(rest, Some(Count::Expr(Box::new(inner))), l)
                 }
+                // `(2d6)kh1`, `(1)k1`: a parenthesised value with keep/drop or sorting is a
+                // set of one item.
+                ParenOrSet::Paren(inner) if rest.starts_with(['k', 'p', 's']) => {
+                    let (rest, mods) = group_modifiers(rest, l)?;
+                    Ok((
+                        rest,
+                        Expr::Group(Box::new(Group {
+                            brackets: Brackets::Parens,
+                            items: vec![inner],
+                            mods,
+                        })),
+                    ))
+                }
                 ParenOrSet::Paren(inner) => Ok((rest, inner)),
                 ParenOrSet::Set(items) => {
                     let (rest, mods) = group_modifiers(rest, l)?;
-                    Ok((rest, Expr::Group(Box::new(Group { brackets: Brackets::Parens, items, mods }))))
+                    Ok((
+                        rest,
+                        Expr::Group(Box::new(Group {
+                            brackets: Brackets::Parens,
+                            items,
+                            mods,
+                        })),
+                    ))
                 }
             }
         }
@@ -380,11 +474,15 @@ fn atom<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
                 let count = dice_count(i, text, l)?;
                 dice(rest, Some(count), l)
             } else {
-                let v: f64 = text.parse().map_err(|_| nom::Err::Failure(PError::expected(i, "a number")))?;
+                let v: f64 = text
+                    .parse()
+                    .map_err(|_| nom::Err::Failure(PError::expected(i, "a number")))?;
                 Ok((rest, Expr::Num(v)))
             }
         }
-        'd' | 'D' if !i[1..].starts_with(|c: char| c.is_ascii_alphabetic() && !"Ff".contains(c)) => {
+        'd' | 'D'
+            if !i[1..].starts_with(|c: char| c.is_ascii_alphabetic() && !"Ff".contains(c)) =>
+        {
             dice(i, None, l)
         }
         c if c.is_ascii_alphabetic() => call(i, l),
@@ -408,15 +506,24 @@ fn number(i: In<'_>) -> PResult<'_, &str> {
 fn dice_count<'a>(at: In<'a>, text: &str, l: &Limits) -> Result<Count, nom::Err<PError<'a>>> {
     let fail = |kind| nom::Err::Failure(PError::kind(at, text.len(), kind));
     if text.contains('.') {
-        return Err(nom::Err::Failure(PError::expected(at, "a whole number of dice")));
+        return Err(nom::Err::Failure(PError::expected(
+            at,
+            "a whole number of dice",
+        )));
     }
     if text.len() > 1 && text.starts_with('0') {
-        return Err(nom::Err::Failure(PError::expected(at, "a dice count without a leading zero")));
+        return Err(nom::Err::Failure(PError::expected(
+            at,
+            "a dice count without a leading zero",
+        )));
     }
     match text.parse::<u64>() {
         Ok(0) => Err(fail(DiceErrorKind::NoDice { count: "0".into() })),
         Ok(n) if n <= l.max_dice => Ok(Count::Number(n)),
-        _ => Err(fail(DiceErrorKind::TooManyDice { count: text.into(), cap: l.max_dice })),
+        _ => Err(fail(DiceErrorKind::TooManyDice {
+            count: text.into(),
+            cap: l.max_dice,
+        })),
     }
 }
 
@@ -431,7 +538,11 @@ fn call<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
         };
     };
     let Some(func) = Func::from_name(name) else {
-        return fail_with(i, name.len(), DiceErrorKind::UnknownFunction { name: name.into() });
+        return fail_with(
+            i,
+            name.len(),
+            DiceErrorKind::UnknownFunction { name: name.into() },
+        );
     };
     let (rest, args) = comma_list(rest, ')', l)?;
     let (min, max) = func.arity();
@@ -444,7 +555,11 @@ fn call<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
         return fail_with(
             i,
             i.len() - rest.len(),
-            DiceErrorKind::Arity { name: func.name(), expected, found: args.len() },
+            DiceErrorKind::Arity {
+                name: func.name(),
+                expected,
+                found: args.len(),
+            },
         );
     }
     Ok((rest, Expr::Call(func, args)))
@@ -503,14 +618,24 @@ fn group<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
         return hard(&i[1..], "a value inside `{ }`");
     }
     let (rest, mods) = group_modifiers(rest, l)?;
-    Ok((rest, Expr::Group(Box::new(Group { brackets: Brackets::Braces, items, mods }))))
+    Ok((
+        rest,
+        Expr::Group(Box::new(Group {
+            brackets: Brackets::Braces,
+            items,
+            mods,
+        })),
+    ))
 }
 
 /// Modifiers allowed on a group: keep/drop, success and failure counting, sorting.
 fn group_modifiers<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Vec<Modifier>> {
     let (i, mods) = modifiers(i, l)?;
     for (at, len, m) in &mods {
-        if !matches!(m, Modifier::KeepDrop(..) | Modifier::Target { .. } | Modifier::Sort(_)) {
+        if !matches!(
+            m,
+            Modifier::KeepDrop(..) | Modifier::Target { .. } | Modifier::Sort(_)
+        ) {
             return fail_with(
                 at,
                 *len,
@@ -533,11 +658,16 @@ fn modifiers<'a>(mut i: In<'a>, l: &Limits) -> PResult<'a, Vec<Written<'a>>> {
     while let (rest, Some(m)) = opt(|i| modifier(i, l))(i)? {
         let len = i.len() - rest.len();
         if let Some(what) = once_only(&m) {
-            if let Some((first, flen, _)) = mods.iter().find(|(_, _, o)| once_only(o) == Some(what)) {
+            if let Some((first, flen, _)) = mods.iter().find(|(_, _, o)| once_only(o) == Some(what))
+            {
                 return fail_with(
                     i,
                     len,
-                    DiceErrorKind::DuplicateModifier { first: first[..*flen].into(), second: i[..len].into(), what },
+                    DiceErrorKind::DuplicateModifier {
+                        first: first[..*flen].into(),
+                        second: i[..len].into(),
+                        what,
+                    },
                 );
             }
         }
@@ -597,7 +727,12 @@ fn dice<'a>(i: In<'a>, count: Option<Count>, l: &Limits) -> PResult<'a, Expr> {
 
 /// Checks a modifier that needs the die's faces: never-ending explosions and rerolls,
 /// impossible uniqueness. Returns the error, if any.
-pub(crate) fn check_modifier(m: &Modifier, faces: Faces, count: Option<u64>, text: &str) -> Option<DiceErrorKind> {
+pub(crate) fn check_modifier(
+    m: &Modifier,
+    faces: Faces,
+    count: Option<u64>,
+    text: &str,
+) -> Option<DiceErrorKind> {
     let every_face = |c: &Option<Compare>, default: i64| {
         faces.outcomes().all(|(v, _)| match c {
             Some(c) => c.matches(v as f64),
@@ -605,17 +740,28 @@ pub(crate) fn check_modifier(m: &Modifier, faces: Faces, count: Option<u64>, tex
         })
     };
     match m {
-        Modifier::Explode { on, limit: None, .. } if every_face(on, faces.max()) => {
-            Some(DiceErrorKind::AlwaysExplodes { modifier: text.into(), die: faces.to_string() })
-        }
-        Modifier::Reroll { kind: RerollKind::Until, on } if every_face(on, faces.min()) => {
-            Some(DiceErrorKind::AlwaysRerolls { modifier: text.into(), die: faces.to_string() })
-        }
+        Modifier::Explode {
+            on, limit: None, ..
+        } if every_face(on, faces.max()) => Some(DiceErrorKind::AlwaysExplodes {
+            modifier: text.into(),
+            die: faces.to_string(),
+        }),
+        Modifier::Reroll {
+            kind: RerollKind::Until,
+            on,
+        } if every_face(on, faces.min()) => Some(DiceErrorKind::AlwaysRerolls {
+            modifier: text.into(),
+            die: faces.to_string(),
+        }),
         Modifier::Unique { once: false, on } => {
-            let all_must_differ = on.is_none_or(|c| faces.outcomes().all(|(v, _)| c.matches(v as f64)));
+            let all_must_differ =
+                on.is_none_or(|c| faces.outcomes().all(|(v, _)| c.matches(v as f64)));
             match count {
                 Some(n) if all_must_differ && n > faces.distinct() => {
-                    Some(DiceErrorKind::ImpossibleUnique { count: n, die: faces.to_string() })
+                    Some(DiceErrorKind::ImpossibleUnique {
+                        count: n,
+                        die: faces.to_string(),
+                    })
                 }
                 _ => None,
             }
@@ -626,17 +772,26 @@ pub(crate) fn check_modifier(m: &Modifier, faces: Faces, count: Option<u64>, tex
 
 /// `sides = integer | "%" | ("F" | "f") ["." digit] | "(" expr ")"`
 fn sides<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Sides> {
-    let Some(c) = i.chars().next() else { return hard(i, "die size after `d`") };
+    let Some(c) = i.chars().next() else {
+        return hard(i, "die size after `d`");
+    };
     match c {
         '%' => Ok((&i[1..], Sides::Percent)),
         'F' | 'f' => {
             let rest = &i[1..];
             if let Some(v) = rest.strip_prefix('.') {
-                let (after, variant) = take_while(|c: char| c.is_ascii_alphanumeric())(v)?;
-                match variant {
+                let (after, digits) = take_while(|c: char| c.is_ascii_digit())(v)?;
+                match digits {
                     "1" => Ok((after, Sides::Fudge(FudgeKind::One))),
                     "2" => Ok((after, Sides::Fudge(FudgeKind::Two))),
-                    _ => fail_with(i, 2 + variant.len(), DiceErrorKind::BadFudge { found: variant.into() }),
+                    _ => {
+                        let (_, word) = take_while(|c: char| c.is_ascii_alphanumeric())(v)?;
+                        fail_with(
+                            i,
+                            2 + word.len(),
+                            DiceErrorKind::BadFudge { found: word.into() },
+                        )
+                    }
                 }
             } else {
                 Ok((rest, Sides::Fudge(FudgeKind::Two)))
@@ -658,9 +813,20 @@ fn sides<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Sides> {
                 return hard(i, "a whole number of sides");
             }
             match digits.parse::<u64>() {
-                Ok(0) => fail_with(i, digits.len(), DiceErrorKind::NoSides { sides: "0".into() }),
+                Ok(0) => fail_with(
+                    i,
+                    digits.len(),
+                    DiceErrorKind::NoSides { sides: "0".into() },
+                ),
                 Ok(n) if n <= l.max_sides => Ok((rest, Sides::Number(n))),
-                _ => fail_with(i, digits.len(), DiceErrorKind::TooManySides { sides: digits.into(), cap: l.max_sides }),
+                _ => fail_with(
+                    i,
+                    digits.len(),
+                    DiceErrorKind::TooManySides {
+                        sides: digits.into(),
+                        cap: l.max_sides,
+                    },
+                ),
             }
         }
         _ => hard(i, "die size after `d`"),
@@ -669,7 +835,9 @@ fn sides<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Sides> {
 
 /// `compare = cmp_op signed_number`, where `=` is equality.
 fn compare(i: In<'_>) -> PResult<'_, Compare> {
-    let (rest, op) = alt((cmp_op_relational, |i| char('=')(i).map(|(i, _)| (i, CmpOp::Eq))))(i)?;
+    let (rest, op) = alt((cmp_op_relational, |i| {
+        char('=')(i).map(|(i, _)| (i, CmpOp::Eq))
+    }))(i)?;
     let (rest, v) = cut_operand(rest, signed_number, "a number after the comparison")?;
     Ok((rest, Compare::new(op, v)))
 }
@@ -685,7 +853,9 @@ fn signed_number(i: In<'_>) -> PResult<'_, f64> {
 
 /// A compare point, or a bare number meaning `=N` (as in `r1`, `e6`).
 fn compare_or_literal(i: In<'_>) -> PResult<'_, Compare> {
-    alt((compare, |i| signed_number(i).map(|(r, v)| (r, Compare::new(CmpOp::Eq, v)))))(i)
+    alt((compare, |i| {
+        signed_number(i).map(|(r, v)| (r, Compare::new(CmpOp::Eq, v)))
+    }))(i)
 }
 
 /// A whole number for a clamp (`min3`, `max-12`).
@@ -695,7 +865,10 @@ fn clamp_value<'a>(i: In<'a>, name: &str) -> PResult<'a, i64> {
         return fail_with(
             i,
             i.len() - rest.len(),
-            DiceErrorKind::Syntax { expected: format!("a whole number after `{name}`"), found: format!("`{}`", fmt_num(v)) },
+            DiceErrorKind::Syntax {
+                expected: format!("a whole number after `{name}`"),
+                found: format!("`{}`", fmt_num(v)),
+            },
         );
     }
     Ok((rest, v as i64))
@@ -713,7 +886,14 @@ fn count<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Count> {
     let (rest, digits) = digit1(i)?;
     match digits.parse::<u64>() {
         Ok(n) if n <= l.max_rolls => Ok((rest, Count::Number(n))),
-        _ => fail_with(i, digits.len(), DiceErrorKind::TooManyDice { count: digits.into(), cap: l.max_rolls }),
+        _ => fail_with(
+            i,
+            digits.len(),
+            DiceErrorKind::TooManyDice {
+                count: digits.into(),
+                cap: l.max_rolls,
+            },
+        ),
     }
 }
 
@@ -748,7 +928,14 @@ fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
     if let Some(r) = i.strip_prefix('e') {
         let (r, on) = cut_operand(r, compare_or_literal, "a face or comparison after `e`")?;
         let (r, limit) = explode_limit(r, l)?;
-        return Ok((r, Modifier::Explode { kind: ExplodeKind::Standard, on: Some(on), limit }));
+        return Ok((
+            r,
+            Modifier::Explode {
+                kind: ExplodeKind::Standard,
+                on: Some(on),
+                limit,
+            },
+        ));
     }
     if let Some(r) = i.strip_prefix('r') {
         let (r, kind) = if let Some(r) = r.strip_prefix('o') {
@@ -795,7 +982,10 @@ fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
         return keep_drop(r, KeepDrop::Drop, &i[..1], l);
     }
     if i.starts_with('f') {
-        return hard(i, "a success comparison before `f` (failures are counted after successes, as in `>=8f<=1`)");
+        return hard(
+            i,
+            "a success comparison before `f` (failures are counted after successes, as in `>=8f<=1`)",
+        );
     }
     if i.starts_with(['<', '>', '=']) {
         let (r, success) = compare(i)?;
@@ -813,7 +1003,9 @@ fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
 
 /// `explode_limit = ["x" integer]`
 fn explode_limit<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Option<u32>> {
-    let Some(r) = i.strip_prefix('x') else { return Ok((i, None)) };
+    let Some(r) = i.strip_prefix('x') else {
+        return Ok((i, None));
+    };
     let (rest, digits) = cut_operand(r, digit1, "the most times a die may explode, as in `!x3`")?;
     match digits.parse::<u32>() {
         Ok(0) => hard(r, "an explosion limit of at least 1"),
@@ -821,7 +1013,10 @@ fn explode_limit<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Option<u32>> {
         _ => fail_with(
             r,
             digits.len(),
-            DiceErrorKind::ExplodeLimit { limit: digits.parse().unwrap_or(u64::MAX), cap: l.max_explosions },
+            DiceErrorKind::ExplodeLimit {
+                limit: digits.parse().unwrap_or(u64::MAX),
+                cap: l.max_explosions,
+            },
         ),
     }
 }
@@ -831,18 +1026,37 @@ fn explode_limit<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Option<u32>> {
 fn keep_drop<'a>(i: In<'a>, kd: KeepDrop, letter: &str, l: &Limits) -> PResult<'a, Modifier> {
     let selector = |r: In<'a>| -> PResult<'a, Selector> {
         if let Some(r) = r.strip_prefix('h') {
-            let (r, n) = cut_operand(r, |i| count(i, l), &format!("how many after `{letter}h`, as in `{letter}h1`"))?;
+            let (r, n) = cut_operand(
+                r,
+                |i| count(i, l),
+                &format!("how many after `{letter}h`, as in `{letter}h1`"),
+            )?;
             return Ok((r, Selector::Highest(n)));
         }
         if let Some(r) = r.strip_prefix('l') {
-            let (r, n) = cut_operand(r, |i| count(i, l), &format!("how many after `{letter}l`, as in `{letter}l1`"))?;
+            let (r, n) = cut_operand(
+                r,
+                |i| count(i, l),
+                &format!("how many after `{letter}l`, as in `{letter}l1`"),
+            )?;
             return Ok((r, Selector::Lowest(n)));
         }
         if let Ok((r, c)) = compare(r) {
             return Ok((r, Selector::Matching(c)));
         }
-        let (r, n) = cut_operand(r, |i| count(i, l), &format!("how many after `{letter}`, as in `{letter}1`"))?;
-        Ok((r, if kd == KeepDrop::Keep { Selector::Highest(n) } else { Selector::Lowest(n) }))
+        let (r, n) = cut_operand(
+            r,
+            |i| count(i, l),
+            &format!("how many after `{letter}`, as in `{letter}1`"),
+        )?;
+        Ok((
+            r,
+            if kd == KeepDrop::Keep {
+                Selector::Highest(n)
+            } else {
+                Selector::Lowest(n)
+            },
+        ))
     };
     let (r, s) = selector(i)?;
     Ok((r, Modifier::KeepDrop(kd, s)))

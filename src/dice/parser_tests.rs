@@ -8,9 +8,15 @@ macro_rules! parses {
     ($name:ident, $input:expr, $canonical:expr) => {
         #[test]
         fn $name() {
-            let e = parse($input).unwrap_or_else(|e| panic!("{} failed: {}", $input, e.render($input)));
+            let e =
+                parse($input).unwrap_or_else(|e| panic!("{} failed: {}", $input, e.render($input)));
             assert_eq!(e.to_string(), $canonical);
-            assert_eq!(parse(&e.to_string()).unwrap(), e, "round trip of {}", $input);
+            assert_eq!(
+                parse(&e.to_string()).unwrap(),
+                e,
+                "round trip of {}",
+                $input
+            );
         }
     };
 }
@@ -91,42 +97,175 @@ parses!(floor_division, "15 // 2", "15 // 2");
 parses!(remainder_of_percentile, "d%%(45*2)", "d% % (45 * 2)");
 parses!(comparison, "1 + 2 == 3", "1 + 2 == 3");
 parses!(decimals, ".5 + 1.25", "0.5 + 1.25");
-parses!(functions, "floor(4d6/3) + max(1d6, 2, 3)", "floor(4d6 / 3) + max(1d6, 2, 3)");
+parses!(
+    functions,
+    "floor(4d6/3) + max(1d6, 2, 3)",
+    "floor(4d6 / 3) + max(1d6, 2, 3)"
+);
 
 // labels, comments, repeat
 parses!(label, "1d20+5 [attack]", "1d20 + 5 [attack]");
-parses!(inline_labels, "3d6 [fire] + 1d4 [piercing]", "3d6 [fire] + 1d4 [piercing]");
+parses!(
+    inline_labels,
+    "3d6 [fire] + 1d4 [piercing]",
+    "3d6 [fire] + 1d4 [piercing]"
+);
 parses!(hash_comment, "3d6 # to hit", "3d6 # to hit");
 parses!(slash_comment, "3d6 // fire", "3d6 # fire");
 parses!(block_comment, "4dF /* fate */", "4dF # fate");
 parses!(repeat, "6x 4d6kh3", "6x 4d6kh3");
 
-rejects!(missing_sides, "3d", "expected die size after `d`, found end of input", 2);
-rejects!(bad_sides, "3dx6", "expected die size after `d`, found `x6`", 2);
-rejects!(zero_sides, "d0", "a die needs at least one side, found 0", 1);
-rejects!(leading_zero_sides, "d01", "expected die size without a leading zero, found `01`", 1);
-rejects!(zero_dice, "0d6", "a roll needs at least one die, found 0", 0);
-rejects!(too_many_dice, "1000d6", "too many dice: 1000 (the cap is 999 dice per pool)", 0);
-rejects!(too_many_sides, "d99999999999", "too many sides: 99999999999 (the cap is 10000000000)", 1);
-rejects!(bad_fudge, "dF.3", "fudge dice are `dF`, `dF.1` or `dF.2`, found `dF.3`", 1);
-rejects!(always_explodes, "d1!", "`!` explodes on every face of a d1, so the roll would never end", 2);
-rejects!(always_explodes_compare, "d6!>0", "`!>0` explodes on every face of a d6, so the roll would never end", 2);
-rejects!(always_rerolls, "1d20r<21", "`r<21` rerolls every face of a d20, so the roll would never end", 4);
-rejects!(impossible_unique, "12dFu", "12 dice cannot all show different faces of a dF", 4);
-rejects!(two_explodes, "42d2!=6!!>4", "`!!>4` repeats `!=6`: a pool can have only one explode modifier", 7);
-rejects!(failure_without_success, "4d7f!=2", "expected a success comparison before `f` (failures are counted after successes, as in `>=8f<=1`), found `f`", 3);
-rejects!(keep_without_count, "2d6kh", "expected how many after `kh`, as in `kh1`, found end of input", 5);
-rejects!(dangling_operator, "2d6+", "expected a number, a die or `(`, found end of input", 4);
-rejects!(unbalanced_open, "(2d6", "expected `,` or `)`, found end of input", 4);
-rejects!(unbalanced_close, "2d6)", "unexpected `)` after the expression", 3);
-rejects!(empty_group, "{}", "expected a value inside `{ }`, found `}`", 1);
+rejects!(
+    missing_sides,
+    "3d",
+    "expected die size after `d`, found end of input",
+    2
+);
+rejects!(
+    bad_sides,
+    "3dx6",
+    "expected die size after `d`, found `x6`",
+    2
+);
+rejects!(
+    zero_sides,
+    "d0",
+    "a die needs at least one side, found 0",
+    1
+);
+rejects!(
+    leading_zero_sides,
+    "d01",
+    "expected die size without a leading zero, found `01`",
+    1
+);
+rejects!(
+    zero_dice,
+    "0d6",
+    "a roll needs at least one die, found 0",
+    0
+);
+rejects!(
+    too_many_dice,
+    "1000d6",
+    "too many dice: 1000 (the cap is 999 dice per pool)",
+    0
+);
+rejects!(
+    too_many_sides,
+    "d99999999999",
+    "too many sides: 99999999999 (the cap is 10000000000)",
+    1
+);
+rejects!(
+    bad_fudge,
+    "dF.3",
+    "fudge dice are `dF`, `dF.1` or `dF.2`, found `dF.3`",
+    1
+);
+rejects!(
+    always_explodes,
+    "d1!",
+    "`!` explodes on every face of a d1, so the roll would never end",
+    2
+);
+rejects!(
+    always_explodes_compare,
+    "d6!>0",
+    "`!>0` explodes on every face of a d6, so the roll would never end",
+    2
+);
+rejects!(
+    always_rerolls,
+    "1d20r<21",
+    "`r<21` rerolls every face of a d20, so the roll would never end",
+    4
+);
+rejects!(
+    impossible_unique,
+    "12dFu",
+    "12 dice cannot all show different faces of a dF",
+    4
+);
+rejects!(
+    two_explodes,
+    "42d2!=6!!>4",
+    "`!!>4` repeats `!=6`: a pool can have only one explode modifier",
+    7
+);
+rejects!(
+    failure_without_success,
+    "4d7f!=2",
+    "expected a success comparison before `f` (failures are counted after successes, as in `>=8f<=1`), found `f`",
+    3
+);
+rejects!(
+    keep_without_count,
+    "2d6kh",
+    "expected how many after `kh`, as in `kh1`, found end of input",
+    5
+);
+rejects!(
+    dangling_operator,
+    "2d6+",
+    "expected a number, a die or `(`, found end of input",
+    4
+);
+rejects!(
+    unbalanced_open,
+    "(2d6",
+    "expected `,` or `)`, found end of input",
+    4
+);
+rejects!(
+    unbalanced_close,
+    "2d6)",
+    "unexpected `)` after the expression",
+    3
+);
+rejects!(
+    empty_group,
+    "{}",
+    "expected a value inside `{ }`, found `}`",
+    1
+);
 rejects!(unknown_function, "flor(2.5)", "unknown function `flor`", 0);
-rejects!(wrong_arity, "abs(1, 2)", "`abs` takes one argument, found 2", 0);
-rejects!(explode_limit_cap, "d6!x1000", "explosion limit 1000 is above the cap of 100", 4);
-rejects!(misplaced_on_group, "{2d6}!", "`!` cannot be used on a group (only keep/drop, success counting and sorting apply)", 5);
-rejects!(negative_sides, "4d-6", "expected die size after `d`, found `-`", 2);
-rejects!(word, "Foo", "expected a number, a die or `(`, found `Foo`", 0);
-rejects!(repeat_zero, "0x 1d6", "repeat count 0 is out of range (1 to 100)", 0);
+rejects!(
+    wrong_arity,
+    "abs(1, 2)",
+    "`abs` takes one argument, found 2",
+    0
+);
+rejects!(
+    explode_limit_cap,
+    "d6!x1000",
+    "explosion limit 1000 is above the cap of 100",
+    4
+);
+rejects!(
+    misplaced_on_group,
+    "{2d6}!",
+    "`!` cannot be used on a group (only keep/drop, success counting and sorting apply)",
+    5
+);
+rejects!(
+    negative_sides,
+    "4d-6",
+    "expected die size after `d`, found `-`",
+    2
+);
+rejects!(
+    word,
+    "Foo",
+    "expected a number, a die or `(`, found `Foo`",
+    0
+);
+rejects!(
+    repeat_zero,
+    "0x 1d6",
+    "repeat count 0 is out of range (1 to 100)",
+    0
+);
 
 #[test]
 fn unknown_function_suggests_the_nearest() {
@@ -137,17 +276,30 @@ fn unknown_function_suggests_the_nearest() {
 #[test]
 fn caret_sits_under_the_bad_token() {
     let err = parse("3dx6").unwrap_err();
-    assert_eq!(err.render("3dx6"), "error: expected die size after `d`, found `x6`\n  3dx6\n    ^^\nhelp: write the number of sides after `d`, as in `3d6`, `d%` or `4dF`");
+    assert_eq!(
+        err.render("3dx6"),
+        "error: expected die size after `d`, found `x6`\n  3dx6\n    ^^\nhelp: write the number of sides after `d`, as in `3d6`, `d%` or `4dF`"
+    );
 }
 
 #[test]
 fn deep_nesting_is_refused_not_overflowed() {
     let deep = format!("{}1{}", "(".repeat(300), ")".repeat(300));
-    assert!(parse(&deep).unwrap_err().to_string().contains("nested more than"));
+    assert!(
+        parse(&deep)
+            .unwrap_err()
+            .to_string()
+            .contains("nested more than")
+    );
     let chain = format!("{}1", "-".repeat(900));
     assert!(parse(&chain).is_ok());
     let long = "1+".repeat(600) + "1";
-    assert!(parse(&long).unwrap_err().to_string().contains("characters long"));
+    assert!(
+        parse(&long)
+            .unwrap_err()
+            .to_string()
+            .contains("characters long")
+    );
 }
 
 #[test]

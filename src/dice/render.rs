@@ -69,7 +69,11 @@ pub fn fmt_value(v: f64) -> String {
 
 /// One roll on one line: the expression with every die, then `= total`.
 pub fn roll_line(roll: &Roll, p: &dyn Paint) -> String {
-    let mut out = format!("{} = {}", node_text(&roll.tree, p), p.paint(Role::Total, &fmt_value(roll.total)));
+    let mut out = format!(
+        "{} = {}",
+        node_text(&roll.tree, p),
+        p.paint(Role::Total, &fmt_value(roll.total))
+    );
     if let Some(c) = &roll.comment {
         out.push_str("  ");
         out.push_str(&p.paint(Role::Comment, &format!("# {c}")));
@@ -120,31 +124,61 @@ fn node_prec(node: &RollNode, p: &dyn Paint, min: u8) -> String {
                 })
                 .collect();
             let mods = g.notation.rsplit_once(['}', ')']).map_or("", |(_, m)| m);
-            let (open, close) = if g.notation.starts_with('{') { ("{", "}") } else { ("(", ")") };
+            let (open, close) = if g.notation.starts_with('{') {
+                ("{", "}")
+            } else {
+                ("(", ")")
+            };
             format!("{open}{}{close}{mods}", items.join(", "))
         }
         RollNode::Unary { op, operand, .. } => format!("{op}{}", node_prec(operand, p, 5)),
-        RollNode::Binary { op, left, right, .. } => {
+        RollNode::Binary {
+            op, left, right, ..
+        } => {
             let prec = precedence(node);
-            let (lmin, rmin) = if op == "^" { (prec + 1, prec) } else { (prec, prec + 1) };
-            format!("{} {op} {}", node_prec(left, p, lmin), node_prec(right, p, rmin))
+            let (lmin, rmin) = if op == "^" {
+                (prec + 1, prec)
+            } else {
+                (prec, prec + 1)
+            };
+            format!(
+                "{} {op} {}",
+                node_prec(left, p, lmin),
+                node_prec(right, p, rmin)
+            )
         }
         RollNode::Call { func, args, .. } => {
             let args: Vec<String> = args.iter().map(|a| node_text(a, p)).collect();
             format!("{func}({})", args.join(", "))
         }
         RollNode::Labeled { label, inner, .. } => {
-            format!("{} {}", node_prec(inner, p, 6), p.paint(Role::Label, &format!("[{label}]")))
+            format!(
+                "{} {}",
+                node_prec(inner, p, 6),
+                p.paint(Role::Label, &format!("[{label}]"))
+            )
         }
     };
-    if precedence(node) < min { format!("({text})") } else { text }
+    if precedence(node) < min {
+        format!("({text})")
+    } else {
+        text
+    }
 }
 
 /// One die: faces rerolled away struck out, compounded parts summed, marks for what it did.
 fn die_text(d: &Die, p: &dyn Paint) -> String {
     let mut text = if d.rolls.len() > 1 && !d.rerolled {
         // Compounded: show the parts.
-        format!("{}={}", d.rolls.iter().map(i64::to_string).collect::<Vec<_>>().join("+"), d.value)
+        format!(
+            "{}={}",
+            d.rolls
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join("+"),
+            d.value
+        )
     } else {
         d.value.to_string()
     };
@@ -166,7 +200,10 @@ fn die_text(d: &Die, p: &dyn Paint) -> String {
     if d.rerolled {
         // Faces rerolled away come first, struck out. With compounding after a reroll, the
         // reroll history is what matters most; the parts show in the JSON.
-        let earlier: Vec<String> = d.rolls[..d.rolls.len() - 1].iter().map(|v| p.paint(Role::Rerolled, &v.to_string())).collect();
+        let earlier: Vec<String> = d.rolls[..d.rolls.len() - 1]
+            .iter()
+            .map(|v| p.paint(Role::Rerolled, &v.to_string()))
+            .collect();
         text = format!("{} {text}", earlier.join(" "));
     }
     text

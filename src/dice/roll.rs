@@ -15,7 +15,11 @@ use super::source::{DiceSource, DieRequest, Faces, SourceKind};
 use crate::span::Span;
 
 /// Rolls a parsed request: once, or `repeat` times (one [`Roll`] each).
-pub fn roll(expr: &DiceExpr, source: &mut dyn DiceSource, limits: &Limits) -> Result<Vec<Roll>, DiceError> {
+pub fn roll(
+    expr: &DiceExpr,
+    source: &mut dyn DiceSource,
+    limits: &Limits,
+) -> Result<Vec<Roll>, DiceError> {
     (0..expr.repeat.unwrap_or(1))
         .map(|_| {
             let mut r = roll_expr(&expr.expr, source, limits)?;
@@ -26,10 +30,25 @@ pub fn roll(expr: &DiceExpr, source: &mut dyn DiceSource, limits: &Limits) -> Re
 }
 
 /// Rolls one expression once.
-pub fn roll_expr(expr: &Expr, source: &mut dyn DiceSource, limits: &Limits) -> Result<Roll, DiceError> {
-    let mut roller = Roller { source, limits, rolled: 0, sources: Vec::new() };
+pub fn roll_expr(
+    expr: &Expr,
+    source: &mut dyn DiceSource,
+    limits: &Limits,
+) -> Result<Roll, DiceError> {
+    let mut roller = Roller {
+        source,
+        limits,
+        rolled: 0,
+        sources: Vec::new(),
+    };
     let tree = roller.eval(expr)?;
-    Ok(Roll { expr: expr.to_string(), total: tree.value(), comment: None, sources: roller.sources, tree })
+    Ok(Roll {
+        expr: expr.to_string(),
+        total: tree.value(),
+        comment: None,
+        sources: roller.sources,
+        tree,
+    })
 }
 
 /// An error found while rolling: no single token is to blame, so it spans the expression.
@@ -89,12 +108,24 @@ fn hits(on: Option<Compare>, default: i64, v: i64) -> bool {
 }
 
 impl Roller<'_> {
-    fn draw(&mut self, faces: Faces, pool: &str, purpose: String) -> Result<(i64, SourceKind), DiceError> {
+    fn draw(
+        &mut self,
+        faces: Faces,
+        pool: &str,
+        purpose: String,
+    ) -> Result<(i64, SourceKind), DiceError> {
         self.rolled += 1;
         if self.rolled > self.limits.max_rolls {
-            return Err(err(DiceErrorKind::TooManyRolls { cap: self.limits.max_rolls }));
+            return Err(err(DiceErrorKind::TooManyRolls {
+                cap: self.limits.max_rolls,
+            }));
         }
-        let req = DieRequest { faces, pool, purpose, span: Span::default() };
+        let req = DieRequest {
+            faces,
+            pool,
+            purpose,
+            span: Span::default(),
+        };
         let (v, kind) = self.source.next_die(&req)?;
         if !self.sources.contains(&kind) {
             self.sources.push(kind);
@@ -110,23 +141,43 @@ impl Roller<'_> {
             Expr::Unary(op, x) => {
                 let operand = self.eval(x)?;
                 let value = arith::unary(*op, operand.value());
-                RollNode::Unary { op: if *op == UnaryOp::Neg { "-" } else { "+" }.into(), value, operand: Box::new(operand) }
+                RollNode::Unary {
+                    op: if *op == UnaryOp::Neg { "-" } else { "+" }.into(),
+                    value,
+                    operand: Box::new(operand),
+                }
             }
             Expr::Binary(op, l, r) => {
                 let left = self.eval(l)?;
                 let right = self.eval(r)?;
                 let value = arith::binary(*op, left.value(), right.value()).map_err(err)?;
-                RollNode::Binary { op: op.symbol().into(), value, left: Box::new(left), right: Box::new(right) }
+                RollNode::Binary {
+                    op: op.symbol().into(),
+                    value,
+                    left: Box::new(left),
+                    right: Box::new(right),
+                }
             }
             Expr::Call(f, args) => {
-                let args = args.iter().map(|a| self.eval(a)).collect::<Result<Vec<_>, _>>()?;
+                let args = args
+                    .iter()
+                    .map(|a| self.eval(a))
+                    .collect::<Result<Vec<_>, _>>()?;
                 let vals: Vec<f64> = args.iter().map(RollNode::value).collect();
                 let value = arith::call(*f, &vals).map_err(err)?;
-                RollNode::Call { func: f.name().into(), value, args }
+                RollNode::Call {
+                    func: f.name().into(),
+                    value,
+                    args,
+                }
             }
             Expr::Labeled(x, label) => {
                 let inner = self.eval(x)?;
-                RollNode::Labeled { label: label.clone(), value: inner.value(), inner: Box::new(inner) }
+                RollNode::Labeled {
+                    label: label.clone(),
+                    value: inner.value(),
+                    inner: Box::new(inner),
+                }
             }
         })
     }
@@ -147,13 +198,18 @@ impl Roller<'_> {
         if let Some(f) = static_faces(&d.sides) {
             return Ok(f);
         }
-        let Sides::Expr(e) = &d.sides else { unreachable!("static_faces covers the other kinds") };
+        let Sides::Expr(e) = &d.sides else {
+            unreachable!("static_faces covers the other kinds")
+        };
         let n = self.eval_whole(e)?;
         if n < 1.0 {
             return Err(err(DiceErrorKind::NoSides { sides: fmt_num(n) }));
         }
         if n > self.limits.max_sides as f64 {
-            return Err(err(DiceErrorKind::TooManySides { sides: fmt_num(n), cap: self.limits.max_sides }));
+            return Err(err(DiceErrorKind::TooManySides {
+                sides: fmt_num(n),
+                cap: self.limits.max_sides,
+            }));
         }
         Ok(Faces::Numbered { sides: n as u64 })
     }
@@ -168,7 +224,10 @@ impl Roller<'_> {
             return Err(err(DiceErrorKind::NoDice { count: fmt_num(n) }));
         }
         if n > self.limits.max_dice as f64 {
-            return Err(err(DiceErrorKind::TooManyDice { count: fmt_num(n), cap: self.limits.max_dice }));
+            return Err(err(DiceErrorKind::TooManyDice {
+                count: fmt_num(n),
+                cap: self.limits.max_dice,
+            }));
         }
         let n = n as u64;
         let faces = self.faces(d)?;
@@ -187,7 +246,8 @@ impl Roller<'_> {
         }
         if let Some((RerollKind::Add, on)) = st.reroll {
             if let Some(pos) = dice.iter().position(|x| hits(on, faces.min(), x.value)) {
-                let (v, source) = self.draw(faces, &notation, format!("added for die {}", pos + 1))?;
+                let (v, source) =
+                    self.draw(faces, &notation, format!("added for die {}", pos + 1))?;
                 let mut extra = plain_die(v, source);
                 extra.extra = true;
                 clamp(&mut extra, &st);
@@ -210,7 +270,14 @@ impl Roller<'_> {
                 die.critical = Some(Critical::Failure);
             }
         }
-        let mut pool = PoolRoll { notation, die: faces.to_string(), dice, value: 0.0, successes: None, failures: None };
+        let mut pool = PoolRoll {
+            notation,
+            die: faces.to_string(),
+            dice,
+            value: 0.0,
+            successes: None,
+            failures: None,
+        };
         if let Some((success, failure)) = st.target {
             for die in &mut pool.dice {
                 let v = die.value as f64;
@@ -229,7 +296,15 @@ impl Roller<'_> {
 
     /// Rolls die `i` of `n` with its rerolls, explosions and clamp; pushes it and any dice
     /// its explosions added.
-    fn one_die(&mut self, faces: Faces, pool: &str, st: &Stages<'_>, i: u64, n: u64, out: &mut Vec<Die>) -> Result<(), DiceError> {
+    fn one_die(
+        &mut self,
+        faces: Faces,
+        pool: &str,
+        st: &Stages<'_>,
+        i: u64,
+        n: u64,
+        out: &mut Vec<Die>,
+    ) -> Result<(), DiceError> {
         let (mut face, mut source) = self.draw(faces, pool, format!("die {i} of {n}"))?;
         let mut die = plain_die(face, source);
         match st.reroll {
@@ -238,8 +313,12 @@ impl Roller<'_> {
                 while hits(on, faces.min(), face) {
                     times += 1;
                     if times > self.limits.max_rerolls {
-                        let condition = on.map_or_else(|| format!("={}", faces.min()), |c| c.to_string());
-                        return Err(err(DiceErrorKind::RerollCap { cap: self.limits.max_rerolls, condition }));
+                        let condition =
+                            on.map_or_else(|| format!("={}", faces.min()), |c| c.to_string());
+                        return Err(err(DiceErrorKind::RerollCap {
+                            cap: self.limits.max_rerolls,
+                            condition,
+                        }));
                     }
                     (face, source) = self.draw(faces, pool, format!("reroll of die {i}"))?;
                     die.rolls.push(face);
@@ -261,7 +340,10 @@ impl Roller<'_> {
             return Ok(());
         };
         let limit = limit.unwrap_or(self.limits.max_explosions);
-        let penetrate = matches!(kind, ExplodeKind::Penetrate | ExplodeKind::CompoundPenetrate);
+        let penetrate = matches!(
+            kind,
+            ExplodeKind::Penetrate | ExplodeKind::CompoundPenetrate
+        );
         let compound = matches!(kind, ExplodeKind::Compound | ExplodeKind::CompoundPenetrate);
         let mut last = face;
         let mut extra_dice = Vec::new();
@@ -297,7 +379,14 @@ impl Roller<'_> {
         Ok(())
     }
 
-    fn make_unique(&mut self, faces: Faces, pool: &str, dice: &mut [Die], once: bool, on: Option<Compare>) -> Result<(), DiceError> {
+    fn make_unique(
+        &mut self,
+        faces: Faces,
+        pool: &str,
+        dice: &mut [Die],
+        once: bool,
+        on: Option<Compare>,
+    ) -> Result<(), DiceError> {
         for j in 0..dice.len() {
             let mut times = 0;
             loop {
@@ -311,9 +400,13 @@ impl Roller<'_> {
                 }
                 times += 1;
                 if times > self.limits.max_rerolls {
-                    return Err(err(DiceErrorKind::RerollCap { cap: self.limits.max_rerolls, condition: "unique".into() }));
+                    return Err(err(DiceErrorKind::RerollCap {
+                        cap: self.limits.max_rerolls,
+                        condition: "unique".into(),
+                    }));
                 }
-                let (face, source) = self.draw(faces, pool, format!("reroll of duplicate die {}", j + 1))?;
+                let (face, source) =
+                    self.draw(faces, pool, format!("reroll of duplicate die {}", j + 1))?;
                 let d = &mut dice[j];
                 d.rolls.push(face);
                 d.value = face;
@@ -326,7 +419,11 @@ impl Roller<'_> {
 
     /// Keep/drop with set semantics: each selector picks from all the values; an item counts
     /// if some keep selector picked it (or there are none) and no drop selector did.
-    fn select(&mut self, selectors: &[(KeepDrop, &Selector)], values: &[f64]) -> Result<Vec<bool>, DiceError> {
+    fn select(
+        &mut self,
+        selectors: &[(KeepDrop, &Selector)],
+        values: &[f64],
+    ) -> Result<Vec<bool>, DiceError> {
         if selectors.is_empty() {
             return Ok(vec![true; values.len()]);
         }
@@ -335,12 +432,20 @@ impl Roller<'_> {
         let mut dropped = vec![false; values.len()];
         for (kd, sel) in selectors {
             let picked = self.pick(sel, values)?;
-            let target = if *kd == KeepDrop::Keep { &mut kept_by_keep } else { &mut dropped };
+            let target = if *kd == KeepDrop::Keep {
+                &mut kept_by_keep
+            } else {
+                &mut dropped
+            };
             for i in picked {
                 target[i] = true;
             }
         }
-        Ok(kept_by_keep.iter().zip(&dropped).map(|(k, d)| *k && !d).collect())
+        Ok(kept_by_keep
+            .iter()
+            .zip(&dropped)
+            .map(|(k, d)| *k && !d)
+            .collect())
     }
 
     /// The indices a selector picks. Among equal values the highest are the later ones and
@@ -348,7 +453,12 @@ impl Roller<'_> {
     fn pick(&mut self, sel: &Selector, values: &[f64]) -> Result<Vec<usize>, DiceError> {
         let mut order: Vec<usize> = (0..values.len()).collect();
         let n = match sel {
-            Selector::Matching(c) => return Ok(order.into_iter().filter(|&i| c.matches(values[i])).collect()),
+            Selector::Matching(c) => {
+                return Ok(order
+                    .into_iter()
+                    .filter(|&i| c.matches(values[i]))
+                    .collect());
+            }
             Selector::Highest(c) | Selector::Lowest(c) => self.count(c)?,
         };
         if n < 0.0 {
@@ -366,17 +476,30 @@ impl Roller<'_> {
         let notation = g.to_string();
         let mut items = Vec::with_capacity(g.items.len());
         for e in &g.items {
-            items.push(GroupItem { node: self.eval(e)?, kept: true, success: false, failure: false });
+            items.push(GroupItem {
+                node: self.eval(e)?,
+                kept: true,
+                success: false,
+                failure: false,
+            });
         }
         let st = Stages::of(&g.mods);
-        if g.brackets == Brackets::Braces && items.len() == 1 {
-            // `{4d6+4d8}kh3`: keep/drop act on the dice inside the single item.
+        let single_with_dice = items.len() == 1 && {
+            let mut dice = Vec::new();
+            items[0].node.collect_dice(&mut dice);
+            !dice.is_empty()
+        };
+        if single_with_dice {
+            // `{4d6+4d8}kh3`, `(10d6kh5)kl2`: keep/drop act on the dice inside the one item.
             let node = &mut items[0].node;
             if !st.keep_drop.is_empty() {
                 let values: Vec<f64> = {
                     let mut dice = Vec::new();
                     node.collect_dice(&mut dice);
-                    dice.iter().filter(|d| d.kept).map(|d| d.value as f64).collect()
+                    dice.iter()
+                        .filter(|d| d.kept)
+                        .map(|d| d.value as f64)
+                        .collect()
                 };
                 let kept = self.select(&st.keep_drop, &values)?;
                 let mut it = kept.into_iter();
@@ -400,7 +523,13 @@ impl Roller<'_> {
                 sort_by_value(&mut items, order, |i| i.node.value());
             }
         }
-        let mut group = GroupRoll { notation, items, value: 0.0, successes: None, failures: None };
+        let mut group = GroupRoll {
+            notation,
+            items,
+            value: 0.0,
+            successes: None,
+            failures: None,
+        };
         if let Some((success, failure)) = st.target {
             let (mut s, mut f) = (0u32, 0u32);
             for item in group.items.iter_mut().filter(|i| i.kept) {
@@ -414,7 +543,12 @@ impl Roller<'_> {
             group.failures = failure.map(|_| f);
             group.value = f64::from(s) - f64::from(f);
         } else {
-            group.value = group.items.iter().filter(|i| i.kept).map(|i| i.node.value()).sum();
+            group.value = group
+                .items
+                .iter()
+                .filter(|i| i.kept)
+                .map(|i| i.node.value())
+                .sum();
         }
         group.value = arith::checked(group.value, "the group total").map_err(err)?;
         Ok(group)
@@ -455,7 +589,11 @@ fn clamp(d: &mut Die, st: &Stages<'_>) {
 fn sort_by_value<T>(xs: &mut [T], order: SortOrder, key: impl Fn(&T) -> f64) {
     xs.sort_by(|a, b| {
         let o = key(a).total_cmp(&key(b));
-        if order == SortOrder::Descending { o.reverse() } else { o }
+        if order == SortOrder::Descending {
+            o.reverse()
+        } else {
+            o
+        }
     });
 }
 
@@ -468,7 +606,12 @@ fn recount_pool(p: &mut PoolRoll) {
         p.failures = p.failures.map(|_| f);
         p.value = f64::from(s) - f64::from(f);
     } else {
-        p.value = p.dice.iter().filter(|d| d.kept).map(|d| d.value as f64).sum();
+        p.value = p
+            .dice
+            .iter()
+            .filter(|d| d.kept)
+            .map(|d| d.value as f64)
+            .sum();
     }
 }
 
@@ -476,7 +619,10 @@ fn for_each_die(node: &mut RollNode, f: &mut dyn FnMut(&mut Die)) {
     match node {
         RollNode::Num { .. } => {}
         RollNode::Pool(p) => p.dice.iter_mut().for_each(f),
-        RollNode::Group(g) => g.items.iter_mut().for_each(|i| for_each_die(&mut i.node, f)),
+        RollNode::Group(g) => g
+            .items
+            .iter_mut()
+            .for_each(|i| for_each_die(&mut i.node, f)),
         RollNode::Unary { operand, .. } => for_each_die(operand, f),
         RollNode::Binary { left, right, .. } => {
             for_each_die(left, f);
@@ -514,7 +660,12 @@ fn recompute(node: &mut RollNode) -> Result<f64, DiceError> {
                 recompute(&mut item.node)?;
             }
             if g.successes.is_none() {
-                g.value = g.items.iter().filter(|i| i.kept).map(|i| i.node.value()).sum();
+                g.value = g
+                    .items
+                    .iter()
+                    .filter(|i| i.kept)
+                    .map(|i| i.node.value())
+                    .sum();
             }
             g.value
         }
@@ -523,14 +674,22 @@ fn recompute(node: &mut RollNode) -> Result<f64, DiceError> {
             *value = if op == "-" { -x } else { x };
             *value
         }
-        RollNode::Binary { op, value, left, right } => {
+        RollNode::Binary {
+            op,
+            value,
+            left,
+            right,
+        } => {
             let (a, b) = (recompute(left)?, recompute(right)?);
             let op = binary_op(op);
             *value = arith::binary(op, a, b).map_err(err)?;
             *value
         }
         RollNode::Call { func, value, args } => {
-            let vals = args.iter_mut().map(recompute).collect::<Result<Vec<_>, _>>()?;
+            let vals = args
+                .iter_mut()
+                .map(recompute)
+                .collect::<Result<Vec<_>, _>>()?;
             let f = Func::from_name(func).unwrap_or(Func::Abs);
             *value = arith::call(f, &vals).map_err(err)?;
             *value
