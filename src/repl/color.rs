@@ -6,7 +6,7 @@ use std::io::IsTerminal;
 
 use colored::Colorize;
 
-use super::dice_render::{Paint, Plain, Role};
+use crate::dice::render::{Paint, Plain, Role};
 
 /// Whether to colour output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -48,7 +48,7 @@ pub enum CommandErrorKind {
     },
     /// An error from the dice engine (its span is already shifted into the whole line).
     #[error("{0}")]
-    Dice(DiceError),
+    Dice(Box<DiceError>),
 }
 
 impl CommandError {
@@ -83,7 +83,7 @@ impl CommandError {
     pub fn dice(mut err: DiceError, offset: usize) -> Self {
         err.span = err.span.shift(offset);
         let span = err.span;
-        Self::new(CommandErrorKind::Dice(err), Some(span))
+        Self::new(CommandErrorKind::Dice(Box::new(err)), Some(span))
     }
 
     /// How to fix it, when there is something to suggest.

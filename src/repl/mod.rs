@@ -11,7 +11,6 @@ pub mod builtins;
 pub mod color;
 pub mod command;
 pub mod dice_commands;
-pub mod dice_render;
 pub mod entry;
 pub mod error;
 pub mod helper;

@@ -132,7 +132,6 @@ impl Registry {
 #[cfg(test)]
 mod tests {
     use super::super::builtins;
-    use super::*;
 
     fn complete(line: &str) -> Vec<String> {
         builtins::registry().complete(line, line.len()).1

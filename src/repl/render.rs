@@ -2,10 +2,10 @@
 //! bar chart, and errors with their caret under the whole command line.
 
 use super::color::{Palette, Style};
-use super::dice_render::roll_line;
 use super::error::CommandError;
 use super::output::{Block, Output, ProbReport, Text};
 use crate::dice::ast::{CmpOp, fmt_num};
+use crate::dice::render::roll_line;
 use crate::dice::{Roll, SourceKind};
 
 /// Widest bar in the `prob` chart, in terminal cells.
