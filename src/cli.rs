@@ -55,16 +55,17 @@ pub enum Mode {
         #[arg(long)]
         echo: bool,
     },
-    /// Roll a dice expression once and exit: `umpire roll 4d6kh3`.
+    /// Roll a dice expression once and exit: `umpire roll 4d6kh3` (`umpire roll -- -1d4` for
+    /// an expression starting with a minus).
     Roll {
         /// The expression (several words are joined with spaces).
-        #[arg(required = true, allow_hyphen_values = true, num_args = 1..)]
+        #[arg(required = true, allow_negative_numbers = true, num_args = 1..)]
         expr: Vec<String>,
     },
     /// Print the exact odds of a dice expression and exit: `umpire prob '4d6kh3 >= 14'`.
     Prob {
         /// The expression (several words are joined with spaces).
-        #[arg(required = true, allow_hyphen_values = true, num_args = 1..)]
+        #[arg(required = true, allow_negative_numbers = true, num_args = 1..)]
         expr: Vec<String>,
     },
 }

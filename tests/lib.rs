@@ -1,3 +1,5 @@
 //! umpire's integration tests, one binary with a module per feature.
 
+mod cli;
 mod corpus;
+mod transcripts;

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use super::color::Style;
 use super::command::{Command, Word};
 use super::error::CommandError;
-use super::output::{Block, Comparison, Output, ProbReport, Text};
+use super::output::{Block, Comparison, Output, ProbReport, Text, num};
 use super::session::{Context, reborrow};
 use crate::dice::ast::{BinaryOp, UnaryOp, fmt_num};
 use crate::dice::source::fresh_seed;
@@ -53,13 +53,13 @@ fn roll_output(expr: &DiceExpr, rolls: Vec<Roll>) -> Output {
         .field("expr", expr.to_string())
         .field("sources", json!(sources));
     if expr.repeat.is_some() {
-        let totals: Vec<f64> = rolls.iter().map(|r| r.total).collect();
+        let totals: Vec<Value> = rolls.iter().map(|r| num(r.total)).collect();
         out = out
             .field("repeat", rolls.len())
             .field("total", json!(totals))
             .field("dice", rolls.iter().map(dice_of).collect::<Vec<_>>());
     } else if let Some(r) = rolls.first() {
-        out = out.field("total", r.total).field("dice", dice_of(r));
+        out = out.field("total", num(r.total)).field("dice", dice_of(r));
     }
     out = out.field("rolls", serde_json::to_value(&rolls).unwrap_or(Value::Null));
     let summary = (rolls.len() > 1).then(|| {
@@ -107,7 +107,11 @@ pub fn prob(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
         _ => (expr.clone(), None),
     };
     let dist = exact(&of)?;
-    let dist_json: Vec<Value> = dist.outcomes.iter().map(|(v, p)| json!([v, p])).collect();
+    let dist_json: Vec<Value> = dist
+        .outcomes
+        .iter()
+        .map(|(v, p)| json!([num(*v), p]))
+        .collect();
     let mut out = Output::new("prob")
         .field("expr", whole)
         .field("mean", dist.mean())
@@ -119,7 +123,7 @@ pub fn prob(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
         let probability = dist.probability(op, value);
         out.json.insert("of".into(), json!(of.to_string()));
         out.json.insert("op".into(), json!(op.symbol()));
-        out.json.insert("value".into(), json!(value));
+        out.json.insert("value".into(), num(value));
         out.json.insert("probability".into(), json!(probability));
         Comparison {
             op,

@@ -71,6 +71,15 @@ pub fn error_json(command: Option<&str>, err: &CommandError) -> Value {
     })
 }
 
+/// A number for JSON: whole values as integers (`14`, not `14.0`), others as they are.
+pub fn num(x: f64) -> Value {
+    if x.fract() == 0.0 && x.abs() < 9_007_199_254_740_992.0 {
+        Value::from(x as i64)
+    } else {
+        Value::from(x)
+    }
+}
+
 /// One piece of a command's output for people.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Block {

@@ -1,0 +1,153 @@
+//! The command line itself: one-shot `roll`/`prob`, `run FILE`, exit codes, flags.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn umpire(args: &[&str]) -> Output {
+    umpire_with_input(args, "")
+}
+
+fn umpire_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+#[test]
+fn one_shot_roll_joins_its_words_and_is_reproducible() {
+    let a = umpire(&["--seed", "7", "roll", "1d20", "+", "5"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert!(stdout(&a).starts_with("1d20 ("), "{}", stdout(&a));
+    let b = umpire(&["roll", "1d20", "+", "5", "--seed", "7"]);
+    assert_eq!(stdout(&a), stdout(&b));
+}
+
+#[test]
+fn one_shot_roll_takes_a_leading_minus_after_a_double_dash() {
+    let o = umpire(&["--seed", "1", "roll", "--", "-1d4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("-1d4 ("), "{}", stdout(&o));
+}
+
+#[test]
+fn a_bad_expression_fails_with_a_caret_and_exit_code_1() {
+    let o = umpire(&["roll", "3dx6"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "");
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("error: expected die size after `d`"),
+        "{err}"
+    );
+    assert!(err.contains("\n  roll 3dx6\n         ^^\n"), "{err}");
+    assert!(err.contains("help: "), "{err}");
+}
+
+#[test]
+fn json_roll_has_total_dice_and_rolls() {
+    let o = umpire(&["--json", "--seed", "3", "roll", "4d6kh3"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["command"], "roll");
+    assert_eq!(v["expr"], "4d6kh3");
+    assert!(v["total"].is_number());
+    assert_eq!(v["dice"].as_array().unwrap().len(), 4);
+    assert_eq!(v["sources"], serde_json::json!(["rng"]));
+    assert_eq!(v["rolls"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn json_errors_are_objects_on_stdout() {
+    let o = umpire(&["--json", "roll", "2d"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["command"], "roll");
+    assert!(v["error"].as_str().unwrap().contains("die size"));
+    assert!(v["help"].is_string());
+    assert_eq!(v["span"]["start"], 7);
+}
+
+#[test]
+fn run_reports_file_and_line_and_carries_on() {
+    let dir = env!("CARGO_TARGET_TMPDIR");
+    let path = format!("{dir}/errors.umpire");
+    std::fs::write(&path, "# comment\nroll 1d6\nrol 1d6\nroll 1d6\n").unwrap();
+    let o = umpire(&["run", &path, "--seed", "1", "--no-color"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
+    assert!(stderr(&o).starts_with(&format!("{path}:3: error: unknown command `rol`")));
+
+    let o = umpire(&["run", &path, "--seed", "1", "--stop-on-error"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 1, "{}", stdout(&o));
+}
+
+#[test]
+fn run_without_a_seed_chooses_one_and_says_which() {
+    let o = umpire_with_input(&["run", "-"], "roll 1d6\n");
+    assert!(o.status.success());
+    assert!(stderr(&o).starts_with("umpire: seed "), "{}", stderr(&o));
+}
+
+#[test]
+fn a_missing_file_is_a_startup_error() {
+    let o = umpire(&["run", "/nonexistent/file.umpire"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot read /nonexistent/file.umpire"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn quit_stops_a_run() {
+    let o = umpire_with_input(&["run", "-", "--seed", "1"], "roll 1d6\nquit\nroll 1d6\n");
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).lines().count(), 1);
+}
+
+#[test]
+fn output_is_not_coloured_when_piped() {
+    let o = umpire(&["--seed", "1", "roll", "4d6kh3"]);
+    assert!(!stdout(&o).contains('\x1b'));
+}
+
+#[test]
+fn the_repl_without_a_terminal_reads_stdin_and_leaves_at_its_end() {
+    let dir = env!("CARGO_TARGET_TMPDIR");
+    let history = format!("{dir}/history-test/history");
+    let _ = std::fs::remove_file(&history);
+    let o = umpire_with_input(
+        &["--seed", "913377", "--no-color", "--history", &history],
+        "roll 1d6\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("umpire 0.1.0 · seed 913377\n"), "{out}");
+    assert!(out.contains("1d6 ("), "{out}");
+    let saved = std::fs::read_to_string(&history).unwrap();
+    assert!(saved.contains("roll 1d6"), "{saved}");
+}
