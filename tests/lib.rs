@@ -2,4 +2,5 @@
 
 mod cli;
 mod corpus;
+mod dice_props;
 mod transcripts;
