@@ -32,7 +32,8 @@ pub struct Args {
     /// Never colour the output (`NO_COLOR` does the same; colour needs a terminal anyway).
     #[arg(long, global = true)]
     pub no_color: bool,
-    /// History file of the interactive shell [default: <data dir>/umpire/history].
+    /// History file of the interactive shell (default: in the user data folder, e.g.
+    /// ~/.local/share/umpire/history).
     #[arg(long, global = true, env = "UMPIRE_HISTORY", value_name = "FILE")]
     pub history: Option<PathBuf>,
 }
@@ -55,10 +56,10 @@ pub enum Mode {
         #[arg(long)]
         echo: bool,
     },
-    /// Roll a dice expression once and exit: `umpire roll 4d6kh3` (`umpire roll -- -1d4` for
-    /// an expression starting with a minus).
+    /// Roll a dice expression once and exit: `umpire roll 4d6kh3`.
     Roll {
-        /// The expression (several words are joined with spaces).
+        /// The expression (several words are joined with spaces; `umpire roll -- -1d4` for one
+        /// starting with a minus).
         #[arg(required = true, allow_negative_numbers = true, num_args = 1..)]
         expr: Vec<String>,
     },

@@ -1,9 +1,9 @@
 //! The shell: command lines in, rendered text or JSON out.
 //!
 //! A line is split into a [`Command`](command::Command) (syntax only), looked up in the
-//! [`Registry`](registry::Registry) and run against the [`Session`](session::Session), giving
-//! an [`Output`](output::Output) of typed blocks plus a JSON object, or a
-//! [`CommandError`](error::CommandError) with a span in the whole line. [`shell`] drives it
+//! [`Registry`](registry::Registry) and run against the [`Session`], giving
+//! an [`Output`] of typed blocks plus a JSON object, or a
+//! [`CommandError`] with a span in the whole line. [`shell`] drives it
 //! from the REPL, from `umpire run`, or once from the command line. This module owns the
 //! terminal; `dice` and the rest know nothing of it.
 
