@@ -97,3 +97,71 @@ pub fn reborrow<'b>(entry: &'b mut Option<&mut dyn DieEntry>) -> Option<&'b mut 
         None => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repl::color::Palette;
+    use crate::repl::output::error_json;
+    use crate::repl::render;
+    use proptest::prelude::*;
+
+    /// Runs `line` and renders it both ways, as the shell would.
+    fn run_and_render(session: &mut Session, line: &str) {
+        match session.execute(line, None) {
+            Some(Ok(out)) => {
+                let _ = render::output(&out, &Palette::plain());
+                let _ = out.to_json().to_string();
+            }
+            Some(Err((name, err))) => {
+                let _ = render::error(&err, line, Some("f:1"), &Palette::plain());
+                let _ = error_json(name.as_deref(), &err).to_string();
+            }
+            None => {}
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn no_line_panics(line in "\\PC{0,60}") {
+            run_and_render(&mut Session::new(DiceBox::seeded(1)), &line);
+        }
+
+        #[test]
+        fn no_command_line_panics(
+            cmd in prop::sample::select(vec![
+                "roll", "r", "dice", "dice queue", "dice seed", "dice mode", "help", "quit",
+            ]),
+            rest in "[ -~−·]{0,40}",
+        ) {
+            run_and_render(&mut Session::new(DiceBox::seeded(1)), &format!("{cmd} {rest}"));
+        }
+    }
+
+    #[test]
+    fn a_failed_roll_leaves_the_queue_as_it_was() {
+        let mut s = Session::new(DiceBox::seeded(1));
+        s.execute("dice queue 3 9", None).unwrap().unwrap();
+        let err = s.execute("roll 2d6", None).unwrap().unwrap_err();
+        assert_eq!(err.1.to_string(), "9 is not a face of a d6");
+        assert_eq!(s.state.dice.queued().collect::<Vec<_>>(), [3, 9]);
+    }
+
+    #[test]
+    fn entered_dice_without_anyone_to_ask_fail_cleanly() {
+        let mut s = Session::new(DiceBox::seeded(1));
+        s.execute("dice mode enter", None).unwrap().unwrap();
+        let (name, err) = s.execute("roll 1d6", None).unwrap().unwrap_err();
+        assert_eq!(name.as_deref(), Some("roll"));
+        assert!(err.to_string().contains("entered by hand"), "{err}");
+    }
+
+    #[test]
+    fn unknown_commands_carry_no_name_and_point_at_the_word() {
+        let mut s = Session::new(DiceBox::seeded(1));
+        let (name, err) = s.execute("  rol 2d6", None).unwrap().unwrap_err();
+        assert_eq!(name, None);
+        assert_eq!(err.span, Some(crate::span::Span::new(2, 5)));
+        assert_eq!(err.help().as_deref(), Some("did you mean `roll`?"));
+    }
+}
