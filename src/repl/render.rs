@@ -104,7 +104,7 @@ pub fn prob(report: &ProbReport, palette: &Palette) -> String {
         lines.push(palette.style(Style::Dim, "   value     P(=)     P(≥)     P(≤)"));
         let max_p = dist.outcomes.iter().map(|o| o.1).fold(0.0, f64::max);
         let total: f64 = dist.outcomes.iter().map(|o| o.1).sum();
-        let (first, last) = shown_range(&dist.outcomes);
+        let (first, last, threshold) = shown_range(&dist.outcomes);
         let mut below = 0.0;
         for (i, &(v, p)) in dist.outcomes.iter().enumerate() {
             let at_least = total - below;
@@ -122,11 +122,11 @@ pub fn prob(report: &ProbReport, palette: &Palette) -> String {
             ));
         }
         if first > 0 {
-            lines.insert(2, fold_note(first, "lower", palette));
+            lines.insert(2, fold_note(first, "lower", threshold, palette));
         }
         let hidden_above = dist.outcomes.len().saturating_sub(last + 1);
         if hidden_above > 0 {
-            lines.push(fold_note(hidden_above, "higher", palette));
+            lines.push(fold_note(hidden_above, "higher", threshold, palette));
         }
         lines.push(format!(
             "{} {} {} {}",
@@ -159,28 +159,34 @@ fn percent_precise(p: f64) -> String {
     }
 }
 
-fn fold_note(n: usize, side: &str, palette: &Palette) -> String {
+fn fold_note(n: usize, side: &str, threshold: f64, palette: &Palette) -> String {
     palette.style(
         Style::Dim,
         &format!(
             "     … {n} {side} values, each under {}",
-            percent(NEGLIGIBLE)
+            percent(threshold)
         ),
     )
 }
 
-/// The rows shown: all of them, or for a long chart the ones between the negligible tails.
-fn shown_range(outcomes: &[(f64, f64)]) -> (usize, usize) {
+/// The rows shown and the P(=) under which tail rows were folded away: all rows when there
+/// are at most [`MAX_ROWS`]; otherwise the run between the tails whose rows are below the
+/// larger of [`NEGLIGIBLE`] and the [`MAX_ROWS`]-th largest P(=), so a wide distribution
+/// (`100d10`) still fits on a screen.
+fn shown_range(outcomes: &[(f64, f64)]) -> (usize, usize, f64) {
     let n = outcomes.len();
     if n <= MAX_ROWS {
-        return (0, n.saturating_sub(1));
+        return (0, n.saturating_sub(1), 0.0);
     }
-    let first = outcomes.iter().position(|o| o.1 >= NEGLIGIBLE).unwrap_or(0);
+    let mut ps: Vec<f64> = outcomes.iter().map(|o| o.1).collect();
+    ps.sort_by(|a, b| b.total_cmp(a));
+    let threshold = ps[MAX_ROWS - 1].max(NEGLIGIBLE);
+    let first = outcomes.iter().position(|o| o.1 >= threshold).unwrap_or(0);
     let last = outcomes
         .iter()
-        .rposition(|o| o.1 >= NEGLIGIBLE)
+        .rposition(|o| o.1 >= threshold)
         .unwrap_or(n - 1);
-    (first, last.max(first))
+    (first, last.max(first), threshold)
 }
 
 /// A horizontal bar `p / max` of [`BAR_WIDTH`], in eighths of a cell.
@@ -207,6 +213,17 @@ fn cmp_symbol(op: CmpOp) -> &'static str {
 mod tests {
     use super::*;
     use crate::dice::Distribution;
+
+    #[test]
+    fn wide_charts_keep_about_a_screenful_around_the_mode() {
+        let outcomes: Vec<(f64, f64)> = (0..200)
+            .map(|i| (i as f64, 1.0 / (1.0 + (i as f64 - 100.0).abs())))
+            .collect();
+        let (first, last, threshold) = shown_range(&outcomes);
+        assert!(last - first <= MAX_ROWS, "{first}..{last}");
+        assert!(threshold > NEGLIGIBLE);
+        assert!((first..=last).contains(&100));
+    }
 
     #[test]
     fn bars_scale_to_the_most_likely_value() {
@@ -258,6 +275,6 @@ mod tests {
         let outcomes: Vec<(f64, f64)> = (0..n)
             .map(|i| (i as f64, if (90..110).contains(&i) { 0.05 } else { 1e-9 }))
             .collect();
-        assert_eq!(shown_range(&outcomes), (90, 109));
+        assert_eq!(shown_range(&outcomes), (90, 109, NEGLIGIBLE));
     }
 }
