@@ -85,7 +85,9 @@ impl DieEntry for ReplEntry<'_> {
                             .extend(line.split_whitespace().map(str::to_string));
                         continue;
                     }
-                    Err(ReadlineError::Interrupted) => return Err("Ctrl-C, nothing was rolled".into()),
+                    Err(ReadlineError::Interrupted) => {
+                        return Err("Ctrl-C, nothing was rolled".into());
+                    }
                     Err(ReadlineError::Eof) => return Err("input closed".into()),
                     Err(e) => return Err(e.to_string()),
                 },
