@@ -122,9 +122,9 @@ fn specs() -> Vec<CommandSpec> {
     ]
 }
 
-fn complete_help(before: &[&str]) -> Vec<String> {
+fn complete_help(registry: &Registry, before: &[&str]) -> Vec<String> {
     if before.is_empty() {
-        registry()
+        registry
             .specs()
             .iter()
             .map(|s| s.name.to_string())
@@ -173,7 +173,14 @@ fn help(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
                     topic.span,
                 ));
             };
-            let mut text = Text::new()
+            // `help dice` is also where the notation is explained.
+            let notation = s.name == "dice";
+            let mut text = if notation {
+                Text::from_plain(format!("{NOTATION}\n\n"))
+            } else {
+                Text::new()
+            };
+            text = text
                 .push(Style::Strong, format!("{}\n", s.usage))
                 .plain(format!("{}\n", s.summary))
                 .plain(s.help.to_string());
@@ -186,10 +193,7 @@ fn help(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
                 .field("usage", s.usage.to_string())
                 .field("summary", s.summary.to_string())
                 .field("help", s.help.to_string());
-            if s.name == "dice" {
-                text = Text::from_plain(format!("{NOTATION}\n\n"))
-                    .push(Style::Strong, format!("{}\n", s.usage))
-                    .plain(s.help.to_string());
+            if notation {
                 out = out.field("notation", NOTATION);
             }
             Ok(out.text(text))

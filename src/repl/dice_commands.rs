@@ -6,6 +6,7 @@ use super::color::Style;
 use super::command::{Command, Word};
 use super::error::CommandError;
 use super::output::{Block, Comparison, Output, ProbReport, Text, num};
+use super::registry::Registry;
 use super::session::{Context, reborrow};
 use crate::dice::ast::{BinaryOp, UnaryOp, fmt_num};
 use crate::dice::source::fresh_seed;
@@ -303,7 +304,7 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 /// Completion for `dice`'s arguments.
-pub fn complete_dice(before: &[&str]) -> Vec<String> {
+pub fn complete_dice(_: &Registry, before: &[&str]) -> Vec<String> {
     let words: &[&str] = match before {
         [] => &["seed", "mode", "queue"],
         ["mode"] => &["rng", "enter"],

@@ -104,37 +104,22 @@ impl CommandError {
             CommandErrorKind::Dice(e) => e.help(),
         }
     }
-
-    /// The error for a person, without colour: the message, the caret snippet under `line`
-    /// (when the error has a span) and the `help:` line.
-    pub fn render(&self, line: &str) -> String {
-        let mut out = format!("error: {self}");
-        if let Some(span) = self.span {
-            for l in span.snippet(line).lines() {
-                out.push_str("\n  ");
-                out.push_str(l);
-            }
-        }
-        if let Some(h) = self.help() {
-            out.push_str("\nhelp: ");
-            out.push_str(&h);
-        }
-        out
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::dice::DiceErrorKind;
+    use crate::repl::{Palette, render};
 
     #[test]
     fn dice_error_spans_are_shifted_into_the_whole_line() {
         let e = DiceError::new(DiceErrorKind::Empty, Span::new(2, 3));
         let c = CommandError::dice(e, 5);
         assert_eq!(c.span, Some(Span::new(7, 8)));
+        let text = render::error(&c, "roll 3dx6", None, &Palette::plain());
         assert_eq!(
-            c.render("roll 3dx6"),
+            text,
             "error: empty dice expression\n  roll 3dx6\n         ^\nhelp: try `roll 2d6` or `help dice`"
         );
     }

@@ -15,8 +15,9 @@ use super::session::Context;
 /// Runs a command against the session.
 pub type Handler = fn(&mut Context<'_>, &Command) -> Result<Output, CommandError>;
 
-/// Candidates for the next argument, given the arguments already typed before it.
-pub type ArgCompleter = fn(before: &[&str]) -> Vec<String>;
+/// Candidates for the next argument, given the registry (for commands that take command
+/// names) and the arguments already typed before it.
+pub type ArgCompleter = fn(registry: &Registry, before: &[&str]) -> Vec<String>;
 
 /// One command the shell knows.
 #[derive(Clone)]
@@ -115,7 +116,7 @@ impl Registry {
             Some((name, args)) => match self.find(&name.text).and_then(|s| s.complete) {
                 Some(complete) => {
                     let args: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
-                    complete(&args)
+                    complete(self, &args)
                 }
                 None => Vec::new(),
             },
