@@ -3,6 +3,8 @@
 //! `cargo bench --bench dice`. Each iteration parses the text and rolls it once with a seeded
 //! generator, as `roll EXPR` does.
 
+#![allow(missing_docs)] // criterion_group! generates undocumented functions
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use umpire::dice::{DiceBox, Limits, parse, roll};
