@@ -15,6 +15,8 @@ use nom::{
     sequence::{pair, preceded},
 };
 
+use std::borrow::Cow;
+
 use super::ast::*;
 use super::error::{DiceError, DiceErrorKind};
 use super::limits::Limits;
@@ -29,14 +31,14 @@ pub struct PError<'a> {
     at: In<'a>,
     len: usize,
     kind: Option<DiceErrorKind>,
-    expected: Option<String>,
+    expected: Option<Cow<'static, str>>,
 }
 
 impl<'a> PError<'a> {
-    fn expected(at: In<'a>, what: impl Into<String>) -> Self {
+    fn expected(at: In<'a>, what: impl Into<Cow<'static, str>>) -> Self {
         PError {
             at,
-            len: token_len(at),
+            len: 0,
             kind: None,
             expected: Some(what.into()),
         }
@@ -54,9 +56,11 @@ impl<'a> PError<'a> {
 
 impl<'a> ParseError<In<'a>> for PError<'a> {
     fn from_error_kind(input: In<'a>, _kind: ErrorKind) -> Self {
+        // The caret width is worked out when the error is reported (`len == 0`); most of these
+        // errors are only a failed alternative and are thrown away.
         PError {
             at: input,
-            len: token_len(input),
+            len: 0,
             kind: None,
             expected: None,
         }
@@ -70,13 +74,13 @@ impl<'a> ParseError<In<'a>> for PError<'a> {
 type PResult<'a, T> = IResult<In<'a>, T, PError<'a>>;
 
 /// A recoverable failure: an `alt` may try another branch.
-fn soft<'a, T>(at: In<'a>, what: &str) -> PResult<'a, T> {
+fn soft<'a, T>(at: In<'a>, what: &'static str) -> PResult<'a, T> {
     Err(nom::Err::Error(PError::expected(at, what)))
 }
 
 /// A committed failure: the text is wrong here, stop.
 fn hard<'a, T>(at: In<'a>, what: &str) -> PResult<'a, T> {
-    Err(nom::Err::Failure(PError::expected(at, what)))
+    Err(nom::Err::Failure(PError::expected(at, what.to_string())))
 }
 
 fn fail_with<T>(at: In<'_>, len: usize, kind: DiceErrorKind) -> PResult<'_, T> {
@@ -131,11 +135,12 @@ pub fn parse_with(input: &str, limits: &Limits) -> Result<DiceExpr, DiceError> {
     }
     let to_error = |e: PError<'_>| {
         let start = input.len() - e.at.len();
-        let span = Span::new(start, start + e.len);
+        let len = if e.len == 0 { token_len(e.at) } else { e.len };
+        let span = Span::new(start, start + len);
         let kind = e.kind.unwrap_or_else(|| DiceErrorKind::Syntax {
             expected: e
                 .expected
-                .unwrap_or_else(|| "a number, a die or `(`".into()),
+                .map_or_else(|| "a number, a die or `(`".into(), Cow::into_owned),
             found: describe(e.at),
         });
         DiceError::new(kind, span)
@@ -255,6 +260,9 @@ fn expr<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
 
 /// Comparison operators between totals: `==` (not `=`), `!=`, `<>`, `<=`, `>=`, `<`, `>`.
 fn cmp_op_total(i: In<'_>) -> PResult<'_, CmpOp> {
+    if !i.starts_with(['<', '>', '=', '!']) {
+        return Err(nom::Err::Error(PError::from_error_kind(i, ErrorKind::Tag)));
+    }
     alt((
         |i| tag("==")(i).map(|(i, _)| (i, CmpOp::Eq)),
         cmp_op_relational,
@@ -284,15 +292,24 @@ fn cmp_op_relational(i: In<'_>) -> PResult<'_, CmpOp> {
 /// Parses an operand after an operator; if nothing parses, that's a hard error.
 fn cut_operand<'a, T>(
     i: In<'a>,
-    mut f: impl FnMut(In<'a>) -> PResult<'a, T>,
+    f: impl FnMut(In<'a>) -> PResult<'a, T>,
     what: &str,
+) -> PResult<'a, T> {
+    cut_operand_lazy(i, f, || what.to_string())
+}
+
+/// [`cut_operand`] with a message built only when it is needed.
+fn cut_operand_lazy<'a, T>(
+    i: In<'a>,
+    mut f: impl FnMut(In<'a>) -> PResult<'a, T>,
+    what: impl FnOnce() -> String,
 ) -> PResult<'a, T> {
     match f(i) {
         Err(nom::Err::Error(e)) => {
             let e = if e.expected.is_some() || e.kind.is_some() {
                 e
             } else {
-                PError::expected(i, what)
+                PError::expected(i, what())
             };
             Err(nom::Err::Failure(e))
         }
@@ -835,6 +852,9 @@ fn sides<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Sides> {
 
 /// `compare = cmp_op signed_number`, where `=` is equality.
 fn compare(i: In<'_>) -> PResult<'_, Compare> {
+    if !i.starts_with(['<', '>', '=', '!']) {
+        return Err(nom::Err::Error(PError::from_error_kind(i, ErrorKind::Tag)));
+    }
     let (rest, op) = alt((cmp_op_relational, |i| {
         char('=')(i).map(|(i, _)| (i, CmpOp::Eq))
     }))(i)?;
@@ -860,7 +880,15 @@ fn compare_or_literal(i: In<'_>) -> PResult<'_, Compare> {
 
 /// A whole number for a clamp (`min3`, `max-12`).
 fn clamp_value<'a>(i: In<'a>, name: &str) -> PResult<'a, i64> {
-    let (rest, v) = cut_operand(i, signed_number, &format!("a number after `{name}`"))?;
+    let (rest, v) = cut_operand(
+        i,
+        signed_number,
+        if name == "min" {
+            "a number after `min`"
+        } else {
+            "a number after `max`"
+        },
+    )?;
     if v.fract() != 0.0 || v.abs() > 1e15 {
         return fail_with(
             i,
@@ -911,7 +939,7 @@ fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
     }
     // Right after a pool `!` always explodes: `!=6` explodes on a six (write `<>6` to count
     // dice other than six as successes).
-    if i.starts_with('!') {
+    if let Some(bang) = i.strip_prefix('!') {
         let (r, kind) = if let Some(r) = i.strip_prefix("!!p") {
             (r, ExplodeKind::CompoundPenetrate)
         } else if let Some(r) = i.strip_prefix("!!") {
@@ -919,7 +947,7 @@ fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
         } else if let Some(r) = i.strip_prefix("!p") {
             (r, ExplodeKind::Penetrate)
         } else {
-            (&i[1..], ExplodeKind::Standard)
+            (bang, ExplodeKind::Standard)
         };
         let (r, on) = opt(compare)(r)?;
         let (r, limit) = explode_limit(r, l)?;
@@ -1026,28 +1054,28 @@ fn explode_limit<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Option<u32>> {
 fn keep_drop<'a>(i: In<'a>, kd: KeepDrop, letter: &str, l: &Limits) -> PResult<'a, Modifier> {
     let selector = |r: In<'a>| -> PResult<'a, Selector> {
         if let Some(r) = r.strip_prefix('h') {
-            let (r, n) = cut_operand(
+            let (r, n) = cut_operand_lazy(
                 r,
                 |i| count(i, l),
-                &format!("how many after `{letter}h`, as in `{letter}h1`"),
+                || format!("how many after `{letter}h`, as in `{letter}h1`"),
             )?;
             return Ok((r, Selector::Highest(n)));
         }
         if let Some(r) = r.strip_prefix('l') {
-            let (r, n) = cut_operand(
+            let (r, n) = cut_operand_lazy(
                 r,
                 |i| count(i, l),
-                &format!("how many after `{letter}l`, as in `{letter}l1`"),
+                || format!("how many after `{letter}l`, as in `{letter}l1`"),
             )?;
             return Ok((r, Selector::Lowest(n)));
         }
         if let Ok((r, c)) = compare(r) {
             return Ok((r, Selector::Matching(c)));
         }
-        let (r, n) = cut_operand(
+        let (r, n) = cut_operand_lazy(
             r,
             |i| count(i, l),
-            &format!("how many after `{letter}`, as in `{letter}1`"),
+            || format!("how many after `{letter}`, as in `{letter}1`"),
         )?;
         Ok((
             r,

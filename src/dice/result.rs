@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::source::SourceKind;
+use super::source::{Faces, SourceKind};
 
 /// The result of rolling one dice expression once.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -123,8 +123,8 @@ impl RollNode {
 pub struct PoolRoll {
     /// The pool as written canonically (`4d6kh3`).
     pub notation: String,
-    /// The die (`d6`, `dF`, `d100`).
-    pub die: String,
+    /// The die (serialised as `"d6"`, `"dF"`, `"d100"`).
+    pub die: Faces,
     /// Every die, in the order shown (rolled order, or sorted when the pool asks for it).
     pub dice: Vec<Die>,
     /// The pool's value: the sum of the kept dice, or successes minus failures.
@@ -152,9 +152,12 @@ pub enum Critical {
 pub struct Die {
     /// The value it counts as (after compounding, penetration and clamping).
     pub value: i64,
-    /// Every face rolled for this die, in order: earlier entries were rerolled away, or
-    /// compounded into `value`. Just `[value]` for a plain die.
-    pub rolls: Vec<i64>,
+    /// Faces rolled for this die and rerolled away, in order (empty if never rerolled).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rerolled: Vec<i64>,
+    /// For a compounding die, every face rolled into it, in order (empty otherwise).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<i64>,
     /// Whether it counts towards the total.
     pub kept: bool,
     /// It exploded: another die (or compounded roll) followed it.
@@ -163,10 +166,7 @@ pub struct Die {
     /// It was added by an explosion or by `ra`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub extra: bool,
-    /// It was rerolled (its earlier faces are in `rolls`).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub rerolled: bool,
-    /// It was clamped by `min`/`max` (its face is the last of `rolls`).
+    /// It was clamped by `min`/`max`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub clamped: bool,
     /// It counts as a success.

@@ -11,7 +11,7 @@ use super::error::{DiceError, DiceErrorKind};
 use super::limits::Limits;
 use super::parser::{check_modifier, static_faces};
 use super::result::*;
-use super::source::{DiceSource, DieRequest, Faces, SourceKind};
+use super::source::{DiceSource, DieRequest, Faces, Purpose, SourceKind};
 use crate::span::Span;
 
 /// Rolls a parsed request: once, or `repeat` times (one [`Roll`] each).
@@ -42,8 +42,13 @@ pub fn roll_expr(
         sources: Vec::new(),
     };
     let tree = roller.eval(expr)?;
+    // A lone pool's notation is the whole expression's: format it once.
+    let text = match &tree {
+        RollNode::Pool(p) => p.notation.clone(),
+        _ => expr.notation(),
+    };
     Ok(Roll {
-        expr: expr.to_string(),
+        expr: text,
         total: tree.value(),
         comment: None,
         sources: roller.sources,
@@ -112,7 +117,7 @@ impl Roller<'_> {
         &mut self,
         faces: Faces,
         pool: &str,
-        purpose: String,
+        purpose: Purpose,
     ) -> Result<(i64, SourceKind), DiceError> {
         self.rolled += 1;
         if self.rolled > self.limits.max_rolls {
@@ -215,7 +220,7 @@ impl Roller<'_> {
     }
 
     fn pool(&mut self, d: &Dice) -> Result<PoolRoll, DiceError> {
-        let notation = d.to_string();
+        let notation = d.notation();
         let n = match &d.count {
             None => 1.0,
             Some(c) => self.count(c)?,
@@ -246,8 +251,7 @@ impl Roller<'_> {
         }
         if let Some((RerollKind::Add, on)) = st.reroll {
             if let Some(pos) = dice.iter().position(|x| hits(on, faces.min(), x.value)) {
-                let (v, source) =
-                    self.draw(faces, &notation, format!("added for die {}", pos + 1))?;
+                let (v, source) = self.draw(faces, &notation, Purpose::Added(pos as u64 + 1))?;
                 let mut extra = plain_die(v, source);
                 extra.extra = true;
                 clamp(&mut extra, &st);
@@ -257,10 +261,12 @@ impl Roller<'_> {
         if let Some((once, on)) = st.unique {
             self.make_unique(faces, &notation, &mut dice, once, on)?;
         }
-        let values: Vec<f64> = dice.iter().map(|x| x.value as f64).collect();
-        let kept = self.select(&st.keep_drop, &values)?;
-        for (die, k) in dice.iter_mut().zip(kept) {
-            die.kept = k;
+        if !st.keep_drop.is_empty() {
+            let values: Vec<f64> = dice.iter().map(|x| x.value as f64).collect();
+            let kept = self.select(&st.keep_drop, &values)?;
+            for (die, k) in dice.iter_mut().zip(kept) {
+                die.kept = k;
+            }
         }
         for die in &mut dice {
             let v = die.value as f64;
@@ -272,7 +278,7 @@ impl Roller<'_> {
         }
         let mut pool = PoolRoll {
             notation,
-            die: faces.to_string(),
+            die: faces,
             dice,
             value: 0.0,
             successes: None,
@@ -305,7 +311,7 @@ impl Roller<'_> {
         n: u64,
         out: &mut Vec<Die>,
     ) -> Result<(), DiceError> {
-        let (mut face, mut source) = self.draw(faces, pool, format!("die {i} of {n}"))?;
+        let (mut face, mut source) = self.draw(faces, pool, Purpose::Die { index: i, of: n })?;
         let mut die = plain_die(face, source);
         match st.reroll {
             Some((RerollKind::Until, on)) => {
@@ -320,15 +326,13 @@ impl Roller<'_> {
                             condition,
                         }));
                     }
-                    (face, source) = self.draw(faces, pool, format!("reroll of die {i}"))?;
-                    die.rolls.push(face);
-                    die.rerolled = true;
+                    die.rerolled.push(face);
+                    (face, source) = self.draw(faces, pool, Purpose::Reroll(i))?;
                 }
             }
             Some((RerollKind::Once, on)) if hits(on, faces.min(), face) => {
-                (face, source) = self.draw(faces, pool, format!("reroll of die {i}"))?;
-                die.rolls.push(face);
-                die.rerolled = true;
+                die.rerolled.push(face);
+                (face, source) = self.draw(faces, pool, Purpose::Reroll(i))?;
             }
             _ => {}
         }
@@ -346,26 +350,28 @@ impl Roller<'_> {
         );
         let compound = matches!(kind, ExplodeKind::Compound | ExplodeKind::CompoundPenetrate);
         let mut last = face;
-        let mut extra_dice = Vec::new();
+        let mut extra_dice: Vec<Die> = Vec::new();
         for _ in 0..limit {
             if !hits(on, faces.max(), last) {
                 break;
             }
-            let (next, src) = self.draw(faces, pool, format!("explosion of die {i}"))?;
+            let (next, src) = self.draw(faces, pool, Purpose::Explosion(i))?;
             last = next;
             let counted = if penetrate { next - 1 } else { next };
             if compound {
+                if die.parts.is_empty() {
+                    die.parts.push(face);
+                }
                 die.exploded = true;
-                die.rolls.push(next);
+                die.parts.push(counted);
                 die.value += counted;
                 die.source = src;
             } else {
                 match extra_dice.last_mut() {
-                    Some(prev) => prev_exploded(prev),
+                    Some(prev) => prev.exploded = true,
                     None => die.exploded = true,
                 }
                 let mut x = plain_die(counted, src);
-                x.rolls = vec![next];
                 x.extra = true;
                 extra_dice.push(x);
             }
@@ -405,13 +411,11 @@ impl Roller<'_> {
                         condition: "unique".into(),
                     }));
                 }
-                let (face, source) =
-                    self.draw(faces, pool, format!("reroll of duplicate die {}", j + 1))?;
+                let (face, source) = self.draw(faces, pool, Purpose::Duplicate(j as u64 + 1))?;
                 let d = &mut dice[j];
-                d.rolls.push(face);
+                d.rerolled.push(d.value);
                 d.value = face;
                 d.source = source;
-                d.rerolled = true;
             }
         }
         Ok(())
@@ -473,7 +477,7 @@ impl Roller<'_> {
     }
 
     fn group(&mut self, g: &Group) -> Result<GroupRoll, DiceError> {
-        let notation = g.to_string();
+        let notation = g.notation();
         let mut items = Vec::with_capacity(g.items.len());
         for e in &g.items {
             items.push(GroupItem {
@@ -558,21 +562,17 @@ impl Roller<'_> {
 fn plain_die(v: i64, source: SourceKind) -> Die {
     Die {
         value: v,
-        rolls: vec![v],
+        rerolled: Vec::new(),
+        parts: Vec::new(),
         kept: true,
         exploded: false,
         extra: false,
-        rerolled: false,
         clamped: false,
         success: false,
         failure: false,
         critical: None,
         source,
     }
-}
-
-fn prev_exploded(d: &mut Die) {
-    d.exploded = true;
 }
 
 fn clamp(d: &mut Die, st: &Stages<'_>) {
