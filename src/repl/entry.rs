@@ -145,6 +145,7 @@ impl<R: BufRead> DieEntry for ScriptEntry<'_, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dice::source::Purpose;
 
     const D6: Faces = Faces::Numbered { sides: 6 };
 
@@ -167,7 +168,7 @@ mod tests {
         let req = DieRequest {
             faces: D6,
             pool: "3d6",
-            purpose: "die 1 of 3".into(),
+            purpose: Purpose::Die { index: 1, of: 3 },
             span: Default::default(),
         };
         assert_eq!(e.enter(&req), Ok(4));
@@ -183,7 +184,7 @@ mod tests {
         let req = DieRequest {
             faces: D6,
             pool: "1d6",
-            purpose: "die 1 of 1".into(),
+            purpose: Purpose::Die { index: 1, of: 1 },
             span: Default::default(),
         };
         let err = ScriptEntry::new(&mut script).enter(&req).unwrap_err();
