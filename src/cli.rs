@@ -84,6 +84,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     let printer = Printer {
         json: args.json,
         palette: Palette::new(use_color),
+        err_palette: Palette::for_stderr(use_color),
     };
     let ok = match args.mode {
         None => {

@@ -21,15 +21,21 @@ pub enum UseColor {
 }
 
 impl UseColor {
-    /// Whether colour is on, looking at the terminal and the environment for [`UseColor::Auto`].
+    /// Whether colour is on for stdout, looking at the terminal and the environment for
+    /// [`UseColor::Auto`].
     pub fn enabled(self) -> bool {
+        self.enabled_for(&std::io::stdout())
+    }
+
+    /// Whether colour is on for `stream` (stdout or stderr).
+    pub fn enabled_for(self, stream: &impl IsTerminal) -> bool {
         match self {
             UseColor::Always => true,
             UseColor::Never => false,
             UseColor::Auto => {
                 // https://no-color.org: set and not empty turns colour off.
                 let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-                !no_color && std::io::stdout().is_terminal()
+                !no_color && stream.is_terminal()
             }
         }
     }
@@ -63,9 +69,17 @@ pub struct Palette {
 }
 
 impl Palette {
-    /// A palette that colours when `use_color` says so.
+    /// A palette for stdout that colours when `use_color` says so.
     pub fn new(use_color: UseColor) -> Self {
-        let color = use_color.enabled();
+        Self::with_color(use_color.enabled())
+    }
+
+    /// A palette for stderr (errors) that colours when `use_color` says so.
+    pub fn for_stderr(use_color: UseColor) -> Self {
+        Self::with_color(use_color.enabled_for(&std::io::stderr()))
+    }
+
+    fn with_color(color: bool) -> Self {
         if color {
             // We decided already; stop `colored` second-guessing from the environment.
             colored::control::set_override(true);

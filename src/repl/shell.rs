@@ -27,8 +27,10 @@ pub const PROMPT: &str = "umpire> ";
 pub struct Printer {
     /// One JSON object per command instead of text.
     pub json: bool,
-    /// Colours for text.
+    /// Colours for text on stdout.
     pub palette: Palette,
+    /// Colours for errors on stderr.
+    pub err_palette: Palette,
 }
 
 impl Printer {
@@ -66,7 +68,7 @@ impl Printer {
             }
             Err((_, err)) => {
                 let loc = location.map(|(f, n)| format!("{f}:{n}"));
-                let text = render::error(err, line, loc.as_deref(), &self.palette);
+                let text = render::error(err, line, loc.as_deref(), &self.err_palette);
                 // Flush what came before so the error lands after it in a shared terminal.
                 io::stdout().flush()?;
                 writeln!(io::stderr().lock(), "{text}")?;
