@@ -652,8 +652,9 @@ impl Notation for Expr {
                     UnaryOp::Neg => '-',
                     UnaryOp::Plus => '+',
                 });
-                // A prefix operator or a negative literal after a sign goes in parentheses.
-                e.write_child(out, UNARY_PRECEDENCE + 1);
+                // Prefix operators chain without parentheses (`--1`), so printing adds no
+                // nesting the input did not have.
+                e.write_child(out, UNARY_PRECEDENCE);
             }
             Expr::Binary(op, l, r) => {
                 let p = op.precedence();
@@ -683,7 +684,7 @@ impl Notation for Expr {
                 out.push(')');
             }
             Expr::Labeled(e, label) => {
-                e.write_child(out, 7);
+                e.write_child(out, 6);
                 out.push_str(" [");
                 out.push_str(label);
                 out.push(']');
