@@ -8,7 +8,8 @@ use super::error::CommandError;
 use super::output::{Block, Comparison, Output, ProbReport, Text, num};
 use super::registry::Registry;
 use super::session::{Context, reborrow};
-use crate::dice::ast::{BinaryOp, UnaryOp, fmt_num};
+use crate::dice::ast::{BinaryOp, UnaryOp};
+use crate::dice::render::fmt_value;
 use crate::dice::source::fresh_seed;
 use crate::dice::{self, DiceExpr, DiceMode, Expr, Roll, SourceKind};
 
@@ -64,7 +65,7 @@ fn roll_output(expr: &DiceExpr, rolls: Vec<Roll>) -> Output {
     }
     out = out.field("rolls", serde_json::to_value(&rolls).unwrap_or(Value::Null));
     let summary = (rolls.len() > 1).then(|| {
-        let totals: Vec<String> = rolls.iter().map(|r| fmt_num(r.total)).collect();
+        let totals: Vec<String> = rolls.iter().map(|r| fmt_value(r.total)).collect();
         Text::new()
             .push(Style::Dim, "totals ")
             .push(Style::Number, totals.join(", "))

@@ -4,7 +4,8 @@
 use super::color::{Palette, Style};
 use super::error::CommandError;
 use super::output::{Block, Output, ProbReport, Text};
-use crate::dice::ast::{CmpOp, fmt_num};
+use crate::dice::ast::CmpOp;
+use crate::dice::render::fmt_value;
 use crate::dice::render::roll_line;
 use crate::dice::{Roll, SourceKind};
 
@@ -96,7 +97,7 @@ pub fn prob(report: &ProbReport, palette: &Palette) -> String {
             "P({} {} {}) = {}",
             report.expr,
             cmp_symbol(c.op),
-            fmt_num(c.value),
+            fmt_value(c.value),
             palette.style(Style::Number, &percent(c.probability))
         ));
     } else {
@@ -114,7 +115,7 @@ pub fn prob(report: &ProbReport, palette: &Palette) -> String {
             }
             lines.push(format!(
                 "{:>8} {:>8} {:>8} {:>8}  {}",
-                fmt_num(v),
+                fmt_value(v),
                 percent(p),
                 percent(at_least),
                 percent(below),
