@@ -89,10 +89,6 @@ pub fn prob(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
             cmd.rest_span(),
         ));
     }
-    let exact = |e: &DiceExpr| {
-        dice::exact::distribution(e, &ctx.state.exact)
-            .map_err(|err| CommandError::dice(err, offset))
-    };
     let whole = expr.to_string();
     let (of, compare) = match &expr.expr {
         Expr::Binary(BinaryOp::Cmp(op), lhs, rhs) => match constant(rhs) {
@@ -108,7 +104,9 @@ pub fn prob(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
         },
         _ => (expr.clone(), None),
     };
-    let dist = exact(&of)?;
+    // The parser's spans are into the text after `prob`, so errors about `of` shift the same.
+    let dist = dice::exact::distribution(&of, &ctx.state.exact)
+        .map_err(|err| CommandError::dice(err, offset))?;
     let dist_json: Vec<Value> = dist
         .outcomes
         .iter()
