@@ -6,8 +6,12 @@
 //! journal.
 
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 use super::source::{Faces, SourceKind};
+
+/// The distinct dice sources of a roll, in order of first use (at most three, kept inline).
+pub type Sources = SmallVec<[SourceKind; 3]>;
 
 /// The result of rolling one dice expression once.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -20,7 +24,7 @@ pub struct Roll {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
     /// The sources that produced the dice, in order of first use (empty if no dice).
-    pub sources: Vec<SourceKind>,
+    pub sources: Sources,
     /// The evaluated expression tree.
     pub tree: RollNode,
 }

@@ -39,7 +39,7 @@ pub fn roll_expr(
         source,
         limits,
         rolled: 0,
-        sources: Vec::new(),
+        sources: Sources::new(),
     };
     let tree = roller.eval(expr)?;
     // A lone pool's notation is the whole expression's: format it once.
@@ -65,7 +65,7 @@ struct Roller<'a> {
     source: &'a mut dyn DiceSource,
     limits: &'a Limits,
     rolled: u64,
-    sources: Vec<SourceKind>,
+    sources: Sources,
 }
 
 /// The modifiers of a pool sorted into the stages they run in.
