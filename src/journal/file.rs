@@ -100,7 +100,8 @@ impl JournalFile {
             .create(true)
             .open(&path)
             .map_err(io)?;
-        if file.try_lock().is_err() {
+        // A file system without locks still gets a journal; only a held lock refuses.
+        if let Err(std::fs::TryLockError::WouldBlock) = file.try_lock() {
             return Err(JournalError::Locked { path });
         }
         let mut bytes = Vec::new();
