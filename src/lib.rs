@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod dice;
+pub mod journal;
 pub mod repl;
 pub mod span;
 

@@ -12,7 +12,7 @@ use nom::{
     character::complete::{char, digit1, multispace0},
     combinator::{opt, recognize},
     error::{ErrorKind, ParseError},
-    sequence::{pair, preceded},
+    sequence::preceded,
 };
 
 use std::borrow::Cow;
@@ -30,7 +30,8 @@ type In<'a> = &'a str;
 pub struct PError<'a> {
     at: In<'a>,
     len: usize,
-    kind: Option<DiceErrorKind>,
+    // Boxed: parse results are passed up through every rule, so the error type is kept small.
+    kind: Option<Box<DiceErrorKind>>,
     expected: Option<Cow<'static, str>>,
 }
 
@@ -48,7 +49,7 @@ impl<'a> PError<'a> {
         PError {
             at,
             len,
-            kind: Some(kind),
+            kind: Some(Box::new(kind)),
             expected: None,
         }
     }
@@ -137,7 +138,7 @@ pub fn parse_with(input: &str, limits: &Limits) -> Result<DiceExpr, DiceError> {
         let start = input.len() - e.at.len();
         let len = if e.len == 0 { token_len(e.at) } else { e.len };
         let span = Span::new(start, start + len);
-        let kind = e.kind.unwrap_or_else(|| DiceErrorKind::Syntax {
+        let kind = e.kind.map(|k| *k).unwrap_or_else(|| DiceErrorKind::Syntax {
             expected: e
                 .expected
                 .map_or_else(|| "a number, a die or `(`".into(), Cow::into_owned),
@@ -194,10 +195,20 @@ fn ws(i: In<'_>) -> PResult<'_, In<'_>> {
 /// `request = ws [repeat] expr ws [comment] ws`
 fn request<'a>(i: In<'a>, limits: &Limits) -> PResult<'a, DiceExpr> {
     let (i, _) = ws(i)?;
-    let (i, repeat) = opt(|i| repeat(i, limits))(i)?;
+    // Only look for a repeat count when the text starts with digits and an `x`.
+    let digits = i.bytes().take_while(u8::is_ascii_digit).count();
+    let (i, repeat) = if digits > 0 && i[digits..].starts_with(['x', 'X']) {
+        opt(|i| repeat(i, limits))(i)?
+    } else {
+        (i, None)
+    };
     let (i, expr) = expr(i, limits)?;
     let (i, _) = ws(i)?;
-    let (i, comment) = opt(comment)(i)?;
+    let (i, comment) = if i.is_empty() {
+        (i, None)
+    } else {
+        opt(comment)(i)?
+    };
     let (i, _) = ws(i)?;
     Ok((
         i,
@@ -513,10 +524,26 @@ fn is_dice_letter(s: &str) -> bool {
 
 /// `number = digits ["." digits] | "." digits`
 fn number(i: In<'_>) -> PResult<'_, &str> {
-    alt((
-        recognize(pair(digit1, opt(pair(char('.'), digit1)))),
-        recognize(pair(char('.'), digit1)),
-    ))(i)
+    // Scanned by hand: numbers are in almost every expression, and this is the hot path.
+    let b = i.as_bytes();
+    let int = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut end = int;
+    if b.get(int) == Some(&b'.') {
+        let frac = b[int + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        if frac > 0 {
+            end = int + 1 + frac;
+        }
+    }
+    if end == 0 {
+        return Err(nom::Err::Error(PError::from_error_kind(
+            i,
+            ErrorKind::Digit,
+        )));
+    }
+    Ok((&i[end..], &i[..end]))
 }
 
 /// A written dice count: a whole number from 1 to the cap, without a leading zero.
@@ -927,6 +954,10 @@ fn count<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Count> {
 
 /// One modifier after a pool or group (see GRAMMAR.md for the list).
 fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
+    // Most pools end here: leave quickly when nothing can start a modifier.
+    if !i.starts_with(|c: char| "mre!uocskdp<>=f".contains(c)) {
+        return Err(nom::Err::Error(PError::from_error_kind(i, ErrorKind::Tag)));
+    }
     let word = |w: &'static str| move |s: In<'a>| s.strip_prefix(w);
     // Longest spellings first: `min` before `mi`, `!!p` before `!!` before `!`.
     if let Some(r) = word("min")(i).or_else(|| word("mi")(i)) {
@@ -949,7 +980,7 @@ fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
         } else {
             (bang, ExplodeKind::Standard)
         };
-        let (r, on) = opt(compare)(r)?;
+        let (r, on) = optional_compare(r, compare)?;
         let (r, limit) = explode_limit(r, l)?;
         return Ok((r, Modifier::Explode { kind, on, limit }));
     }
@@ -975,7 +1006,7 @@ fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
         } else {
             (r, RerollKind::Until)
         };
-        let (r, on) = opt(compare_or_literal)(r)?;
+        let (r, on) = optional_compare(r, compare_or_literal)?;
         return Ok((r, Modifier::Reroll { kind, on }));
     }
     if let Some(r) = i.strip_prefix('u') {
@@ -983,7 +1014,7 @@ fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
             Some(r) => (r, true),
             None => (r, false),
         };
-        let (r, on) = opt(compare)(r)?;
+        let (r, on) = optional_compare(r, compare)?;
         return Ok((r, Modifier::Unique { once, on }));
     }
     if let Some(r) = i.strip_prefix("cs") {
@@ -1027,6 +1058,18 @@ fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
         return Ok((r, Modifier::Target { success, failure }));
     }
     soft(i, "a modifier")
+}
+
+/// An optional compare point after `!`, `r`, `u`…: a `!` that follows starts an explosion
+/// (`3d6u!=6` is "unique, exploding on six"), so it is never read as `!=`.
+fn optional_compare<'a>(
+    i: In<'a>,
+    f: impl FnMut(In<'a>) -> PResult<'a, Compare>,
+) -> PResult<'a, Option<Compare>> {
+    if i.starts_with('!') {
+        return Ok((i, None));
+    }
+    opt(f)(i)
 }
 
 /// `explode_limit = ["x" integer]`

@@ -67,6 +67,10 @@ parses!(reroll_once, "2d6ro<3", "2d6ro<3");
 parses!(reroll_literal, "1d1ro1", "1d1ro=1");
 parses!(reroll_add, "1d1ra1", "1d1ra=1");
 parses!(unique, "2d%u>80", "2d%u>80");
+// Found by cargo-fuzz: `u` followed by an explosion printed as `u!=64` and read back as a
+// unique condition.
+parses!(bang_after_unique_explodes, "3d2151ue64", "3d2151u!=64");
+parses!(bang_after_reroll_explodes, "3d6r!=6", "3d6r!=6");
 
 // success counting and markers
 parses!(successes, "20d10>=8", "20d10>=8");
@@ -90,7 +94,11 @@ parses!(parentheses_kept_when_needed, "(1 + 3) * 6", "(1 + 3) * 6");
 parses!(redundant_parentheses_dropped, "((1d6))", "1d6");
 parses!(unary_minus_dice, "-3d6", "-3d6");
 parses!(unary_chain, "-+-1", "-+-1");
-parses!(long_unary_chain_prints_flat, "+++++++++++++++++++++++++++++++++++51", "+++++++++++++++++++++++++++++++++++51");
+parses!(
+    long_unary_chain_prints_flat,
+    "+++++++++++++++++++++++++++++++++++51",
+    "+++++++++++++++++++++++++++++++++++51"
+);
 parses!(label_chain_prints_flat, "2 [a] [b]", "2 [a] [b]");
 parses!(power_right_assoc, "2^3^2", "2 ^ 3 ^ 2");
 parses!(power_binds_tighter_than_minus, "-2^2", "-2 ^ 2");

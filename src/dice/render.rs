@@ -168,10 +168,10 @@ fn node_prec(node: &RollNode, p: &dyn Paint, min: u8) -> String {
 
 /// One die: faces rerolled away struck out, compounded parts summed, marks for what it did.
 fn die_text(d: &Die, p: &dyn Paint) -> String {
-    let mut text = if d.parts.is_empty() {
+    let mut text = if d.parts().is_empty() {
         d.value.to_string()
     } else {
-        let parts: Vec<String> = d.parts.iter().map(i64::to_string).collect();
+        let parts: Vec<String> = d.parts().iter().map(i64::to_string).collect();
         format!("{}={}", parts.join("+"), d.value)
     };
     if d.exploded {
@@ -189,11 +189,11 @@ fn die_text(d: &Die, p: &dyn Paint) -> String {
     } else if d.failure {
         text = p.paint(Role::Failure, &text);
     }
-    if d.rerolled.is_empty() {
+    if d.rerolled().is_empty() {
         return text;
     }
     let mut out: Vec<String> = d
-        .rerolled
+        .rerolled()
         .iter()
         .map(|v| p.paint(Role::Rerolled, &v.to_string()))
         .collect();

@@ -39,7 +39,7 @@ pub fn roll_expr(
         source,
         limits,
         rolled: 0,
-        sources: Vec::new(),
+        sources: Sources::new(),
     };
     let tree = roller.eval(expr)?;
     // A lone pool's notation is the whole expression's: format it once.
@@ -65,7 +65,7 @@ struct Roller<'a> {
     source: &'a mut dyn DiceSource,
     limits: &'a Limits,
     rolled: u64,
-    sources: Vec<SourceKind>,
+    sources: Sources,
 }
 
 /// The modifiers of a pool sorted into the stages they run in.
@@ -132,10 +132,45 @@ impl Roller<'_> {
             span: Span::default(),
         };
         let (v, kind) = self.source.next_die(&req)?;
-        if !self.sources.contains(&kind) {
+        if self.sources.last() != Some(&kind) && !self.sources.contains(&kind) {
             self.sources.push(kind);
         }
         Ok((v, kind))
+    }
+
+    /// Draws a pool of `n` plain dice (no rerolls or explosions) and clamps them.
+    fn draw_pool(
+        &mut self,
+        faces: Faces,
+        pool: &str,
+        n: u64,
+        st: &Stages<'_>,
+        dice: &mut Vec<Die>,
+    ) -> Result<(), DiceError> {
+        self.rolled += n;
+        if self.rolled > self.limits.max_rolls {
+            return Err(err(DiceErrorKind::TooManyRolls {
+                cap: self.limits.max_rolls,
+            }));
+        }
+        let req = DieRequest {
+            faces,
+            pool,
+            purpose: Purpose::Die { index: 1, of: n },
+            span: Span::default(),
+        };
+        let sources = &mut self.sources;
+        let clamps = st.min.is_some() || st.max.is_some();
+        self.source.next_dice(&req, n, &mut |v, kind| {
+            if sources.last() != Some(&kind) && !sources.contains(&kind) {
+                sources.push(kind);
+            }
+            let mut die = Die::new(v, kind);
+            if clamps {
+                clamp(&mut die, st);
+            }
+            dice.push(die);
+        })
     }
 
     fn eval(&mut self, e: &Expr) -> Result<RollNode, DiceError> {
@@ -246,13 +281,18 @@ impl Roller<'_> {
         }
         let st = Stages::of(&d.mods);
         let mut dice = Vec::with_capacity(n as usize);
-        for i in 0..n {
-            self.one_die(faces, &notation, &st, i + 1, n, &mut dice)?;
+        if st.reroll.is_none() && st.explode.is_none() {
+            // Plain dice (the common case): the whole pool in one request to the source.
+            self.draw_pool(faces, &notation, n, &st, &mut dice)?;
+        } else {
+            for i in 0..n {
+                self.one_die(faces, &notation, &st, i + 1, n, &mut dice)?;
+            }
         }
         if let Some((RerollKind::Add, on)) = st.reroll {
             if let Some(pos) = dice.iter().position(|x| hits(on, faces.min(), x.value)) {
                 let (v, source) = self.draw(faces, &notation, Purpose::Added(pos as u64 + 1))?;
-                let mut extra = plain_die(v, source);
+                let mut extra = Die::new(v, source);
                 extra.extra = true;
                 clamp(&mut extra, &st);
                 dice.push(extra);
@@ -312,7 +352,7 @@ impl Roller<'_> {
         out: &mut Vec<Die>,
     ) -> Result<(), DiceError> {
         let (mut face, mut source) = self.draw(faces, pool, Purpose::Die { index: i, of: n })?;
-        let mut die = plain_die(face, source);
+        let mut die = Die::new(face, source);
         match st.reroll {
             Some((RerollKind::Until, on)) => {
                 let mut times = 0;
@@ -326,12 +366,12 @@ impl Roller<'_> {
                             condition,
                         }));
                     }
-                    die.rerolled.push(face);
+                    die.history_mut().rerolled.push(face);
                     (face, source) = self.draw(faces, pool, Purpose::Reroll(i))?;
                 }
             }
             Some((RerollKind::Once, on)) if hits(on, faces.min(), face) => {
-                die.rerolled.push(face);
+                die.history_mut().rerolled.push(face);
                 (face, source) = self.draw(faces, pool, Purpose::Reroll(i))?;
             }
             _ => {}
@@ -359,11 +399,12 @@ impl Roller<'_> {
             last = next;
             let counted = if penetrate { next - 1 } else { next };
             if compound {
-                if die.parts.is_empty() {
-                    die.parts.push(face);
+                let parts = &mut die.history_mut().parts;
+                if parts.is_empty() {
+                    parts.push(face);
                 }
+                parts.push(counted);
                 die.exploded = true;
-                die.parts.push(counted);
                 die.value += counted;
                 die.source = src;
             } else {
@@ -371,7 +412,7 @@ impl Roller<'_> {
                     Some(prev) => prev.exploded = true,
                     None => die.exploded = true,
                 }
-                let mut x = plain_die(counted, src);
+                let mut x = Die::new(counted, src);
                 x.extra = true;
                 extra_dice.push(x);
             }
@@ -413,7 +454,8 @@ impl Roller<'_> {
                 }
                 let (face, source) = self.draw(faces, pool, Purpose::Duplicate(j as u64 + 1))?;
                 let d = &mut dice[j];
-                d.rerolled.push(d.value);
+                let old = d.value;
+                d.history_mut().rerolled.push(old);
                 d.value = face;
                 d.source = source;
             }
@@ -556,22 +598,6 @@ impl Roller<'_> {
         }
         group.value = arith::checked(group.value, "the group total").map_err(err)?;
         Ok(group)
-    }
-}
-
-fn plain_die(v: i64, source: SourceKind) -> Die {
-    Die {
-        value: v,
-        rerolled: Vec::new(),
-        parts: Vec::new(),
-        kept: true,
-        exploded: false,
-        extra: false,
-        clamped: false,
-        success: false,
-        failure: false,
-        critical: None,
-        source,
     }
 }
 

@@ -213,6 +213,27 @@ pub enum DiceMode {
 pub trait DiceSource {
     /// One die value for `request`, and which source produced it.
     fn next_die(&mut self, request: &DieRequest<'_>) -> Result<(i64, SourceKind), DiceError>;
+
+    /// `n` dice of one pool, in order, passed to `out` one by one (die `i` of `n` is
+    /// requested as [`Purpose::Die`]). The default asks [`next_die`](Self::next_die) for each;
+    /// a source may draw the whole pool at once, as long as the values and their order are
+    /// the same.
+    fn next_dice(
+        &mut self,
+        request: &DieRequest<'_>,
+        n: u64,
+        out: &mut dyn FnMut(i64, SourceKind),
+    ) -> Result<(), DiceError> {
+        for index in 1..=n {
+            let req = DieRequest {
+                purpose: Purpose::Die { index, of: n },
+                ..request.clone()
+            };
+            let (v, kind) = self.next_die(&req)?;
+            out(v, kind);
+        }
+        Ok(())
+    }
 }
 
 /// The dice the session rolls with: a queue, then either the seeded generator or dice entered
@@ -293,6 +314,42 @@ pub struct BoxSource<'a> {
 }
 
 impl DiceSource for BoxSource<'_> {
+    fn next_dice(
+        &mut self,
+        request: &DieRequest<'_>,
+        n: u64,
+        out: &mut dyn FnMut(i64, SourceKind),
+    ) -> Result<(), DiceError> {
+        let mut index = 1;
+        // Queued values first, checked one by one; then, from the generator, the rest of the
+        // pool in one tight loop (same values, same order as one at a time).
+        while index <= n && !self.dice.queue.is_empty() {
+            let req = DieRequest {
+                purpose: Purpose::Die { index, of: n },
+                ..request.clone()
+            };
+            let (v, kind) = self.next_die(&req)?;
+            out(v, kind);
+            index += 1;
+        }
+        if self.dice.mode == DiceMode::Rng {
+            let rng = &mut self.dice.rng;
+            for _ in index..=n {
+                out(request.faces.sample(rng), SourceKind::Rng);
+            }
+            return Ok(());
+        }
+        for index in index..=n {
+            let req = DieRequest {
+                purpose: Purpose::Die { index, of: n },
+                ..request.clone()
+            };
+            let (v, kind) = self.next_die(&req)?;
+            out(v, kind);
+        }
+        Ok(())
+    }
+
     fn next_die(&mut self, request: &DieRequest<'_>) -> Result<(i64, SourceKind), DiceError> {
         if let Some(&v) = self.dice.queue.front() {
             if !request.faces.contains(v) {
