@@ -701,19 +701,18 @@ fn modifiers<'a>(mut i: In<'a>, l: &Limits) -> PResult<'a, Vec<Written<'a>>> {
     let mut mods: Vec<Written<'a>> = Vec::new();
     while let (rest, Some(m)) = opt(|i| modifier(i, l))(i)? {
         let len = i.len() - rest.len();
-        if let Some(what) = once_only(&m) {
-            if let Some((first, flen, _)) = mods.iter().find(|(_, _, o)| once_only(o) == Some(what))
-            {
-                return fail_with(
-                    i,
-                    len,
-                    DiceErrorKind::DuplicateModifier {
-                        first: first[..*flen].into(),
-                        second: i[..len].into(),
-                        what,
-                    },
-                );
-            }
+        if let Some(what) = once_only(&m)
+            && let Some((first, flen, _)) = mods.iter().find(|(_, _, o)| once_only(o) == Some(what))
+        {
+            return fail_with(
+                i,
+                len,
+                DiceErrorKind::DuplicateModifier {
+                    first: first[..*flen].into(),
+                    second: i[..len].into(),
+                    what,
+                },
+            );
         }
         mods.push((i, len, m));
         i = rest;
