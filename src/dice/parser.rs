@@ -701,24 +701,44 @@ fn modifiers<'a>(mut i: In<'a>, l: &Limits) -> PResult<'a, Vec<Written<'a>>> {
     let mut mods: Vec<Written<'a>> = Vec::new();
     while let (rest, Some(m)) = opt(|i| modifier(i, l))(i)? {
         let len = i.len() - rest.len();
-        if let Some(what) = once_only(&m) {
-            if let Some((first, flen, _)) = mods.iter().find(|(_, _, o)| once_only(o) == Some(what))
-            {
-                return fail_with(
-                    i,
-                    len,
-                    DiceErrorKind::DuplicateModifier {
-                        first: first[..*flen].into(),
-                        second: i[..len].into(),
-                        what,
-                    },
-                );
-            }
+        if let Some(what) = once_only(&m)
+            && let Some((first, flen, _)) = mods.iter().find(|(_, _, o)| once_only(o) == Some(what))
+        {
+            return fail_with(
+                i,
+                len,
+                DiceErrorKind::DuplicateModifier {
+                    first: first[..*flen].into(),
+                    second: i[..len].into(),
+                    what,
+                },
+            );
         }
         mods.push((i, len, m));
         i = rest;
     }
+    // Modifiers act in fixed stages whatever order they are written in, so the tree keeps
+    // them in one canonical order; that is also the order they print in, chosen so that no
+    // modifier's optional compare point can swallow the next one (`3d6u!=6` would read back
+    // as "unique unless 6"; it prints as `3d6!=6u`).
+    mods.sort_by_key(|(_, _, m)| print_order(m));
     Ok((i, mods))
+}
+
+/// Where a modifier goes in the canonical order (keep/drop selectors keep their written order).
+fn print_order(m: &Modifier) -> u8 {
+    match m {
+        Modifier::Min(_) => 0,
+        Modifier::Max(_) => 1,
+        Modifier::KeepDrop(..) => 2,
+        Modifier::Target { .. } => 3,
+        Modifier::CritSuccess(_) => 4,
+        Modifier::CritFailure(_) => 5,
+        Modifier::Explode { .. } => 6,
+        Modifier::Reroll { .. } => 7,
+        Modifier::Unique { .. } => 8,
+        Modifier::Sort(_) => 9,
+    }
 }
 
 /// The kind of a modifier that may appear only once in a pool, named for errors.
@@ -980,7 +1000,7 @@ fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
         } else {
             (bang, ExplodeKind::Standard)
         };
-        let (r, on) = optional_compare(r, compare)?;
+        let (r, on) = opt(compare)(r)?;
         let (r, limit) = explode_limit(r, l)?;
         return Ok((r, Modifier::Explode { kind, on, limit }));
     }
@@ -1006,7 +1026,7 @@ fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
         } else {
             (r, RerollKind::Until)
         };
-        let (r, on) = optional_compare(r, compare_or_literal)?;
+        let (r, on) = opt(compare_or_literal)(r)?;
         return Ok((r, Modifier::Reroll { kind, on }));
     }
     if let Some(r) = i.strip_prefix('u') {
@@ -1014,7 +1034,7 @@ fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
             Some(r) => (r, true),
             None => (r, false),
         };
-        let (r, on) = optional_compare(r, compare)?;
+        let (r, on) = opt(compare)(r)?;
         return Ok((r, Modifier::Unique { once, on }));
     }
     if let Some(r) = i.strip_prefix("cs") {
@@ -1058,18 +1078,6 @@ fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
         return Ok((r, Modifier::Target { success, failure }));
     }
     soft(i, "a modifier")
-}
-
-/// An optional compare point after `!`, `r`, `u`…: a `!` that follows starts an explosion
-/// (`3d6u!=6` is "unique, exploding on six"), so it is never read as `!=`.
-fn optional_compare<'a>(
-    i: In<'a>,
-    f: impl FnMut(In<'a>) -> PResult<'a, Compare>,
-) -> PResult<'a, Option<Compare>> {
-    if i.starts_with('!') {
-        return Ok((i, None));
-    }
-    opt(f)(i)
 }
 
 /// `explode_limit = ["x" integer]`

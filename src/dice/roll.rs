@@ -289,14 +289,14 @@ impl Roller<'_> {
                 self.one_die(faces, &notation, &st, i + 1, n, &mut dice)?;
             }
         }
-        if let Some((RerollKind::Add, on)) = st.reroll {
-            if let Some(pos) = dice.iter().position(|x| hits(on, faces.min(), x.value)) {
-                let (v, source) = self.draw(faces, &notation, Purpose::Added(pos as u64 + 1))?;
-                let mut extra = Die::new(v, source);
-                extra.extra = true;
-                clamp(&mut extra, &st);
-                dice.push(extra);
-            }
+        if let Some((RerollKind::Add, on)) = st.reroll
+            && let Some(pos) = dice.iter().position(|x| hits(on, faces.min(), x.value))
+        {
+            let (v, source) = self.draw(faces, &notation, Purpose::Added(pos as u64 + 1))?;
+            let mut extra = Die::new(v, source);
+            extra.extra = true;
+            clamp(&mut extra, &st);
+            dice.push(extra);
         }
         if let Some((once, on)) = st.unique {
             self.make_unique(faces, &notation, &mut dice, once, on)?;
