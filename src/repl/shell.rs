@@ -192,11 +192,13 @@ pub fn repl(session: &mut Session, printer: &Printer, history: Option<PathBuf>) 
 
 /// Creates the history file's folder and loads it; false (after saying why) when unusable.
 fn prepare_history(editor: &mut Editor<ShellHelper, FileHistory>, path: &PathBuf) -> bool {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if let Err(e) = std::fs::create_dir_all(dir) {
-            eprintln!("umpire: no history: cannot create {}: {e}", dir.display());
-            return false;
-        }
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    if let Some(Err(e)) = dir.map(std::fs::create_dir_all) {
+        eprintln!(
+            "umpire: no history: cannot create the folder of {}: {e}",
+            path.display()
+        );
+        return false;
     }
     match editor.load_history(path) {
         Ok(()) => true,
