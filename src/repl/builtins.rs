@@ -80,7 +80,8 @@ fn specs() -> Vec<CommandSpec> {
             "Prints the exact distribution of a dice expression: each value with P(=), P(>=)\n\
              and P(<=) and a bar, then the mean and standard deviation. Exploding dice are\n\
              followed to a depth that is stated, with the probability of the cut-off tail.\n\
-             With a comparison against a number it answers one probability.\n\
+             With a comparison against a number it answers one probability; write it with\n\
+             spaces (`4d6kh3 >= 14`): without them `4d6>=5` counts the dice showing 5 or more.\n\
              examples: prob 3d6 · prob 4d6kh3 >= 14 · prob 10d10>=8 · prob 2d6 < 5",
             None,
             dice_commands::prob,
