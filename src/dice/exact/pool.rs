@@ -1,0 +1,218 @@
+//! A pool of dice (`4d6kh3`, `10d10!>=8`): how many dice and which die (written or rolled),
+//! the per-die stages from `die.rs`, then the pool-wide stages: keep/drop and success
+//! counting. Picks the fast path for each shape of pool: a convolution power when every die
+//! counts, the order-statistics programme for keep/drop, the multiset enumeration when
+//! exploding dice add new dice that keep/drop must see.
+
+use super::super::ast::{
+    Dice, ExplodeKind, FudgeKind, KeepDrop, Modifier, RerollKind, Selector, Sides,
+};
+use super::super::error::{DiceError, DiceErrorKind};
+use super::super::limits::Limits;
+use super::super::source::Faces;
+use super::die::{DieRule, Explode, unsupported};
+use super::eval::{Ctx, out_of_range};
+use super::pmf::Pmf;
+use super::select::{Score, Sel, Selection, multisets, order_statistics};
+use crate::span::Span;
+
+/// The modifiers of a pool sorted into stages.
+#[derive(Debug, Default)]
+struct Stages<'m> {
+    lo: Option<i64>,
+    hi: Option<i64>,
+    explode: Option<Explode>,
+    reroll: Option<(RerollKind, Option<super::super::ast::Compare>)>,
+    selectors: Vec<(KeepDrop, &'m Selector)>,
+    score: Option<Score>,
+}
+
+fn once<T>(slot: &mut Option<T>, value: T, what: &str) -> Result<(), DiceError> {
+    if slot.is_some() {
+        return Err(unsupported(format!("more than one {what} on one pool")));
+    }
+    *slot = Some(value);
+    Ok(())
+}
+
+impl<'m> Stages<'m> {
+    fn new(mods: impl Iterator<Item = &'m Modifier>) -> Result<Self, DiceError> {
+        let mut s = Stages::default();
+        for m in mods {
+            match m {
+                Modifier::Min(v) => once(&mut s.lo, *v, "`min` modifier")?,
+                Modifier::Max(v) => once(&mut s.hi, *v, "`max` modifier")?,
+                Modifier::Explode { kind, on, limit } => once(
+                    &mut s.explode,
+                    Explode { kind: *kind, on: *on, limit: *limit },
+                    "explode modifier",
+                )?,
+                Modifier::Reroll { kind: RerollKind::Add, .. } => {
+                    return Err(unsupported("roll-and-add rerolls (`ra`)"));
+                }
+                Modifier::Reroll { kind, on } => {
+                    once(&mut s.reroll, (*kind, *on), "reroll modifier")?
+                }
+                Modifier::Unique { .. } => {
+                    return Err(unsupported(format!("unique dice (`{m}`)")));
+                }
+                Modifier::KeepDrop(kd, sel) => s.selectors.push((*kd, sel)),
+                Modifier::Target { success, failure } => once(
+                    &mut s.score,
+                    Score::Target { success: *success, failure: *failure },
+                    "success count",
+                )?,
+                Modifier::CritSuccess(_) | Modifier::CritFailure(_) | Modifier::Sort(_) => {}
+            }
+        }
+        Ok(s)
+    }
+}
+
+/// The distribution of a pool; `extra` are keep/drop modifiers from a one-item `{…}` group
+/// around it.
+pub(super) fn pool(ctx: &mut Ctx<'_>, dice: &Dice, extra: &[Modifier]) -> Result<Pmf, DiceError> {
+    let stages = Stages::new(dice.mods.iter().chain(extra))?;
+    let limits = Limits::DEFAULT;
+    let (counts, count_lost) = match &dice.count {
+        None => (vec![(1, 1.0)], 0.0),
+        Some(c) => ctx.count(c)?,
+    };
+    let (sides, sides_lost) = match &dice.sides {
+        Sides::Number(s) => (vec![(*s as i64, 1.0)], 0.0),
+        Sides::Percent => (vec![(100, 1.0)], 0.0),
+        Sides::Fudge(_) => (vec![(0, 1.0)], 0.0),
+        Sides::Expr(e) => ctx.whole(e)?,
+    };
+    let selections = selections(ctx, &stages.selectors)?;
+    if let Some(ex) = &stages.explode {
+        match ex.limit {
+            Some(l) => ctx.written_depth = Some(ctx.written_depth.unwrap_or(0).max(l)),
+            None => ctx.cut_depth = true,
+        }
+    }
+    let mut parts = Vec::new();
+    for &(n, pn) in &counts {
+        if n < 0 {
+            return Err(DiceError::new(DiceErrorKind::NoDice { count: n.to_string() }, Span::default()));
+        }
+        if n as u64 > limits.max_dice {
+            return Err(DiceError::new(
+                DiceErrorKind::TooManyDice { count: n.to_string(), cap: limits.max_dice },
+                Span::default(),
+            ));
+        }
+        for &(s, ps) in &sides {
+            let faces = match &dice.sides {
+                Sides::Fudge(FudgeKind::One) => Faces::Fudge1,
+                Sides::Fudge(FudgeKind::Two) => Faces::Fudge2,
+                _ if s < 1 => {
+                    return Err(DiceError::new(
+                        DiceErrorKind::NoSides { sides: s.to_string() },
+                        Span::default(),
+                    ));
+                }
+                _ if s as u64 > limits.max_sides => {
+                    return Err(DiceError::new(
+                        DiceErrorKind::TooManySides { sides: s.to_string(), cap: limits.max_sides },
+                        Span::default(),
+                    ));
+                }
+                _ if s as usize > ctx.cap() => {
+                    return Err(super::pmf::too_many(format!("a d{s}"), ctx.cap()));
+                }
+                _ => Faces::Numbered { sides: s as u64 },
+            };
+            if n == 0 {
+                parts.push((pn * ps, Pmf::constant(0.0)));
+                continue;
+            }
+            let rule = DieRule {
+                faces,
+                reroll: stages.reroll,
+                explode: stages.explode,
+                lo: stages.lo,
+                hi: stages.hi,
+            };
+            let score = stages.score.unwrap_or(Score::Sum);
+            let (sels, sel_lost) = &selections;
+            let mut mix = Vec::new();
+            for (sel, w) in sels {
+                mix.push((*w, fixed_pool(ctx, &rule, n as u64, sel, score)?));
+            }
+            parts.push((pn * ps, Pmf::mixture(mix, *sel_lost, ctx.cap())?));
+        }
+    }
+    let lost = count_lost + sides_lost - count_lost * sides_lost;
+    Pmf::mixture(parts, lost, ctx.cap())
+}
+
+/// A pool of exactly `n` dice following `rule`, kept by `sel`, each kept die worth `score`.
+fn fixed_pool(
+    ctx: &Ctx<'_>,
+    rule: &DieRule,
+    n: u64,
+    sel: &Selection,
+    score: Score,
+) -> Result<Pmf, DiceError> {
+    let (depth, cap) = (ctx.opts.explode_depth, ctx.cap());
+    if sel.is_empty() {
+        let chain = rule.chain_score(|v| score.of(v as f64) as i64, depth, cap)?;
+        return chain.sum_of(n, cap);
+    }
+    let new_dice = rule
+        .explode
+        .is_some_and(|e| matches!(e.kind, ExplodeKind::Standard | ExplodeKind::Penetrate));
+    if new_dice {
+        let chains = rule.chains(depth, cap)?;
+        let parts = vec![chains; n as usize];
+        return multisets(&parts, sel, score, "an exploding pool", cap);
+    }
+    let die = rule.chain_score(|v| v, depth, cap)?;
+    order_statistics(&die, n, sel, score, cap)
+}
+
+/// Every combination of the keep/drop counts (rolled ones included), as resolved selections
+/// with their probabilities, and the mass lost rolling the counts.
+pub(super) fn selections(
+    ctx: &mut Ctx<'_>,
+    selectors: &[(KeepDrop, &Selector)],
+) -> Result<(Vec<(Selection, f64)>, f64), DiceError> {
+    let mut combos = vec![(Selection::default(), 1.0)];
+    let mut kept = 1.0;
+    for (kd, sel) in selectors {
+        let options: Vec<(Sel, f64)> = match sel {
+            Selector::Matching(c) => vec![(Sel::Matching(*c), 1.0)],
+            Selector::Highest(c) | Selector::Lowest(c) => {
+                let (counts, lost) = ctx.count(c)?;
+                kept *= 1.0 - lost;
+                let mut out = Vec::new();
+                for (k, p) in counts {
+                    if k < 0 {
+                        return Err(out_of_range("a keep or drop count", k as f64));
+                    }
+                    let s = if matches!(sel, Selector::Highest(_)) {
+                        Sel::Highest(k as u64)
+                    } else {
+                        Sel::Lowest(k as u64)
+                    };
+                    out.push((s, p));
+                }
+                out
+            }
+        };
+        let mut next = Vec::new();
+        for (base, w) in &combos {
+            for (s, p) in &options {
+                let mut sel = base.clone();
+                sel.push(*kd, *s);
+                next.push((sel, w * p));
+            }
+        }
+        if next.len() > ctx.cap() {
+            return Err(super::pmf::too_many("the combinations of keep/drop counts", ctx.cap()));
+        }
+        combos = next;
+    }
+    Ok((combos, 1.0 - kept))
+}

@@ -1,0 +1,270 @@
+//! Keep/drop over a pool, with "set semantics": every selector picks its set from all the
+//! dice (by rank, ties broken by one fixed order, so `kh` and `kl` never pick the same die
+//! while they fit), and a die counts iff it is in some keep set (or there is none) and in no
+//! drop set. Two algorithms: an order-statistics dynamic programme for identical dice, and a
+//! multiset enumeration for everything else (exploding chains, group items).
+//!
+//! What a kept die is worth — its value, or ±1 for success counting — is [`Score`].
+
+use std::collections::HashMap;
+
+use super::super::ast::{Compare, KeepDrop};
+use super::super::error::DiceError;
+use super::pmf::{Pmf, Values, check_work, too_many};
+
+/// One selector with its count resolved.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Sel {
+    /// The `n` highest.
+    Highest(u64),
+    /// The `n` lowest.
+    Lowest(u64),
+    /// Those matching a compare point.
+    Matching(Compare),
+}
+
+impl Sel {
+    /// Whether the die at ascending `rank` (0-based) of `n`, showing `v`, is selected.
+    fn picks(&self, rank: usize, n: usize, v: f64) -> bool {
+        match *self {
+            Sel::Highest(k) => (rank as u64) + k >= n as u64,
+            Sel::Lowest(k) => (rank as u64) < k,
+            Sel::Matching(c) => c.matches(v),
+        }
+    }
+}
+
+/// The keep and drop selectors of a pool or group.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct Selection {
+    /// Keep selectors.
+    pub keeps: Vec<Sel>,
+    /// Drop selectors.
+    pub drops: Vec<Sel>,
+}
+
+impl Selection {
+    /// Adds a selector.
+    pub fn push(&mut self, kd: KeepDrop, sel: Sel) {
+        match kd {
+            KeepDrop::Keep => self.keeps.push(sel),
+            KeepDrop::Drop => self.drops.push(sel),
+        }
+    }
+
+    /// Whether no die is ever dropped.
+    pub fn is_empty(&self) -> bool {
+        self.keeps.is_empty() && self.drops.is_empty()
+    }
+
+    /// Whether the die at ascending `rank` of `n`, showing `v`, counts.
+    pub fn kept(&self, rank: usize, n: usize, v: f64) -> bool {
+        (self.keeps.is_empty() || self.keeps.iter().any(|s| s.picks(rank, n, v)))
+            && !self.drops.iter().any(|s| s.picks(rank, n, v))
+    }
+}
+
+/// What one kept die adds to the result.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Score {
+    /// Its value.
+    Sum,
+    /// +1 on a success, −1 on a failure, 0 otherwise.
+    Target {
+        /// What counts as a success.
+        success: Compare,
+        /// What counts as a failure.
+        failure: Option<Compare>,
+    },
+}
+
+impl Score {
+    /// The worth of a die showing `v`.
+    pub fn of(&self, v: f64) -> f64 {
+        match self {
+            Score::Sum => v,
+            Score::Target { success, failure } => {
+                let s = if success.matches(v) { 1.0 } else { 0.0 };
+                let f = match failure {
+                    Some(c) if c.matches(v) => 1.0,
+                    _ => 0.0,
+                };
+                s - f
+            }
+        }
+    }
+}
+
+/// A dense accumulator over integer sums with its own offset, growing as needed.
+#[derive(Debug, Clone, Default)]
+struct Acc {
+    lo: i64,
+    p: Vec<f64>,
+}
+
+impl Acc {
+    fn add_shifted(&mut self, src: &Acc, shift: i64, w: f64) {
+        if src.p.is_empty() || w == 0.0 {
+            return;
+        }
+        let lo = src.lo + shift;
+        if self.p.is_empty() {
+            self.lo = lo;
+        }
+        if lo < self.lo {
+            let pad = (self.lo - lo) as usize;
+            let mut p = vec![0.0; pad + self.p.len()];
+            p[pad..].copy_from_slice(&self.p);
+            self.p = p;
+            self.lo = lo;
+        }
+        let start = (lo - self.lo) as usize;
+        if start + src.p.len() > self.p.len() {
+            self.p.resize(start + src.p.len(), 0.0);
+        }
+        for (o, &x) in self.p[start..start + src.p.len()].iter_mut().zip(&src.p) {
+            *o += w * x;
+        }
+    }
+}
+
+/// The total of `n` identical independent dice distributed as `die` (integer values) after
+/// keep/drop `sel`, each kept die worth `score`.
+///
+/// Faces are taken from the highest down; the state is how many dice have been placed so far
+/// and the total of the kept ones. Placing `m` dice on a face is a binomial choice among the
+/// dice still unplaced, conditioned on showing this face or lower, and those dice take the
+/// next `m` ranks from the top, which says which of them are kept.
+pub(super) fn order_statistics(
+    die: &Pmf,
+    n: u64,
+    sel: &Selection,
+    score: Score,
+    cap: usize,
+) -> Result<Pmf, DiceError> {
+    let faces = die.pairs();
+    let mass: f64 = faces.iter().map(|f| f.1).sum();
+    let lost = super::pmf::lost_power(die.lost, n);
+    if n == 0 {
+        return Ok(Pmf::constant(0.0));
+    }
+    if faces.is_empty() {
+        return Ok(Pmf::dense(0, Vec::new(), 1.0));
+    }
+    let n = n as usize;
+    check_work(faces.len() * (n + 1) * (n + 1), "keeping and dropping dice", cap)?;
+    let ln_fact: Vec<f64> = std::iter::once(0.0)
+        .chain((1..=n).scan(0.0, |s, i| {
+            *s += (i as f64).ln();
+            Some(*s)
+        }))
+        .collect();
+    // dp[j]: sub-distribution of the kept total with the top j dice placed.
+    let mut dp = vec![Acc::default(); n + 1];
+    dp[0] = Acc { lo: 0, p: vec![1.0] };
+    // below[i]: probability of showing face i or lower.
+    let below: Vec<f64> = faces
+        .iter()
+        .scan(0.0, |s, f| {
+            *s += f.1;
+            Some(*s)
+        })
+        .collect();
+    let mut kept_prefix = vec![0usize; n + 1];
+    for i in (0..faces.len()).rev() {
+        let (v, p) = faces[i];
+        let q = if i == 0 { 1.0 } else { (p / below[i]).min(1.0) };
+        let worth = score.of(v) as i64;
+        for r in 0..n {
+            kept_prefix[r + 1] = kept_prefix[r] + usize::from(sel.kept(r, n, v));
+        }
+        let mut next = vec![Acc::default(); n + 1];
+        for j in 0..=n {
+            if dp[j].p.is_empty() {
+                continue;
+            }
+            let rest = n - j;
+            let src = std::mem::take(&mut dp[j]);
+            for m in 0..=rest {
+                let w = if q >= 1.0 {
+                    if m == rest { 1.0 } else { 0.0 }
+                } else {
+                    (ln_fact[rest] - ln_fact[m] - ln_fact[rest - m]
+                        + m as f64 * q.ln()
+                        + (rest - m) as f64 * (-q).ln_1p())
+                    .exp()
+                };
+                if w == 0.0 {
+                    continue;
+                }
+                // These m dice take ascending ranks n-j-m .. n-j-1.
+                let kept = kept_prefix[n - j] - kept_prefix[n - j - m];
+                next[j + m].add_shifted(&src, kept as i64 * worth, w);
+            }
+        }
+        if next.iter().map(|a| a.p.len()).max().unwrap_or(0) > cap {
+            return Err(too_many("keeping and dropping dice", cap));
+        }
+        dp = next;
+    }
+    let total = std::mem::take(&mut dp[n]);
+    let scale = mass.powi(n as i32).max(0.0);
+    let p = total.p.into_iter().map(|x| x * scale).collect();
+    let mut out = Pmf::dense(total.lo, p, lost);
+    if let Values::Dense { p, .. } = &mut out.values {
+        // The binomial weights are exact up to rounding; keep them from drifting negative.
+        for x in p.iter_mut() {
+            *x = x.max(0.0);
+        }
+    }
+    Ok(out)
+}
+
+/// One contributor to a pool: each way it can come out, as the values it adds to the pool,
+/// with its probability; and the mass it lost to the depth cut.
+pub(super) type Contributor = (Vec<(Vec<f64>, f64)>, f64);
+
+/// The total of a pool made of independent contributors (exploding chains, group items)
+/// after keep/drop `sel`, each kept value worth `score`: enumerates the pool as a multiset.
+pub(super) fn multisets(
+    parts: &[Contributor],
+    sel: &Selection,
+    score: Score,
+    what: &'static str,
+    cap: usize,
+) -> Result<Pmf, DiceError> {
+    let key = |v: &[f64]| -> Vec<u64> { v.iter().map(|x| (x + 0.0).to_bits()).collect() };
+    let mut states: HashMap<Vec<u64>, (Vec<f64>, f64)> = HashMap::new();
+    states.insert(Vec::new(), (Vec::new(), 1.0));
+    let mut kept_mass = 1.0;
+    for (outcomes, lost) in parts {
+        kept_mass *= 1.0 - lost;
+        check_work(states.len().saturating_mul(outcomes.len()), what, cap)?;
+        let mut next: HashMap<Vec<u64>, (Vec<f64>, f64)> = HashMap::new();
+        for (vals, p) in states.values() {
+            for (add, q) in outcomes {
+                let mut v = vals.clone();
+                for &x in add {
+                    let at = v.partition_point(|&y| y < x);
+                    v.insert(at, x);
+                }
+                let entry = next.entry(key(&v)).or_insert_with(|| (v, 0.0));
+                entry.1 += p * q;
+            }
+        }
+        if next.len() > cap {
+            return Err(too_many(format!("{what} can come out {} ways", next.len()), cap));
+        }
+        states = next;
+    }
+    let pairs = states
+        .into_values()
+        .map(|(v, p)| {
+            let n = v.len();
+            let total: f64 =
+                v.iter().enumerate().filter(|(r, x)| sel.kept(*r, n, **x)).map(|(_, x)| score.of(*x)).sum();
+            (total, p)
+        })
+        .collect();
+    Pmf::from_pairs(pairs, 1.0 - kept_mass, what, cap)
+}
