@@ -27,7 +27,10 @@ pub(super) struct Explode {
 impl Explode {
     /// Whether extra rolls are added into the die that exploded.
     pub fn compounds(&self) -> bool {
-        matches!(self.kind, ExplodeKind::Compound | ExplodeKind::CompoundPenetrate)
+        matches!(
+            self.kind,
+            ExplodeKind::Compound | ExplodeKind::CompoundPenetrate
+        )
     }
 
     /// How much each extra roll is reduced by.
@@ -76,7 +79,9 @@ impl DieRule {
     /// The first face of the die after rerolling.
     pub fn first_faces(&self) -> Result<Vec<(i64, f64)>, DiceError> {
         let raw: Vec<(i64, f64)> = self.faces.outcomes().collect();
-        let Some((kind, on)) = self.reroll else { return Ok(raw) };
+        let Some((kind, on)) = self.reroll else {
+            return Ok(raw);
+        };
         let lowest = self.faces.min();
         let hit = |f: i64| on.map_or(f == lowest, |c| c.matches(f as f64));
         let p_hit: f64 = raw.iter().filter(|(f, _)| hit(*f)).map(|(_, p)| p).sum();
@@ -133,23 +138,40 @@ impl DieRule {
     ) -> Result<Pmf, DiceError> {
         let first = self.first_faces()?;
         let Some(ex) = self.explode else {
-            let pairs = first.into_iter().map(|(f, p)| (score(self.clamp(f)) as f64, p)).collect();
+            let pairs = first
+                .into_iter()
+                .map(|(f, p)| (score(self.clamp(f)) as f64, p))
+                .collect();
             return Pmf::from_pairs(pairs, 0.0, "a die", cap);
         };
         let (depth, exact) = self.depth(&ex, explode_depth)?;
         let compound = ex.compounds();
         let pen = ex.penalty();
         // Accumulate raw totals when compounding (clamp and score at the end), scores otherwise.
-        let step_value = |f: i64| if compound { f - pen } else { score(self.clamp(f - pen)) };
-        let first_value = |f: i64| if compound { f } else { score(self.clamp(f)) };
-        let split = |faces: &[(i64, f64)], value: &dyn Fn(i64) -> i64| -> Result<(Pmf, Pmf), DiceError> {
-            let (mut stop, mut go) = (Vec::new(), Vec::new());
-            for &(f, p) in faces {
-                let v = value(f) as f64;
-                if self.explodes_on(&ex, f) { go.push((v, p)) } else { stop.push((v, p)) }
+        let step_value = |f: i64| {
+            if compound {
+                f - pen
+            } else {
+                score(self.clamp(f - pen))
             }
-            Ok((Pmf::from_pairs(stop, 0.0, "a die", cap)?, Pmf::from_pairs(go, 0.0, "a die", cap)?))
         };
+        let first_value = |f: i64| if compound { f } else { score(self.clamp(f)) };
+        let split =
+            |faces: &[(i64, f64)], value: &dyn Fn(i64) -> i64| -> Result<(Pmf, Pmf), DiceError> {
+                let (mut stop, mut go) = (Vec::new(), Vec::new());
+                for &(f, p) in faces {
+                    let v = value(f) as f64;
+                    if self.explodes_on(&ex, f) {
+                        go.push((v, p))
+                    } else {
+                        stop.push((v, p))
+                    }
+                }
+                Ok((
+                    Pmf::from_pairs(stop, 0.0, "a die", cap)?,
+                    Pmf::from_pairs(go, 0.0, "a die", cap)?,
+                ))
+            };
         let raw: Vec<(i64, f64)> = self.faces.outcomes().collect();
         let (step_stop, step_go) = split(&raw, &step_value)?;
         let (mut done, mut going) = split(&first, &first_value)?;
@@ -183,7 +205,10 @@ impl DieRule {
     pub fn chains(&self, explode_depth: u32, cap: usize) -> Result<Chains, DiceError> {
         let first = self.first_faces()?;
         let Some(ex) = self.explode else {
-            let list = first.into_iter().map(|(f, p)| (vec![self.clamp(f) as f64], p)).collect();
+            let list = first
+                .into_iter()
+                .map(|(f, p)| (vec![self.clamp(f) as f64], p))
+                .collect();
             return Ok((list, 0.0));
         };
         let (depth, exact) = self.depth(&ex, explode_depth)?;
@@ -192,7 +217,11 @@ impl DieRule {
         let mut done: HashMap<Vec<i64>, f64> = HashMap::new();
         let mut going: HashMap<Vec<i64>, f64> = HashMap::new();
         for &(f, p) in &first {
-            let target = if self.explodes_on(&ex, f) { &mut going } else { &mut done };
+            let target = if self.explodes_on(&ex, f) {
+                &mut going
+            } else {
+                &mut done
+            };
             *target.entry(vec![self.clamp(f)]).or_default() += p;
         }
         for _ in 0..depth {
@@ -206,7 +235,11 @@ impl DieRule {
                     let v = self.clamp(f - pen);
                     let at = c.partition_point(|&x| x < v);
                     c.insert(at, v);
-                    let target = if self.explodes_on(&ex, f) { &mut next } else { &mut done };
+                    let target = if self.explodes_on(&ex, f) {
+                        &mut next
+                    } else {
+                        &mut done
+                    };
                     *target.entry(c).or_default() += p * q;
                 }
             }
@@ -247,5 +280,8 @@ fn explode_text(ex: &Explode) -> String {
 
 /// The error for something the exact engine does not compute.
 pub(super) fn unsupported(what: impl Into<String>) -> DiceError {
-    DiceError::new(DiceErrorKind::Unsupported { what: what.into() }, Span::default())
+    DiceError::new(
+        DiceErrorKind::Unsupported { what: what.into() },
+        Span::default(),
+    )
 }

@@ -31,12 +31,22 @@ impl Distribution {
     pub fn stddev(&self) -> f64 {
         let m = self.mean();
         let mass: f64 = self.outcomes.iter().map(|o| o.1).sum();
-        (self.outcomes.iter().map(|(v, p)| (v - m) * (v - m) * p).sum::<f64>() / mass).sqrt()
+        (self
+            .outcomes
+            .iter()
+            .map(|(v, p)| (v - m) * (v - m) * p)
+            .sum::<f64>()
+            / mass)
+            .sqrt()
     }
 
     /// Probability that the total `OP x` (the cut-off mass counts for nothing).
     pub fn probability(&self, op: CmpOp, x: f64) -> f64 {
-        self.outcomes.iter().filter(|(v, _)| op.holds(*v, x)).map(|o| o.1).sum()
+        self.outcomes
+            .iter()
+            .filter(|(v, _)| op.holds(*v, x))
+            .map(|o| o.1)
+            .sum()
     }
 }
 
@@ -51,7 +61,11 @@ impl Distribution {
 pub fn distribution(expr: &DiceExpr, opts: &ExactOptions) -> Result<Distribution, DiceError> {
     let mut ctx = Ctx::new(opts);
     let pmf = ctx.eval(&expr.expr)?;
-    let explode_depth = if ctx.cut_depth { Some(opts.explode_depth) } else { ctx.written_depth };
+    let explode_depth = if ctx.cut_depth {
+        Some(opts.explode_depth)
+    } else {
+        ctx.written_depth
+    };
     Ok(Distribution {
         outcomes: pmf.pairs(),
         cut_off: if ctx.cut_depth { pmf.lost } else { 0.0 },

@@ -26,7 +26,11 @@ pub(super) struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     /// A fresh evaluation.
     pub fn new(opts: &'a ExactOptions) -> Self {
-        Ctx { opts, cut_depth: false, written_depth: None }
+        Ctx {
+            opts,
+            cut_depth: false,
+            written_depth: None,
+        }
     }
 
     /// The cap on outcomes.
@@ -61,7 +65,10 @@ impl<'a> Ctx<'a> {
         if matches!(op, BinaryOp::Div | BinaryOp::FloorDiv | BinaryOp::Rem)
             && b.mass_where(|y| y == 0.0) > 0.0
         {
-            return Err(DiceError::new(DiceErrorKind::DivisionByZero, Span::default()));
+            return Err(DiceError::new(
+                DiceErrorKind::DivisionByZero,
+                Span::default(),
+            ));
         }
         match op {
             BinaryOp::Add => a.add(b, cap),
@@ -71,15 +78,21 @@ impl<'a> Ctx<'a> {
             BinaryOp::FloorDiv => a.combine(b, |x, y| (x / y).floor(), "a quotient", cap),
             BinaryOp::Rem => a.combine(b, floored_rem, "a remainder", cap),
             BinaryOp::Pow => a.combine(b, f64::powf, "a power", cap),
-            BinaryOp::Cmp(c) => {
-                a.combine(b, |x, y| if c.holds(x, y) { 1.0 } else { 0.0 }, "a comparison", cap)
-            }
+            BinaryOp::Cmp(c) => a.combine(
+                b,
+                |x, y| if c.holds(x, y) { 1.0 } else { 0.0 },
+                "a comparison",
+                cap,
+            ),
         }
     }
 
     fn call(&mut self, f: Func, args: &[Expr]) -> Result<Pmf, DiceError> {
         let cap = self.cap();
-        let mut vals = args.iter().map(|a| self.eval(a)).collect::<Result<Vec<_>, _>>()?;
+        let mut vals = args
+            .iter()
+            .map(|a| self.eval(a))
+            .collect::<Result<Vec<_>, _>>()?;
         let (min, max) = f.arity();
         if vals.len() < min || max.is_some_and(|m| vals.len() > m) {
             return Err(DiceError::new(
@@ -146,7 +159,11 @@ impl<'a> Ctx<'a> {
 /// `a % b` with the sign of the divisor: `a - b * floor(a / b)`.
 fn floored_rem(a: f64, b: f64) -> f64 {
     let r = a % b;
-    if r != 0.0 && (r < 0.0) != (b < 0.0) { r + b } else { r }
+    if r != 0.0 && (r < 0.0) != (b < 0.0) {
+        r + b
+    } else {
+        r
+    }
 }
 
 /// −1, 0 or 1 (`f64::signum` gives 1 for 0).
@@ -162,5 +179,11 @@ fn sign(x: f64) -> f64 {
 
 /// The error for a value too large or not a number.
 pub(super) fn out_of_range(what: &'static str, v: f64) -> DiceError {
-    DiceError::new(DiceErrorKind::OutOfRange { what, value: format!("{v}") }, Span::default())
+    DiceError::new(
+        DiceErrorKind::OutOfRange {
+            what,
+            value: format!("{v}"),
+        },
+        Span::default(),
+    )
 }

@@ -25,7 +25,10 @@ pub(super) fn group(ctx: &mut Ctx<'_>, g: &Group) -> Result<Pmf, DiceError> {
                 if score.is_some() {
                     return Err(unsupported("more than one success count on one group"));
                 }
-                score = Some(Score::Target { success: *success, failure: *failure });
+                score = Some(Score::Target {
+                    success: *success,
+                    failure: *failure,
+                });
             }
             Modifier::Sort(_) | Modifier::CritSuccess(_) | Modifier::CritFailure(_) => {}
             other => return Err(unsupported(format!("`{other}` on a group"))),
@@ -47,9 +50,10 @@ pub(super) fn group(ctx: &mut Ctx<'_>, g: &Group) -> Result<Pmf, DiceError> {
         }
         return match item {
             Expr::Dice(d)
-                if !d.mods.iter().any(|m| {
-                    matches!(m, Modifier::KeepDrop(..) | Modifier::Target { .. })
-                }) =>
+                if !d
+                    .mods
+                    .iter()
+                    .any(|m| matches!(m, Modifier::KeepDrop(..) | Modifier::Target { .. })) =>
             {
                 pool(ctx, d, &keep_mods)
             }
@@ -58,7 +62,11 @@ pub(super) fn group(ctx: &mut Ctx<'_>, g: &Group) -> Result<Pmf, DiceError> {
             )),
         };
     }
-    let items = g.items.iter().map(|e| ctx.eval(e)).collect::<Result<Vec<_>, _>>()?;
+    let items = g
+        .items
+        .iter()
+        .map(|e| ctx.eval(e))
+        .collect::<Result<Vec<_>, _>>()?;
     let score = score.unwrap_or(Score::Sum);
     if selectors.is_empty() {
         let mut total = Pmf::constant(0.0);
@@ -70,7 +78,12 @@ pub(super) fn group(ctx: &mut Ctx<'_>, g: &Group) -> Result<Pmf, DiceError> {
     }
     let parts: Vec<Contributor> = items
         .iter()
-        .map(|p| (p.pairs().into_iter().map(|(v, q)| (vec![v], q)).collect(), p.lost))
+        .map(|p| {
+            (
+                p.pairs().into_iter().map(|(v, q)| (vec![v], q)).collect(),
+                p.lost,
+            )
+        })
         .collect();
     let (sels, sel_lost) = selections(ctx, &selectors)?;
     let mut mix = Vec::new();

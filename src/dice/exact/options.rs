@@ -12,6 +12,9 @@ pub struct ExactOptions {
 
 impl Default for ExactOptions {
     fn default() -> Self {
-        ExactOptions { explode_depth: 5, max_outcomes: 1_000_000 }
+        ExactOptions {
+            explode_depth: 5,
+            max_outcomes: 1_000_000,
+        }
     }
 }

@@ -40,7 +40,13 @@ pub(super) struct Pmf {
 
 /// The error for a distribution that grew past the cap.
 pub(super) fn too_many(what: impl Into<String>, cap: usize) -> DiceError {
-    DiceError::new(DiceErrorKind::TooManyOutcomes { what: what.into(), cap }, Span::default())
+    DiceError::new(
+        DiceErrorKind::TooManyOutcomes {
+            what: what.into(),
+            cap,
+        },
+        Span::default(),
+    )
 }
 
 /// Refuses an operation that would cost more than the work budget.
@@ -52,7 +58,13 @@ pub(super) fn check_work(work: usize, what: &str, cap: usize) -> Result<(), Dice
 }
 
 fn out_of_range(what: &'static str, v: f64) -> DiceError {
-    DiceError::new(DiceErrorKind::OutOfRange { what, value: format!("{v}") }, Span::default())
+    DiceError::new(
+        DiceErrorKind::OutOfRange {
+            what,
+            value: format!("{v}"),
+        },
+        Span::default(),
+    )
 }
 
 /// Probability lost when `n` independent parts each lose `lost`: `1 - (1 - lost)^n`, computed
@@ -74,9 +86,18 @@ impl Pmf {
     /// A single certain value.
     pub fn constant(x: f64) -> Pmf {
         if x.fract() == 0.0 && x.abs() <= MAX_MAGNITUDE {
-            Pmf { values: Values::Dense { offset: x as i64, p: vec![1.0] }, lost: 0.0 }
+            Pmf {
+                values: Values::Dense {
+                    offset: x as i64,
+                    p: vec![1.0],
+                },
+                lost: 0.0,
+            }
         } else {
-            Pmf { values: Values::Sparse(vec![(x, 1.0)]), lost: 0.0 }
+            Pmf {
+                values: Values::Sparse(vec![(x, 1.0)]),
+                lost: 0.0,
+            }
         }
     }
 
@@ -88,7 +109,13 @@ impl Pmf {
         if start > 0 {
             p.drain(..start);
         }
-        Pmf { values: Values::Dense { offset: offset + start as i64, p }, lost }
+        Pmf {
+            values: Values::Dense {
+                offset: offset + start as i64,
+                p,
+            },
+            lost,
+        }
     }
 
     /// A distribution from `(value, probability)` pairs in any order, merging equal values,
@@ -116,7 +143,10 @@ impl Pmf {
             }
         }
         if merged.len() > cap {
-            return Err(too_many(format!("{what} has {} outcomes", merged.len()), cap));
+            return Err(too_many(
+                format!("{what} has {} outcomes", merged.len()),
+                cap,
+            ));
         }
         let integral = merged.iter().all(|&(v, _)| v.fract() == 0.0);
         if integral && !merged.is_empty() {
@@ -128,10 +158,16 @@ impl Pmf {
                 for (v, q) in merged {
                     p[(v as i64 - lo) as usize] = q;
                 }
-                return Ok(Pmf { values: Values::Dense { offset: lo, p }, lost });
+                return Ok(Pmf {
+                    values: Values::Dense { offset: lo, p },
+                    lost,
+                });
             }
         }
-        Ok(Pmf { values: Values::Sparse(merged), lost })
+        Ok(Pmf {
+            values: Values::Sparse(merged),
+            lost,
+        })
     }
 
     /// Number of stored outcomes (dense holes included).
@@ -157,7 +193,11 @@ impl Pmf {
 
     /// Total probability of the values where `pred` holds.
     pub fn mass_where(&self, pred: impl Fn(f64) -> bool) -> f64 {
-        self.pairs().into_iter().filter(|(v, _)| pred(*v)).map(|(_, p)| p).sum()
+        self.pairs()
+            .into_iter()
+            .filter(|(v, _)| pred(*v))
+            .map(|(_, p)| p)
+            .sum()
     }
 
     /// The distribution of `f(X)`.
@@ -177,11 +217,20 @@ impl Pmf {
             Values::Dense { offset, p } => {
                 let mut q = p.clone();
                 q.reverse();
-                Pmf { values: Values::Dense { offset: -(offset + p.len() as i64 - 1), p: q }, lost: self.lost }
+                Pmf {
+                    values: Values::Dense {
+                        offset: -(offset + p.len() as i64 - 1),
+                        p: q,
+                    },
+                    lost: self.lost,
+                }
             }
             Values::Sparse(v) => Pmf {
                 values: Values::Sparse(
-                    v.iter().rev().map(|&(x, p)| (if x == 0.0 { 0.0 } else { -x }, p)).collect(),
+                    v.iter()
+                        .rev()
+                        .map(|&(x, p)| (if x == 0.0 { 0.0 } else { -x }, p))
+                        .collect(),
                 ),
                 lost: self.lost,
             },
@@ -221,7 +270,10 @@ impl Pmf {
                 }
                 check_work(a.len().saturating_mul(b.len()), "a sum", cap)?;
                 Ok(Pmf {
-                    values: Values::Dense { offset: oa + ob, p: convolve(a, b) },
+                    values: Values::Dense {
+                        offset: oa + ob,
+                        p: convolve(a, b),
+                    },
                     lost: lost_both(self.lost, other.lost),
                 })
             }
@@ -240,7 +292,10 @@ impl Pmf {
             }
             let len = (p.len() as u64 - 1).saturating_mul(n) + 1;
             if len > cap as u64 {
-                return Err(too_many(format!("the sum of {n} dice with {len} possible totals"), cap));
+                return Err(too_many(
+                    format!("the sum of {n} dice with {len} possible totals"),
+                    cap,
+                ));
             }
         }
         let mut result: Option<Pmf> = None;

@@ -44,10 +44,17 @@ impl<'m> Stages<'m> {
                 Modifier::Max(v) => once(&mut s.hi, *v, "`max` modifier")?,
                 Modifier::Explode { kind, on, limit } => once(
                     &mut s.explode,
-                    Explode { kind: *kind, on: *on, limit: *limit },
+                    Explode {
+                        kind: *kind,
+                        on: *on,
+                        limit: *limit,
+                    },
                     "explode modifier",
                 )?,
-                Modifier::Reroll { kind: RerollKind::Add, .. } => {
+                Modifier::Reroll {
+                    kind: RerollKind::Add,
+                    ..
+                } => {
                     return Err(unsupported("roll-and-add rerolls (`ra`)"));
                 }
                 Modifier::Reroll { kind, on } => {
@@ -59,7 +66,10 @@ impl<'m> Stages<'m> {
                 Modifier::KeepDrop(kd, sel) => s.selectors.push((*kd, sel)),
                 Modifier::Target { success, failure } => once(
                     &mut s.score,
-                    Score::Target { success: *success, failure: *failure },
+                    Score::Target {
+                        success: *success,
+                        failure: *failure,
+                    },
                     "success count",
                 )?,
                 Modifier::CritSuccess(_) | Modifier::CritFailure(_) | Modifier::Sort(_) => {}
@@ -94,11 +104,19 @@ pub(super) fn pool(ctx: &mut Ctx<'_>, dice: &Dice, extra: &[Modifier]) -> Result
     let mut parts = Vec::new();
     for &(n, pn) in &counts {
         if n < 0 {
-            return Err(DiceError::new(DiceErrorKind::NoDice { count: n.to_string() }, Span::default()));
+            return Err(DiceError::new(
+                DiceErrorKind::NoDice {
+                    count: n.to_string(),
+                },
+                Span::default(),
+            ));
         }
         if n as u64 > limits.max_dice {
             return Err(DiceError::new(
-                DiceErrorKind::TooManyDice { count: n.to_string(), cap: limits.max_dice },
+                DiceErrorKind::TooManyDice {
+                    count: n.to_string(),
+                    cap: limits.max_dice,
+                },
                 Span::default(),
             ));
         }
@@ -108,13 +126,18 @@ pub(super) fn pool(ctx: &mut Ctx<'_>, dice: &Dice, extra: &[Modifier]) -> Result
                 Sides::Fudge(FudgeKind::Two) => Faces::Fudge2,
                 _ if s < 1 => {
                     return Err(DiceError::new(
-                        DiceErrorKind::NoSides { sides: s.to_string() },
+                        DiceErrorKind::NoSides {
+                            sides: s.to_string(),
+                        },
                         Span::default(),
                     ));
                 }
                 _ if s as u64 > limits.max_sides => {
                     return Err(DiceError::new(
-                        DiceErrorKind::TooManySides { sides: s.to_string(), cap: limits.max_sides },
+                        DiceErrorKind::TooManySides {
+                            sides: s.to_string(),
+                            cap: limits.max_sides,
+                        },
                         Span::default(),
                     ));
                 }
@@ -210,7 +233,10 @@ pub(super) fn selections(
             }
         }
         if next.len() > ctx.cap() {
-            return Err(super::pmf::too_many("the combinations of keep/drop counts", ctx.cap()));
+            return Err(super::pmf::too_many(
+                "the combinations of keep/drop counts",
+                ctx.cap(),
+            ));
         }
         combos = next;
     }

@@ -152,7 +152,11 @@ pub(super) fn order_statistics(
         return Ok(Pmf::dense(0, Vec::new(), 1.0));
     }
     let n = n as usize;
-    check_work(faces.len() * (n + 1) * (n + 1), "keeping and dropping dice", cap)?;
+    check_work(
+        faces.len() * (n + 1) * (n + 1),
+        "keeping and dropping dice",
+        cap,
+    )?;
     let ln_fact: Vec<f64> = std::iter::once(0.0)
         .chain((1..=n).scan(0.0, |s, i| {
             *s += (i as f64).ln();
@@ -161,7 +165,10 @@ pub(super) fn order_statistics(
         .collect();
     // dp[j]: sub-distribution of the kept total with the top j dice placed.
     let mut dp = vec![Acc::default(); n + 1];
-    dp[0] = Acc { lo: 0, p: vec![1.0] };
+    dp[0] = Acc {
+        lo: 0,
+        p: vec![1.0],
+    };
     // below[i]: probability of showing face i or lower.
     let below: Vec<f64> = faces
         .iter()
@@ -253,7 +260,10 @@ pub(super) fn multisets(
             }
         }
         if next.len() > cap {
-            return Err(too_many(format!("{what} can come out {} ways", next.len()), cap));
+            return Err(too_many(
+                format!("{what} can come out {} ways", next.len()),
+                cap,
+            ));
         }
         states = next;
     }
@@ -261,8 +271,12 @@ pub(super) fn multisets(
         .into_values()
         .map(|(v, p)| {
             let n = v.len();
-            let total: f64 =
-                v.iter().enumerate().filter(|(r, x)| sel.kept(*r, n, **x)).map(|(_, x)| score.of(*x)).sum();
+            let total: f64 = v
+                .iter()
+                .enumerate()
+                .filter(|(r, x)| sel.kept(*r, n, **x))
+                .map(|(_, x)| score.of(*x))
+                .sum();
             (total, p)
         })
         .collect();
