@@ -17,7 +17,10 @@ pub struct Span {
 impl Span {
     /// The span `start..end`.
     pub fn new(start: usize, end: usize) -> Self {
-        Span { start, end: end.max(start) }
+        Span {
+            start,
+            end: end.max(start),
+        }
     }
 
     /// An empty span at `at`.
@@ -27,7 +30,10 @@ impl Span {
 
     /// The same span moved `by` bytes to the right (for text embedded in a longer line).
     pub fn shift(self, by: usize) -> Self {
-        Span { start: self.start + by, end: self.end + by }
+        Span {
+            start: self.start + by,
+            end: self.end + by,
+        }
     }
 
     /// The 1-based line and column (in characters) of the start of the span in `source`.
@@ -49,7 +55,9 @@ impl Span {
         let start = floor_char_boundary(source, self.start);
         let end = floor_char_boundary(source, self.end.max(start));
         let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = source[start..].find('\n').map_or(source.len(), |i| start + i);
+        let line_end = source[start..]
+            .find('\n')
+            .map_or(source.len(), |i| start + i);
         let line = &source[line_start..line_end];
         let pad = source[line_start..start].chars().count();
         let width = source[start..end.min(line_end)].chars().count().max(1);

@@ -1,1 +1,3 @@
+//! umpire's integration tests, one binary with a module per feature.
 
+mod corpus;

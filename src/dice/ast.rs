@@ -93,6 +93,8 @@ impl BinaryOp {
             BinaryOp::FloorDiv => "//",
             BinaryOp::Rem => "%",
             BinaryOp::Pow => "^",
+            BinaryOp::Cmp(CmpOp::Eq) => "==",
+            BinaryOp::Cmp(CmpOp::Ne) => "!=",
             BinaryOp::Cmp(op) => op.symbol(),
         }
     }
@@ -119,11 +121,12 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
-    /// The canonical spelling in a compare point (`=` for equality).
+    /// The canonical spelling in a compare point (`=` for equality, `<>` for inequality).
     pub fn symbol(self) -> &'static str {
         match self {
             CmpOp::Eq => "=",
-            CmpOp::Ne => "!=",
+            // `!=` right after a pool means "explode on", so a compare point spells it `<>`.
+            CmpOp::Ne => "<>",
             CmpOp::Lt => "<",
             CmpOp::Le => "<=",
             CmpOp::Gt => ">",
@@ -310,12 +313,13 @@ pub struct Group {
     pub mods: Vec<Modifier>,
 }
 
-/// The brackets of a group.
+/// The brackets of a group. Both behave the same: with a single item that rolls dice,
+/// keep/drop act on those dice; otherwise they act on the items' totals.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Brackets {
-    /// `{…}`: with a single item, keep/drop act on that item's dice.
+    /// `{a, b}` (rpg-dice-roller's roll groups).
     Braces,
-    /// `(a, b, …)` with at least one comma: keep/drop always act on the items' totals.
+    /// `(a, b)`, `(a,)`, or `(a)` followed by keep/drop or sort (d20's sets).
     Parens,
 }
 
@@ -570,8 +574,8 @@ impl Expr {
         match self {
             Expr::Binary(op, ..) => op.precedence(),
             Expr::Unary(..) => UNARY_PRECEDENCE,
-            // A label binds to the term before it; treat it like a unary postfix.
-            Expr::Labeled(..) => UNARY_PRECEDENCE,
+            // A label binds to the atom before it, tighter than `^`.
+            Expr::Labeled(..) => 6,
             Expr::Num(x) if *x < 0.0 => UNARY_PRECEDENCE,
             _ => u8::MAX,
         }
@@ -626,7 +630,7 @@ impl fmt::Display for Expr {
                 f.write_str(")")
             }
             Expr::Labeled(e, label) => {
-                e.fmt_child(f, UNARY_PRECEDENCE)?;
+                e.fmt_child(f, 7)?;
                 write!(f, " [{label}]")
             }
         }

@@ -243,7 +243,7 @@ impl DiceError {
             BadFudge { .. } => "use `dF` (same as `dF.2`) or `dF.1`".into(),
             NoDice { .. } => "roll at least one die, as in `1d6`".into(),
             NoSides { .. } => "a die has at least one side, as in `d6`".into(),
-            AlwaysExplodes { .. } => "give a condition that some face fails, as in `!>=5`, or add a limit: `!x3` is not enough on its own".into(),
+            AlwaysExplodes { .. } => "give a condition that some face fails, as in `!>=5`, or a limit, as in `!x3`".into(),
             AlwaysRerolls { .. } => "give a condition that some face fails, as in `r<3`".into(),
             ExplodeLimit { cap, .. } => format!("write a limit from 1 to {cap}, as in `!x5`"),
             DuplicateModifier { .. } => "remove one of them".into(),
@@ -260,7 +260,14 @@ impl DiceError {
     /// The full message for a person: the error, the caret snippet under `source`, and the
     /// hint. Without colour; the shell adds colour itself.
     pub fn render(&self, source: &str) -> String {
-        let mut out = format!("error: {}\n{}", self, indent(&self.span.snippet(source)));
+        // An empty span at the start means "the whole expression" (errors found while
+        // rolling, where no single token is to blame).
+        let span = if self.span == Span::default() {
+            Span::new(0, source.len())
+        } else {
+            self.span
+        };
+        let mut out = format!("error: {}\n{}", self, indent(&span.snippet(source)));
         if let Some(h) = self.help() {
             out.push_str("\nhelp: ");
             out.push_str(&h);
@@ -270,5 +277,8 @@ impl DiceError {
 }
 
 fn indent(s: &str) -> String {
-    s.lines().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n")
+    s.lines()
+        .map(|l| format!("  {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -37,7 +37,7 @@ impl Limits {
         max_sides: 10_000_000_000,
         max_rolls: 10_000,
         max_explosions: 100,
-        max_rerolls: 100,
+        max_rerolls: 1000,
         max_repeat: 100,
         // 2^53: every whole number up to here is exact in an f64.
         max_magnitude: 9_007_199_254_740_992.0,

@@ -4,6 +4,7 @@
 //! [`DiceExpr`], a [`DiceExpr`] and a [`DiceSource`] into [`Roll`]s, and a [`DiceExpr`] into
 //! an exact [`Distribution`]. The notation is written down in `GRAMMAR.md`.
 
+pub mod arith;
 pub mod ast;
 pub mod error;
 pub mod exact;
@@ -33,3 +34,8 @@ pub fn nearest_function(name: &str) -> Option<&'static str> {
         .min_by_key(|(d, _)| *d)
         .map(|(_, n)| n)
 }
+
+#[cfg(test)]
+mod parser_tests;
+#[cfg(test)]
+mod roll_tests;

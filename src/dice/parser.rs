@@ -1,9 +1,1063 @@
-//! The dice notation parser (placeholder: being written).
-use super::ast::DiceExpr;
+//! The dice notation parser: text to [`DiceExpr`], one nom function per grammar rule.
+//!
+//! `GRAMMAR.md` at the top of the repository writes the grammar down rule by rule; the
+//! functions here carry the same names. Parsing also makes every check that needs no dice:
+//! caps on counts and sides, conditions that would explode or reroll for ever, repeated
+//! modifiers. Errors point at the offending text and say what was expected.
+
+use nom::{
+    IResult,
+    branch::alt,
+    bytes::complete::{tag, take_while, take_while1},
+    character::complete::{char, digit1, multispace0},
+    combinator::{opt, recognize},
+    error::{ErrorKind, ParseError},
+    sequence::{pair, preceded},
+};
+
+use super::ast::*;
 use super::error::{DiceError, DiceErrorKind};
+use super::limits::Limits;
+use super::source::Faces;
 use crate::span::Span;
 
-/// Parses a dice expression.
-pub fn parse(_input: &str) -> Result<DiceExpr, DiceError> {
-    Err(DiceError::new(DiceErrorKind::Empty, Span::default()))
+type In<'a> = &'a str;
+
+/// A parse failure: where (the remaining input), how long the bad token is, and what.
+#[derive(Debug)]
+pub struct PError<'a> {
+    at: In<'a>,
+    len: usize,
+    kind: Option<DiceErrorKind>,
+    expected: Option<String>,
+}
+
+impl<'a> PError<'a> {
+    fn expected(at: In<'a>, what: impl Into<String>) -> Self {
+        PError {
+            at,
+            len: token_len(at),
+            kind: None,
+            expected: Some(what.into()),
+        }
+    }
+
+    fn kind(at: In<'a>, len: usize, kind: DiceErrorKind) -> Self {
+        PError {
+            at,
+            len,
+            kind: Some(kind),
+            expected: None,
+        }
+    }
+}
+
+impl<'a> ParseError<In<'a>> for PError<'a> {
+    fn from_error_kind(input: In<'a>, _kind: ErrorKind) -> Self {
+        PError {
+            at: input,
+            len: token_len(input),
+            kind: None,
+            expected: None,
+        }
+    }
+
+    fn append(_input: In<'a>, _kind: ErrorKind, other: Self) -> Self {
+        other
+    }
+}
+
+type PResult<'a, T> = IResult<In<'a>, T, PError<'a>>;
+
+/// A recoverable failure: an `alt` may try another branch.
+fn soft<'a, T>(at: In<'a>, what: &str) -> PResult<'a, T> {
+    Err(nom::Err::Error(PError::expected(at, what)))
+}
+
+/// A committed failure: the text is wrong here, stop.
+fn hard<'a, T>(at: In<'a>, what: &str) -> PResult<'a, T> {
+    Err(nom::Err::Failure(PError::expected(at, what)))
+}
+
+fn fail_with<T>(at: In<'_>, len: usize, kind: DiceErrorKind) -> PResult<'_, T> {
+    Err(nom::Err::Failure(PError::kind(at, len, kind)))
+}
+
+/// Length of the token at the start of `s`, for the caret: a run of letters or digits, or
+/// one character.
+fn token_len(s: &str) -> usize {
+    let word = s
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '.')
+        .map(char::len_utf8)
+        .sum::<usize>();
+    if word > 0 {
+        word
+    } else {
+        s.chars().next().map_or(0, char::len_utf8)
+    }
+}
+
+fn describe(s: &str) -> String {
+    if s.is_empty() {
+        "end of input".into()
+    } else {
+        format!("`{}`", &s[..token_len(s)])
+    }
+}
+
+/// Parses a dice expression with the default [`Limits`].
+pub fn parse(input: &str) -> Result<DiceExpr, DiceError> {
+    parse_with(input, &Limits::DEFAULT)
+}
+
+/// Parses a dice expression, checking it against `limits`.
+pub fn parse_with(input: &str, limits: &Limits) -> Result<DiceExpr, DiceError> {
+    if input.len() > limits.max_len {
+        return Err(DiceError::new(
+            DiceErrorKind::TooLong {
+                len: input.chars().count(),
+                cap: limits.max_len,
+            },
+            Span::new(limits.max_len, input.len()),
+        ));
+    }
+    check_depth(input, limits.max_depth)?;
+    if input.trim().is_empty() {
+        return Err(DiceError::new(
+            DiceErrorKind::Empty,
+            Span::new(0, input.len()),
+        ));
+    }
+    let to_error = |e: PError<'_>| {
+        let start = input.len() - e.at.len();
+        let span = Span::new(start, start + e.len);
+        let kind = e.kind.unwrap_or_else(|| DiceErrorKind::Syntax {
+            expected: e
+                .expected
+                .unwrap_or_else(|| "a number, a die or `(`".into()),
+            found: describe(e.at),
+        });
+        DiceError::new(kind, span)
+    };
+    match request(input, limits) {
+        Ok(("", e)) => Ok(e),
+        Ok((rest, _)) => {
+            let start = input.len() - rest.len();
+            let trimmed = rest.trim_end();
+            Err(DiceError::new(
+                DiceErrorKind::Trailing {
+                    found: format!("`{trimmed}`"),
+                },
+                Span::new(start, start + trimmed.len()),
+            ))
+        }
+        Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(to_error(e)),
+        Err(nom::Err::Incomplete(_)) => Err(DiceError::new(
+            DiceErrorKind::Empty,
+            Span::point(input.len()),
+        )),
+    }
+}
+
+/// Refuses input nested deeper than the cap before any recursive parsing starts, so that no
+/// input can exhaust the stack.
+fn check_depth(input: &str, cap: usize) -> Result<(), DiceError> {
+    let mut depth = 0usize;
+    for (i, c) in input.char_indices() {
+        match c {
+            '(' | '{' | '[' => {
+                depth += 1;
+                if depth > cap {
+                    return Err(DiceError::new(
+                        DiceErrorKind::TooDeep { cap },
+                        Span::new(i, i + 1),
+                    ));
+                }
+            }
+            ')' | '}' | ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn ws(i: In<'_>) -> PResult<'_, In<'_>> {
+    multispace0(i)
+}
+
+/// `request = ws [repeat] expr ws [comment] ws`
+fn request<'a>(i: In<'a>, limits: &Limits) -> PResult<'a, DiceExpr> {
+    let (i, _) = ws(i)?;
+    let (i, repeat) = opt(|i| repeat(i, limits))(i)?;
+    let (i, expr) = expr(i, limits)?;
+    let (i, _) = ws(i)?;
+    let (i, comment) = opt(comment)(i)?;
+    let (i, _) = ws(i)?;
+    Ok((
+        i,
+        DiceExpr {
+            repeat,
+            expr,
+            comment,
+        },
+    ))
+}
+
+/// `repeat = integer "x" ws1` — as in `6x 4d6kh3`.
+fn repeat<'a>(i: In<'a>, limits: &Limits) -> PResult<'a, u32> {
+    let start = i;
+    let (i, n) = digit1(i)?;
+    let (i, _) = alt((char('x'), char('X')))(i)?;
+    let (i, gap) = take_while1(char::is_whitespace)(i)?;
+    let _ = gap;
+    match n.parse::<u32>() {
+        Ok(v) if (1..=limits.max_repeat).contains(&v) => Ok((i, v)),
+        _ => fail_with(
+            start,
+            n.len(),
+            DiceErrorKind::RepeatCount {
+                count: n.to_string(),
+                cap: limits.max_repeat,
+            },
+        ),
+    }
+}
+
+/// `comment = "#" text | "//" text | "/*" text "*/"`
+fn comment(i: In<'_>) -> PResult<'_, String> {
+    if let Some(rest) = i.strip_prefix("/*") {
+        return match rest.find("*/") {
+            Some(end) => Ok((&rest[end + 2..], rest[..end].trim().to_string())),
+            None => hard(&i[i.len()..], "`*/` to close the comment"),
+        };
+    }
+    let (rest, _) = alt((tag("#"), tag("//")))(i)?;
+    Ok(("", rest.trim().to_string()))
+}
+
+/// `expr = sum [ws cmp_op ws sum]` — a comparison of totals gives 1 or 0.
+fn expr<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
+    let (i, lhs) = sum(i, l)?;
+    let (after_ws, _) = ws(i)?;
+    match cmp_op_total(after_ws) {
+        Ok((rest, op)) => {
+            let (rest, _) = ws(rest)?;
+            let (rest, rhs) = cut_operand(rest, |i| sum(i, l), "a value after the comparison")?;
+            Ok((
+                rest,
+                Expr::Binary(BinaryOp::Cmp(op), Box::new(lhs), Box::new(rhs)),
+            ))
+        }
+        Err(_) => Ok((i, lhs)),
+    }
+}
+
+/// Comparison operators between totals: `==` (not `=`), `!=`, `<>`, `<=`, `>=`, `<`, `>`.
+fn cmp_op_total(i: In<'_>) -> PResult<'_, CmpOp> {
+    alt((
+        |i| tag("==")(i).map(|(i, _)| (i, CmpOp::Eq)),
+        cmp_op_relational,
+    ))(i)
+}
+
+/// The comparison operators other than equality: `!=`, `<>`, `<=`, `>=`, `<`, `>`.
+fn cmp_op_relational(i: In<'_>) -> PResult<'_, CmpOp> {
+    let (i, op) = alt((
+        tag("!="),
+        tag("<>"),
+        tag("<="),
+        tag(">="),
+        tag("<"),
+        tag(">"),
+    ))(i)?;
+    let op = match op {
+        "!=" | "<>" => CmpOp::Ne,
+        "<=" => CmpOp::Le,
+        ">=" => CmpOp::Ge,
+        "<" => CmpOp::Lt,
+        _ => CmpOp::Gt,
+    };
+    Ok((i, op))
+}
+
+/// Parses an operand after an operator; if nothing parses, that's a hard error.
+fn cut_operand<'a, T>(
+    i: In<'a>,
+    mut f: impl FnMut(In<'a>) -> PResult<'a, T>,
+    what: &str,
+) -> PResult<'a, T> {
+    match f(i) {
+        Err(nom::Err::Error(e)) => {
+            let e = if e.expected.is_some() || e.kind.is_some() {
+                e
+            } else {
+                PError::expected(i, what)
+            };
+            Err(nom::Err::Failure(e))
+        }
+        other => other,
+    }
+}
+
+/// `sum = product (ws ("+" | "-") ws product)*`
+fn sum<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
+    let (mut i, mut acc) = product(i, l)?;
+    loop {
+        let (j, _) = ws(i)?;
+        let op = match j.chars().next() {
+            Some('+') => BinaryOp::Add,
+            Some('-') => BinaryOp::Sub,
+            _ => return Ok((i, acc)),
+        };
+        let (j, _) = ws(&j[1..])?;
+        let (j, rhs) = cut_operand(j, |i| product(i, l), "a value after the operator")?;
+        acc = Expr::Binary(op, Box::new(acc), Box::new(rhs));
+        i = j;
+    }
+}
+
+/// `product = unary (ws ("*" | "//" | "/" | "%") ws unary)*`
+///
+/// `//` followed by something that cannot start a value is a comment, not floor division:
+/// `3d6 // fire`.
+fn product<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
+    let (mut i, mut acc) = unary(i, l)?;
+    loop {
+        let (j, _) = ws(i)?;
+        let (j, op) = if j.starts_with("**") {
+            return Ok((i, acc));
+        } else if let Some(r) = j.strip_prefix("//") {
+            if !starts_value(r.trim_start()) {
+                return Ok((i, acc));
+            }
+            (r, BinaryOp::FloorDiv)
+        } else if let Some(r) = j.strip_prefix("/*") {
+            let _ = r;
+            return Ok((i, acc));
+        } else if let Some(r) = j.strip_prefix('*') {
+            (r, BinaryOp::Mul)
+        } else if let Some(r) = j.strip_prefix('/') {
+            (r, BinaryOp::Div)
+        } else if let Some(r) = j.strip_prefix('%') {
+            (r, BinaryOp::Rem)
+        } else {
+            return Ok((i, acc));
+        };
+        let (j, _) = ws(j)?;
+        let (j, rhs) = cut_operand(j, |i| unary(i, l), "a value after the operator")?;
+        acc = Expr::Binary(op, Box::new(acc), Box::new(rhs));
+        i = j;
+    }
+}
+
+/// Whether `s` can begin a value (used to tell `// 2` from `// a comment`).
+fn starts_value(s: &str) -> bool {
+    let mut cs = s.chars();
+    match cs.next() {
+        Some(c) if c.is_ascii_digit() || "({.+-".contains(c) => true,
+        Some('d' | 'D') => matches!(cs.next(), Some(c) if c.is_ascii_digit() || "%(Ff".contains(c)),
+        Some(c) if c.is_ascii_alphabetic() => {
+            let word: String = s.chars().take_while(char::is_ascii_alphabetic).collect();
+            Func::from_name(&word).is_some()
+        }
+        _ => false,
+    }
+}
+
+/// `unary = (("-" | "+") ws)* power` — prefix operators, read in a loop so that long chains
+/// cannot exhaust the stack.
+fn unary<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
+    let mut ops = Vec::new();
+    let mut i = i;
+    loop {
+        match i.chars().next() {
+            Some('-') => ops.push(UnaryOp::Neg),
+            Some('+') => ops.push(UnaryOp::Plus),
+            _ => break,
+        }
+        i = ws(&i[1..])?.0;
+    }
+    let (i, mut e) = if ops.is_empty() {
+        power(i, l)?
+    } else {
+        cut_operand(i, |i| power(i, l), "a value after the sign")?
+    };
+    for op in ops.into_iter().rev() {
+        e = Expr::Unary(op, Box::new(e));
+    }
+    Ok((i, e))
+}
+
+/// `power = labeled [ws ("^" | "**") ws unary]` — right-associative, and binds tighter than a
+/// sign on its left: `-2^2` is `-(2^2)`, `2^-1` is `2^(-1)`.
+fn power<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
+    let (i, base) = labeled(i, l)?;
+    let (j, _) = ws(i)?;
+    let rest = if let Some(r) = j.strip_prefix("**") {
+        r
+    } else if let Some(r) = j.strip_prefix('^') {
+        r
+    } else {
+        return Ok((i, base));
+    };
+    let (rest, _) = ws(rest)?;
+    let (rest, exp) = cut_operand(rest, |i| unary(i, l), "an exponent after `^`")?;
+    Ok((
+        rest,
+        Expr::Binary(BinaryOp::Pow, Box::new(base), Box::new(exp)),
+    ))
+}
+
+/// `labeled = atom (ws label)*`, `label = "[" text "]"`.
+fn labeled<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
+    let (mut i, mut e) = atom(i, l)?;
+    loop {
+        let (j, _) = ws(i)?;
+        let Some(body) = j.strip_prefix('[') else {
+            return Ok((i, e));
+        };
+        match body.find(']') {
+            Some(end) => {
+                e = Expr::Labeled(Box::new(e), body[..end].trim().to_string());
+                i = &body[end + 1..];
+            }
+            None => return hard(&body[body.len()..], "`]` to close the label"),
+        }
+    }
+}
+
+/// `atom = call | group | paren_or_set | dice | number`, where a number or parenthesised
+/// expression directly followed by `d` is the count of a dice pool.
+fn atom<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
+    let Some(c) = i.chars().next() else {
+        return hard(i, "a number, a die or `(`");
+    };
+    match c {
+        '{' => group(i, l),
+        '(' => {
+            let (rest, e) = paren_or_set(i, l)?;
+            match e {
+                ParenOrSet::Paren(inner) if is_dice_letter(rest) => {
+                    dice(rest, Some(Count::Expr(Box::new(inner))), l)
+                }
+                // `(2d6)kh1`, `(1)k1`: a parenthesised value with keep/drop or sorting is a
+                // set of one item.
+                ParenOrSet::Paren(inner) if rest.starts_with(['k', 'p', 's']) => {
+                    let (rest, mods) = group_modifiers(rest, l)?;
+                    Ok((
+                        rest,
+                        Expr::Group(Box::new(Group {
+                            brackets: Brackets::Parens,
+                            items: vec![inner],
+                            mods,
+                        })),
+                    ))
+                }
+                ParenOrSet::Paren(inner) => Ok((rest, inner)),
+                ParenOrSet::Set(items) => {
+                    let (rest, mods) = group_modifiers(rest, l)?;
+                    Ok((
+                        rest,
+                        Expr::Group(Box::new(Group {
+                            brackets: Brackets::Parens,
+                            items,
+                            mods,
+                        })),
+                    ))
+                }
+            }
+        }
+        c if c.is_ascii_digit() || c == '.' => {
+            let (rest, text) = number(i)?;
+            if is_dice_letter(rest) {
+                let count = dice_count(i, text, l)?;
+                dice(rest, Some(count), l)
+            } else {
+                let v: f64 = text
+                    .parse()
+                    .map_err(|_| nom::Err::Failure(PError::expected(i, "a number")))?;
+                Ok((rest, Expr::Num(v)))
+            }
+        }
+        'd' | 'D'
+            if !i[1..].starts_with(|c: char| c.is_ascii_alphabetic() && !"Ff".contains(c)) =>
+        {
+            dice(i, None, l)
+        }
+        c if c.is_ascii_alphabetic() => call(i, l),
+        _ => soft(i, "a number, a die or `(`"),
+    }
+}
+
+fn is_dice_letter(s: &str) -> bool {
+    s.starts_with(['d', 'D'])
+}
+
+/// `number = digits ["." digits] | "." digits`
+fn number(i: In<'_>) -> PResult<'_, &str> {
+    alt((
+        recognize(pair(digit1, opt(pair(char('.'), digit1)))),
+        recognize(pair(char('.'), digit1)),
+    ))(i)
+}
+
+/// A written dice count: a whole number from 1 to the cap, without a leading zero.
+fn dice_count<'a>(at: In<'a>, text: &str, l: &Limits) -> Result<Count, nom::Err<PError<'a>>> {
+    let fail = |kind| nom::Err::Failure(PError::kind(at, text.len(), kind));
+    if text.contains('.') {
+        return Err(nom::Err::Failure(PError::expected(
+            at,
+            "a whole number of dice",
+        )));
+    }
+    if text.len() > 1 && text.starts_with('0') {
+        return Err(nom::Err::Failure(PError::expected(
+            at,
+            "a dice count without a leading zero",
+        )));
+    }
+    match text.parse::<u64>() {
+        Ok(0) => Err(fail(DiceErrorKind::NoDice { count: "0".into() })),
+        Ok(n) if n <= l.max_dice => Ok(Count::Number(n)),
+        _ => Err(fail(DiceErrorKind::TooManyDice {
+            count: text.into(),
+            cap: l.max_dice,
+        })),
+    }
+}
+
+/// `call = name "(" expr ("," expr)* ")"`
+fn call<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
+    let (rest, name) = take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_')(i)?;
+    let Some(rest) = rest.strip_prefix('(') else {
+        return if Func::from_name(name).is_some() {
+            hard(rest, &format!("`(` after `{name}`"))
+        } else {
+            soft(i, "a number, a die or `(`")
+        };
+    };
+    let Some(func) = Func::from_name(name) else {
+        return fail_with(
+            i,
+            name.len(),
+            DiceErrorKind::UnknownFunction { name: name.into() },
+        );
+    };
+    let (rest, args) = comma_list(rest, ')', l)?;
+    let (min, max) = func.arity();
+    if args.len() < min || max.is_some_and(|m| args.len() > m) {
+        let expected = match (min, max) {
+            (1, Some(1)) => "one argument".to_string(),
+            (n, Some(m)) if n == m => format!("{n} arguments"),
+            (n, _) => format!("at least {n} arguments"),
+        };
+        return fail_with(
+            i,
+            i.len() - rest.len(),
+            DiceErrorKind::Arity {
+                name: func.name(),
+                expected,
+                found: args.len(),
+            },
+        );
+    }
+    Ok((rest, Expr::Call(func, args)))
+}
+
+/// Items separated by commas up to `close`; returns the items and whether a trailing comma
+/// was written.
+fn comma_list_inner<'a>(i: In<'a>, close: char, l: &Limits) -> PResult<'a, (Vec<Expr>, bool)> {
+    let mut items = Vec::new();
+    let (mut i, _) = ws(i)?;
+    if let Some(rest) = i.strip_prefix(close) {
+        return Ok((rest, (items, false)));
+    }
+    loop {
+        let (j, e) = cut_operand(i, |i| expr(i, l), "a value")?;
+        items.push(e);
+        let (j, _) = ws(j)?;
+        if let Some(rest) = j.strip_prefix(close) {
+            return Ok((rest, (items, false)));
+        }
+        let Some(rest) = j.strip_prefix(',') else {
+            return hard(j, &format!("`,` or `{close}`"));
+        };
+        let (rest, _) = ws(rest)?;
+        if let Some(rest) = rest.strip_prefix(close) {
+            return Ok((rest, (items, true)));
+        }
+        i = rest;
+    }
+}
+
+fn comma_list<'a>(i: In<'a>, close: char, l: &Limits) -> PResult<'a, Vec<Expr>> {
+    let (i, (items, _)) = comma_list_inner(i, close, l)?;
+    Ok((i, items))
+}
+
+enum ParenOrSet {
+    Paren(Expr),
+    Set(Vec<Expr>),
+}
+
+/// `paren_or_set = "(" expr ")" | "(" expr "," [expr ("," expr)* [","]] ")"`
+fn paren_or_set<'a>(i: In<'a>, l: &Limits) -> PResult<'a, ParenOrSet> {
+    let (rest, (mut items, trailing_comma)) = comma_list_inner(&i[1..], ')', l)?;
+    match items.len() {
+        0 => hard(&i[1..], "a value inside `( )`"),
+        1 if !trailing_comma => Ok((rest, ParenOrSet::Paren(items.remove(0)))),
+        _ => Ok((rest, ParenOrSet::Set(items))),
+    }
+}
+
+/// `group = "{" expr ("," expr)* "}" group_modifier*`
+fn group<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
+    let (rest, items) = comma_list(&i[1..], '}', l)?;
+    if items.is_empty() {
+        return hard(&i[1..], "a value inside `{ }`");
+    }
+    let (rest, mods) = group_modifiers(rest, l)?;
+    Ok((
+        rest,
+        Expr::Group(Box::new(Group {
+            brackets: Brackets::Braces,
+            items,
+            mods,
+        })),
+    ))
+}
+
+/// Modifiers allowed on a group: keep/drop, success and failure counting, sorting.
+fn group_modifiers<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Vec<Modifier>> {
+    let (i, mods) = modifiers(i, l)?;
+    for (at, len, m) in &mods {
+        if !matches!(
+            m,
+            Modifier::KeepDrop(..) | Modifier::Target { .. } | Modifier::Sort(_)
+        ) {
+            return fail_with(
+                at,
+                *len,
+                DiceErrorKind::MisplacedModifier {
+                    modifier: at[..*len].into(),
+                    on: "a group (only keep/drop, success counting and sorting apply)",
+                },
+            );
+        }
+    }
+    Ok((i, mods.into_iter().map(|(_, _, m)| m).collect()))
+}
+
+/// A modifier as written: where it starts, its length, and what it is.
+type Written<'a> = (In<'a>, usize, Modifier);
+
+/// `modifier*`, refusing a second modifier of a kind that can only appear once.
+fn modifiers<'a>(mut i: In<'a>, l: &Limits) -> PResult<'a, Vec<Written<'a>>> {
+    let mut mods: Vec<Written<'a>> = Vec::new();
+    while let (rest, Some(m)) = opt(|i| modifier(i, l))(i)? {
+        let len = i.len() - rest.len();
+        if let Some(what) = once_only(&m) {
+            if let Some((first, flen, _)) = mods.iter().find(|(_, _, o)| once_only(o) == Some(what))
+            {
+                return fail_with(
+                    i,
+                    len,
+                    DiceErrorKind::DuplicateModifier {
+                        first: first[..*flen].into(),
+                        second: i[..len].into(),
+                        what,
+                    },
+                );
+            }
+        }
+        mods.push((i, len, m));
+        i = rest;
+    }
+    Ok((i, mods))
+}
+
+/// The kind of a modifier that may appear only once in a pool, named for errors.
+fn once_only(m: &Modifier) -> Option<&'static str> {
+    Some(match m {
+        Modifier::Min(_) => "`min` clamp",
+        Modifier::Max(_) => "`max` clamp",
+        Modifier::Explode { .. } => "explode modifier",
+        Modifier::Reroll { .. } => "reroll modifier",
+        Modifier::Unique { .. } => "unique modifier",
+        Modifier::Target { .. } => "success count",
+        Modifier::CritSuccess(_) => "critical-success marker",
+        Modifier::CritFailure(_) => "critical-failure marker",
+        Modifier::Sort(_) => "sort",
+        Modifier::KeepDrop(..) => return None,
+    })
+}
+
+/// The faces of a die whose size is written (not computed).
+pub(crate) fn static_faces(sides: &Sides) -> Option<Faces> {
+    match sides {
+        Sides::Number(n) => Some(Faces::Numbered { sides: *n }),
+        Sides::Percent => Some(Faces::Numbered { sides: 100 }),
+        Sides::Fudge(FudgeKind::One) => Some(Faces::Fudge1),
+        Sides::Fudge(FudgeKind::Two) => Some(Faces::Fudge2),
+        Sides::Expr(_) => None,
+    }
+}
+
+/// `dice = [count] ("d" | "D") sides modifier*`
+fn dice<'a>(i: In<'a>, count: Option<Count>, l: &Limits) -> PResult<'a, Expr> {
+    let (i, _) = alt((char('d'), char('D')))(i)?;
+    let (i, sides) = sides(i, l)?;
+    let (i, mods) = modifiers(i, l)?;
+    let count_n = match &count {
+        None => Some(1),
+        Some(Count::Number(n)) => Some(*n),
+        Some(Count::Expr(_)) => None,
+    };
+    if let Some(faces) = static_faces(&sides) {
+        for (at, len, m) in &mods {
+            if let Some(kind) = check_modifier(m, faces, count_n, &at[..*len]) {
+                return fail_with(at, *len, kind);
+            }
+        }
+    }
+    let mods = mods.into_iter().map(|(_, _, m)| m).collect();
+    Ok((i, Expr::Dice(Box::new(Dice { count, sides, mods }))))
+}
+
+/// Checks a modifier that needs the die's faces: never-ending explosions and rerolls,
+/// impossible uniqueness. Returns the error, if any.
+pub(crate) fn check_modifier(
+    m: &Modifier,
+    faces: Faces,
+    count: Option<u64>,
+    text: &str,
+) -> Option<DiceErrorKind> {
+    let every_face = |c: &Option<Compare>, default: i64| {
+        faces.outcomes().all(|(v, _)| match c {
+            Some(c) => c.matches(v as f64),
+            None => v == default,
+        })
+    };
+    match m {
+        Modifier::Explode {
+            on, limit: None, ..
+        } if every_face(on, faces.max()) => Some(DiceErrorKind::AlwaysExplodes {
+            modifier: text.into(),
+            die: faces.to_string(),
+        }),
+        Modifier::Reroll {
+            kind: RerollKind::Until,
+            on,
+        } if every_face(on, faces.min()) => Some(DiceErrorKind::AlwaysRerolls {
+            modifier: text.into(),
+            die: faces.to_string(),
+        }),
+        Modifier::Unique { once: false, on } => {
+            let all_must_differ =
+                on.is_none_or(|c| faces.outcomes().all(|(v, _)| c.matches(v as f64)));
+            match count {
+                Some(n) if all_must_differ && n > faces.distinct() => {
+                    Some(DiceErrorKind::ImpossibleUnique {
+                        count: n,
+                        die: faces.to_string(),
+                    })
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `sides = integer | "%" | ("F" | "f") ["." digit] | "(" expr ")"`
+fn sides<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Sides> {
+    let Some(c) = i.chars().next() else {
+        return hard(i, "die size after `d`");
+    };
+    match c {
+        '%' => Ok((&i[1..], Sides::Percent)),
+        'F' | 'f' => {
+            let rest = &i[1..];
+            if let Some(v) = rest.strip_prefix('.') {
+                let (after, digits) = take_while(|c: char| c.is_ascii_digit())(v)?;
+                match digits {
+                    "1" => Ok((after, Sides::Fudge(FudgeKind::One))),
+                    "2" => Ok((after, Sides::Fudge(FudgeKind::Two))),
+                    _ => {
+                        let (_, word) = take_while(|c: char| c.is_ascii_alphanumeric())(v)?;
+                        fail_with(
+                            i,
+                            2 + word.len(),
+                            DiceErrorKind::BadFudge { found: word.into() },
+                        )
+                    }
+                }
+            } else {
+                Ok((rest, Sides::Fudge(FudgeKind::Two)))
+            }
+        }
+        '(' => {
+            let (rest, e) = paren_or_set(i, l)?;
+            match e {
+                ParenOrSet::Paren(e) => Ok((rest, Sides::Expr(Box::new(e)))),
+                ParenOrSet::Set(_) => hard(i, "die size after `d` (a set cannot be a die size)"),
+            }
+        }
+        c if c.is_ascii_digit() => {
+            let (rest, digits) = digit1(i)?;
+            if digits.len() > 1 && digits.starts_with('0') {
+                return hard(i, "die size without a leading zero");
+            }
+            if rest.starts_with('.') && rest[1..].starts_with(|c: char| c.is_ascii_digit()) {
+                return hard(i, "a whole number of sides");
+            }
+            match digits.parse::<u64>() {
+                Ok(0) => fail_with(
+                    i,
+                    digits.len(),
+                    DiceErrorKind::NoSides { sides: "0".into() },
+                ),
+                Ok(n) if n <= l.max_sides => Ok((rest, Sides::Number(n))),
+                _ => fail_with(
+                    i,
+                    digits.len(),
+                    DiceErrorKind::TooManySides {
+                        sides: digits.into(),
+                        cap: l.max_sides,
+                    },
+                ),
+            }
+        }
+        _ => hard(i, "die size after `d`"),
+    }
+}
+
+/// `compare = cmp_op signed_number`, where `=` is equality.
+fn compare(i: In<'_>) -> PResult<'_, Compare> {
+    let (rest, op) = alt((cmp_op_relational, |i| {
+        char('=')(i).map(|(i, _)| (i, CmpOp::Eq))
+    }))(i)?;
+    let (rest, v) = cut_operand(rest, signed_number, "a number after the comparison")?;
+    Ok((rest, Compare::new(op, v)))
+}
+
+/// `signed_number = ["-"] number`
+fn signed_number(i: In<'_>) -> PResult<'_, f64> {
+    let (rest, text) = recognize(preceded(opt(char('-')), number))(i)?;
+    match text.parse::<f64>() {
+        Ok(v) => Ok((rest, v)),
+        Err(_) => hard(i, "a number"),
+    }
+}
+
+/// A compare point, or a bare number meaning `=N` (as in `r1`, `e6`).
+fn compare_or_literal(i: In<'_>) -> PResult<'_, Compare> {
+    alt((compare, |i| {
+        signed_number(i).map(|(r, v)| (r, Compare::new(CmpOp::Eq, v)))
+    }))(i)
+}
+
+/// A whole number for a clamp (`min3`, `max-12`).
+fn clamp_value<'a>(i: In<'a>, name: &str) -> PResult<'a, i64> {
+    let (rest, v) = cut_operand(i, signed_number, &format!("a number after `{name}`"))?;
+    if v.fract() != 0.0 || v.abs() > 1e15 {
+        return fail_with(
+            i,
+            i.len() - rest.len(),
+            DiceErrorKind::Syntax {
+                expected: format!("a whole number after `{name}`"),
+                found: format!("`{}`", fmt_num(v)),
+            },
+        );
+    }
+    Ok((rest, v as i64))
+}
+
+/// A keep/drop count: a whole number or a parenthesised expression.
+fn count<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Count> {
+    if i.starts_with('(') {
+        let (rest, e) = paren_or_set(i, l)?;
+        return match e {
+            ParenOrSet::Paren(e) => Ok((rest, Count::Expr(Box::new(e)))),
+            ParenOrSet::Set(_) => hard(i, "a count (a set cannot be a count)"),
+        };
+    }
+    let (rest, digits) = digit1(i)?;
+    match digits.parse::<u64>() {
+        Ok(n) if n <= l.max_rolls => Ok((rest, Count::Number(n))),
+        _ => fail_with(
+            i,
+            digits.len(),
+            DiceErrorKind::TooManyDice {
+                count: digits.into(),
+                cap: l.max_rolls,
+            },
+        ),
+    }
+}
+
+/// One modifier after a pool or group (see GRAMMAR.md for the list).
+fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
+    let word = |w: &'static str| move |s: In<'a>| s.strip_prefix(w);
+    // Longest spellings first: `min` before `mi`, `!!p` before `!!` before `!`.
+    if let Some(r) = word("min")(i).or_else(|| word("mi")(i)) {
+        let (r, v) = clamp_value(r, "min")?;
+        return Ok((r, Modifier::Min(v)));
+    }
+    if let Some(r) = word("max")(i).or_else(|| word("ma")(i)) {
+        let (r, v) = clamp_value(r, "max")?;
+        return Ok((r, Modifier::Max(v)));
+    }
+    // Right after a pool `!` always explodes: `!=6` explodes on a six (write `<>6` to count
+    // dice other than six as successes).
+    if i.starts_with('!') {
+        let (r, kind) = if let Some(r) = i.strip_prefix("!!p") {
+            (r, ExplodeKind::CompoundPenetrate)
+        } else if let Some(r) = i.strip_prefix("!!") {
+            (r, ExplodeKind::Compound)
+        } else if let Some(r) = i.strip_prefix("!p") {
+            (r, ExplodeKind::Penetrate)
+        } else {
+            (&i[1..], ExplodeKind::Standard)
+        };
+        let (r, on) = opt(compare)(r)?;
+        let (r, limit) = explode_limit(r, l)?;
+        return Ok((r, Modifier::Explode { kind, on, limit }));
+    }
+    if let Some(r) = i.strip_prefix('e') {
+        let (r, on) = cut_operand(r, compare_or_literal, "a face or comparison after `e`")?;
+        let (r, limit) = explode_limit(r, l)?;
+        return Ok((
+            r,
+            Modifier::Explode {
+                kind: ExplodeKind::Standard,
+                on: Some(on),
+                limit,
+            },
+        ));
+    }
+    if let Some(r) = i.strip_prefix('r') {
+        let (r, kind) = if let Some(r) = r.strip_prefix('o') {
+            (r, RerollKind::Once)
+        } else if let Some(r) = r.strip_prefix('a') {
+            (r, RerollKind::Add)
+        } else if let Some(r) = r.strip_prefix('r') {
+            (r, RerollKind::Until)
+        } else {
+            (r, RerollKind::Until)
+        };
+        let (r, on) = opt(compare_or_literal)(r)?;
+        return Ok((r, Modifier::Reroll { kind, on }));
+    }
+    if let Some(r) = i.strip_prefix('u') {
+        let (r, once) = match r.strip_prefix('o') {
+            Some(r) => (r, true),
+            None => (r, false),
+        };
+        let (r, on) = opt(compare)(r)?;
+        return Ok((r, Modifier::Unique { once, on }));
+    }
+    if let Some(r) = i.strip_prefix("cs") {
+        let (r, c) = cut_operand(r, compare, "a comparison after `cs`, as in `cs>=19`")?;
+        return Ok((r, Modifier::CritSuccess(c)));
+    }
+    if let Some(r) = i.strip_prefix("cf") {
+        let (r, c) = cut_operand(r, compare, "a comparison after `cf`, as in `cf<=1`")?;
+        return Ok((r, Modifier::CritFailure(c)));
+    }
+    if let Some(r) = i.strip_prefix('s') {
+        return Ok(if let Some(r) = r.strip_prefix('a') {
+            (r, Modifier::Sort(SortOrder::Ascending))
+        } else if let Some(r) = r.strip_prefix('d') {
+            (r, Modifier::Sort(SortOrder::Descending))
+        } else {
+            (r, Modifier::Sort(SortOrder::Ascending))
+        });
+    }
+    if let Some(r) = i.strip_prefix('k') {
+        return keep_drop(r, KeepDrop::Keep, "k", l);
+    }
+    if let Some(r) = i.strip_prefix('d').or_else(|| i.strip_prefix('p')) {
+        return keep_drop(r, KeepDrop::Drop, &i[..1], l);
+    }
+    if i.starts_with('f') {
+        return hard(
+            i,
+            "a success comparison before `f` (failures are counted after successes, as in `>=8f<=1`)",
+        );
+    }
+    if i.starts_with(['<', '>', '=']) {
+        let (r, success) = compare(i)?;
+        let (r, failure) = match r.strip_prefix('f') {
+            Some(fr) => {
+                let (fr, c) = cut_operand(fr, compare, "a comparison after `f`, as in `f<=1`")?;
+                (fr, Some(c))
+            }
+            None => (r, None),
+        };
+        return Ok((r, Modifier::Target { success, failure }));
+    }
+    soft(i, "a modifier")
+}
+
+/// `explode_limit = ["x" integer]`
+fn explode_limit<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Option<u32>> {
+    let Some(r) = i.strip_prefix('x') else {
+        return Ok((i, None));
+    };
+    let (rest, digits) = cut_operand(r, digit1, "the most times a die may explode, as in `!x3`")?;
+    match digits.parse::<u32>() {
+        Ok(0) => hard(r, "an explosion limit of at least 1"),
+        Ok(n) if n <= l.max_explosions => Ok((rest, Some(n))),
+        _ => fail_with(
+            r,
+            digits.len(),
+            DiceErrorKind::ExplodeLimit {
+                limit: digits.parse().unwrap_or(u64::MAX),
+                cap: l.max_explosions,
+            },
+        ),
+    }
+}
+
+/// `keep_drop = ("k" | "d" | "p") ("h" count | "l" count | compare | count)`: a bare count
+/// keeps the highest or drops the lowest.
+fn keep_drop<'a>(i: In<'a>, kd: KeepDrop, letter: &str, l: &Limits) -> PResult<'a, Modifier> {
+    let selector = |r: In<'a>| -> PResult<'a, Selector> {
+        if let Some(r) = r.strip_prefix('h') {
+            let (r, n) = cut_operand(
+                r,
+                |i| count(i, l),
+                &format!("how many after `{letter}h`, as in `{letter}h1`"),
+            )?;
+            return Ok((r, Selector::Highest(n)));
+        }
+        if let Some(r) = r.strip_prefix('l') {
+            let (r, n) = cut_operand(
+                r,
+                |i| count(i, l),
+                &format!("how many after `{letter}l`, as in `{letter}l1`"),
+            )?;
+            return Ok((r, Selector::Lowest(n)));
+        }
+        if let Ok((r, c)) = compare(r) {
+            return Ok((r, Selector::Matching(c)));
+        }
+        let (r, n) = cut_operand(
+            r,
+            |i| count(i, l),
+            &format!("how many after `{letter}`, as in `{letter}1`"),
+        )?;
+        Ok((
+            r,
+            if kd == KeepDrop::Keep {
+                Selector::Highest(n)
+            } else {
+                Selector::Lowest(n)
+            },
+        ))
+    };
+    let (r, s) = selector(i)?;
+    Ok((r, Modifier::KeepDrop(kd, s)))
 }

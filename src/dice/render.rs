@@ -1,1 +1,210 @@
-//! Rendering rolls for people (placeholder: being written).
+//! Rendering rolls for people: `4d6kh3 (4, 4, 6, ~~3~~) = 14`.
+//!
+//! The text is built through a [`Paint`] so the shell can colour each part by what it means
+//! (dropped, success, exploded, …) while tests and `--no-color` use [`Plain`], which marks
+//! the same things with ASCII: `~~3~~` dropped (and faces rerolled away), `6!` exploded,
+//! `8*` success, `1_` failure, `20**` critical success, `1__` critical failure.
+
+use super::result::{Critical, Die, Roll, RollNode};
+
+/// What a piece of rendered text means, for colouring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// A die or group item that does not count.
+    Dropped,
+    /// A die or item counted as a success.
+    Success,
+    /// A die or item counted as a failure.
+    Failure,
+    /// A die marked as a critical success.
+    CritSuccess,
+    /// A die marked as a critical failure.
+    CritFailure,
+    /// A die that exploded.
+    Exploded,
+    /// A face that was rerolled away.
+    Rerolled,
+    /// The total.
+    Total,
+    /// A label (`[attack]`).
+    Label,
+    /// A comment.
+    Comment,
+}
+
+/// Paints a piece of text according to its [`Role`].
+pub trait Paint {
+    /// `text` as it should appear for `role`.
+    fn paint(&self, role: Role, text: &str) -> String;
+}
+
+/// No colour: ASCII marks instead (see the module docs).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Plain;
+
+impl Paint for Plain {
+    fn paint(&self, role: Role, text: &str) -> String {
+        match role {
+            Role::Dropped | Role::Rerolled => format!("~~{text}~~"),
+            Role::Success => format!("{text}*"),
+            Role::Failure => format!("{text}_"),
+            Role::CritSuccess => format!("{text}**"),
+            Role::CritFailure => format!("{text}__"),
+            Role::Exploded => format!("{text}!"),
+            Role::Total | Role::Label | Role::Comment => text.to_string(),
+        }
+    }
+}
+
+/// A value as shown to people: whole numbers as they are, others to two decimals at most.
+pub fn fmt_value(v: f64) -> String {
+    if v.fract() == 0.0 {
+        super::ast::fmt_num(v)
+    } else {
+        let s = format!("{v:.2}");
+        let s = s.trim_end_matches('0').trim_end_matches('.');
+        if s == "-0" { "0".into() } else { s.into() }
+    }
+}
+
+/// One roll on one line: the expression with every die, then `= total`.
+pub fn roll_line(roll: &Roll, p: &dyn Paint) -> String {
+    let mut out = format!(
+        "{} = {}",
+        node_text(&roll.tree, p),
+        p.paint(Role::Total, &fmt_value(roll.total))
+    );
+    if let Some(c) = &roll.comment {
+        out.push_str("  ");
+        out.push_str(&p.paint(Role::Comment, &format!("# {c}")));
+    }
+    out
+}
+
+/// A rolled expression tree as text, each pool followed by its dice.
+pub fn node_text(node: &RollNode, p: &dyn Paint) -> String {
+    node_prec(node, p, 0)
+}
+
+fn precedence(node: &RollNode) -> u8 {
+    match node {
+        RollNode::Binary { op, .. } => match op.as_str() {
+            "+" | "-" => 2,
+            "*" | "/" | "//" | "%" => 3,
+            "^" => 5,
+            _ => 1,
+        },
+        RollNode::Unary { .. } => 4,
+        _ => u8::MAX,
+    }
+}
+
+fn node_prec(node: &RollNode, p: &dyn Paint, min: u8) -> String {
+    let text = match node {
+        RollNode::Num { value } => fmt_value(*value),
+        RollNode::Pool(pool) => {
+            let dice: Vec<String> = pool.dice.iter().map(|d| die_text(d, p)).collect();
+            format!("{} ({})", pool.notation, dice.join(", "))
+        }
+        RollNode::Group(g) => {
+            let items: Vec<String> = g
+                .items
+                .iter()
+                .map(|i| {
+                    let t = node_text(&i.node, p);
+                    if !i.kept {
+                        p.paint(Role::Dropped, &t)
+                    } else if i.success {
+                        p.paint(Role::Success, &t)
+                    } else if i.failure {
+                        p.paint(Role::Failure, &t)
+                    } else {
+                        t
+                    }
+                })
+                .collect();
+            let mods = g.notation.rsplit_once(['}', ')']).map_or("", |(_, m)| m);
+            let (open, close) = if g.notation.starts_with('{') {
+                ("{", "}")
+            } else {
+                ("(", ")")
+            };
+            format!("{open}{}{close}{mods}", items.join(", "))
+        }
+        RollNode::Unary { op, operand, .. } => format!("{op}{}", node_prec(operand, p, 5)),
+        RollNode::Binary {
+            op, left, right, ..
+        } => {
+            let prec = precedence(node);
+            let (lmin, rmin) = if op == "^" {
+                (prec + 1, prec)
+            } else {
+                (prec, prec + 1)
+            };
+            format!(
+                "{} {op} {}",
+                node_prec(left, p, lmin),
+                node_prec(right, p, rmin)
+            )
+        }
+        RollNode::Call { func, args, .. } => {
+            let args: Vec<String> = args.iter().map(|a| node_text(a, p)).collect();
+            format!("{func}({})", args.join(", "))
+        }
+        RollNode::Labeled { label, inner, .. } => {
+            format!(
+                "{} {}",
+                node_prec(inner, p, 6),
+                p.paint(Role::Label, &format!("[{label}]"))
+            )
+        }
+    };
+    if precedence(node) < min {
+        format!("({text})")
+    } else {
+        text
+    }
+}
+
+/// One die: faces rerolled away struck out, compounded parts summed, marks for what it did.
+fn die_text(d: &Die, p: &dyn Paint) -> String {
+    let mut text = if d.rolls.len() > 1 && !d.rerolled {
+        // Compounded: show the parts.
+        format!(
+            "{}={}",
+            d.rolls
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join("+"),
+            d.value
+        )
+    } else {
+        d.value.to_string()
+    };
+    if d.exploded {
+        text = p.paint(Role::Exploded, &text);
+    }
+    match d.critical {
+        Some(Critical::Success) => text = p.paint(Role::CritSuccess, &text),
+        Some(Critical::Failure) => text = p.paint(Role::CritFailure, &text),
+        None => {}
+    }
+    if !d.kept {
+        text = p.paint(Role::Dropped, &text);
+    } else if d.success {
+        text = p.paint(Role::Success, &text);
+    } else if d.failure {
+        text = p.paint(Role::Failure, &text);
+    }
+    if d.rerolled {
+        // Faces rerolled away come first, struck out. With compounding after a reroll, the
+        // reroll history is what matters most; the parts show in the JSON.
+        let earlier: Vec<String> = d.rolls[..d.rolls.len() - 1]
+            .iter()
+            .map(|v| p.paint(Role::Rerolled, &v.to_string()))
+            .collect();
+        text = format!("{} {text}", earlier.join(" "));
+    }
+    text
+}

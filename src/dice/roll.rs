@@ -1,19 +1,724 @@
-//! Rolling (placeholder: being written).
-use super::ast::{DiceExpr, Expr};
+//! Rolling: a [`DiceExpr`] and a [`DiceSource`] give [`Roll`]s with every die kept.
+//!
+//! A pool is rolled in fixed stages whatever order its modifiers are written in (see
+//! `GRAMMAR.md`): per die, roll → reroll → explode → clamp; then over the pool, roll-and-add →
+//! unique → keep/drop → success counting → critical markers → sort. Every die comes from the
+//! source, so seeded, entered and queued dice all work the same way.
+
+use super::arith;
+use super::ast::*;
 use super::error::{DiceError, DiceErrorKind};
 use super::limits::Limits;
-use super::result::Roll;
-use super::source::DiceSource;
+use super::parser::{check_modifier, static_faces};
+use super::result::*;
+use super::source::{DiceSource, DieRequest, Faces, SourceKind};
 use crate::span::Span;
 
-/// Rolls a parsed request: once, or `repeat` times.
-pub fn roll(expr: &DiceExpr, source: &mut dyn DiceSource, limits: &Limits) -> Result<Vec<Roll>, DiceError> {
-    let _ = (expr, source, limits);
-    Err(DiceError::new(DiceErrorKind::Empty, Span::default()))
+/// Rolls a parsed request: once, or `repeat` times (one [`Roll`] each).
+pub fn roll(
+    expr: &DiceExpr,
+    source: &mut dyn DiceSource,
+    limits: &Limits,
+) -> Result<Vec<Roll>, DiceError> {
+    (0..expr.repeat.unwrap_or(1))
+        .map(|_| {
+            let mut r = roll_expr(&expr.expr, source, limits)?;
+            r.comment.clone_from(&expr.comment);
+            Ok(r)
+        })
+        .collect()
 }
 
 /// Rolls one expression once.
-pub fn roll_expr(expr: &Expr, source: &mut dyn DiceSource, limits: &Limits) -> Result<Roll, DiceError> {
-    let _ = (expr, source, limits);
-    Err(DiceError::new(DiceErrorKind::Empty, Span::default()))
+pub fn roll_expr(
+    expr: &Expr,
+    source: &mut dyn DiceSource,
+    limits: &Limits,
+) -> Result<Roll, DiceError> {
+    let mut roller = Roller {
+        source,
+        limits,
+        rolled: 0,
+        sources: Vec::new(),
+    };
+    let tree = roller.eval(expr)?;
+    Ok(Roll {
+        expr: expr.to_string(),
+        total: tree.value(),
+        comment: None,
+        sources: roller.sources,
+        tree,
+    })
+}
+
+/// An error found while rolling: no single token is to blame, so it spans the expression.
+fn err(kind: DiceErrorKind) -> DiceError {
+    DiceError::new(kind, Span::default())
+}
+
+struct Roller<'a> {
+    source: &'a mut dyn DiceSource,
+    limits: &'a Limits,
+    rolled: u64,
+    sources: Vec<SourceKind>,
+}
+
+/// The modifiers of a pool sorted into the stages they run in.
+#[derive(Default)]
+struct Stages<'m> {
+    min: Option<i64>,
+    max: Option<i64>,
+    explode: Option<(ExplodeKind, Option<Compare>, Option<u32>)>,
+    reroll: Option<(RerollKind, Option<Compare>)>,
+    unique: Option<(bool, Option<Compare>)>,
+    keep_drop: Vec<(KeepDrop, &'m Selector)>,
+    target: Option<(Compare, Option<Compare>)>,
+    crit_success: Option<Compare>,
+    crit_failure: Option<Compare>,
+    sort: Option<SortOrder>,
+}
+
+impl<'m> Stages<'m> {
+    fn of(mods: &'m [Modifier]) -> Self {
+        let mut s = Stages::default();
+        for m in mods {
+            match m {
+                Modifier::Min(v) => s.min = Some(*v),
+                Modifier::Max(v) => s.max = Some(*v),
+                Modifier::Explode { kind, on, limit } => s.explode = Some((*kind, *on, *limit)),
+                Modifier::Reroll { kind, on } => s.reroll = Some((*kind, *on)),
+                Modifier::Unique { once, on } => s.unique = Some((*once, *on)),
+                Modifier::KeepDrop(kd, sel) => s.keep_drop.push((*kd, sel)),
+                Modifier::Target { success, failure } => s.target = Some((*success, *failure)),
+                Modifier::CritSuccess(c) => s.crit_success = Some(*c),
+                Modifier::CritFailure(c) => s.crit_failure = Some(*c),
+                Modifier::Sort(o) => s.sort = Some(*o),
+            }
+        }
+        s
+    }
+}
+
+/// Whether face `v` matches `on`, or equals `default` when no compare point was written.
+fn hits(on: Option<Compare>, default: i64, v: i64) -> bool {
+    match on {
+        Some(c) => c.matches(v as f64),
+        None => v == default,
+    }
+}
+
+impl Roller<'_> {
+    fn draw(
+        &mut self,
+        faces: Faces,
+        pool: &str,
+        purpose: String,
+    ) -> Result<(i64, SourceKind), DiceError> {
+        self.rolled += 1;
+        if self.rolled > self.limits.max_rolls {
+            return Err(err(DiceErrorKind::TooManyRolls {
+                cap: self.limits.max_rolls,
+            }));
+        }
+        let req = DieRequest {
+            faces,
+            pool,
+            purpose,
+            span: Span::default(),
+        };
+        let (v, kind) = self.source.next_die(&req)?;
+        if !self.sources.contains(&kind) {
+            self.sources.push(kind);
+        }
+        Ok((v, kind))
+    }
+
+    fn eval(&mut self, e: &Expr) -> Result<RollNode, DiceError> {
+        Ok(match e {
+            Expr::Num(v) => RollNode::Num { value: *v },
+            Expr::Dice(d) => RollNode::Pool(self.pool(d)?),
+            Expr::Group(g) => RollNode::Group(self.group(g)?),
+            Expr::Unary(op, x) => {
+                let operand = self.eval(x)?;
+                let value = arith::unary(*op, operand.value());
+                RollNode::Unary {
+                    op: if *op == UnaryOp::Neg { "-" } else { "+" }.into(),
+                    value,
+                    operand: Box::new(operand),
+                }
+            }
+            Expr::Binary(op, l, r) => {
+                let left = self.eval(l)?;
+                let right = self.eval(r)?;
+                let value = arith::binary(*op, left.value(), right.value()).map_err(err)?;
+                RollNode::Binary {
+                    op: op.symbol().into(),
+                    value,
+                    left: Box::new(left),
+                    right: Box::new(right),
+                }
+            }
+            Expr::Call(f, args) => {
+                let args = args
+                    .iter()
+                    .map(|a| self.eval(a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let vals: Vec<f64> = args.iter().map(RollNode::value).collect();
+                let value = arith::call(*f, &vals).map_err(err)?;
+                RollNode::Call {
+                    func: f.name().into(),
+                    value,
+                    args,
+                }
+            }
+            Expr::Labeled(x, label) => {
+                let inner = self.eval(x)?;
+                RollNode::Labeled {
+                    label: label.clone(),
+                    value: inner.value(),
+                    inner: Box::new(inner),
+                }
+            }
+        })
+    }
+
+    /// A computed count or size: rolled, then rounded down.
+    fn eval_whole(&mut self, e: &Expr) -> Result<f64, DiceError> {
+        Ok(self.eval(e)?.value().floor())
+    }
+
+    fn count(&mut self, c: &Count) -> Result<f64, DiceError> {
+        match c {
+            Count::Number(n) => Ok(*n as f64),
+            Count::Expr(e) => self.eval_whole(e),
+        }
+    }
+
+    fn faces(&mut self, d: &Dice) -> Result<Faces, DiceError> {
+        if let Some(f) = static_faces(&d.sides) {
+            return Ok(f);
+        }
+        let Sides::Expr(e) = &d.sides else {
+            unreachable!("static_faces covers the other kinds")
+        };
+        let n = self.eval_whole(e)?;
+        if n < 1.0 {
+            return Err(err(DiceErrorKind::NoSides { sides: fmt_num(n) }));
+        }
+        if n > self.limits.max_sides as f64 {
+            return Err(err(DiceErrorKind::TooManySides {
+                sides: fmt_num(n),
+                cap: self.limits.max_sides,
+            }));
+        }
+        Ok(Faces::Numbered { sides: n as u64 })
+    }
+
+    fn pool(&mut self, d: &Dice) -> Result<PoolRoll, DiceError> {
+        let notation = d.to_string();
+        let n = match &d.count {
+            None => 1.0,
+            Some(c) => self.count(c)?,
+        };
+        if n < 0.0 {
+            return Err(err(DiceErrorKind::NoDice { count: fmt_num(n) }));
+        }
+        if n > self.limits.max_dice as f64 {
+            return Err(err(DiceErrorKind::TooManyDice {
+                count: fmt_num(n),
+                cap: self.limits.max_dice,
+            }));
+        }
+        let n = n as u64;
+        let faces = self.faces(d)?;
+        // Sizes and counts computed while rolling get the checks the parser made for written ones.
+        if static_faces(&d.sides).is_none() || matches!(d.count, Some(Count::Expr(_))) {
+            for m in &d.mods {
+                if let Some(kind) = check_modifier(m, faces, Some(n), &m.to_string()) {
+                    return Err(err(kind));
+                }
+            }
+        }
+        let st = Stages::of(&d.mods);
+        let mut dice = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            self.one_die(faces, &notation, &st, i + 1, n, &mut dice)?;
+        }
+        if let Some((RerollKind::Add, on)) = st.reroll {
+            if let Some(pos) = dice.iter().position(|x| hits(on, faces.min(), x.value)) {
+                let (v, source) =
+                    self.draw(faces, &notation, format!("added for die {}", pos + 1))?;
+                let mut extra = plain_die(v, source);
+                extra.extra = true;
+                clamp(&mut extra, &st);
+                dice.push(extra);
+            }
+        }
+        if let Some((once, on)) = st.unique {
+            self.make_unique(faces, &notation, &mut dice, once, on)?;
+        }
+        let values: Vec<f64> = dice.iter().map(|x| x.value as f64).collect();
+        let kept = self.select(&st.keep_drop, &values)?;
+        for (die, k) in dice.iter_mut().zip(kept) {
+            die.kept = k;
+        }
+        for die in &mut dice {
+            let v = die.value as f64;
+            if st.crit_success.is_some_and(|c| c.matches(v)) {
+                die.critical = Some(Critical::Success);
+            } else if st.crit_failure.is_some_and(|c| c.matches(v)) {
+                die.critical = Some(Critical::Failure);
+            }
+        }
+        let mut pool = PoolRoll {
+            notation,
+            die: faces.to_string(),
+            dice,
+            value: 0.0,
+            successes: None,
+            failures: None,
+        };
+        if let Some((success, failure)) = st.target {
+            for die in &mut pool.dice {
+                let v = die.value as f64;
+                die.success = success.matches(v);
+                die.failure = !die.success && failure.is_some_and(|f| f.matches(v));
+            }
+            pool.successes = Some(0);
+            pool.failures = failure.map(|_| 0);
+        }
+        if let Some(order) = st.sort {
+            sort_by_value(&mut pool.dice, order, |d| d.value as f64);
+        }
+        recount_pool(&mut pool);
+        Ok(pool)
+    }
+
+    /// Rolls die `i` of `n` with its rerolls, explosions and clamp; pushes it and any dice
+    /// its explosions added.
+    fn one_die(
+        &mut self,
+        faces: Faces,
+        pool: &str,
+        st: &Stages<'_>,
+        i: u64,
+        n: u64,
+        out: &mut Vec<Die>,
+    ) -> Result<(), DiceError> {
+        let (mut face, mut source) = self.draw(faces, pool, format!("die {i} of {n}"))?;
+        let mut die = plain_die(face, source);
+        match st.reroll {
+            Some((RerollKind::Until, on)) => {
+                let mut times = 0;
+                while hits(on, faces.min(), face) {
+                    times += 1;
+                    if times > self.limits.max_rerolls {
+                        let condition =
+                            on.map_or_else(|| format!("={}", faces.min()), |c| c.to_string());
+                        return Err(err(DiceErrorKind::RerollCap {
+                            cap: self.limits.max_rerolls,
+                            condition,
+                        }));
+                    }
+                    (face, source) = self.draw(faces, pool, format!("reroll of die {i}"))?;
+                    die.rolls.push(face);
+                    die.rerolled = true;
+                }
+            }
+            Some((RerollKind::Once, on)) if hits(on, faces.min(), face) => {
+                (face, source) = self.draw(faces, pool, format!("reroll of die {i}"))?;
+                die.rolls.push(face);
+                die.rerolled = true;
+            }
+            _ => {}
+        }
+        die.value = face;
+        die.source = source;
+        let Some((kind, on, limit)) = st.explode else {
+            clamp(&mut die, st);
+            out.push(die);
+            return Ok(());
+        };
+        let limit = limit.unwrap_or(self.limits.max_explosions);
+        let penetrate = matches!(
+            kind,
+            ExplodeKind::Penetrate | ExplodeKind::CompoundPenetrate
+        );
+        let compound = matches!(kind, ExplodeKind::Compound | ExplodeKind::CompoundPenetrate);
+        let mut last = face;
+        let mut extra_dice = Vec::new();
+        for _ in 0..limit {
+            if !hits(on, faces.max(), last) {
+                break;
+            }
+            let (next, src) = self.draw(faces, pool, format!("explosion of die {i}"))?;
+            last = next;
+            let counted = if penetrate { next - 1 } else { next };
+            if compound {
+                die.exploded = true;
+                die.rolls.push(next);
+                die.value += counted;
+                die.source = src;
+            } else {
+                match extra_dice.last_mut() {
+                    Some(prev) => prev_exploded(prev),
+                    None => die.exploded = true,
+                }
+                let mut x = plain_die(counted, src);
+                x.rolls = vec![next];
+                x.extra = true;
+                extra_dice.push(x);
+            }
+        }
+        clamp(&mut die, st);
+        out.push(die);
+        for mut x in extra_dice {
+            clamp(&mut x, st);
+            out.push(x);
+        }
+        Ok(())
+    }
+
+    fn make_unique(
+        &mut self,
+        faces: Faces,
+        pool: &str,
+        dice: &mut [Die],
+        once: bool,
+        on: Option<Compare>,
+    ) -> Result<(), DiceError> {
+        for j in 0..dice.len() {
+            let mut times = 0;
+            loop {
+                let v = dice[j].value;
+                let must_differ = on.is_none_or(|c| c.matches(v as f64));
+                if !must_differ || !dice[..j].iter().any(|d| d.value == v) {
+                    break;
+                }
+                if once && times == 1 {
+                    break;
+                }
+                times += 1;
+                if times > self.limits.max_rerolls {
+                    return Err(err(DiceErrorKind::RerollCap {
+                        cap: self.limits.max_rerolls,
+                        condition: "unique".into(),
+                    }));
+                }
+                let (face, source) =
+                    self.draw(faces, pool, format!("reroll of duplicate die {}", j + 1))?;
+                let d = &mut dice[j];
+                d.rolls.push(face);
+                d.value = face;
+                d.source = source;
+                d.rerolled = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// Keep/drop with set semantics: each selector picks from all the values; an item counts
+    /// if some keep selector picked it (or there are none) and no drop selector did.
+    fn select(
+        &mut self,
+        selectors: &[(KeepDrop, &Selector)],
+        values: &[f64],
+    ) -> Result<Vec<bool>, DiceError> {
+        if selectors.is_empty() {
+            return Ok(vec![true; values.len()]);
+        }
+        let any_keep = selectors.iter().any(|(kd, _)| *kd == KeepDrop::Keep);
+        let mut kept_by_keep = vec![!any_keep; values.len()];
+        let mut dropped = vec![false; values.len()];
+        for (kd, sel) in selectors {
+            let picked = self.pick(sel, values)?;
+            let target = if *kd == KeepDrop::Keep {
+                &mut kept_by_keep
+            } else {
+                &mut dropped
+            };
+            for i in picked {
+                target[i] = true;
+            }
+        }
+        Ok(kept_by_keep
+            .iter()
+            .zip(&dropped)
+            .map(|(k, d)| *k && !d)
+            .collect())
+    }
+
+    /// The indices a selector picks. Among equal values the highest are the later ones and
+    /// the lowest the earlier ones, so `kh` and `kl` never fight over a tie.
+    fn pick(&mut self, sel: &Selector, values: &[f64]) -> Result<Vec<usize>, DiceError> {
+        let mut order: Vec<usize> = (0..values.len()).collect();
+        let n = match sel {
+            Selector::Matching(c) => {
+                return Ok(order
+                    .into_iter()
+                    .filter(|&i| c.matches(values[i]))
+                    .collect());
+            }
+            Selector::Highest(c) | Selector::Lowest(c) => self.count(c)?,
+        };
+        if n < 0.0 {
+            return Err(err(DiceErrorKind::NoDice { count: fmt_num(n) }));
+        }
+        order.sort_by(|&a, &b| values[a].total_cmp(&values[b]).then(a.cmp(&b)));
+        if matches!(sel, Selector::Highest(_)) {
+            order.reverse();
+        }
+        order.truncate(n as usize);
+        Ok(order)
+    }
+
+    fn group(&mut self, g: &Group) -> Result<GroupRoll, DiceError> {
+        let notation = g.to_string();
+        let mut items = Vec::with_capacity(g.items.len());
+        for e in &g.items {
+            items.push(GroupItem {
+                node: self.eval(e)?,
+                kept: true,
+                success: false,
+                failure: false,
+            });
+        }
+        let st = Stages::of(&g.mods);
+        let single_with_dice = items.len() == 1 && {
+            let mut dice = Vec::new();
+            items[0].node.collect_dice(&mut dice);
+            !dice.is_empty()
+        };
+        if single_with_dice {
+            // `{4d6+4d8}kh3`, `(10d6kh5)kl2`: keep/drop act on the dice inside the one item.
+            let node = &mut items[0].node;
+            if !st.keep_drop.is_empty() {
+                let values: Vec<f64> = {
+                    let mut dice = Vec::new();
+                    node.collect_dice(&mut dice);
+                    dice.iter()
+                        .filter(|d| d.kept)
+                        .map(|d| d.value as f64)
+                        .collect()
+                };
+                let kept = self.select(&st.keep_drop, &values)?;
+                let mut it = kept.into_iter();
+                for_each_die(node, &mut |d| {
+                    if d.kept {
+                        d.kept = it.next().unwrap_or(true);
+                    }
+                });
+                recompute(node)?;
+            }
+            if let Some(order) = st.sort {
+                sort_dice_in(node, order);
+            }
+        } else {
+            let values: Vec<f64> = items.iter().map(|i| i.node.value()).collect();
+            let kept = self.select(&st.keep_drop, &values)?;
+            for (item, k) in items.iter_mut().zip(kept) {
+                item.kept = k;
+            }
+            if let Some(order) = st.sort {
+                sort_by_value(&mut items, order, |i| i.node.value());
+            }
+        }
+        let mut group = GroupRoll {
+            notation,
+            items,
+            value: 0.0,
+            successes: None,
+            failures: None,
+        };
+        if let Some((success, failure)) = st.target {
+            let (mut s, mut f) = (0u32, 0u32);
+            for item in group.items.iter_mut().filter(|i| i.kept) {
+                let v = item.node.value();
+                item.success = success.matches(v);
+                item.failure = !item.success && failure.is_some_and(|c| c.matches(v));
+                s += u32::from(item.success);
+                f += u32::from(item.failure);
+            }
+            group.successes = Some(s);
+            group.failures = failure.map(|_| f);
+            group.value = f64::from(s) - f64::from(f);
+        } else {
+            group.value = group
+                .items
+                .iter()
+                .filter(|i| i.kept)
+                .map(|i| i.node.value())
+                .sum();
+        }
+        group.value = arith::checked(group.value, "the group total").map_err(err)?;
+        Ok(group)
+    }
+}
+
+fn plain_die(v: i64, source: SourceKind) -> Die {
+    Die {
+        value: v,
+        rolls: vec![v],
+        kept: true,
+        exploded: false,
+        extra: false,
+        rerolled: false,
+        clamped: false,
+        success: false,
+        failure: false,
+        critical: None,
+        source,
+    }
+}
+
+fn prev_exploded(d: &mut Die) {
+    d.exploded = true;
+}
+
+fn clamp(d: &mut Die, st: &Stages<'_>) {
+    let before = d.value;
+    if let Some(lo) = st.min {
+        d.value = d.value.max(lo);
+    }
+    if let Some(hi) = st.max {
+        d.value = d.value.min(hi);
+    }
+    d.clamped = d.value != before;
+}
+
+fn sort_by_value<T>(xs: &mut [T], order: SortOrder, key: impl Fn(&T) -> f64) {
+    xs.sort_by(|a, b| {
+        let o = key(a).total_cmp(&key(b));
+        if order == SortOrder::Descending {
+            o.reverse()
+        } else {
+            o
+        }
+    });
+}
+
+/// A pool's value from its dice: the sum of the kept dice, or successes minus failures.
+fn recount_pool(p: &mut PoolRoll) {
+    if p.successes.is_some() {
+        let s = p.dice.iter().filter(|d| d.kept && d.success).count() as u32;
+        let f = p.dice.iter().filter(|d| d.kept && d.failure).count() as u32;
+        p.successes = Some(s);
+        p.failures = p.failures.map(|_| f);
+        p.value = f64::from(s) - f64::from(f);
+    } else {
+        p.value = p
+            .dice
+            .iter()
+            .filter(|d| d.kept)
+            .map(|d| d.value as f64)
+            .sum();
+    }
+}
+
+fn for_each_die(node: &mut RollNode, f: &mut dyn FnMut(&mut Die)) {
+    match node {
+        RollNode::Num { .. } => {}
+        RollNode::Pool(p) => p.dice.iter_mut().for_each(f),
+        RollNode::Group(g) => g
+            .items
+            .iter_mut()
+            .for_each(|i| for_each_die(&mut i.node, f)),
+        RollNode::Unary { operand, .. } => for_each_die(operand, f),
+        RollNode::Binary { left, right, .. } => {
+            for_each_die(left, f);
+            for_each_die(right, f);
+        }
+        RollNode::Call { args, .. } => args.iter_mut().for_each(|a| for_each_die(a, f)),
+        RollNode::Labeled { inner, .. } => for_each_die(inner, f),
+    }
+}
+
+fn sort_dice_in(node: &mut RollNode, order: SortOrder) {
+    match node {
+        RollNode::Pool(p) => sort_by_value(&mut p.dice, order, |d| d.value as f64),
+        RollNode::Unary { operand, .. } => sort_dice_in(operand, order),
+        RollNode::Binary { left, right, .. } => {
+            sort_dice_in(left, order);
+            sort_dice_in(right, order);
+        }
+        RollNode::Call { args, .. } => args.iter_mut().for_each(|a| sort_dice_in(a, order)),
+        RollNode::Labeled { inner, .. } => sort_dice_in(inner, order),
+        RollNode::Num { .. } | RollNode::Group(_) => {}
+    }
+}
+
+/// Recomputes every value under `node` after dice inside it were kept or dropped.
+fn recompute(node: &mut RollNode) -> Result<f64, DiceError> {
+    let v = match node {
+        RollNode::Num { value } => *value,
+        RollNode::Pool(p) => {
+            recount_pool(p);
+            p.value
+        }
+        RollNode::Group(g) => {
+            for item in &mut g.items {
+                recompute(&mut item.node)?;
+            }
+            if g.successes.is_none() {
+                g.value = g
+                    .items
+                    .iter()
+                    .filter(|i| i.kept)
+                    .map(|i| i.node.value())
+                    .sum();
+            }
+            g.value
+        }
+        RollNode::Unary { op, value, operand } => {
+            let x = recompute(operand)?;
+            *value = if op == "-" { -x } else { x };
+            *value
+        }
+        RollNode::Binary {
+            op,
+            value,
+            left,
+            right,
+        } => {
+            let (a, b) = (recompute(left)?, recompute(right)?);
+            let op = binary_op(op);
+            *value = arith::binary(op, a, b).map_err(err)?;
+            *value
+        }
+        RollNode::Call { func, value, args } => {
+            let vals = args
+                .iter_mut()
+                .map(recompute)
+                .collect::<Result<Vec<_>, _>>()?;
+            let f = Func::from_name(func).unwrap_or(Func::Abs);
+            *value = arith::call(f, &vals).map_err(err)?;
+            *value
+        }
+        RollNode::Labeled { value, inner, .. } => {
+            *value = recompute(inner)?;
+            *value
+        }
+    };
+    Ok(v)
+}
+
+fn binary_op(symbol: &str) -> BinaryOp {
+    [
+        BinaryOp::Add,
+        BinaryOp::Sub,
+        BinaryOp::Mul,
+        BinaryOp::Div,
+        BinaryOp::FloorDiv,
+        BinaryOp::Rem,
+        BinaryOp::Pow,
+        BinaryOp::Cmp(CmpOp::Eq),
+        BinaryOp::Cmp(CmpOp::Ne),
+        BinaryOp::Cmp(CmpOp::Lt),
+        BinaryOp::Cmp(CmpOp::Le),
+        BinaryOp::Cmp(CmpOp::Gt),
+        BinaryOp::Cmp(CmpOp::Ge),
+    ]
+    .into_iter()
+    .find(|op| op.symbol() == symbol)
+    .unwrap_or(BinaryOp::Add)
 }

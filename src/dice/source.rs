@@ -242,7 +242,10 @@ impl DiceSource for BoxSource<'_> {
             if !request.faces.contains(v) {
                 // Leave the bad value queued so `dice` shows it and the umpire can clear it.
                 return Err(DiceError::new(
-                    DiceErrorKind::ImpossibleValue { value: v, die: request.faces.to_string() },
+                    DiceErrorKind::ImpossibleValue {
+                        value: v,
+                        die: request.faces.to_string(),
+                    },
                     request.span,
                 ));
             }
@@ -265,7 +268,10 @@ impl DiceSource for BoxSource<'_> {
                 })?;
                 if !request.faces.contains(v) {
                     return Err(DiceError::new(
-                        DiceErrorKind::ImpossibleValue { value: v, die: request.faces.to_string() },
+                        DiceErrorKind::ImpossibleValue {
+                            value: v,
+                            die: request.faces.to_string(),
+                        },
                         request.span,
                     ));
                 }
@@ -289,7 +295,9 @@ pub struct FixedSource {
 impl FixedSource {
     /// A source that hands out `values` in order.
     pub fn new(values: impl IntoIterator<Item = i64>) -> Self {
-        FixedSource { values: values.into_iter().collect() }
+        FixedSource {
+            values: values.into_iter().collect(),
+        }
     }
 }
 
@@ -297,13 +305,18 @@ impl DiceSource for FixedSource {
     fn next_die(&mut self, request: &DieRequest<'_>) -> Result<(i64, SourceKind), DiceError> {
         let v = self.values.pop_front().ok_or_else(|| {
             DiceError::new(
-                DiceErrorKind::SourceCancelled { reason: "no more recorded dice".into() },
+                DiceErrorKind::SourceCancelled {
+                    reason: "no more recorded dice".into(),
+                },
                 request.span,
             )
         })?;
         if !request.faces.contains(v) {
             return Err(DiceError::new(
-                DiceErrorKind::ImpossibleValue { value: v, die: request.faces.to_string() },
+                DiceErrorKind::ImpossibleValue {
+                    value: v,
+                    die: request.faces.to_string(),
+                },
                 request.span,
             ));
         }
@@ -316,7 +329,12 @@ mod tests {
     use super::*;
 
     fn req(faces: Faces) -> DieRequest<'static> {
-        DieRequest { faces, pool: "1d6", purpose: "die 1 of 1".into(), span: Span::default() }
+        DieRequest {
+            faces,
+            pool: "1d6",
+            purpose: "die 1 of 1".into(),
+            span: Span::default(),
+        }
     }
 
     #[test]
@@ -334,7 +352,10 @@ mod tests {
     fn impossible_queued_value_is_an_error_and_stays_queued() {
         let mut b = DiceBox::seeded(1);
         b.enqueue([7]);
-        let err = b.source(None).next_die(&req(Faces::Numbered { sides: 6 })).unwrap_err();
+        let err = b
+            .source(None)
+            .next_die(&req(Faces::Numbered { sides: 6 }))
+            .unwrap_err();
         assert_eq!(err.to_string(), "7 is not a face of a d6");
         assert_eq!(b.queued().collect::<Vec<_>>(), vec![7]);
     }
@@ -345,7 +366,9 @@ mod tests {
         let roll = |seed| {
             let mut b = DiceBox::seeded(seed);
             let mut s = b.source(None);
-            (0..20).map(|_| s.next_die(&req(d)).unwrap().0).collect::<Vec<_>>()
+            (0..20)
+                .map(|_| s.next_die(&req(d)).unwrap().0)
+                .collect::<Vec<_>>()
         };
         assert_eq!(roll(7), roll(7));
         assert_ne!(roll(7), roll(8));
