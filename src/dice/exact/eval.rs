@@ -2,6 +2,7 @@
 //! pools to `pool.rs` and groups to `group.rs`. Independent sub-expressions combine by the
 //! product of their distributions.
 
+use super::super::arith;
 use super::super::ast::{BinaryOp, Count, Expr, Func, UnaryOp};
 use super::super::error::{DiceError, DiceErrorKind};
 use super::options::ExactOptions;
@@ -62,37 +63,17 @@ impl<'a> Ctx<'a> {
 
     fn binary(&self, op: BinaryOp, a: &Pmf, b: &Pmf) -> Result<Pmf, DiceError> {
         let cap = self.cap();
-        if matches!(op, BinaryOp::Div | BinaryOp::FloorDiv | BinaryOp::Rem)
-            && b.mass_where(|y| y == 0.0) > 0.0
-        {
-            return Err(DiceError::new(
-                DiceErrorKind::DivisionByZero,
-                Span::default(),
-            ));
-        }
         match op {
             BinaryOp::Add => a.add(b, cap),
             BinaryOp::Sub => a.add(&b.neg(), cap),
-            BinaryOp::Mul => a.combine(b, |x, y| x * y, "a product", cap),
-            BinaryOp::Div => a.combine(b, |x, y| x / y, "a quotient", cap),
-            BinaryOp::FloorDiv => a.combine(b, |x, y| (x / y).floor(), "a quotient", cap),
-            BinaryOp::Rem => a.combine(b, floored_rem, "a remainder", cap),
-            BinaryOp::Pow => a.combine(b, f64::powf, "a power", cap),
-            BinaryOp::Cmp(c) => a.combine(
-                b,
-                |x, y| if c.holds(x, y) { 1.0 } else { 0.0 },
-                "a comparison",
-                cap,
-            ),
+            // Same arithmetic as the roller, value by value (division by zero included).
+            _ => a.combine(b, |x, y| arith::binary(op, x, y), op_name(op), cap),
         }
     }
 
     fn call(&mut self, f: Func, args: &[Expr]) -> Result<Pmf, DiceError> {
         let cap = self.cap();
-        let mut vals = args
-            .iter()
-            .map(|a| self.eval(a))
-            .collect::<Result<Vec<_>, _>>()?;
+        let vals = args.iter().map(|a| self.eval(a)).collect::<Result<Vec<_>, _>>()?;
         let (min, max) = f.arity();
         if vals.len() < min || max.is_some_and(|m| vals.len() > m) {
             return Err(DiceError::new(
@@ -107,29 +88,17 @@ impl<'a> Ctx<'a> {
                 Span::default(),
             ));
         }
-        let unary = |g: fn(f64) -> f64, x: &Pmf| x.map(g, f.name(), cap);
         match f {
-            Func::Floor => unary(f64::floor, &vals[0]),
-            Func::Ceil => unary(f64::ceil, &vals[0]),
-            Func::Round => unary(|x| (x + 0.5).floor(), &vals[0]),
-            Func::Trunc => unary(f64::trunc, &vals[0]),
-            Func::Abs => unary(f64::abs, &vals[0]),
-            Func::Sign => unary(sign, &vals[0]),
-            Func::Sqrt => unary(f64::sqrt, &vals[0]),
-            Func::Exp => unary(f64::exp, &vals[0]),
-            Func::Log => unary(f64::ln, &vals[0]),
-            Func::Sin => unary(f64::sin, &vals[0]),
-            Func::Cos => unary(f64::cos, &vals[0]),
-            Func::Tan => unary(f64::tan, &vals[0]),
             Func::Pow => self.binary(BinaryOp::Pow, &vals[0], &vals[1]),
+            // min and max of several arguments, two at a time.
             Func::Min | Func::Max => {
-                let pick = if f == Func::Min { f64::min } else { f64::max };
-                let mut acc = vals.remove(0);
-                for v in &vals {
-                    acc = acc.combine(v, pick, f.name(), cap)?;
+                let mut acc = vals[0].clone();
+                for v in &vals[1..] {
+                    acc = acc.combine(v, |x, y| arith::call(f, &[x, y]), f.name(), cap)?;
                 }
                 Ok(acc)
             }
+            _ => vals[0].map(|x| arith::call(f, &[x]), f.name(), cap),
         }
     }
 
@@ -156,24 +125,16 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// `a % b` with the sign of the divisor: `a - b * floor(a / b)`.
-fn floored_rem(a: f64, b: f64) -> f64 {
-    let r = a % b;
-    if r != 0.0 && (r < 0.0) != (b < 0.0) {
-        r + b
-    } else {
-        r
-    }
-}
-
-/// −1, 0 or 1 (`f64::signum` gives 1 for 0).
-fn sign(x: f64) -> f64 {
-    if x > 0.0 {
-        1.0
-    } else if x < 0.0 {
-        -1.0
-    } else {
-        0.0
+/// What an operator's result is called in errors.
+fn op_name(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Add => "a sum",
+        BinaryOp::Sub => "a difference",
+        BinaryOp::Mul => "a product",
+        BinaryOp::Div | BinaryOp::FloorDiv => "a quotient",
+        BinaryOp::Rem => "a remainder",
+        BinaryOp::Pow => "a power",
+        BinaryOp::Cmp(_) => "a comparison",
     }
 }
 

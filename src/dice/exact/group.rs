@@ -1,7 +1,8 @@
 //! Groups `{a, b}kh1` and sets `(1, 2, 3)kl1`: keep/drop and success counting over the items'
-//! totals, or, for a `{…}` around a single pool, over that pool's dice.
+//! totals, or, for a group of one item that rolls dice, keep/drop over that item's dice
+//! (supported when the item is a single pool without keep/drop of its own).
 
-use super::super::ast::{Brackets, Expr, Group, Modifier};
+use super::super::ast::{Expr, Group, Modifier};
 use super::super::error::DiceError;
 use super::die::unsupported;
 use super::eval::Ctx;
@@ -37,53 +38,43 @@ pub(super) fn group(ctx: &mut Ctx<'_>, g: &Group) -> Result<Pmf, DiceError> {
     if g.items.is_empty() {
         return Ok(Pmf::constant(0.0));
     }
-    if g.brackets == Brackets::Braces && g.items.len() == 1 {
-        if selectors.is_empty() && score.is_none() {
-            return ctx.eval(&g.items[0]);
-        }
-        let mut item = &g.items[0];
-        while let Expr::Labeled(inner, _) = item {
-            item = inner;
-        }
-        if score.is_some() {
-            return Err(unsupported("success counting on a one-item `{…}` group"));
-        }
-        return match item {
-            Expr::Dice(d)
-                if !d
-                    .mods
-                    .iter()
-                    .any(|m| matches!(m, Modifier::KeepDrop(..) | Modifier::Target { .. })) =>
-            {
-                pool(ctx, d, &keep_mods)
-            }
-            _ => Err(unsupported(
-                "keep/drop on the dice inside a one-item `{…}` group unless it is a single pool without its own keep/drop",
-            )),
-        };
-    }
-    let items = g
-        .items
-        .iter()
-        .map(|e| ctx.eval(e))
-        .collect::<Result<Vec<_>, _>>()?;
     let score = score.unwrap_or(Score::Sum);
+    let scored = |item: &Pmf| item.map(|v| Ok(score.of(v)), "a group item", cap);
+    if g.items.len() == 1 && rolls_dice(&g.items[0]) {
+        // With one item that rolls dice, keep/drop act on those dice (either brackets).
+        let item = if selectors.is_empty() {
+            ctx.eval(&g.items[0])?
+        } else {
+            let mut inner = &g.items[0];
+            while let Expr::Labeled(x, _) = inner {
+                inner = x;
+            }
+            match inner {
+                // A pool without keep/drop of its own: its selectors and the group's are
+                // picked from the same dice, which is the pool with both.
+                Expr::Dice(d) if !d.mods.iter().any(|m| matches!(m, Modifier::KeepDrop(..))) => {
+                    pool(ctx, d, &keep_mods)?
+                }
+                _ => {
+                    return Err(unsupported(
+                        "keep/drop on a one-item group unless the item is a single pool without keep/drop of its own",
+                    ));
+                }
+            }
+        };
+        return scored(&item);
+    }
+    let items = g.items.iter().map(|e| ctx.eval(e)).collect::<Result<Vec<_>, _>>()?;
     if selectors.is_empty() {
         let mut total = Pmf::constant(0.0);
         for item in &items {
-            let scored = item.map(|v| score.of(v), "a group item", cap)?;
-            total = total.add(&scored, cap)?;
+            total = total.add(&scored(item)?, cap)?;
         }
         return Ok(total);
     }
     let parts: Vec<Contributor> = items
         .iter()
-        .map(|p| {
-            (
-                p.pairs().into_iter().map(|(v, q)| (vec![v], q)).collect(),
-                p.lost,
-            )
-        })
+        .map(|p| (p.pairs().into_iter().map(|(v, q)| (vec![v], q)).collect(), p.lost))
         .collect();
     let (sels, sel_lost) = selections(ctx, &selectors)?;
     let mut mix = Vec::new();
@@ -91,4 +82,16 @@ pub(super) fn group(ctx: &mut Ctx<'_>, g: &Group) -> Result<Pmf, DiceError> {
         mix.push((w, multisets(&parts, &sel, score, "a group", cap)?));
     }
     Pmf::mixture(mix, sel_lost, cap)
+}
+
+/// Whether an expression contains a pool of dice.
+fn rolls_dice(e: &Expr) -> bool {
+    match e {
+        Expr::Num(_) => false,
+        Expr::Dice(_) => true,
+        Expr::Group(g) => g.items.iter().any(rolls_dice),
+        Expr::Unary(_, x) | Expr::Labeled(x, _) => rolls_dice(x),
+        Expr::Binary(_, a, b) => rolls_dice(a) || rolls_dice(b),
+        Expr::Call(_, args) => args.iter().any(rolls_dice),
+    }
 }

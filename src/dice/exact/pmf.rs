@@ -191,23 +191,18 @@ impl Pmf {
         }
     }
 
-    /// Total probability of the values where `pred` holds.
-    pub fn mass_where(&self, pred: impl Fn(f64) -> bool) -> f64 {
-        self.pairs()
-            .into_iter()
-            .filter(|(v, _)| pred(*v))
-            .map(|(_, p)| p)
-            .sum()
-    }
-
-    /// The distribution of `f(X)`.
+    /// The distribution of `f(X)`; an error of `f` on any possible value is the error.
     pub fn map(
         &self,
-        f: impl Fn(f64) -> f64,
+        f: impl Fn(f64) -> Result<f64, DiceErrorKind>,
         what: &'static str,
         cap: usize,
     ) -> Result<Pmf, DiceError> {
-        let pairs = self.pairs().into_iter().map(|(v, p)| (f(v), p)).collect();
+        let pairs = self
+            .pairs()
+            .into_iter()
+            .map(|(v, p)| Ok((f(v).map_err(|k| DiceError::new(k, Span::default()))?, p)))
+            .collect::<Result<Vec<_>, DiceError>>()?;
         Pmf::from_pairs(pairs, self.lost, what, cap)
     }
 
@@ -237,11 +232,12 @@ impl Pmf {
         }
     }
 
-    /// The distribution of `f(X, Y)` for independent `X = self` and `Y = other`.
+    /// The distribution of `f(X, Y)` for independent `X = self` and `Y = other`; an error of
+    /// `f` on any possible pair is the error.
     pub fn combine(
         &self,
         other: &Pmf,
-        f: impl Fn(f64, f64) -> f64,
+        f: impl Fn(f64, f64) -> Result<f64, DiceErrorKind>,
         what: &'static str,
         cap: usize,
     ) -> Result<Pmf, DiceError> {
@@ -251,7 +247,8 @@ impl Pmf {
         let mut out = Vec::with_capacity(a.len() * b.len());
         for &(x, p) in &a {
             for &(y, q) in &b {
-                out.push((f(x, y), p * q));
+                let v = f(x, y).map_err(|k| DiceError::new(k, Span::default()))?;
+                out.push((v, p * q));
             }
         }
         Pmf::from_pairs(out, lost_both(self.lost, other.lost), what, cap)
@@ -277,7 +274,7 @@ impl Pmf {
                     lost: lost_both(self.lost, other.lost),
                 })
             }
-            _ => self.combine(other, |x, y| x + y, "a sum", cap),
+            _ => self.combine(other, |x, y| Ok(x + y), "a sum", cap),
         }
     }
 

@@ -11,7 +11,7 @@ use super::super::error::{DiceError, DiceErrorKind};
 use super::super::limits::Limits;
 use super::super::source::Faces;
 use super::die::{DieRule, Explode, unsupported};
-use super::eval::{Ctx, out_of_range};
+use super::eval::Ctx;
 use super::pmf::Pmf;
 use super::select::{Score, Sel, Selection, multisets, order_statistics};
 use crate::span::Span;
@@ -27,51 +27,31 @@ struct Stages<'m> {
     score: Option<Score>,
 }
 
-fn once<T>(slot: &mut Option<T>, value: T, what: &str) -> Result<(), DiceError> {
-    if slot.is_some() {
-        return Err(unsupported(format!("more than one {what} on one pool")));
-    }
-    *slot = Some(value);
-    Ok(())
-}
-
 impl<'m> Stages<'m> {
     fn new(mods: impl Iterator<Item = &'m Modifier>) -> Result<Self, DiceError> {
         let mut s = Stages::default();
         for m in mods {
             match m {
-                Modifier::Min(v) => once(&mut s.lo, *v, "`min` modifier")?,
-                Modifier::Max(v) => once(&mut s.hi, *v, "`max` modifier")?,
-                Modifier::Explode { kind, on, limit } => once(
-                    &mut s.explode,
-                    Explode {
-                        kind: *kind,
-                        on: *on,
-                        limit: *limit,
-                    },
-                    "explode modifier",
-                )?,
+                // A repeated modifier replaces the earlier one, as in the roller.
+                Modifier::Min(v) => s.lo = Some(*v),
+                Modifier::Max(v) => s.hi = Some(*v),
+                Modifier::Explode { kind, on, limit } => {
+                    s.explode = Some(Explode { kind: *kind, on: *on, limit: *limit });
+                }
                 Modifier::Reroll {
                     kind: RerollKind::Add,
                     ..
                 } => {
                     return Err(unsupported("roll-and-add rerolls (`ra`)"));
                 }
-                Modifier::Reroll { kind, on } => {
-                    once(&mut s.reroll, (*kind, *on), "reroll modifier")?
-                }
+                Modifier::Reroll { kind, on } => s.reroll = Some((*kind, *on)),
                 Modifier::Unique { .. } => {
                     return Err(unsupported(format!("unique dice (`{m}`)")));
                 }
                 Modifier::KeepDrop(kd, sel) => s.selectors.push((*kd, sel)),
-                Modifier::Target { success, failure } => once(
-                    &mut s.score,
-                    Score::Target {
-                        success: *success,
-                        failure: *failure,
-                    },
-                    "success count",
-                )?,
+                Modifier::Target { success, failure } => {
+                    s.score = Some(Score::Target { success: *success, failure: *failure });
+                }
                 Modifier::CritSuccess(_) | Modifier::CritFailure(_) | Modifier::Sort(_) => {}
             }
         }
@@ -212,7 +192,10 @@ pub(super) fn selections(
                 let mut out = Vec::new();
                 for (k, p) in counts {
                     if k < 0 {
-                        return Err(out_of_range("a keep or drop count", k as f64));
+                        return Err(DiceError::new(
+                            DiceErrorKind::NoDice { count: k.to_string() },
+                            Span::default(),
+                        ));
                     }
                     let s = if matches!(sel, Selector::Highest(_)) {
                         Sel::Highest(k as u64)

@@ -84,12 +84,14 @@ impl Score {
         match self {
             Score::Sum => v,
             Score::Target { success, failure } => {
-                let s = if success.matches(v) { 1.0 } else { 0.0 };
-                let f = match failure {
-                    Some(c) if c.matches(v) => 1.0,
-                    _ => 0.0,
-                };
-                s - f
+                // A die that is both a success and a failure is a success (as the roller has it).
+                if success.matches(v) {
+                    1.0
+                } else if failure.is_some_and(|c| c.matches(v)) {
+                    -1.0
+                } else {
+                    0.0
+                }
             }
         }
     }
