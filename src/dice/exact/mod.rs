@@ -17,6 +17,8 @@ mod select;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_parsed;
 
 pub use distribution::{Distribution, distribution};
 pub use options::ExactOptions;

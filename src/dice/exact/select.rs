@@ -165,35 +165,36 @@ pub(super) fn order_statistics(
             Some(*s)
         }))
         .collect();
-    // dp[j]: sub-distribution of the kept total with the top j dice placed.
+    // dp[j]: sub-distribution of the kept total with the lowest j dice placed.
     let mut dp = vec![Acc::default(); n + 1];
-    dp[0] = Acc {
-        lo: 0,
-        p: vec![1.0],
-    };
-    // below[i]: probability of showing face i or lower.
-    let below: Vec<f64> = faces
-        .iter()
-        .scan(0.0, |s, f| {
-            *s += f.1;
-            Some(*s)
-        })
-        .collect();
-    let mut kept_prefix = vec![0usize; n + 1];
+    dp[0] = Acc { lo: 0, p: vec![1.0] };
+    // above[i]: probability of showing face i or higher.
+    let mut above = vec![0.0; faces.len()];
+    let mut s = 0.0;
     for i in (0..faces.len()).rev() {
-        let (v, p) = faces[i];
-        let q = if i == 0 { 1.0 } else { (p / below[i]).min(1.0) };
+        s += faces[i].1;
+        above[i] = s;
+    }
+    let last = faces.len() - 1;
+    let mut kept_prefix = vec![0usize; n + 1];
+    for (i, &(v, p)) in faces.iter().enumerate() {
+        let q = if i == last { 1.0 } else { (p / above[i]).min(1.0) };
         let worth = score.of(v) as i64;
         for r in 0..n {
             kept_prefix[r + 1] = kept_prefix[r] + usize::from(sel.kept(r, n, v));
         }
         let mut next = vec![Acc::default(); n + 1];
-        for j in 0..=n {
+        // From the top down, so that a finished state moves instead of being copied.
+        for j in (0..=n).rev() {
             if dp[j].p.is_empty() {
                 continue;
             }
             let rest = n - j;
             let src = std::mem::take(&mut dp[j]);
+            if rest == 0 {
+                next[n] = src;
+                continue;
+            }
             for m in 0..=rest {
                 let w = if q >= 1.0 {
                     if m == rest { 1.0 } else { 0.0 }
@@ -206,8 +207,8 @@ pub(super) fn order_statistics(
                 if w == 0.0 {
                     continue;
                 }
-                // These m dice take ascending ranks n-j-m .. n-j-1.
-                let kept = kept_prefix[n - j] - kept_prefix[n - j - m];
+                // These m dice take ascending ranks j .. j+m-1.
+                let kept = kept_prefix[j + m] - kept_prefix[j];
                 next[j + m].add_shifted(&src, kept as i64 * worth, w);
             }
         }
