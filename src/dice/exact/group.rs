@@ -8,7 +8,7 @@ use super::die::unsupported;
 use super::eval::Ctx;
 use super::pmf::Pmf;
 use super::pool::{pool, selections};
-use super::select::{Contributor, Score, multisets};
+use super::select::{self, Score};
 
 /// The distribution of a group.
 pub(super) fn group(ctx: &mut Ctx<'_>, g: &Group) -> Result<Pmf, DiceError> {
@@ -72,14 +72,12 @@ pub(super) fn group(ctx: &mut Ctx<'_>, g: &Group) -> Result<Pmf, DiceError> {
         }
         return Ok(total);
     }
-    let parts: Vec<Contributor> = items
-        .iter()
-        .map(|p| (p.pairs().into_iter().map(|(v, q)| (vec![v], q)).collect(), p.lost))
-        .collect();
+    let values: Vec<Vec<(f64, f64)>> = items.iter().map(Pmf::pairs).collect();
+    let lost = 1.0 - items.iter().map(|p| 1.0 - p.lost).product::<f64>();
     let (sels, sel_lost) = selections(ctx, &selectors)?;
     let mut mix = Vec::new();
     for (sel, w) in sels {
-        mix.push((w, multisets(&parts, &sel, score, "a group", cap)?));
+        mix.push((w, select::items(&values, lost, &sel, score, cap)?));
     }
     Pmf::mixture(mix, sel_lost, cap)
 }

@@ -285,3 +285,58 @@ pub(super) fn multisets(
         .collect();
     Pmf::from_pairs(pairs, 1.0 - kept_mass, what, cap)
 }
+
+/// The total of a group of independent items, each one value, after keep/drop `sel`: walks
+/// every combination of the items' outcomes (no merging: distinct items rarely coincide).
+pub(super) fn items(
+    items: &[Vec<(f64, f64)>],
+    lost: f64,
+    sel: &Selection,
+    score: Score,
+    cap: usize,
+) -> Result<Pmf, DiceError> {
+    let work = items.iter().try_fold(1usize, |w, i| w.checked_mul(i.len().max(1)));
+    let work = work.unwrap_or(usize::MAX);
+    check_work(work, "a group", cap)?;
+    if work > cap {
+        return Err(too_many(format!("a group can come out {work} ways"), cap));
+    }
+    let n = items.len();
+    let mut out = Vec::with_capacity(work);
+    let mut chosen = vec![0.0; n];
+    let mut sorted = vec![0.0; n];
+    let mut idx = vec![0usize; n];
+    if items.iter().any(|i| i.is_empty()) {
+        return Ok(Pmf::dense(0, Vec::new(), 1.0));
+    }
+    // An odometer over the items' outcomes.
+    loop {
+        let mut p = 1.0;
+        for k in 0..n {
+            let (v, q) = items[k][idx[k]];
+            chosen[k] = v;
+            p *= q;
+        }
+        sorted.copy_from_slice(&chosen);
+        sorted.sort_by(f64::total_cmp);
+        let total: f64 = sorted
+            .iter()
+            .enumerate()
+            .filter(|(r, x)| sel.kept(*r, n, **x))
+            .map(|(_, x)| score.of(*x))
+            .sum();
+        out.push((total, p));
+        let mut k = 0;
+        loop {
+            if k == n {
+                return Pmf::from_pairs(out, lost, "a group", cap);
+            }
+            idx[k] += 1;
+            if idx[k] < items[k].len() {
+                break;
+            }
+            idx[k] = 0;
+            k += 1;
+        }
+    }
+}
