@@ -73,7 +73,10 @@ impl<'a> Ctx<'a> {
 
     fn call(&mut self, f: Func, args: &[Expr]) -> Result<Pmf, DiceError> {
         let cap = self.cap();
-        let vals = args.iter().map(|a| self.eval(a)).collect::<Result<Vec<_>, _>>()?;
+        let vals = args
+            .iter()
+            .map(|a| self.eval(a))
+            .collect::<Result<Vec<_>, _>>()?;
         let (min, max) = f.arity();
         if vals.len() < min || max.is_some_and(|m| vals.len() > m) {
             return Err(DiceError::new(

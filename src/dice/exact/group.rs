@@ -64,7 +64,11 @@ pub(super) fn group(ctx: &mut Ctx<'_>, g: &Group) -> Result<Pmf, DiceError> {
         };
         return scored(&item);
     }
-    let items = g.items.iter().map(|e| ctx.eval(e)).collect::<Result<Vec<_>, _>>()?;
+    let items = g
+        .items
+        .iter()
+        .map(|e| ctx.eval(e))
+        .collect::<Result<Vec<_>, _>>()?;
     if selectors.is_empty() {
         let mut total = Pmf::constant(0.0);
         for item in &items {

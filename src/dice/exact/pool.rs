@@ -36,7 +36,11 @@ impl<'m> Stages<'m> {
                 Modifier::Min(v) => s.lo = Some(*v),
                 Modifier::Max(v) => s.hi = Some(*v),
                 Modifier::Explode { kind, on, limit } => {
-                    s.explode = Some(Explode { kind: *kind, on: *on, limit: *limit });
+                    s.explode = Some(Explode {
+                        kind: *kind,
+                        on: *on,
+                        limit: *limit,
+                    });
                 }
                 Modifier::Reroll {
                     kind: RerollKind::Add,
@@ -50,7 +54,10 @@ impl<'m> Stages<'m> {
                 }
                 Modifier::KeepDrop(kd, sel) => s.selectors.push((*kd, sel)),
                 Modifier::Target { success, failure } => {
-                    s.score = Some(Score::Target { success: *success, failure: *failure });
+                    s.score = Some(Score::Target {
+                        success: *success,
+                        failure: *failure,
+                    });
                 }
                 Modifier::CritSuccess(_) | Modifier::CritFailure(_) | Modifier::Sort(_) => {}
             }
@@ -193,7 +200,9 @@ pub(super) fn selections(
                 for (k, p) in counts {
                     if k < 0 {
                         return Err(DiceError::new(
-                            DiceErrorKind::NoDice { count: k.to_string() },
+                            DiceErrorKind::NoDice {
+                                count: k.to_string(),
+                            },
                             Span::default(),
                         ));
                     }

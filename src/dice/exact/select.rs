@@ -167,7 +167,10 @@ pub(super) fn order_statistics(
         .collect();
     // dp[j]: sub-distribution of the kept total with the lowest j dice placed.
     let mut dp = vec![Acc::default(); n + 1];
-    dp[0] = Acc { lo: 0, p: vec![1.0] };
+    dp[0] = Acc {
+        lo: 0,
+        p: vec![1.0],
+    };
     // above[i]: probability of showing face i or higher.
     let mut above = vec![0.0; faces.len()];
     let mut s = 0.0;
@@ -178,7 +181,11 @@ pub(super) fn order_statistics(
     let last = faces.len() - 1;
     let mut kept_prefix = vec![0usize; n + 1];
     for (i, &(v, p)) in faces.iter().enumerate() {
-        let q = if i == last { 1.0 } else { (p / above[i]).min(1.0) };
+        let q = if i == last {
+            1.0
+        } else {
+            (p / above[i]).min(1.0)
+        };
         let worth = score.of(v) as i64;
         for r in 0..n {
             kept_prefix[r + 1] = kept_prefix[r] + usize::from(sel.kept(r, n, v));
@@ -295,7 +302,9 @@ pub(super) fn items(
     score: Score,
     cap: usize,
 ) -> Result<Pmf, DiceError> {
-    let work = items.iter().try_fold(1usize, |w, i| w.checked_mul(i.len().max(1)));
+    let work = items
+        .iter()
+        .try_fold(1usize, |w, i| w.checked_mul(i.len().max(1)));
     let work = work.unwrap_or(usize::MAX);
     check_work(work, "a group", cap)?;
     if work > cap {

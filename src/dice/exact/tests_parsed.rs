@@ -17,7 +17,11 @@ fn odds_with(expr: &str, opts: &ExactOptions) -> Result<Distribution, crate::dic
 fn odds(expr: &str) -> Distribution {
     let d = odds_with(expr, &ExactOptions::default()).unwrap_or_else(|e| panic!("{expr}: {e}"));
     let total: f64 = d.outcomes.iter().map(|o| o.1).sum();
-    assert!((total + d.cut_off - 1.0).abs() < 1e-9, "{expr}: mass {total} + {}", d.cut_off);
+    assert!(
+        (total + d.cut_off - 1.0).abs() < 1e-9,
+        "{expr}: mass {total} + {}",
+        d.cut_off
+    );
     d
 }
 
@@ -46,7 +50,7 @@ odds!(fudge_one, "dF.1", Eq 0.0, 4.0 / 6.0);
 odds!(fudge_two, "4dF", Eq 4.0, 1.0 / 81.0);
 odds!(comparison, "2d6 >= 7", Eq 1.0, 21.0 / 36.0);
 odds!(floor_division, "1d6 // 2", Eq 1.0, 2.0 / 6.0);
-odds!(remainder_sign_of_divisor, "1d6 % -4", Eq -3.0, 2.0 / 6.0);
+odds!(remainder_sign_of_divisor, "1d6 % -4", Eq - 3.0, 2.0 / 6.0);
 odds!(round_halves_up, "round(1d4 / 2)", Eq 2.0, 2.0 / 4.0);
 odds!(min_clamp, "2d6min3", Eq 6.0, 0.25);
 odds!(success_counting, "20d10>=8", Eq 20.0, 0.3f64.powi(20));
@@ -57,7 +61,10 @@ odds!(labels_change_nothing, "1d20 + 5 [attack]", Eq 6.0, 0.05);
 #[test]
 fn explode_depth_and_cut_off_are_reported() {
     for depth in [0, 3, 5] {
-        let opts = ExactOptions { explode_depth: depth, ..ExactOptions::default() };
+        let opts = ExactOptions {
+            explode_depth: depth,
+            ..ExactOptions::default()
+        };
         let d = odds_with("1d6!", &opts).unwrap();
         close(d.cut_off, (1.0f64 / 6.0).powi(depth as i32 + 1));
         assert_eq!(d.explode_depth, Some(depth));
@@ -75,7 +82,11 @@ fn twenty_d10_successes_average_six() {
 
 #[test]
 fn unsupported_notation_says_what() {
-    for (expr, word) in [("5d10u", "unique"), ("2d6ra1", "ra"), ("{4d6kh3}dl1", "one-item")] {
+    for (expr, word) in [
+        ("5d10u", "unique"),
+        ("2d6ra1", "ra"),
+        ("{4d6kh3}dl1", "one-item"),
+    ] {
         match odds_with(expr, &ExactOptions::default()) {
             Err(e) => match e.kind {
                 DiceErrorKind::Unsupported { what } => assert!(what.contains(word), "{what}"),
@@ -94,7 +105,10 @@ fn division_by_a_die_that_can_be_zero_is_an_error() {
 
 #[test]
 fn explode_cap_hit_names_the_cap() {
-    let opts = ExactOptions { max_outcomes: 1000, ..ExactOptions::default() };
+    let opts = ExactOptions {
+        max_outcomes: 1000,
+        ..ExactOptions::default()
+    };
     let e = odds_with("999d6", &opts).unwrap_err();
     assert!(e.to_string().contains("1000"), "{e}");
 }
@@ -129,7 +143,11 @@ fn corpus_bounds_hold_for_exact_odds() {
         return;
     };
     let overrides = include_str!("../../../tests/data/corpus_overrides.tsv");
-    let overridden: Vec<&str> = overrides.lines().skip(1).map(|l| l.split('\t').next().unwrap()).collect();
+    let overridden: Vec<&str> = overrides
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').next().unwrap())
+        .collect();
     let rows = text.lines().skip(1).chain(overrides.lines().skip(1));
     let mut failures = Vec::new();
     let mut checked = 0;
@@ -148,7 +166,10 @@ fn corpus_bounds_hold_for_exact_odds() {
         let d = match res {
             Ok(d) => d,
             Err(err) => {
-                if !matches!(err.kind, DiceErrorKind::Unsupported { .. } | DiceErrorKind::TooManyOutcomes { .. }) {
+                if !matches!(
+                    err.kind,
+                    DiceErrorKind::Unsupported { .. } | DiceErrorKind::TooManyOutcomes { .. }
+                ) {
                     failures.push(format!("{}: {err}", f[0]));
                 }
                 continue;
@@ -160,12 +181,19 @@ fn corpus_bounds_hold_for_exact_odds() {
         let (hi, phi) = d.outcomes[d.outcomes.len() - 1];
         let inside = lo >= min - 0.006 && hi <= max + 0.006;
         let reach_lo = plo < 1e-200 || min == f64::NEG_INFINITY || (lo - min).abs() < 0.006;
-        let reach_hi = phi < 1e-200 || (max == f64::INFINITY && d.cut_off > 0.0) || (hi - max).abs() < 0.006;
-        if !(inside && reach_lo && reach_hi) && !UNREACHED.contains(&f[0]) {
+        let reach_hi =
+            phi < 1e-200 || (max == f64::INFINITY && d.cut_off > 0.0) || (hi - max).abs() < 0.006;
+        let ok = inside && reach_lo && reach_hi;
+        if !ok && !UNREACHED.contains(&f[0]) {
             failures.push(format!("{}: exact {lo}..{hi}, corpus {min}..{max}", f[0]));
         }
     }
-    assert!(failures.is_empty(), "{} rows:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} rows:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert!(checked > 150, "only {checked} rows checked");
 }
 
@@ -173,12 +201,14 @@ fn corpus_bounds_hold_for_exact_odds() {
 
 fn pool() -> impl Strategy<Value = String> {
     let count = 1u32..5;
-    let die = prop::sample::select(vec!["d2", "d4", "d6", "d8", "d10", "d20", "dF", "dF.1", "d%"]);
+    let die = prop::sample::select(vec![
+        "d2", "d4", "d6", "d8", "d10", "d20", "dF", "dF.1", "d%",
+    ]);
     let mods = prop::sample::select(vec![
         "", "", "kh1", "kl2", "dl1", "dh1", "kh1kl1", "kh2dl1", "k>3", "d<2", "!", "!!", "!p",
-        "!!p", "!x2", "!>=5", "r1", "r<3", "ro1", "ro>4", ">=4", ">=4f1", ">3f<2", "min2",
-        "max4", "min2max5", "!kh2", "!>=4kl1", "!!kh1", "r<2kh2", ">=5!", "!p>=5", "min3kh2",
-        "sd", "cs>=5",
+        "!!p", "!x2", "!>=5", "r1", "r<3", "ro1", "ro>4", ">=4", ">=4f1", ">3f<2", "min2", "max4",
+        "min2max5", "!kh2", "!>=4kl1", "!!kh1", "r<2kh2", ">=5!", "!p>=5", "min3kh2", "sd",
+        "cs>=5",
     ]);
     (count, die, mods).prop_map(|(n, d, m)| format!("{n}{d}{m}"))
 }
@@ -187,11 +217,23 @@ fn expr() -> impl Strategy<Value = String> {
     let leaf = prop_oneof![4 => pool(), 1 => (1u32..10).prop_map(|n| n.to_string())];
     leaf.prop_recursive(2, 6, 3, |inner| {
         prop_oneof![
-            (inner.clone(), prop::sample::select(vec!["+", "-", "*", "/", "//", ">=", "=="]), inner.clone())
+            (
+                inner.clone(),
+                prop::sample::select(vec!["+", "-", "*", "/", "//", ">=", "=="]),
+                inner.clone()
+            )
                 .prop_map(|(a, op, b)| format!("({a}) {op} ({b})")),
-            (inner.clone(), inner.clone(), prop::sample::select(vec!["kh1", "kl1", "dl1", ">=5", ""]))
+            (
+                inner.clone(),
+                inner.clone(),
+                prop::sample::select(vec!["kh1", "kl1", "dl1", ">=5", ""])
+            )
                 .prop_map(|(a, b, m)| format!("{{{a}, {b}}}{m}")),
-            (prop::sample::select(vec!["floor", "abs", "max", "min"]), inner.clone(), inner)
+            (
+                prop::sample::select(vec!["floor", "abs", "max", "min"]),
+                inner.clone(),
+                inner
+            )
                 .prop_map(|(f, a, b)| match f {
                     "max" | "min" => format!("{f}({a}, {b})"),
                     _ => format!("{f}({a})"),
