@@ -59,6 +59,7 @@ pub(super) struct DieRule {
 
 /// The chains of one die as multisets of values: `(sorted values, probability)` and the mass
 /// lost to the depth cut.
+#[cfg(test)]
 pub(super) type Chains = (Vec<(Vec<f64>, f64)>, f64);
 
 impl DieRule {
@@ -200,47 +201,53 @@ impl DieRule {
         Pmf::from_pairs(pairs, lost, "an exploding die", cap)
     }
 
-    /// Every chain one die can produce (`!`/`!p`: the die and its extra dice), as sorted
-    /// multisets of final values, for keep/drop over a pool that explodes into new dice.
-    pub fn chains(&self, explode_depth: u32, cap: usize) -> Result<Chains, DiceError> {
+    /// Every chain one die can produce (`!`/`!p`: the die and its extra dice), each folded
+    /// into a state by `push` (a sorted list of values, or a summary of what keep/drop can
+    /// see); chains whose states have the same `key` are merged. Also the mass lost to the
+    /// depth cut.
+    pub fn chains_by<S: Clone>(
+        &self,
+        explode_depth: u32,
+        cap: usize,
+        start: &S,
+        push: &dyn Fn(&mut S, f64),
+        key: &dyn Fn(&S) -> Vec<u64>,
+    ) -> Result<(Vec<(S, f64)>, f64), DiceError> {
+        type States<S> = HashMap<Vec<u64>, (S, f64)>;
+        let add = |map: &mut States<S>, s: S, p: f64| {
+            map.entry(key(&s)).or_insert_with(|| (s, 0.0)).1 += p;
+        };
         let first = self.first_faces()?;
-        let Some(ex) = self.explode else {
-            let list = first
-                .into_iter()
-                .map(|(f, p)| (vec![self.clamp(f) as f64], p))
-                .collect();
-            return Ok((list, 0.0));
+        let mut done: States<S> = HashMap::new();
+        let mut going: States<S> = HashMap::new();
+        let ex = self.explode;
+        for &(f, p) in &first {
+            let mut s = start.clone();
+            push(&mut s, self.clamp(f) as f64);
+            let explodes = ex.is_some_and(|ex| self.explodes_on(&ex, f));
+            add(if explodes { &mut going } else { &mut done }, s, p);
+        }
+        let Some(ex) = ex else {
+            return Ok((done.into_values().collect(), 0.0));
         };
         let (depth, exact) = self.depth(&ex, explode_depth)?;
         let pen = ex.penalty();
         let raw: Vec<(i64, f64)> = self.faces.outcomes().collect();
-        let mut done: HashMap<Vec<i64>, f64> = HashMap::new();
-        let mut going: HashMap<Vec<i64>, f64> = HashMap::new();
-        for &(f, p) in &first {
-            let target = if self.explodes_on(&ex, f) {
-                &mut going
-            } else {
-                &mut done
-            };
-            *target.entry(vec![self.clamp(f)]).or_default() += p;
-        }
         for _ in 0..depth {
             if going.is_empty() {
                 break;
             }
-            let mut next = HashMap::new();
-            for (chain, p) in &going {
+            let mut next: States<S> = HashMap::new();
+            for (s, p) in going.values() {
                 for &(f, q) in &raw {
-                    let mut c = chain.clone();
-                    let v = self.clamp(f - pen);
-                    let at = c.partition_point(|&x| x < v);
-                    c.insert(at, v);
+                    let mut t = s.clone();
+                    push(&mut t, self.clamp(f - pen) as f64);
                     let target = if self.explodes_on(&ex, f) {
                         &mut next
                     } else {
                         &mut done
                     };
-                    *target.entry(c).or_default() += p * q;
+                    add(target, t, p * q);
                 }
             }
             if next.len() + done.len() > cap {
@@ -249,19 +256,25 @@ impl DieRule {
             going = next;
         }
         let lost = if exact {
-            for (c, p) in going {
-                *done.entry(c).or_default() += p;
+            for (_, (s, p)) in going {
+                add(&mut done, s, p);
             }
             0.0
         } else {
-            going.values().sum()
+            going.values().map(|(_, p)| p).sum()
         };
-        let list = done
-            .into_iter()
-            .filter(|(_, p)| *p > 0.0)
-            .map(|(c, p)| (c.into_iter().map(|v| v as f64).collect(), p))
-            .collect();
-        Ok((list, lost))
+        Ok((done.into_values().filter(|(_, p)| *p > 0.0).collect(), lost))
+    }
+
+    /// Every chain as a sorted list of its values (for tests).
+    #[cfg(test)]
+    pub fn chains(&self, explode_depth: u32, cap: usize) -> Result<Chains, DiceError> {
+        let push = |v: &mut Vec<f64>, x: f64| {
+            let at = v.partition_point(|&y| y < x);
+            v.insert(at, x);
+        };
+        let key = |v: &Vec<f64>| v.iter().map(|x| x.to_bits()).collect();
+        self.chains_by(explode_depth, cap, &Vec::new(), &push, &key)
     }
 }
 

@@ -6,9 +6,10 @@ use super::super::ast::{Expr, Group, Modifier};
 use super::super::error::DiceError;
 use super::die::unsupported;
 use super::eval::Ctx;
+use super::multiset;
 use super::pmf::Pmf;
 use super::pool::{pool, selections};
-use super::select::{self, Score};
+use super::select::Score;
 
 /// The distribution of a group.
 pub(super) fn group(ctx: &mut Ctx<'_>, g: &Group) -> Result<Pmf, DiceError> {
@@ -81,7 +82,7 @@ pub(super) fn group(ctx: &mut Ctx<'_>, g: &Group) -> Result<Pmf, DiceError> {
     let (sels, sel_lost) = selections(ctx, &selectors)?;
     let mut mix = Vec::new();
     for (sel, w) in sels {
-        mix.push((w, select::items(&values, lost, &sel, score, cap)?));
+        mix.push((w, multiset::items(&values, lost, &sel, score, cap)?));
     }
     Pmf::mixture(mix, sel_lost, cap)
 }

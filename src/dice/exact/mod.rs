@@ -10,6 +10,7 @@ mod die;
 mod distribution;
 mod eval;
 mod group;
+mod multiset;
 mod options;
 mod pmf;
 mod pool;

@@ -12,8 +12,9 @@ use super::super::limits::Limits;
 use super::super::source::Faces;
 use super::die::{DieRule, Explode, unsupported};
 use super::eval::Ctx;
+use super::multiset::{Shape, Summary, key, multisets};
 use super::pmf::Pmf;
-use super::select::{Score, Sel, Selection, multisets, order_statistics};
+use super::select::{Score, Sel, Selection, order_statistics};
 use crate::span::Span;
 
 /// The modifiers of a pool sorted into stages.
@@ -174,9 +175,13 @@ fn fixed_pool(
         .explode
         .is_some_and(|e| matches!(e.kind, ExplodeKind::Standard | ExplodeKind::Penetrate));
     if new_dice {
-        let chains = rule.chains(depth, cap)?;
+        // At most this many dice: every die exploding as far as followed.
+        let most = (n as usize).saturating_mul(ex_depth(rule, depth) as usize + 1);
+        let shape = Shape::new(sel, score, most);
+        let push = |s: &mut Summary, v: f64| shape.insert(s, v);
+        let chains = rule.chains_by(depth, cap, &Summary::default(), &push, &key)?;
         let parts = vec![chains; n as usize];
-        return multisets(&parts, sel, score, "an exploding pool", cap);
+        return multisets(&parts, &shape, "an exploding pool", cap);
     }
     let die = rule.chain_score(|v| v, depth, cap)?;
     order_statistics(&die, n, sel, score, cap)
@@ -233,4 +238,9 @@ pub(super) fn selections(
         combos = next;
     }
     Ok((combos, 1.0 - kept))
+}
+
+/// How many extra rolls one die of `rule` may make.
+fn ex_depth(rule: &DieRule, explode_depth: u32) -> u32 {
+    rule.explode.map_or(0, |e| e.limit.unwrap_or(explode_depth))
 }

@@ -1,12 +1,10 @@
 //! Keep/drop over a pool, with "set semantics": every selector picks its set from all the
 //! dice (by rank, ties broken by one fixed order, so `kh` and `kl` never pick the same die
 //! while they fit), and a die counts iff it is in some keep set (or there is none) and in no
-//! drop set. Two algorithms: an order-statistics dynamic programme for identical dice, and a
-//! multiset enumeration for everything else (exploding chains, group items).
+//! drop set. Here: the selection itself, what a kept die is worth, and the order-statistics
+//! dynamic programme for identical dice; `multiset.rs` handles pools of unlike parts.
 //!
 //! What a kept die is worth — its value, or ±1 for success counting — is [`Score`].
-
-use std::collections::HashMap;
 
 use super::super::ast::{Compare, KeepDrop};
 use super::super::error::DiceError;
@@ -235,117 +233,4 @@ pub(super) fn order_statistics(
         }
     }
     Ok(out)
-}
-
-/// One contributor to a pool: each way it can come out, as the values it adds to the pool,
-/// with its probability; and the mass it lost to the depth cut.
-pub(super) type Contributor = (Vec<(Vec<f64>, f64)>, f64);
-
-/// The total of a pool made of independent contributors (exploding chains, group items)
-/// after keep/drop `sel`, each kept value worth `score`: enumerates the pool as a multiset.
-pub(super) fn multisets(
-    parts: &[Contributor],
-    sel: &Selection,
-    score: Score,
-    what: &'static str,
-    cap: usize,
-) -> Result<Pmf, DiceError> {
-    let key = |v: &[f64]| -> Vec<u64> { v.iter().map(|x| (x + 0.0).to_bits()).collect() };
-    let mut states: HashMap<Vec<u64>, (Vec<f64>, f64)> = HashMap::new();
-    states.insert(Vec::new(), (Vec::new(), 1.0));
-    let mut kept_mass = 1.0;
-    for (outcomes, lost) in parts {
-        kept_mass *= 1.0 - lost;
-        check_work(states.len().saturating_mul(outcomes.len()), what, cap)?;
-        let mut next: HashMap<Vec<u64>, (Vec<f64>, f64)> = HashMap::new();
-        for (vals, p) in states.values() {
-            for (add, q) in outcomes {
-                let mut v = vals.clone();
-                for &x in add {
-                    let at = v.partition_point(|&y| y < x);
-                    v.insert(at, x);
-                }
-                let entry = next.entry(key(&v)).or_insert_with(|| (v, 0.0));
-                entry.1 += p * q;
-            }
-        }
-        if next.len() > cap {
-            return Err(too_many(
-                format!("{what} can come out {} ways", next.len()),
-                cap,
-            ));
-        }
-        states = next;
-    }
-    let pairs = states
-        .into_values()
-        .map(|(v, p)| {
-            let n = v.len();
-            let total: f64 = v
-                .iter()
-                .enumerate()
-                .filter(|(r, x)| sel.kept(*r, n, **x))
-                .map(|(_, x)| score.of(*x))
-                .sum();
-            (total, p)
-        })
-        .collect();
-    Pmf::from_pairs(pairs, 1.0 - kept_mass, what, cap)
-}
-
-/// The total of a group of independent items, each one value, after keep/drop `sel`: walks
-/// every combination of the items' outcomes (no merging: distinct items rarely coincide).
-pub(super) fn items(
-    items: &[Vec<(f64, f64)>],
-    lost: f64,
-    sel: &Selection,
-    score: Score,
-    cap: usize,
-) -> Result<Pmf, DiceError> {
-    let work = items
-        .iter()
-        .try_fold(1usize, |w, i| w.checked_mul(i.len().max(1)));
-    let work = work.unwrap_or(usize::MAX);
-    check_work(work, "a group", cap)?;
-    if work > cap {
-        return Err(too_many(format!("a group can come out {work} ways"), cap));
-    }
-    let n = items.len();
-    let mut out = Vec::with_capacity(work);
-    let mut chosen = vec![0.0; n];
-    let mut sorted = vec![0.0; n];
-    let mut idx = vec![0usize; n];
-    if items.iter().any(|i| i.is_empty()) {
-        return Ok(Pmf::dense(0, Vec::new(), 1.0));
-    }
-    // An odometer over the items' outcomes.
-    loop {
-        let mut p = 1.0;
-        for k in 0..n {
-            let (v, q) = items[k][idx[k]];
-            chosen[k] = v;
-            p *= q;
-        }
-        sorted.copy_from_slice(&chosen);
-        sorted.sort_by(f64::total_cmp);
-        let total: f64 = sorted
-            .iter()
-            .enumerate()
-            .filter(|(r, x)| sel.kept(*r, n, **x))
-            .map(|(_, x)| score.of(*x))
-            .sum();
-        out.push((total, p));
-        let mut k = 0;
-        loop {
-            if k == n {
-                return Pmf::from_pairs(out, lost, "a group", cap);
-            }
-            idx[k] += 1;
-            if idx[k] < items[k].len() {
-                break;
-            }
-            idx[k] = 0;
-            k += 1;
-        }
-    }
 }

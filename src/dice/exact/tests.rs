@@ -700,3 +700,61 @@ fn probabilities_sum_to_one_minus_the_cut_off() {
         dist(e);
     }
 }
+
+#[test]
+fn keep_drop_over_exploding_chains_matches_brute_force() {
+    use super::die::{DieRule, Explode};
+    use crate::dice::source::Faces;
+    let cases: Vec<Vec<Modifier>> = vec![
+        vec![kh(2)],
+        vec![kl(1)],
+        vec![dl(1)],
+        vec![dh(2), dl(1)],
+        vec![kh(1), kl(1)],
+        vec![Modifier::KeepDrop(
+            KeepDrop::Keep,
+            Selector::Matching(cmp(CmpOp::Ge, 3.0)),
+        )],
+        vec![
+            Modifier::KeepDrop(KeepDrop::Drop, Selector::Matching(cmp(CmpOp::Eq, 4.0))),
+            kl(2),
+        ],
+        vec![kh(9)],
+    ];
+    let rule = DieRule {
+        faces: Faces::Numbered { sides: 4 },
+        reroll: None,
+        explode: Some(Explode {
+            kind: ExplodeKind::Penetrate,
+            on: Some(cmp(CmpOp::Ge, 3.0)),
+            limit: Some(2),
+        }),
+        lo: None,
+        hi: Some(3),
+    };
+    let (chains, lost) = rule.chains(5, 1_000_000).unwrap();
+    assert_eq!(lost, 0.0);
+    for mods in cases {
+        let mut expect: Vec<(f64, f64)> = Vec::new();
+        for (a, pa) in &chains {
+            for (b, pb) in &chains {
+                for (c, pc) in &chains {
+                    let pool: Vec<f64> = a.iter().chain(b).chain(c).copied().collect();
+                    let t = kept_total(&pool, &mods);
+                    match expect.iter_mut().find(|o| o.0 == t) {
+                        Some(o) => o.1 += pa * pb * pc,
+                        None => expect.push((t, pa * pb * pc)),
+                    }
+                }
+            }
+        }
+        expect.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let mut all = vec![
+            explode(ExplodeKind::Penetrate, Some(cmp(CmpOp::Ge, 3.0)), Some(2)),
+            Modifier::Max(3),
+        ];
+        all.extend(mods.clone());
+        let d = dist(dice(3, 4, all));
+        same(&d.outcomes, &expect);
+    }
+}

@@ -250,7 +250,10 @@ proptest! {
         let Ok(e) = parse(&text) else { return Ok(()) };
         // Deep enough that what is cut off cannot show in 2000 rolls.
         let opts = ExactOptions { explode_depth: 30, max_outcomes: 50_000 };
-        let d = match distribution(&e, &opts) {
+        let t0 = std::time::Instant::now();
+        let res = distribution(&e, &opts);
+        if t0.elapsed().as_millis() > 100 { eprintln!("SLOW exact {text}: {:?}", t0.elapsed()); }
+        let d = match res {
             Ok(d) => d,
             Err(err) => match err.kind {
                 DiceErrorKind::DivisionByZero | DiceErrorKind::Unsupported { .. }
