@@ -106,7 +106,9 @@ impl DieRule {
                 .into_iter()
                 .map(|(f, p)| (f, if hit(f) { p * p_hit } else { p + p * p_hit }))
                 .collect()),
-            RerollKind::Add => Err(unsupported("roll-and-add rerolls (`ra`)")),
+            // `ra` adds a die to the pool after the fact (`reroll_add.rs`); the die itself is
+            // not rerolled.
+            RerollKind::Add => Ok(raw),
         }
     }
 

@@ -14,6 +14,7 @@ mod multiset;
 mod options;
 mod pmf;
 mod pool;
+mod reroll_add;
 mod select;
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use super::die::{DieRule, Explode, unsupported};
 use super::eval::Ctx;
 use super::multiset::{Shape, Summary, key, multisets};
 use super::pmf::Pmf;
+use super::reroll_add;
 use super::select::{Score, Sel, Selection, order_statistics};
 use crate::span::Span;
 
@@ -42,12 +43,6 @@ impl<'m> Stages<'m> {
                         on: *on,
                         limit: *limit,
                     });
-                }
-                Modifier::Reroll {
-                    kind: RerollKind::Add,
-                    ..
-                } => {
-                    return Err(unsupported("roll-and-add rerolls (`ra`)"));
                 }
                 Modifier::Reroll { kind, on } => s.reroll = Some((*kind, *on)),
                 Modifier::Unique { .. } => {
@@ -138,9 +133,14 @@ pub(super) fn pool(ctx: &mut Ctx<'_>, dice: &Dice, extra: &[Modifier]) -> Result
                 parts.push((pn * ps, Pmf::constant(0.0)));
                 continue;
             }
+            // `ra` is not a reroll of the die: it adds a die to the pool afterwards.
+            let add_on = match stages.reroll {
+                Some((RerollKind::Add, on)) => Some(on),
+                _ => None,
+            };
             let rule = DieRule {
                 faces,
-                reroll: stages.reroll,
+                reroll: stages.reroll.filter(|r| r.0 != RerollKind::Add),
                 explode: stages.explode,
                 lo: stages.lo,
                 hi: stages.hi,
@@ -149,7 +149,11 @@ pub(super) fn pool(ctx: &mut Ctx<'_>, dice: &Dice, extra: &[Modifier]) -> Result
             let (sels, sel_lost) = &selections;
             let mut mix = Vec::new();
             for (sel, w) in sels {
-                mix.push((*w, fixed_pool(ctx, &rule, n as u64, sel, score)?));
+                let pmf = match add_on {
+                    Some(on) => reroll_add::pool(ctx, &rule, n as u64, on, sel, score)?,
+                    None => fixed_pool(ctx, &rule, n as u64, sel, score)?,
+                };
+                mix.push((*w, pmf));
             }
             parts.push((pn * ps, Pmf::mixture(mix, *sel_lost, ctx.cap())?));
         }

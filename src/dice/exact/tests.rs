@@ -640,10 +640,13 @@ fn unique_dice_are_unsupported_and_say_so() {
     let e = err(dice(
         2,
         6,
-        vec![Modifier::Reroll {
-            kind: RerollKind::Add,
-            on: None,
-        }],
+        vec![
+            Modifier::Reroll {
+                kind: RerollKind::Add,
+                on: None,
+            },
+            kh(1),
+        ],
     ));
     assert!(
         matches!(&e, DiceErrorKind::Unsupported { what } if what.contains("ra")),

@@ -74,6 +74,20 @@ fn explode_depth_and_cut_off_are_reported() {
 }
 
 #[test]
+fn roll_and_add_adds_one_die_when_any_matches() {
+    // No 1 on two dice: 25/36. Otherwise one more d6 is added.
+    close(odds("2d6ra1").mean(), 7.0 + 11.0 / 36.0 * 3.5);
+    let d = odds("2d6ra1");
+    close(d.probability(CmpOp::Eq, 2.0), 0.0);
+    close(d.probability(CmpOp::Eq, 3.0), 1.0 / 216.0);
+    // Success counting counts the added die too.
+    close(
+        odds("1d6ra1>=4").probability(CmpOp::Eq, 1.0),
+        3.0 / 6.0 + 1.0 / 6.0 * 0.5,
+    );
+}
+
+#[test]
 fn twenty_d10_successes_average_six() {
     close(odds("20d10>=8").mean(), 6.0);
     assert!((odds("4d6kh3").mean() - 12.2446).abs() < 1e-4);
@@ -84,7 +98,7 @@ fn twenty_d10_successes_average_six() {
 fn unsupported_notation_says_what() {
     for (expr, word) in [
         ("5d10u", "unique"),
-        ("2d6ra1", "ra"),
+        ("2d6ra1kh1", "ra"),
         ("{4d6kh3}dl1", "one-item"),
     ] {
         match odds_with(expr, &ExactOptions::default()) {
