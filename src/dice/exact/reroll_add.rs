@@ -24,7 +24,7 @@ fn plus(a: &Pmf, b: &Pmf, cap: usize) -> Result<Pmf, DiceError> {
 /// `X + Y` of two independent sub-distributions (an empty one gives nothing).
 fn conv(a: &Pmf, b: &Pmf, cap: usize) -> Result<Pmf, DiceError> {
     if a.len() == 0 || b.len() == 0 {
-        return Ok(Pmf::from_pairs(Vec::new(), 0.0, "a pool", cap)?);
+        return Pmf::from_pairs(Vec::new(), 0.0, "a pool", cap);
     }
     let mut r = a.add(b, cap)?;
     r.lost = 0.0;
@@ -73,11 +73,10 @@ pub(super) fn pool(
     let worth = |v: f64| score.of(v);
     // One die (with its extra dice): worth, split by whether any of its dice matched.
     let (mut none, mut any) = (Vec::new(), Vec::new());
-    let lost;
     let new_dice = rule
         .explode
         .is_some_and(|e| matches!(e.kind, ExplodeKind::Standard | ExplodeKind::Penetrate));
-    if new_dice {
+    let lost = if new_dice {
         let push = |s: &mut (f64, bool), v: f64| {
             s.0 += worth(v);
             s.1 |= hit(v);
@@ -91,7 +90,7 @@ pub(super) fn pool(
                 none.push((w, p))
             }
         }
-        lost = l;
+        l
     } else {
         let die = rule.chain_score(|v| v, depth, cap)?;
         for (v, p) in die.pairs() {
@@ -101,8 +100,8 @@ pub(super) fn pool(
                 none.push((worth(v), p))
             }
         }
-        lost = die.lost;
-    }
+        die.lost
+    };
     let one = Split {
         none: Pmf::from_pairs(none, 0.0, "a die", cap)?,
         any: Pmf::from_pairs(any, 0.0, "a die", cap)?,
