@@ -4,4 +4,5 @@
 //! See `src/README.md` for the module map.
 
 pub mod dice;
+pub mod journal;
 pub mod span;

@@ -1,1 +1,3 @@
+//! The `umpire` binary.
+
 fn main() {}

@@ -427,144 +427,193 @@ pub enum Modifier {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Display: canonical notation.
+// Canonical notation. Written straight into a `String` (rolling prints the notation of every
+// pool, so this is on the hot path); `Display` goes through the same code.
 
 /// Formats a number the way it is written in notation: whole numbers without a decimal point.
 pub fn fmt_num(x: f64) -> String {
+    let mut s = String::new();
+    push_num(&mut s, x);
+    s
+}
+
+/// Appends a number as [`fmt_num`] formats it.
+pub fn push_num(out: &mut String, x: f64) {
     if x.fract() == 0.0 && x.abs() < 1e16 {
-        format!("{}", x as i64)
+        out.push_str(itoa::Buffer::new().format(x as i64));
     } else {
-        format!("{x}")
+        use fmt::Write;
+        let _ = write!(out, "{x}");
     }
 }
 
-impl fmt::Display for Compare {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.op.symbol(), fmt_num(self.value))
+fn push_int(out: &mut String, n: impl itoa::Integer) {
+    out.push_str(itoa::Buffer::new().format(n));
+}
+
+/// Writes a node's canonical notation.
+pub trait Notation {
+    /// Appends the canonical notation to `out`.
+    fn write_notation(&self, out: &mut String);
+
+    /// The canonical notation as a new string.
+    fn notation(&self) -> String {
+        let mut s = String::with_capacity(16);
+        self.write_notation(&mut s);
+        s
     }
 }
 
-impl fmt::Display for Count {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Notation for Compare {
+    fn write_notation(&self, out: &mut String) {
+        out.push_str(self.op.symbol());
+        push_num(out, self.value);
+    }
+}
+
+impl Notation for Count {
+    fn write_notation(&self, out: &mut String) {
         match self {
-            Count::Number(n) => write!(f, "{n}"),
-            Count::Expr(e) => write!(f, "({e})"),
+            Count::Number(n) => push_int(out, *n),
+            Count::Expr(e) => {
+                out.push('(');
+                e.write_notation(out);
+                out.push(')');
+            }
         }
     }
 }
 
-impl fmt::Display for Sides {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Notation for Sides {
+    fn write_notation(&self, out: &mut String) {
         match self {
-            Sides::Number(n) => write!(f, "{n}"),
-            Sides::Expr(e) => write!(f, "({e})"),
-            Sides::Percent => write!(f, "%"),
-            Sides::Fudge(FudgeKind::Two) => write!(f, "F"),
-            Sides::Fudge(FudgeKind::One) => write!(f, "F.1"),
+            Sides::Number(n) => push_int(out, *n),
+            Sides::Expr(e) => {
+                out.push('(');
+                e.write_notation(out);
+                out.push(')');
+            }
+            Sides::Percent => out.push('%'),
+            Sides::Fudge(FudgeKind::Two) => out.push('F'),
+            Sides::Fudge(FudgeKind::One) => out.push_str("F.1"),
         }
     }
 }
 
-impl fmt::Display for Modifier {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Notation for Modifier {
+    fn write_notation(&self, out: &mut String) {
         match self {
-            Modifier::Min(v) => write!(f, "min{v}"),
-            Modifier::Max(v) => write!(f, "max{v}"),
+            Modifier::Min(v) => {
+                out.push_str("min");
+                push_int(out, *v);
+            }
+            Modifier::Max(v) => {
+                out.push_str("max");
+                push_int(out, *v);
+            }
             Modifier::Explode { kind, on, limit } => {
-                let k = match kind {
+                out.push_str(match kind {
                     ExplodeKind::Standard => "!",
                     ExplodeKind::Compound => "!!",
                     ExplodeKind::Penetrate => "!p",
                     ExplodeKind::CompoundPenetrate => "!!p",
-                };
-                f.write_str(k)?;
+                });
                 if let Some(c) = on {
-                    write!(f, "{c}")?;
+                    c.write_notation(out);
                 }
                 if let Some(n) = limit {
-                    write!(f, "x{n}")?;
+                    out.push('x');
+                    push_int(out, *n);
                 }
-                Ok(())
             }
             Modifier::Reroll { kind, on } => {
-                f.write_str(match kind {
+                out.push_str(match kind {
                     RerollKind::Until => "r",
                     RerollKind::Once => "ro",
                     RerollKind::Add => "ra",
-                })?;
-                match on {
-                    Some(c) => write!(f, "{c}"),
-                    None => Ok(()),
+                });
+                if let Some(c) = on {
+                    c.write_notation(out);
                 }
             }
             Modifier::Unique { once, on } => {
-                f.write_str(if *once { "uo" } else { "u" })?;
-                match on {
-                    Some(c) => write!(f, "{c}"),
-                    None => Ok(()),
+                out.push_str(if *once { "uo" } else { "u" });
+                if let Some(c) = on {
+                    c.write_notation(out);
                 }
             }
             Modifier::KeepDrop(kd, sel) => {
-                let k = match kd {
-                    KeepDrop::Keep => "k",
-                    KeepDrop::Drop => "d",
-                };
+                out.push(match kd {
+                    KeepDrop::Keep => 'k',
+                    KeepDrop::Drop => 'd',
+                });
                 match sel {
-                    Selector::Highest(n) => write!(f, "{k}h{n}"),
-                    Selector::Lowest(n) => write!(f, "{k}l{n}"),
-                    Selector::Matching(c) => write!(f, "{k}{c}"),
+                    Selector::Highest(n) => {
+                        out.push('h');
+                        n.write_notation(out);
+                    }
+                    Selector::Lowest(n) => {
+                        out.push('l');
+                        n.write_notation(out);
+                    }
+                    Selector::Matching(c) => c.write_notation(out),
                 }
             }
             Modifier::Target { success, failure } => {
-                write!(f, "{success}")?;
-                match failure {
-                    Some(c) => write!(f, "f{c}"),
-                    None => Ok(()),
+                success.write_notation(out);
+                if let Some(c) = failure {
+                    out.push('f');
+                    c.write_notation(out);
                 }
             }
-            Modifier::CritSuccess(c) => write!(f, "cs{c}"),
-            Modifier::CritFailure(c) => write!(f, "cf{c}"),
-            Modifier::Sort(SortOrder::Ascending) => f.write_str("sa"),
-            Modifier::Sort(SortOrder::Descending) => f.write_str("sd"),
+            Modifier::CritSuccess(c) => {
+                out.push_str("cs");
+                c.write_notation(out);
+            }
+            Modifier::CritFailure(c) => {
+                out.push_str("cf");
+                c.write_notation(out);
+            }
+            Modifier::Sort(SortOrder::Ascending) => out.push_str("sa"),
+            Modifier::Sort(SortOrder::Descending) => out.push_str("sd"),
         }
     }
 }
 
-impl fmt::Display for Dice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Notation for Dice {
+    fn write_notation(&self, out: &mut String) {
         if let Some(c) = &self.count {
-            write!(f, "{c}")?;
+            c.write_notation(out);
         }
-        write!(f, "d{}", self.sides)?;
+        out.push('d');
+        self.sides.write_notation(out);
         for m in &self.mods {
-            write!(f, "{m}")?;
+            m.write_notation(out);
         }
-        Ok(())
     }
 }
 
-impl fmt::Display for Group {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Notation for Group {
+    fn write_notation(&self, out: &mut String) {
         let (open, close) = match self.brackets {
-            Brackets::Braces => ("{", "}"),
-            Brackets::Parens => ("(", ")"),
+            Brackets::Braces => ('{', '}'),
+            Brackets::Parens => ('(', ')'),
         };
-        f.write_str(open)?;
+        out.push(open);
         for (i, item) in self.items.iter().enumerate() {
             if i > 0 {
-                f.write_str(", ")?;
+                out.push_str(", ");
             }
-            write!(f, "{item}")?;
+            item.write_notation(out);
         }
         // `(1,)` is a one-item set; without the comma it would read back as parentheses.
         if self.brackets == Brackets::Parens && self.items.len() == 1 {
-            f.write_str(",")?;
+            out.push(',');
         }
-        f.write_str(close)?;
+        out.push(close);
         for m in &self.mods {
-            write!(f, "{m}")?;
+            m.write_notation(out);
         }
-        Ok(())
     }
 }
 
@@ -581,29 +630,31 @@ impl Expr {
         }
     }
 
-    fn fmt_child(&self, f: &mut fmt::Formatter<'_>, min: u8) -> fmt::Result {
+    fn write_child(&self, out: &mut String, min: u8) {
         if self.precedence() < min {
-            write!(f, "({self})")
+            out.push('(');
+            self.write_notation(out);
+            out.push(')');
         } else {
-            write!(f, "{self}")
+            self.write_notation(out);
         }
     }
 }
 
-impl fmt::Display for Expr {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Notation for Expr {
+    fn write_notation(&self, out: &mut String) {
         match self {
-            Expr::Num(x) => f.write_str(&fmt_num(*x)),
-            Expr::Dice(d) => write!(f, "{d}"),
-            Expr::Group(g) => write!(f, "{g}"),
+            Expr::Num(x) => push_num(out, *x),
+            Expr::Dice(d) => d.write_notation(out),
+            Expr::Group(g) => g.write_notation(out),
             Expr::Unary(op, e) => {
-                f.write_str(match op {
-                    UnaryOp::Neg => "-",
-                    UnaryOp::Plus => "+",
-                })?;
-                // `- -1` must not print as `--1`... which reads back the same anyway, but a
-                // negative literal or another prefix operator is clearer in parentheses.
-                e.fmt_child(f, UNARY_PRECEDENCE + 1)
+                out.push(match op {
+                    UnaryOp::Neg => '-',
+                    UnaryOp::Plus => '+',
+                });
+                // Prefix operators chain without parentheses (`--1`), so printing adds no
+                // nesting the input did not have.
+                e.write_child(out, UNARY_PRECEDENCE);
             }
             Expr::Binary(op, l, r) => {
                 let p = op.precedence();
@@ -615,37 +666,55 @@ impl fmt::Display for Expr {
                     BinaryOp::Cmp(_) => (p + 1, p + 1),
                     _ => (p, p + 1),
                 };
-                l.fmt_child(f, lmin)?;
-                write!(f, " {} ", op.symbol())?;
-                r.fmt_child(f, rmin)
+                l.write_child(out, lmin);
+                out.push(' ');
+                out.push_str(op.symbol());
+                out.push(' ');
+                r.write_child(out, rmin);
             }
             Expr::Call(func, args) => {
-                write!(f, "{}(", func.name())?;
+                out.push_str(func.name());
+                out.push('(');
                 for (i, a) in args.iter().enumerate() {
                     if i > 0 {
-                        f.write_str(", ")?;
+                        out.push_str(", ");
                     }
-                    write!(f, "{a}")?;
+                    a.write_notation(out);
                 }
-                f.write_str(")")
+                out.push(')');
             }
             Expr::Labeled(e, label) => {
-                e.fmt_child(f, 7)?;
-                write!(f, " [{label}]")
+                e.write_child(out, 6);
+                out.push_str(" [");
+                out.push_str(label);
+                out.push(']');
             }
         }
     }
 }
 
-impl fmt::Display for DiceExpr {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Notation for DiceExpr {
+    fn write_notation(&self, out: &mut String) {
         if let Some(n) = self.repeat {
-            write!(f, "{n}x ")?;
+            push_int(out, n);
+            out.push_str("x ");
         }
-        write!(f, "{}", self.expr)?;
+        self.expr.write_notation(out);
         if let Some(c) = &self.comment {
-            write!(f, " # {c}")?;
+            out.push_str(" # ");
+            out.push_str(c);
         }
-        Ok(())
     }
 }
+
+macro_rules! display_via_notation {
+    ($($t:ty),*) => {$(
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.notation())
+            }
+        }
+    )*};
+}
+
+display_via_notation!(Compare, Count, Sides, Modifier, Dice, Group, Expr, DiceExpr);

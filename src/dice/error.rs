@@ -10,8 +10,8 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Error)]
 #[error("{kind}")]
 pub struct DiceError {
-    /// What went wrong.
-    pub kind: DiceErrorKind,
+    /// What went wrong (boxed so that `Result<_, DiceError>` stays small on the hot path).
+    pub kind: Box<DiceErrorKind>,
     /// Where in the expression (bytes).
     pub span: Span,
 }
@@ -218,13 +218,16 @@ pub enum DiceErrorKind {
 impl DiceError {
     /// An error of `kind` at `span`.
     pub fn new(kind: DiceErrorKind, span: Span) -> Self {
-        DiceError { kind, span }
+        DiceError {
+            kind: Box::new(kind),
+            span,
+        }
     }
 
     /// A hint on how to fix the problem, when there is one to give.
     pub fn help(&self) -> Option<String> {
         use DiceErrorKind::*;
-        Some(match &self.kind {
+        Some(match &*self.kind {
             Syntax { expected, .. } if expected.contains("die size") => {
                 "write the number of sides after `d`, as in `3d6`, `d%` or `4dF`".into()
             }

@@ -12,8 +12,10 @@ use nom::{
     character::complete::{char, digit1, multispace0},
     combinator::{opt, recognize},
     error::{ErrorKind, ParseError},
-    sequence::{pair, preceded},
+    sequence::preceded,
 };
+
+use std::borrow::Cow;
 
 use super::ast::*;
 use super::error::{DiceError, DiceErrorKind};
@@ -28,15 +30,16 @@ type In<'a> = &'a str;
 pub struct PError<'a> {
     at: In<'a>,
     len: usize,
-    kind: Option<DiceErrorKind>,
-    expected: Option<String>,
+    // Boxed: parse results are passed up through every rule, so the error type is kept small.
+    kind: Option<Box<DiceErrorKind>>,
+    expected: Option<Cow<'static, str>>,
 }
 
 impl<'a> PError<'a> {
-    fn expected(at: In<'a>, what: impl Into<String>) -> Self {
+    fn expected(at: In<'a>, what: impl Into<Cow<'static, str>>) -> Self {
         PError {
             at,
-            len: token_len(at),
+            len: 0,
             kind: None,
             expected: Some(what.into()),
         }
@@ -46,7 +49,7 @@ impl<'a> PError<'a> {
         PError {
             at,
             len,
-            kind: Some(kind),
+            kind: Some(Box::new(kind)),
             expected: None,
         }
     }
@@ -54,9 +57,11 @@ impl<'a> PError<'a> {
 
 impl<'a> ParseError<In<'a>> for PError<'a> {
     fn from_error_kind(input: In<'a>, _kind: ErrorKind) -> Self {
+        // The caret width is worked out when the error is reported (`len == 0`); most of these
+        // errors are only a failed alternative and are thrown away.
         PError {
             at: input,
-            len: token_len(input),
+            len: 0,
             kind: None,
             expected: None,
         }
@@ -70,13 +75,13 @@ impl<'a> ParseError<In<'a>> for PError<'a> {
 type PResult<'a, T> = IResult<In<'a>, T, PError<'a>>;
 
 /// A recoverable failure: an `alt` may try another branch.
-fn soft<'a, T>(at: In<'a>, what: &str) -> PResult<'a, T> {
+fn soft<'a, T>(at: In<'a>, what: &'static str) -> PResult<'a, T> {
     Err(nom::Err::Error(PError::expected(at, what)))
 }
 
 /// A committed failure: the text is wrong here, stop.
 fn hard<'a, T>(at: In<'a>, what: &str) -> PResult<'a, T> {
-    Err(nom::Err::Failure(PError::expected(at, what)))
+    Err(nom::Err::Failure(PError::expected(at, what.to_string())))
 }
 
 fn fail_with<T>(at: In<'_>, len: usize, kind: DiceErrorKind) -> PResult<'_, T> {
@@ -131,11 +136,12 @@ pub fn parse_with(input: &str, limits: &Limits) -> Result<DiceExpr, DiceError> {
     }
     let to_error = |e: PError<'_>| {
         let start = input.len() - e.at.len();
-        let span = Span::new(start, start + e.len);
-        let kind = e.kind.unwrap_or_else(|| DiceErrorKind::Syntax {
+        let len = if e.len == 0 { token_len(e.at) } else { e.len };
+        let span = Span::new(start, start + len);
+        let kind = e.kind.map(|k| *k).unwrap_or_else(|| DiceErrorKind::Syntax {
             expected: e
                 .expected
-                .unwrap_or_else(|| "a number, a die or `(`".into()),
+                .map_or_else(|| "a number, a die or `(`".into(), Cow::into_owned),
             found: describe(e.at),
         });
         DiceError::new(kind, span)
@@ -189,10 +195,20 @@ fn ws(i: In<'_>) -> PResult<'_, In<'_>> {
 /// `request = ws [repeat] expr ws [comment] ws`
 fn request<'a>(i: In<'a>, limits: &Limits) -> PResult<'a, DiceExpr> {
     let (i, _) = ws(i)?;
-    let (i, repeat) = opt(|i| repeat(i, limits))(i)?;
+    // Only look for a repeat count when the text starts with digits and an `x`.
+    let digits = i.bytes().take_while(u8::is_ascii_digit).count();
+    let (i, repeat) = if digits > 0 && i[digits..].starts_with(['x', 'X']) {
+        opt(|i| repeat(i, limits))(i)?
+    } else {
+        (i, None)
+    };
     let (i, expr) = expr(i, limits)?;
     let (i, _) = ws(i)?;
-    let (i, comment) = opt(comment)(i)?;
+    let (i, comment) = if i.is_empty() {
+        (i, None)
+    } else {
+        opt(comment)(i)?
+    };
     let (i, _) = ws(i)?;
     Ok((
         i,
@@ -255,6 +271,9 @@ fn expr<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
 
 /// Comparison operators between totals: `==` (not `=`), `!=`, `<>`, `<=`, `>=`, `<`, `>`.
 fn cmp_op_total(i: In<'_>) -> PResult<'_, CmpOp> {
+    if !i.starts_with(['<', '>', '=', '!']) {
+        return Err(nom::Err::Error(PError::from_error_kind(i, ErrorKind::Tag)));
+    }
     alt((
         |i| tag("==")(i).map(|(i, _)| (i, CmpOp::Eq)),
         cmp_op_relational,
@@ -284,15 +303,24 @@ fn cmp_op_relational(i: In<'_>) -> PResult<'_, CmpOp> {
 /// Parses an operand after an operator; if nothing parses, that's a hard error.
 fn cut_operand<'a, T>(
     i: In<'a>,
-    mut f: impl FnMut(In<'a>) -> PResult<'a, T>,
+    f: impl FnMut(In<'a>) -> PResult<'a, T>,
     what: &str,
+) -> PResult<'a, T> {
+    cut_operand_lazy(i, f, || what.to_string())
+}
+
+/// [`cut_operand`] with a message built only when it is needed.
+fn cut_operand_lazy<'a, T>(
+    i: In<'a>,
+    mut f: impl FnMut(In<'a>) -> PResult<'a, T>,
+    what: impl FnOnce() -> String,
 ) -> PResult<'a, T> {
     match f(i) {
         Err(nom::Err::Error(e)) => {
             let e = if e.expected.is_some() || e.kind.is_some() {
                 e
             } else {
-                PError::expected(i, what)
+                PError::expected(i, what())
             };
             Err(nom::Err::Failure(e))
         }
@@ -496,10 +524,26 @@ fn is_dice_letter(s: &str) -> bool {
 
 /// `number = digits ["." digits] | "." digits`
 fn number(i: In<'_>) -> PResult<'_, &str> {
-    alt((
-        recognize(pair(digit1, opt(pair(char('.'), digit1)))),
-        recognize(pair(char('.'), digit1)),
-    ))(i)
+    // Scanned by hand: numbers are in almost every expression, and this is the hot path.
+    let b = i.as_bytes();
+    let int = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut end = int;
+    if b.get(int) == Some(&b'.') {
+        let frac = b[int + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        if frac > 0 {
+            end = int + 1 + frac;
+        }
+    }
+    if end == 0 {
+        return Err(nom::Err::Error(PError::from_error_kind(
+            i,
+            ErrorKind::Digit,
+        )));
+    }
+    Ok((&i[end..], &i[..end]))
 }
 
 /// A written dice count: a whole number from 1 to the cap, without a leading zero.
@@ -657,24 +701,44 @@ fn modifiers<'a>(mut i: In<'a>, l: &Limits) -> PResult<'a, Vec<Written<'a>>> {
     let mut mods: Vec<Written<'a>> = Vec::new();
     while let (rest, Some(m)) = opt(|i| modifier(i, l))(i)? {
         let len = i.len() - rest.len();
-        if let Some(what) = once_only(&m) {
-            if let Some((first, flen, _)) = mods.iter().find(|(_, _, o)| once_only(o) == Some(what))
-            {
-                return fail_with(
-                    i,
-                    len,
-                    DiceErrorKind::DuplicateModifier {
-                        first: first[..*flen].into(),
-                        second: i[..len].into(),
-                        what,
-                    },
-                );
-            }
+        if let Some(what) = once_only(&m)
+            && let Some((first, flen, _)) = mods.iter().find(|(_, _, o)| once_only(o) == Some(what))
+        {
+            return fail_with(
+                i,
+                len,
+                DiceErrorKind::DuplicateModifier {
+                    first: first[..*flen].into(),
+                    second: i[..len].into(),
+                    what,
+                },
+            );
         }
         mods.push((i, len, m));
         i = rest;
     }
+    // Modifiers act in fixed stages whatever order they are written in, so the tree keeps
+    // them in one canonical order; that is also the order they print in, chosen so that no
+    // modifier's optional compare point can swallow the next one (`3d6u!=6` would read back
+    // as "unique unless 6"; it prints as `3d6!=6u`).
+    mods.sort_by_key(|(_, _, m)| print_order(m));
     Ok((i, mods))
+}
+
+/// Where a modifier goes in the canonical order (keep/drop selectors keep their written order).
+fn print_order(m: &Modifier) -> u8 {
+    match m {
+        Modifier::Min(_) => 0,
+        Modifier::Max(_) => 1,
+        Modifier::KeepDrop(..) => 2,
+        Modifier::Target { .. } => 3,
+        Modifier::CritSuccess(_) => 4,
+        Modifier::CritFailure(_) => 5,
+        Modifier::Explode { .. } => 6,
+        Modifier::Reroll { .. } => 7,
+        Modifier::Unique { .. } => 8,
+        Modifier::Sort(_) => 9,
+    }
 }
 
 /// The kind of a modifier that may appear only once in a pool, named for errors.
@@ -835,6 +899,9 @@ fn sides<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Sides> {
 
 /// `compare = cmp_op signed_number`, where `=` is equality.
 fn compare(i: In<'_>) -> PResult<'_, Compare> {
+    if !i.starts_with(['<', '>', '=', '!']) {
+        return Err(nom::Err::Error(PError::from_error_kind(i, ErrorKind::Tag)));
+    }
     let (rest, op) = alt((cmp_op_relational, |i| {
         char('=')(i).map(|(i, _)| (i, CmpOp::Eq))
     }))(i)?;
@@ -860,7 +927,15 @@ fn compare_or_literal(i: In<'_>) -> PResult<'_, Compare> {
 
 /// A whole number for a clamp (`min3`, `max-12`).
 fn clamp_value<'a>(i: In<'a>, name: &str) -> PResult<'a, i64> {
-    let (rest, v) = cut_operand(i, signed_number, &format!("a number after `{name}`"))?;
+    let (rest, v) = cut_operand(
+        i,
+        signed_number,
+        if name == "min" {
+            "a number after `min`"
+        } else {
+            "a number after `max`"
+        },
+    )?;
     if v.fract() != 0.0 || v.abs() > 1e15 {
         return fail_with(
             i,
@@ -899,6 +974,10 @@ fn count<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Count> {
 
 /// One modifier after a pool or group (see GRAMMAR.md for the list).
 fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
+    // Most pools end here: leave quickly when nothing can start a modifier.
+    if !i.starts_with(|c: char| "mre!uocskdp<>=f".contains(c)) {
+        return Err(nom::Err::Error(PError::from_error_kind(i, ErrorKind::Tag)));
+    }
     let word = |w: &'static str| move |s: In<'a>| s.strip_prefix(w);
     // Longest spellings first: `min` before `mi`, `!!p` before `!!` before `!`.
     if let Some(r) = word("min")(i).or_else(|| word("mi")(i)) {
@@ -911,7 +990,7 @@ fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
     }
     // Right after a pool `!` always explodes: `!=6` explodes on a six (write `<>6` to count
     // dice other than six as successes).
-    if i.starts_with('!') {
+    if let Some(bang) = i.strip_prefix('!') {
         let (r, kind) = if let Some(r) = i.strip_prefix("!!p") {
             (r, ExplodeKind::CompoundPenetrate)
         } else if let Some(r) = i.strip_prefix("!!") {
@@ -919,7 +998,7 @@ fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
         } else if let Some(r) = i.strip_prefix("!p") {
             (r, ExplodeKind::Penetrate)
         } else {
-            (&i[1..], ExplodeKind::Standard)
+            (bang, ExplodeKind::Standard)
         };
         let (r, on) = opt(compare)(r)?;
         let (r, limit) = explode_limit(r, l)?;
@@ -1026,28 +1105,28 @@ fn explode_limit<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Option<u32>> {
 fn keep_drop<'a>(i: In<'a>, kd: KeepDrop, letter: &str, l: &Limits) -> PResult<'a, Modifier> {
     let selector = |r: In<'a>| -> PResult<'a, Selector> {
         if let Some(r) = r.strip_prefix('h') {
-            let (r, n) = cut_operand(
+            let (r, n) = cut_operand_lazy(
                 r,
                 |i| count(i, l),
-                &format!("how many after `{letter}h`, as in `{letter}h1`"),
+                || format!("how many after `{letter}h`, as in `{letter}h1`"),
             )?;
             return Ok((r, Selector::Highest(n)));
         }
         if let Some(r) = r.strip_prefix('l') {
-            let (r, n) = cut_operand(
+            let (r, n) = cut_operand_lazy(
                 r,
                 |i| count(i, l),
-                &format!("how many after `{letter}l`, as in `{letter}l1`"),
+                || format!("how many after `{letter}l`, as in `{letter}l1`"),
             )?;
             return Ok((r, Selector::Lowest(n)));
         }
         if let Ok((r, c)) = compare(r) {
             return Ok((r, Selector::Matching(c)));
         }
-        let (r, n) = cut_operand(
+        let (r, n) = cut_operand_lazy(
             r,
             |i| count(i, l),
-            &format!("how many after `{letter}`, as in `{letter}1`"),
+            || format!("how many after `{letter}`, as in `{letter}1`"),
         )?;
         Ok((
             r,

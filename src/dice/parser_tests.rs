@@ -60,13 +60,23 @@ parses!(compound, "2d7!!", "2d7!!");
 parses!(penetrate, "5d%!p", "5d%!p");
 parses!(compound_penetrate, "1dF!!p", "1dF!!p");
 parses!(explode_limit, "3d6!x3", "3d6!x3");
-parses!(explode_e_literal, "4d6e6kh3", "4d6!=6kh3");
+parses!(explode_e_literal, "4d6e6kh3", "4d6kh3!=6");
 parses!(reroll_until, "2d6r<3", "2d6r<3");
 parses!(reroll_rr_is_r, "1d20rr<20", "1d20r<20");
 parses!(reroll_once, "2d6ro<3", "2d6ro<3");
 parses!(reroll_literal, "1d1ro1", "1d1ro=1");
 parses!(reroll_add, "1d1ra1", "1d1ra=1");
 parses!(unique, "2d%u>80", "2d%u>80");
+// Found by cargo-fuzz: `u` followed by an explosion printed as `u!=64` and read back as a
+// unique condition; modifiers now print in an order where that cannot happen.
+parses!(explosion_prints_before_unique, "3d2151ue64", "3d2151!=64u");
+parses!(reroll_not_equal, "3d6r!=6", "3d6r<>6");
+parses!(target_prints_before_bare_reroll, "3d6>=5r", "3d6>=5r");
+parses!(
+    modifiers_print_in_stage_order,
+    "4d6sr!kh3min2",
+    "4d6min2kh3!rsa"
+);
 
 // success counting and markers
 parses!(successes, "20d10>=8", "20d10>=8");
@@ -89,7 +99,13 @@ parses!(precedence, "1 + 3 * 6", "1 + 3 * 6");
 parses!(parentheses_kept_when_needed, "(1 + 3) * 6", "(1 + 3) * 6");
 parses!(redundant_parentheses_dropped, "((1d6))", "1d6");
 parses!(unary_minus_dice, "-3d6", "-3d6");
-parses!(unary_chain, "-+-1", "-(+(-1))");
+parses!(unary_chain, "-+-1", "-+-1");
+parses!(
+    long_unary_chain_prints_flat,
+    "+++++++++++++++++++++++++++++++++++51",
+    "+++++++++++++++++++++++++++++++++++51"
+);
+parses!(label_chain_prints_flat, "2 [a] [b]", "2 [a] [b]");
 parses!(power_right_assoc, "2^3^2", "2 ^ 3 ^ 2");
 parses!(power_binds_tighter_than_minus, "-2^2", "-2 ^ 2");
 parses!(power_star_star, "2**3", "2 ^ 3");

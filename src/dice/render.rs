@@ -168,19 +168,11 @@ fn node_prec(node: &RollNode, p: &dyn Paint, min: u8) -> String {
 
 /// One die: faces rerolled away struck out, compounded parts summed, marks for what it did.
 fn die_text(d: &Die, p: &dyn Paint) -> String {
-    let mut text = if d.rolls.len() > 1 && !d.rerolled {
-        // Compounded: show the parts.
-        format!(
-            "{}={}",
-            d.rolls
-                .iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join("+"),
-            d.value
-        )
-    } else {
+    let mut text = if d.parts().is_empty() {
         d.value.to_string()
+    } else {
+        let parts: Vec<String> = d.parts().iter().map(i64::to_string).collect();
+        format!("{}={}", parts.join("+"), d.value)
     };
     if d.exploded {
         text = p.paint(Role::Exploded, &text);
@@ -197,14 +189,14 @@ fn die_text(d: &Die, p: &dyn Paint) -> String {
     } else if d.failure {
         text = p.paint(Role::Failure, &text);
     }
-    if d.rerolled {
-        // Faces rerolled away come first, struck out. With compounding after a reroll, the
-        // reroll history is what matters most; the parts show in the JSON.
-        let earlier: Vec<String> = d.rolls[..d.rolls.len() - 1]
-            .iter()
-            .map(|v| p.paint(Role::Rerolled, &v.to_string()))
-            .collect();
-        text = format!("{} {text}", earlier.join(" "));
+    if d.rerolled().is_empty() {
+        return text;
     }
-    text
+    let mut out: Vec<String> = d
+        .rerolled()
+        .iter()
+        .map(|v| p.paint(Role::Rerolled, &v.to_string()))
+        .collect();
+    out.push(text);
+    out.join(" ")
 }

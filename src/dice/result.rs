@@ -6,8 +6,12 @@
 //! journal.
 
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
-use super::source::SourceKind;
+use super::source::{Faces, SourceKind};
+
+/// The distinct dice sources of a roll, in order of first use (at most three, kept inline).
+pub type Sources = SmallVec<[SourceKind; 3]>;
 
 /// The result of rolling one dice expression once.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -20,7 +24,7 @@ pub struct Roll {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
     /// The sources that produced the dice, in order of first use (empty if no dice).
-    pub sources: Vec<SourceKind>,
+    pub sources: Sources,
     /// The evaluated expression tree.
     pub tree: RollNode,
 }
@@ -123,8 +127,8 @@ impl RollNode {
 pub struct PoolRoll {
     /// The pool as written canonically (`4d6kh3`).
     pub notation: String,
-    /// The die (`d6`, `dF`, `d100`).
-    pub die: String,
+    /// The die (serialised as `"d6"`, `"dF"`, `"d100"`).
+    pub die: Faces,
     /// Every die, in the order shown (rolled order, or sorted when the pool asks for it).
     pub dice: Vec<Die>,
     /// The pool's value: the sum of the kept dice, or successes minus failures.
@@ -152,9 +156,6 @@ pub enum Critical {
 pub struct Die {
     /// The value it counts as (after compounding, penetration and clamping).
     pub value: i64,
-    /// Every face rolled for this die, in order: earlier entries were rerolled away, or
-    /// compounded into `value`. Just `[value]` for a plain die.
-    pub rolls: Vec<i64>,
     /// Whether it counts towards the total.
     pub kept: bool,
     /// It exploded: another die (or compounded roll) followed it.
@@ -163,10 +164,7 @@ pub struct Die {
     /// It was added by an explosion or by `ra`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub extra: bool,
-    /// It was rerolled (its earlier faces are in `rolls`).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub rerolled: bool,
-    /// It was clamped by `min`/`max` (its face is the last of `rolls`).
+    /// It was clamped by `min`/`max`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub clamped: bool,
     /// It counts as a success.
@@ -180,6 +178,54 @@ pub struct Die {
     pub critical: Option<Critical>,
     /// Which source produced its last face.
     pub source: SourceKind,
+    /// Earlier faces, for a die that was rerolled or compounded (boxed and absent for the
+    /// plain dice that make up nearly every roll; flattened into the die in JSON).
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub history: Option<Box<DieHistory>>,
+}
+
+/// The faces behind a die that was rerolled or compounded.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DieHistory {
+    /// Faces rolled for this die and rerolled away, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rerolled: Vec<i64>,
+    /// For a compounding die, every roll added into it, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<i64>,
+}
+
+impl Die {
+    /// A plain die showing `value`, kept.
+    pub fn new(value: i64, source: SourceKind) -> Self {
+        Die {
+            value,
+            kept: true,
+            exploded: false,
+            extra: false,
+            clamped: false,
+            success: false,
+            failure: false,
+            critical: None,
+            source,
+            history: None,
+        }
+    }
+
+    /// Faces rerolled away (empty if none).
+    pub fn rerolled(&self) -> &[i64] {
+        self.history.as_ref().map_or(&[], |h| &h.rerolled)
+    }
+
+    /// Compounded parts (empty if none).
+    pub fn parts(&self) -> &[i64] {
+        self.history.as_ref().map_or(&[], |h| &h.parts)
+    }
+
+    /// The history, created on first use.
+    pub fn history_mut(&mut self) -> &mut DieHistory {
+        self.history.get_or_insert_with(Default::default)
+    }
 }
 
 fn is_false(b: &bool) -> bool {

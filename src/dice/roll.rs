@@ -11,7 +11,7 @@ use super::error::{DiceError, DiceErrorKind};
 use super::limits::Limits;
 use super::parser::{check_modifier, static_faces};
 use super::result::*;
-use super::source::{DiceSource, DieRequest, Faces, SourceKind};
+use super::source::{DiceSource, DieRequest, Faces, Purpose, SourceKind};
 use crate::span::Span;
 
 /// Rolls a parsed request: once, or `repeat` times (one [`Roll`] each).
@@ -39,11 +39,16 @@ pub fn roll_expr(
         source,
         limits,
         rolled: 0,
-        sources: Vec::new(),
+        sources: Sources::new(),
     };
     let tree = roller.eval(expr)?;
+    // A lone pool's notation is the whole expression's: format it once.
+    let text = match &tree {
+        RollNode::Pool(p) => p.notation.clone(),
+        _ => expr.notation(),
+    };
     Ok(Roll {
-        expr: expr.to_string(),
+        expr: text,
         total: tree.value(),
         comment: None,
         sources: roller.sources,
@@ -60,7 +65,7 @@ struct Roller<'a> {
     source: &'a mut dyn DiceSource,
     limits: &'a Limits,
     rolled: u64,
-    sources: Vec<SourceKind>,
+    sources: Sources,
 }
 
 /// The modifiers of a pool sorted into the stages they run in.
@@ -112,7 +117,7 @@ impl Roller<'_> {
         &mut self,
         faces: Faces,
         pool: &str,
-        purpose: String,
+        purpose: Purpose,
     ) -> Result<(i64, SourceKind), DiceError> {
         self.rolled += 1;
         if self.rolled > self.limits.max_rolls {
@@ -127,10 +132,45 @@ impl Roller<'_> {
             span: Span::default(),
         };
         let (v, kind) = self.source.next_die(&req)?;
-        if !self.sources.contains(&kind) {
+        if self.sources.last() != Some(&kind) && !self.sources.contains(&kind) {
             self.sources.push(kind);
         }
         Ok((v, kind))
+    }
+
+    /// Draws a pool of `n` plain dice (no rerolls or explosions) and clamps them.
+    fn draw_pool(
+        &mut self,
+        faces: Faces,
+        pool: &str,
+        n: u64,
+        st: &Stages<'_>,
+        dice: &mut Vec<Die>,
+    ) -> Result<(), DiceError> {
+        self.rolled += n;
+        if self.rolled > self.limits.max_rolls {
+            return Err(err(DiceErrorKind::TooManyRolls {
+                cap: self.limits.max_rolls,
+            }));
+        }
+        let req = DieRequest {
+            faces,
+            pool,
+            purpose: Purpose::Die { index: 1, of: n },
+            span: Span::default(),
+        };
+        let sources = &mut self.sources;
+        let clamps = st.min.is_some() || st.max.is_some();
+        self.source.next_dice(&req, n, &mut |v, kind| {
+            if sources.last() != Some(&kind) && !sources.contains(&kind) {
+                sources.push(kind);
+            }
+            let mut die = Die::new(v, kind);
+            if clamps {
+                clamp(&mut die, st);
+            }
+            dice.push(die);
+        })
     }
 
     fn eval(&mut self, e: &Expr) -> Result<RollNode, DiceError> {
@@ -215,7 +255,7 @@ impl Roller<'_> {
     }
 
     fn pool(&mut self, d: &Dice) -> Result<PoolRoll, DiceError> {
-        let notation = d.to_string();
+        let notation = d.notation();
         let n = match &d.count {
             None => 1.0,
             Some(c) => self.count(c)?,
@@ -241,26 +281,32 @@ impl Roller<'_> {
         }
         let st = Stages::of(&d.mods);
         let mut dice = Vec::with_capacity(n as usize);
-        for i in 0..n {
-            self.one_die(faces, &notation, &st, i + 1, n, &mut dice)?;
-        }
-        if let Some((RerollKind::Add, on)) = st.reroll {
-            if let Some(pos) = dice.iter().position(|x| hits(on, faces.min(), x.value)) {
-                let (v, source) =
-                    self.draw(faces, &notation, format!("added for die {}", pos + 1))?;
-                let mut extra = plain_die(v, source);
-                extra.extra = true;
-                clamp(&mut extra, &st);
-                dice.push(extra);
+        if st.reroll.is_none() && st.explode.is_none() {
+            // Plain dice (the common case): the whole pool in one request to the source.
+            self.draw_pool(faces, &notation, n, &st, &mut dice)?;
+        } else {
+            for i in 0..n {
+                self.one_die(faces, &notation, &st, i + 1, n, &mut dice)?;
             }
+        }
+        if let Some((RerollKind::Add, on)) = st.reroll
+            && let Some(pos) = dice.iter().position(|x| hits(on, faces.min(), x.value))
+        {
+            let (v, source) = self.draw(faces, &notation, Purpose::Added(pos as u64 + 1))?;
+            let mut extra = Die::new(v, source);
+            extra.extra = true;
+            clamp(&mut extra, &st);
+            dice.push(extra);
         }
         if let Some((once, on)) = st.unique {
             self.make_unique(faces, &notation, &mut dice, once, on)?;
         }
-        let values: Vec<f64> = dice.iter().map(|x| x.value as f64).collect();
-        let kept = self.select(&st.keep_drop, &values)?;
-        for (die, k) in dice.iter_mut().zip(kept) {
-            die.kept = k;
+        if !st.keep_drop.is_empty() {
+            let values: Vec<f64> = dice.iter().map(|x| x.value as f64).collect();
+            let kept = self.select(&st.keep_drop, &values)?;
+            for (die, k) in dice.iter_mut().zip(kept) {
+                die.kept = k;
+            }
         }
         for die in &mut dice {
             let v = die.value as f64;
@@ -272,7 +318,7 @@ impl Roller<'_> {
         }
         let mut pool = PoolRoll {
             notation,
-            die: faces.to_string(),
+            die: faces,
             dice,
             value: 0.0,
             successes: None,
@@ -305,8 +351,8 @@ impl Roller<'_> {
         n: u64,
         out: &mut Vec<Die>,
     ) -> Result<(), DiceError> {
-        let (mut face, mut source) = self.draw(faces, pool, format!("die {i} of {n}"))?;
-        let mut die = plain_die(face, source);
+        let (mut face, mut source) = self.draw(faces, pool, Purpose::Die { index: i, of: n })?;
+        let mut die = Die::new(face, source);
         match st.reroll {
             Some((RerollKind::Until, on)) => {
                 let mut times = 0;
@@ -320,15 +366,13 @@ impl Roller<'_> {
                             condition,
                         }));
                     }
-                    (face, source) = self.draw(faces, pool, format!("reroll of die {i}"))?;
-                    die.rolls.push(face);
-                    die.rerolled = true;
+                    die.history_mut().rerolled.push(face);
+                    (face, source) = self.draw(faces, pool, Purpose::Reroll(i))?;
                 }
             }
             Some((RerollKind::Once, on)) if hits(on, faces.min(), face) => {
-                (face, source) = self.draw(faces, pool, format!("reroll of die {i}"))?;
-                die.rolls.push(face);
-                die.rerolled = true;
+                die.history_mut().rerolled.push(face);
+                (face, source) = self.draw(faces, pool, Purpose::Reroll(i))?;
             }
             _ => {}
         }
@@ -346,26 +390,29 @@ impl Roller<'_> {
         );
         let compound = matches!(kind, ExplodeKind::Compound | ExplodeKind::CompoundPenetrate);
         let mut last = face;
-        let mut extra_dice = Vec::new();
+        let mut extra_dice: Vec<Die> = Vec::new();
         for _ in 0..limit {
             if !hits(on, faces.max(), last) {
                 break;
             }
-            let (next, src) = self.draw(faces, pool, format!("explosion of die {i}"))?;
+            let (next, src) = self.draw(faces, pool, Purpose::Explosion(i))?;
             last = next;
             let counted = if penetrate { next - 1 } else { next };
             if compound {
+                let parts = &mut die.history_mut().parts;
+                if parts.is_empty() {
+                    parts.push(face);
+                }
+                parts.push(counted);
                 die.exploded = true;
-                die.rolls.push(next);
                 die.value += counted;
                 die.source = src;
             } else {
                 match extra_dice.last_mut() {
-                    Some(prev) => prev_exploded(prev),
+                    Some(prev) => prev.exploded = true,
                     None => die.exploded = true,
                 }
-                let mut x = plain_die(counted, src);
-                x.rolls = vec![next];
+                let mut x = Die::new(counted, src);
                 x.extra = true;
                 extra_dice.push(x);
             }
@@ -405,13 +452,12 @@ impl Roller<'_> {
                         condition: "unique".into(),
                     }));
                 }
-                let (face, source) =
-                    self.draw(faces, pool, format!("reroll of duplicate die {}", j + 1))?;
+                let (face, source) = self.draw(faces, pool, Purpose::Duplicate(j as u64 + 1))?;
                 let d = &mut dice[j];
-                d.rolls.push(face);
+                let old = d.value;
+                d.history_mut().rerolled.push(old);
                 d.value = face;
                 d.source = source;
-                d.rerolled = true;
             }
         }
         Ok(())
@@ -473,7 +519,7 @@ impl Roller<'_> {
     }
 
     fn group(&mut self, g: &Group) -> Result<GroupRoll, DiceError> {
-        let notation = g.to_string();
+        let notation = g.notation();
         let mut items = Vec::with_capacity(g.items.len());
         for e in &g.items {
             items.push(GroupItem {
@@ -553,26 +599,6 @@ impl Roller<'_> {
         group.value = arith::checked(group.value, "the group total").map_err(err)?;
         Ok(group)
     }
-}
-
-fn plain_die(v: i64, source: SourceKind) -> Die {
-    Die {
-        value: v,
-        rolls: vec![v],
-        kept: true,
-        exploded: false,
-        extra: false,
-        rerolled: false,
-        clamped: false,
-        success: false,
-        failure: false,
-        critical: None,
-        source,
-    }
-}
-
-fn prev_exploded(d: &mut Die) {
-    d.exploded = true;
 }
 
 fn clamp(d: &mut Die, st: &Stages<'_>) {

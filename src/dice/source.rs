@@ -36,9 +36,9 @@ impl fmt::Display for SourceKind {
     }
 }
 
-/// The faces a die can show.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+/// The faces a die can show. Serialised as the die's name: `"d6"`, `"d100"`, `"dF"`, `"dF.1"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "String", try_from = "String")]
 pub enum Faces {
     /// 1 to `sides`, each equally likely.
     Numbered {
@@ -124,6 +124,29 @@ impl fmt::Display for Faces {
     }
 }
 
+impl From<Faces> for String {
+    fn from(f: Faces) -> String {
+        f.to_string()
+    }
+}
+
+impl TryFrom<String> for Faces {
+    type Error = String;
+
+    fn try_from(s: String) -> Result<Faces, String> {
+        match s.as_str() {
+            "dF" => Ok(Faces::Fudge2),
+            "dF.1" => Ok(Faces::Fudge1),
+            _ => s
+                .strip_prefix('d')
+                .and_then(|n| n.parse().ok())
+                .filter(|&n| n >= 1)
+                .map(|sides| Faces::Numbered { sides })
+                .ok_or_else(|| format!("`{s}` is not a die")),
+        }
+    }
+}
+
 /// One die the roller needs, with enough context to prompt for it by hand.
 #[derive(Debug, Clone)]
 pub struct DieRequest<'a> {
@@ -132,9 +155,42 @@ pub struct DieRequest<'a> {
     /// The pool it belongs to, as written (`4d6kh3`).
     pub pool: &'a str,
     /// Why it is rolled: `die 2 of 4`, `explosion of die 3`, `reroll of die 1`.
-    pub purpose: String,
+    pub purpose: Purpose,
     /// Where the pool is in the expression (for errors).
     pub span: Span,
+}
+
+/// Why a die is rolled, shown when the umpire is asked to enter it. Formatted only when
+/// shown, so rolling stays allocation-free per die.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// Die `index` of the `of` dice in the pool.
+    Die {
+        /// 1-based.
+        index: u64,
+        /// Pool size.
+        of: u64,
+    },
+    /// A reroll of die `index`.
+    Reroll(u64),
+    /// An explosion of die `index`.
+    Explosion(u64),
+    /// A die added (`ra`) for die `index`.
+    Added(u64),
+    /// A reroll of die `index` because it duplicated an earlier die (`u`).
+    Duplicate(u64),
+}
+
+impl fmt::Display for Purpose {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Purpose::Die { index, of } => write!(f, "die {index} of {of}"),
+            Purpose::Reroll(i) => write!(f, "reroll of die {i}"),
+            Purpose::Explosion(i) => write!(f, "explosion of die {i}"),
+            Purpose::Added(i) => write!(f, "die added for die {i}"),
+            Purpose::Duplicate(i) => write!(f, "reroll of duplicate die {i}"),
+        }
+    }
 }
 
 /// Something that asks the umpire for a die value (the REPL prompts; a script reads a line).
@@ -157,6 +213,27 @@ pub enum DiceMode {
 pub trait DiceSource {
     /// One die value for `request`, and which source produced it.
     fn next_die(&mut self, request: &DieRequest<'_>) -> Result<(i64, SourceKind), DiceError>;
+
+    /// `n` dice of one pool, in order, passed to `out` one by one (die `i` of `n` is
+    /// requested as [`Purpose::Die`]). The default asks [`next_die`](Self::next_die) for each;
+    /// a source may draw the whole pool at once, as long as the values and their order are
+    /// the same.
+    fn next_dice(
+        &mut self,
+        request: &DieRequest<'_>,
+        n: u64,
+        out: &mut dyn FnMut(i64, SourceKind),
+    ) -> Result<(), DiceError> {
+        for index in 1..=n {
+            let req = DieRequest {
+                purpose: Purpose::Die { index, of: n },
+                ..request.clone()
+            };
+            let (v, kind) = self.next_die(&req)?;
+            out(v, kind);
+        }
+        Ok(())
+    }
 }
 
 /// The dice the session rolls with: a queue, then either the seeded generator or dice entered
@@ -237,6 +314,42 @@ pub struct BoxSource<'a> {
 }
 
 impl DiceSource for BoxSource<'_> {
+    fn next_dice(
+        &mut self,
+        request: &DieRequest<'_>,
+        n: u64,
+        out: &mut dyn FnMut(i64, SourceKind),
+    ) -> Result<(), DiceError> {
+        let mut index = 1;
+        // Queued values first, checked one by one; then, from the generator, the rest of the
+        // pool in one tight loop (same values, same order as one at a time).
+        while index <= n && !self.dice.queue.is_empty() {
+            let req = DieRequest {
+                purpose: Purpose::Die { index, of: n },
+                ..request.clone()
+            };
+            let (v, kind) = self.next_die(&req)?;
+            out(v, kind);
+            index += 1;
+        }
+        if self.dice.mode == DiceMode::Rng {
+            let rng = &mut self.dice.rng;
+            for _ in index..=n {
+                out(request.faces.sample(rng), SourceKind::Rng);
+            }
+            return Ok(());
+        }
+        for index in index..=n {
+            let req = DieRequest {
+                purpose: Purpose::Die { index, of: n },
+                ..request.clone()
+            };
+            let (v, kind) = self.next_die(&req)?;
+            out(v, kind);
+        }
+        Ok(())
+    }
+
     fn next_die(&mut self, request: &DieRequest<'_>) -> Result<(i64, SourceKind), DiceError> {
         if let Some(&v) = self.dice.queue.front() {
             if !request.faces.contains(v) {
@@ -332,7 +445,7 @@ mod tests {
         DieRequest {
             faces,
             pool: "1d6",
-            purpose: "die 1 of 1".into(),
+            purpose: Purpose::Die { index: 1, of: 1 },
             span: Span::default(),
         }
     }

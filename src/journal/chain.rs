@@ -1,0 +1,101 @@
+//! The hash chain: each line carries the hash of the line before it and its own hash, so
+//! changing, removing or reordering any entry is detected and located.
+//!
+//! A line is `{"seq":N,"prev":"<hash of line N-1>","hash":"<hash of this entry>","entry":{…}}`
+//! where an entry's hash is SHA-256 over `seq`, `prev` and the entry's JSON text exactly as
+//! written. The first line's `prev` is [`GENESIS`].
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use sha2::{Digest, Sha256};
+
+/// The `prev` of the first entry.
+pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// The hash of entry `seq` whose predecessor hashed to `prev`.
+pub fn entry_hash(seq: u64, prev: &str, entry_json: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(seq.to_le_bytes());
+    h.update(prev.as_bytes());
+    h.update(entry_json.as_bytes());
+    format!("{:x}", h.finalize())
+}
+
+/// One line as stored, borrowing the entry's JSON text.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct Line<'a> {
+    pub seq: u64,
+    pub prev: String,
+    pub hash: String,
+    #[serde(borrow)]
+    pub entry: &'a RawValue,
+}
+
+/// The outcome of checking a whole journal's chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verified {
+    /// Every entry is intact.
+    Intact {
+        /// How many entries.
+        entries: u64,
+    },
+    /// Entry `seq` (on line `line`) is not what was written: its text, or the order of the
+    /// entries, was changed.
+    Altered {
+        /// The first entry found altered.
+        seq: u64,
+        /// Its line number (1-based).
+        line: usize,
+        /// What does not match.
+        why: String,
+    },
+}
+
+/// Checks the chain over complete lines (without their newlines).
+pub fn verify_lines<'a>(lines: impl IntoIterator<Item = &'a str>) -> Verified {
+    let mut prev = GENESIS.to_string();
+    let mut count = 0;
+    for (i, text) in lines.into_iter().enumerate() {
+        let line_no = i + 1;
+        let expected_seq = i as u64 + 1;
+        let line: Line<'_> = match serde_json::from_str(text) {
+            Ok(l) => l,
+            Err(e) => {
+                return Verified::Altered {
+                    seq: expected_seq,
+                    line: line_no,
+                    why: format!("not a journal entry ({e})"),
+                };
+            }
+        };
+        if line.seq != expected_seq {
+            return Verified::Altered {
+                seq: expected_seq,
+                line: line_no,
+                why: format!(
+                    "expected entry #{expected_seq}, found #{} (entries removed or reordered)",
+                    line.seq
+                ),
+            };
+        }
+        if line.prev != prev {
+            // The previous line's text no longer hashes to what this line recorded.
+            return Verified::Altered {
+                seq: line.seq.saturating_sub(1).max(1),
+                line: line_no.saturating_sub(1).max(1),
+                why: "its text does not match the hash recorded by the entry after it".into(),
+            };
+        }
+        let hash = entry_hash(line.seq, &line.prev, line.entry.get());
+        if hash != line.hash {
+            return Verified::Altered {
+                seq: line.seq,
+                line: line_no,
+                why: "its text does not match its own hash".into(),
+            };
+        }
+        prev = hash;
+        count += 1;
+    }
+    Verified::Intact { entries: count }
+}
