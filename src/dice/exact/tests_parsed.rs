@@ -102,7 +102,7 @@ fn unsupported_notation_says_what() {
         ("{4d6kh3}dl1", "one-item"),
     ] {
         match odds_with(expr, &ExactOptions::default()) {
-            Err(e) => match e.kind {
+            Err(e) => match *e.kind {
                 DiceErrorKind::Unsupported { what } => assert!(what.contains(word), "{what}"),
                 k => panic!("{expr}: {k:?}"),
             },
@@ -114,7 +114,7 @@ fn unsupported_notation_says_what() {
 #[test]
 fn division_by_a_die_that_can_be_zero_is_an_error() {
     let e = odds_with("10 / (1d3 - 2)", &ExactOptions::default()).unwrap_err();
-    assert_eq!(e.kind, DiceErrorKind::DivisionByZero);
+    assert_eq!(*e.kind, DiceErrorKind::DivisionByZero);
 }
 
 #[test]
@@ -181,7 +181,7 @@ fn corpus_bounds_hold_for_exact_odds() {
             Ok(d) => d,
             Err(err) => {
                 if !matches!(
-                    err.kind,
+                    *err.kind,
                     DiceErrorKind::Unsupported { .. } | DiceErrorKind::TooManyOutcomes { .. }
                 ) {
                     failures.push(format!("{}: {err}", f[0]));
@@ -269,7 +269,7 @@ proptest! {
         if t0.elapsed().as_millis() > 100 { eprintln!("SLOW exact {text}: {:?}", t0.elapsed()); }
         let d = match res {
             Ok(d) => d,
-            Err(err) => match err.kind {
+            Err(err) => match *err.kind {
                 DiceErrorKind::DivisionByZero | DiceErrorKind::Unsupported { .. }
                 | DiceErrorKind::TooManyOutcomes { .. } => return Ok(()),
                 k => return Err(TestCaseError::fail(format!("{text}: {k:?}"))),
