@@ -156,7 +156,15 @@ pub(super) fn multisets(
     let mut kept_mass = 1.0;
     for (outcomes, lost) in parts {
         kept_mass *= 1.0 - lost;
-        check_work(states.len().saturating_mul(outcomes.len()), what, cap)?;
+        let per = shape.a + shape.b + 1;
+        check_work(
+            states
+                .len()
+                .saturating_mul(outcomes.len())
+                .saturating_mul(per),
+            what,
+            cap,
+        )?;
         let mut next: HashMap<Vec<u64>, (Summary, f64)> = HashMap::new();
         for (s, p) in states.values() {
             for (add, q) in outcomes {

@@ -153,7 +153,7 @@ pub(super) fn order_statistics(
     }
     let n = n as usize;
     check_work(
-        faces.len() * (n + 1) * (n + 1),
+        order_statistics_work(&faces, n, sel, score),
         "keeping and dropping dice",
         cap,
     )?;
@@ -233,4 +233,34 @@ pub(super) fn order_statistics(
         }
     }
     Ok(out)
+}
+
+/// About how many multiply-adds [`order_statistics`] needs: for each face, each number of
+/// dice placed and each number placed on that face, one pass over the totals reachable.
+fn order_statistics_work(faces: &[(f64, f64)], n: usize, sel: &Selection, score: Score) -> usize {
+    let worths = faces.iter().map(|f| score.of(f.0));
+    let (lo, hi) = worths.fold((0.0f64, 0.0f64), |(lo, hi), w| (lo.min(w), hi.max(w)));
+    let range = (hi - lo) as usize;
+    // Dice that can count: all of them, unless only highest/lowest-N keeps are written.
+    let counted = if !sel.keeps.is_empty()
+        && sel
+            .keeps
+            .iter()
+            .all(|s| matches!(s, Sel::Highest(_) | Sel::Lowest(_)))
+    {
+        sel.keeps
+            .iter()
+            .map(|s| match s {
+                Sel::Highest(k) | Sel::Lowest(k) => *k as usize,
+                Sel::Matching(_) => n,
+            })
+            .sum::<usize>()
+            .min(n)
+    } else {
+        n
+    };
+    let per_face: usize = (0..=n)
+        .map(|j| (n - j + 1).saturating_mul(j.min(counted) * range + 1))
+        .sum();
+    per_face.saturating_mul(faces.len())
 }

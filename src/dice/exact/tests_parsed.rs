@@ -298,3 +298,21 @@ proptest! {
         prop_assert!(diff <= 5.0 * se + 1e-9, "{}: sampled mean {} vs exact {} (se {})", text, sum / n as f64, d.mean(), se);
     }
 }
+
+#[test]
+fn huge_keep_drop_is_refused_quickly_not_computed_for_minutes() {
+    let t = std::time::Instant::now();
+    let e = odds_with("999d100dl1", &ExactOptions::default()).unwrap_err();
+    assert!(
+        matches!(*e.kind, DiceErrorKind::TooManyOutcomes { .. }),
+        "{e}"
+    );
+    assert!(t.elapsed().as_secs() < 5);
+    // Keeping a few of many dice stays cheap.
+    close(
+        odds("999d6kh3").probability(CmpOp::Eq, 18.0),
+        1.0 - (5.0f64 / 6.0).powi(999)
+            - 999.0 * (1.0 / 6.0) * (5.0f64 / 6.0).powi(998)
+            - 999.0 * 998.0 / 2.0 * (1.0f64 / 36.0) * (5.0f64 / 6.0).powi(997),
+    );
+}
