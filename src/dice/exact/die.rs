@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 use super::super::ast::{Compare, ExplodeKind, RerollKind};
 use super::super::error::{DiceError, DiceErrorKind};
+use super::super::limits::Limits;
 use super::super::source::Faces;
 use super::pmf::{Pmf, too_many};
 use crate::span::Span;
@@ -127,7 +128,10 @@ impl DieRule {
                 Span::default(),
             ));
         }
-        Ok((explode_depth, false))
+        // The roller stops after `max_explosions` extra rolls whatever happens, so following
+        // that deep is the rule itself: exact, nothing cut.
+        let cap = Limits::DEFAULT.max_explosions;
+        Ok((explode_depth.min(cap), explode_depth >= cap))
     }
 
     /// The distribution of one die's contribution when each final die value `v` counts

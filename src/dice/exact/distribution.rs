@@ -3,6 +3,7 @@
 
 use super::super::ast::{CmpOp, DiceExpr};
 use super::super::error::DiceError;
+use super::super::limits::Limits;
 use super::eval::Ctx;
 use super::options::ExactOptions;
 
@@ -62,7 +63,7 @@ pub fn distribution(expr: &DiceExpr, opts: &ExactOptions) -> Result<Distribution
     let mut ctx = Ctx::new(opts);
     let pmf = ctx.eval(&expr.expr)?;
     let explode_depth = if ctx.cut_depth {
-        Some(opts.explode_depth)
+        Some(opts.explode_depth.min(Limits::DEFAULT.max_explosions))
     } else {
         ctx.written_depth
     };

@@ -246,5 +246,7 @@ pub(super) fn selections(
 
 /// How many extra rolls one die of `rule` may make.
 fn ex_depth(rule: &DieRule, explode_depth: u32) -> u32 {
-    rule.explode.map_or(0, |e| e.limit.unwrap_or(explode_depth))
+    let cap = Limits::DEFAULT.max_explosions;
+    rule.explode
+        .map_or(0, |e| e.limit.unwrap_or(explode_depth.min(cap)))
 }

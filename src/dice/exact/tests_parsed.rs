@@ -316,3 +316,14 @@ fn huge_keep_drop_is_refused_quickly_not_computed_for_minutes() {
             - 999.0 * 998.0 / 2.0 * (1.0f64 / 36.0) * (5.0f64 / 6.0).powi(997),
     );
 }
+
+#[test]
+fn explosions_followed_to_the_rollers_cap_are_exact() {
+    let opts = ExactOptions {
+        explode_depth: u32::MAX,
+        ..ExactOptions::default()
+    };
+    let d = odds_with("1d6!", &opts).unwrap();
+    assert_eq!((d.cut_off, d.explode_depth), (0.0, Some(100)));
+    assert_eq!(d.outcomes.last().unwrap().0, 606.0);
+}
