@@ -1,6 +1,6 @@
 //! Groups `{a, b}kh1` and sets `(1, 2, 3)kl1`: keep/drop and success counting over the items'
 //! totals, or, for a group of one item that rolls dice, keep/drop over that item's dice
-//! (supported when the item is a single pool without keep/drop of its own).
+//! (supported when the item is a single pool).
 
 use super::super::ast::{Expr, Group, Modifier};
 use super::super::error::DiceError;
@@ -51,14 +51,11 @@ pub(super) fn group(ctx: &mut Ctx<'_>, g: &Group) -> Result<Pmf, DiceError> {
                 inner = x;
             }
             match inner {
-                // A pool without keep/drop of its own: its selectors and the group's are
-                // picked from the same dice, which is the pool with both.
-                Expr::Dice(d) if !d.mods.iter().any(|m| matches!(m, Modifier::KeepDrop(..))) => {
-                    pool(ctx, d, &keep_mods)?
-                }
+                // The group's selectors pick among the dice the pool kept.
+                Expr::Dice(d) => pool(ctx, d, &keep_mods)?,
                 _ => {
                     return Err(unsupported(
-                        "keep/drop on a one-item group unless the item is a single pool without keep/drop of its own",
+                        "keep/drop on a one-item group unless the item is a single pool",
                     ));
                 }
             }

@@ -7,13 +7,15 @@
 //! [`Distribution::cut_off`], never dropped silently.
 //!
 //! Everything the roller rolls is computed, except: unique dice (`u`, `uo`); `ra` together
-//! with keep/drop; keep/drop on a one-item group whose item is not a single pool without
-//! keep/drop of its own (`{4d6kh3}dl1`, `{4d6+4d8}kh3`). Those give an
+//! with keep/drop; keep/drop on a one-item group whose item is not a single pool
+//! (`{4d6+4d8}kh3`, `((10d6kh5)kl2)kh1`), or is a pool that itself keeps or drops by a
+//! compare point, or explodes into new dice and keeps or drops. Those give an
 //! [`Unsupported`](super::DiceErrorKind::Unsupported) error naming what, and anything that
 //! would grow past [`ExactOptions::max_outcomes`] outcomes (or the work that many outcomes
-//! allow) gives [`TooManyOutcomes`](super::DiceErrorKind::TooManyOutcomes). The roller's own
-//! caps (10,000 dice in all, 100 explosions, 1,000 rerolls) are not modelled: their odds are
-//! far below what an `f64` shows.
+//! allow) gives [`TooManyOutcomes`](super::DiceErrorKind::TooManyOutcomes). The roller's
+//! caps on dice in all (10,000) and on rerolls of one die (1,000) are not modelled (a roll
+//! that hits them is an error, with odds far below what an `f64` shows); its cap of 100
+//! extra rolls per die is, when `explode_depth` is 100 or more.
 //!
 //! | file | owns |
 //! |---|---|

@@ -62,10 +62,11 @@ impl<'m> Stages<'m> {
     }
 }
 
-/// The distribution of a pool; `extra` are keep/drop modifiers from a one-item `{…}` group
-/// around it.
-pub(super) fn pool(ctx: &mut Ctx<'_>, dice: &Dice, extra: &[Modifier]) -> Result<Pmf, DiceError> {
-    let stages = Stages::new(dice.mods.iter().chain(extra))?;
+/// The distribution of a pool; `then` are keep/drop modifiers from a one-item group around
+/// it, which pick among the dice the pool itself kept.
+pub(super) fn pool(ctx: &mut Ctx<'_>, dice: &Dice, then: &[Modifier]) -> Result<Pmf, DiceError> {
+    let stages = Stages::new(dice.mods.iter())?;
+    let group = Stages::new(then.iter())?;
     let limits = Limits::DEFAULT;
     let (counts, count_lost) = match &dice.count {
         None => (vec![(1, 1.0)], 0.0),
@@ -77,7 +78,29 @@ pub(super) fn pool(ctx: &mut Ctx<'_>, dice: &Dice, extra: &[Modifier]) -> Result
         Sides::Fudge(_) => (vec![(0, 1.0)], 0.0),
         Sides::Expr(e) => ctx.whole(e)?,
     };
-    let selections = selections(ctx, &stages.selectors)?;
+    let mut chosen = selections(ctx, &stages.selectors)?;
+    if !group.selectors.is_empty() {
+        let (after, after_lost) = selections(ctx, &group.selectors)?;
+        let (own, own_lost) = chosen;
+        let mut both = Vec::new();
+        for (first, w) in &own {
+            for (next, v) in &after {
+                if first.is_empty() {
+                    both.push((next.clone(), w * v));
+                    continue;
+                }
+                if !first.by_rank() {
+                    return Err(unsupported(
+                        "keep/drop on a one-item group around a pool that keeps or drops by a compare point",
+                    ));
+                }
+                let mut sel = first.clone();
+                sel.then = Some(Box::new(next.clone()));
+                both.push((sel, w * v));
+            }
+        }
+        chosen = (both, own_lost + after_lost - own_lost * after_lost);
+    }
     if let Some(ex) = &stages.explode {
         match ex.limit {
             Some(l) => ctx.written_depth = Some(ctx.written_depth.unwrap_or(0).max(l)),
@@ -146,7 +169,7 @@ pub(super) fn pool(ctx: &mut Ctx<'_>, dice: &Dice, extra: &[Modifier]) -> Result
                 hi: stages.hi,
             };
             let score = stages.score.unwrap_or(Score::Sum);
-            let (sels, sel_lost) = &selections;
+            let (sels, sel_lost) = &chosen;
             let mut mix = Vec::new();
             for (sel, w) in sels {
                 let pmf = match add_on {
@@ -178,6 +201,11 @@ fn fixed_pool(
     let new_dice = rule
         .explode
         .is_some_and(|e| matches!(e.kind, ExplodeKind::Standard | ExplodeKind::Penetrate));
+    if new_dice && sel.then.is_some() {
+        return Err(unsupported(
+            "keep/drop on a one-item group around an exploding pool with its own keep/drop",
+        ));
+    }
     if new_dice {
         // At most this many dice: every die exploding as far as followed.
         let most = (n as usize).saturating_mul(ex_depth(rule, depth) as usize + 1);

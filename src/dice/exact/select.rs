@@ -39,6 +39,9 @@ pub(super) struct Selection {
     pub keeps: Vec<Sel>,
     /// Drop selectors.
     pub drops: Vec<Sel>,
+    /// A selection applied afterwards to the dice this one kept (`(10d6kh5)kl2`), ranking
+    /// them among themselves. Only after a selection by rank alone.
+    pub then: Option<Box<Selection>>,
 }
 
 impl Selection {
@@ -52,11 +55,35 @@ impl Selection {
 
     /// Whether no die is ever dropped.
     pub fn is_empty(&self) -> bool {
-        self.keeps.is_empty() && self.drops.is_empty()
+        self.keeps.is_empty() && self.drops.is_empty() && self.then.is_none()
+    }
+
+    /// Whether the selection depends on ranks alone (no compare points).
+    pub fn by_rank(&self) -> bool {
+        !self
+            .keeps
+            .iter()
+            .chain(&self.drops)
+            .any(|s| matches!(s, Sel::Matching(_)))
     }
 
     /// Whether the die at ascending `rank` of `n`, showing `v`, counts.
     pub fn kept(&self, rank: usize, n: usize, v: f64) -> bool {
+        if !self.kept_here(rank, n, v) {
+            return false;
+        }
+        match &self.then {
+            None => true,
+            // Survivors are ranked among themselves; by_rank() makes them independent of values.
+            Some(next) => {
+                let survivors = (0..n).filter(|&r| self.kept_here(r, n, v)).count();
+                let below = (0..rank).filter(|&r| self.kept_here(r, n, v)).count();
+                next.kept(below, survivors, v)
+            }
+        }
+    }
+
+    fn kept_here(&self, rank: usize, n: usize, v: f64) -> bool {
         (self.keeps.is_empty() || self.keeps.iter().any(|s| s.picks(rank, n, v)))
             && !self.drops.iter().any(|s| s.picks(rank, n, v))
     }
