@@ -6,8 +6,9 @@
 //! [`ExactOptions::explode_depth`] extra rolls deep and the probability beyond is reported as
 //! [`Distribution::cut_off`], never dropped silently.
 //!
-//! Everything the roller rolls is computed, except: unique dice (`u`, `uo`); `ra` together
-//! with keep/drop; keep/drop on a one-item group whose item is not a single pool
+//! Everything the roller rolls is computed, except: unique dice (`u`, `uo`) that explode
+//! into new dice or also have `ra`, or whose pools have too many arrangements; `ra`
+//! together with keep/drop; keep/drop on a one-item group whose item is not a single pool
 //! (`{4d6+4d8}kh3`, `((10d6kh5)kl2)kh1`), or is a pool that itself keeps or drops by a
 //! compare point, or explodes into new dice and keeps or drops. Those give an
 //! [`Unsupported`](super::DiceErrorKind::Unsupported) error naming what, and anything that
@@ -26,6 +27,7 @@
 //! | `select.rs` | keep/drop set semantics, scores, order statistics for identical dice |
 //! | `multiset.rs` | keep/drop over exploding chains and group items |
 //! | `reroll_add.rs` | `ra` |
+//! | `unique.rs` | `u`, `uo` |
 //! | `group.rs` | groups and sets |
 //! | `pmf.rs` | dense/sparse distributions, convolution, lost mass |
 
@@ -39,6 +41,7 @@ mod pmf;
 mod pool;
 mod reroll_add;
 mod select;
+mod unique;
 
 #[cfg(test)]
 mod tests;

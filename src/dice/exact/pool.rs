@@ -14,8 +14,8 @@ use super::die::{DieRule, Explode, unsupported};
 use super::eval::Ctx;
 use super::multiset::{Shape, Summary, key, multisets};
 use super::pmf::Pmf;
-use super::reroll_add;
 use super::select::{Score, Sel, Selection, order_statistics};
+use super::{reroll_add, unique};
 use crate::span::Span;
 
 /// The modifiers of a pool sorted into stages.
@@ -25,6 +25,7 @@ struct Stages<'m> {
     hi: Option<i64>,
     explode: Option<Explode>,
     reroll: Option<(RerollKind, Option<super::super::ast::Compare>)>,
+    unique: Option<(bool, Option<super::super::ast::Compare>)>,
     selectors: Vec<(KeepDrop, &'m Selector)>,
     score: Option<Score>,
 }
@@ -45,9 +46,7 @@ impl<'m> Stages<'m> {
                     });
                 }
                 Modifier::Reroll { kind, on } => s.reroll = Some((*kind, *on)),
-                Modifier::Unique { .. } => {
-                    return Err(unsupported(format!("unique dice (`{m}`)")));
-                }
+                Modifier::Unique { once, on } => s.unique = Some((*once, *on)),
                 Modifier::KeepDrop(kd, sel) => s.selectors.push((*kd, sel)),
                 Modifier::Target { success, failure } => {
                     s.score = Some(Score::Target {
@@ -172,9 +171,15 @@ pub(super) fn pool(ctx: &mut Ctx<'_>, dice: &Dice, then: &[Modifier]) -> Result<
             let (sels, sel_lost) = &chosen;
             let mut mix = Vec::new();
             for (sel, w) in sels {
-                let pmf = match add_on {
-                    Some(on) => reroll_add::pool(ctx, &rule, n as u64, on, sel, score)?,
-                    None => fixed_pool(ctx, &rule, n as u64, sel, score)?,
+                let pmf = match (add_on, stages.unique) {
+                    (Some(_), Some(_)) => {
+                        return Err(unsupported("`ra` (roll and add) together with unique dice"));
+                    }
+                    (Some(on), None) => reroll_add::pool(ctx, &rule, n as u64, on, sel, score)?,
+                    (None, Some((once, on))) => {
+                        unique::pool(ctx, &rule, n as u64, once, on, sel, score)?
+                    }
+                    (None, None) => fixed_pool(ctx, &rule, n as u64, sel, score)?,
                 };
                 mix.push((*w, pmf));
             }

@@ -626,14 +626,17 @@ fn rolled_keep_counts_mix_the_selections() {
 // ---- what is not supported, and caps -------------------------------------------------------
 
 #[test]
-fn unique_dice_are_unsupported_and_say_so() {
+fn unsupported_combinations_say_so() {
     let e = err(dice(
         5,
         10,
-        vec![Modifier::Unique {
-            once: false,
-            on: None,
-        }],
+        vec![
+            Modifier::Unique {
+                once: false,
+                on: None,
+            },
+            explode(ExplodeKind::Standard, None, None),
+        ],
     ));
     assert!(
         matches!(&e, DiceErrorKind::Unsupported { what } if what.contains("unique")),

@@ -91,6 +91,19 @@ fn roll_and_add_adds_one_die_when_any_matches() {
 }
 
 #[test]
+fn unique_dice_reroll_repeats() {
+    // Two different faces: seven is 6 of the 30 ordered pairs.
+    let d = odds("2d6u");
+    close(d.probability(CmpOp::Eq, 7.0), 6.0 / 30.0);
+    close(d.probability(CmpOp::Eq, 2.0), 0.0);
+    // Once: a double survives only if the reroll repeats it.
+    close(odds("2d6uo").probability(CmpOp::Eq, 2.0), 1.0 / 216.0);
+    // Only values above 4 must differ: a double 1 stays.
+    close(odds("2d6u>4").probability(CmpOp::Eq, 2.0), 1.0 / 36.0);
+    close(odds("2d6u>4").probability(CmpOp::Eq, 12.0), 0.0);
+}
+
+#[test]
 fn twenty_d10_successes_average_six() {
     close(odds("20d10>=8").mean(), 6.0);
     assert!((odds("4d6kh3").mean() - 12.2446).abs() < 1e-4);
@@ -100,7 +113,7 @@ fn twenty_d10_successes_average_six() {
 #[test]
 fn unsupported_notation_says_what() {
     for (expr, word) in [
-        ("5d10u", "unique"),
+        ("5d10!u", "unique"),
         ("2d6ra1kh1", "ra"),
         ("{4d6+1d8}kh3", "one-item"),
         ("{4d6k>3}dl1", "compare point"),
