@@ -286,7 +286,8 @@ fn order_statistics_work(faces: &[(f64, f64)], n: usize, sel: &Selection, score:
     } else {
         n
     };
-    let per_face: usize = (0..=n)
+    // A state with every die placed moves on for free.
+    let per_face: usize = (0..n)
         .map(|j| (n - j + 1).saturating_mul(j.min(counted) * range + 1))
         .sum();
     per_face.saturating_mul(faces.len())
