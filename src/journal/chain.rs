@@ -51,51 +51,80 @@ pub enum Verified {
     },
 }
 
-/// Checks the chain over complete lines (without their newlines).
-pub fn verify_lines<'a>(lines: impl IntoIterator<Item = &'a str>) -> Verified {
-    let mut prev = GENESIS.to_string();
-    let mut count = 0;
-    for (i, text) in lines.into_iter().enumerate() {
-        let line_no = i + 1;
-        let expected_seq = i as u64 + 1;
-        let line: Line<'_> = match serde_json::from_str(text) {
-            Ok(l) => l,
-            Err(e) => {
-                return Verified::Altered {
-                    seq: expected_seq,
-                    line: line_no,
-                    why: format!("not a journal entry ({e})"),
-                };
-            }
-        };
+/// Walks a journal line by line, checking each against the chain so far.
+#[derive(Debug, Clone)]
+pub(crate) struct ChainCheck {
+    prev: String,
+    count: u64,
+}
+
+impl ChainCheck {
+    pub(crate) fn new() -> Self {
+        ChainCheck {
+            prev: GENESIS.to_string(),
+            count: 0,
+        }
+    }
+
+    /// The hash of the last line checked.
+    pub(crate) fn last_hash(&self) -> &str {
+        &self.prev
+    }
+
+    /// Checks the next line (1-based `line_no`), already parsed.
+    pub(crate) fn check(&mut self, line_no: usize, line: &Line<'_>) -> Result<(), Verified> {
+        let expected_seq = self.count + 1;
         if line.seq != expected_seq {
-            return Verified::Altered {
+            return Err(Verified::Altered {
                 seq: expected_seq,
                 line: line_no,
                 why: format!(
                     "expected entry #{expected_seq}, found #{} (entries removed or reordered)",
                     line.seq
                 ),
-            };
+            });
         }
-        if line.prev != prev {
+        if line.prev != self.prev {
             // The previous line's text no longer hashes to what this line recorded.
-            return Verified::Altered {
+            return Err(Verified::Altered {
                 seq: line.seq.saturating_sub(1).max(1),
                 line: line_no.saturating_sub(1).max(1),
                 why: "its text does not match the hash recorded by the entry after it".into(),
-            };
+            });
         }
         let hash = entry_hash(line.seq, &line.prev, line.entry.get());
         if hash != line.hash {
-            return Verified::Altered {
+            return Err(Verified::Altered {
                 seq: line.seq,
                 line: line_no,
                 why: "its text does not match its own hash".into(),
-            };
+            });
         }
-        prev = hash;
-        count += 1;
+        self.prev = hash;
+        self.count += 1;
+        Ok(())
     }
-    Verified::Intact { entries: count }
+}
+
+/// Checks the chain over complete lines (without their newlines).
+pub fn verify_lines<'a>(lines: impl IntoIterator<Item = &'a str>) -> Verified {
+    let mut chain = ChainCheck::new();
+    for (i, text) in lines.into_iter().enumerate() {
+        let line: Line<'_> = match serde_json::from_str(text) {
+            Ok(l) => l,
+            Err(e) => {
+                return Verified::Altered {
+                    seq: chain.count + 1,
+                    line: i + 1,
+                    why: format!("not a journal entry ({e})"),
+                };
+            }
+        };
+        if let Err(altered) = chain.check(i + 1, &line) {
+            return altered;
+        }
+    }
+    Verified::Intact {
+        entries: chain.count,
+    }
 }

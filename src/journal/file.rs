@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use thiserror::Error;
 
-use super::chain::{GENESIS, Line, Verified, entry_hash, verify_lines};
+use super::chain::{ChainCheck, Line, Verified, entry_hash, verify_lines};
 
 /// Why a journal could not be opened or written.
 #[derive(Debug, Error)]
@@ -132,29 +132,27 @@ impl JournalFile {
                 .count(),
             why: "not UTF-8 text".into(),
         })?;
-        let lines: Vec<&str> = text.lines().collect();
-        let mut entries = Vec::with_capacity(lines.len());
-        let mut last_hash = GENESIS.to_string();
-        for (i, l) in lines.iter().enumerate() {
+        let mut entries = Vec::new();
+        let mut chain = ChainCheck::new();
+        for (i, l) in text.lines().enumerate() {
             let damaged = |why: String| JournalError::Damaged {
                 path: path.clone(),
                 line: i + 1,
                 why,
             };
             let line: Line<'_> = serde_json::from_str(l).map_err(|e| damaged(e.to_string()))?;
-            let entry: T =
-                serde_json::from_str(line.entry.get()).map_err(|e| damaged(e.to_string()))?;
-            entries.push(entry);
-            last_hash = line.hash;
+            if let Err(Verified::Altered { seq, line, why }) = chain.check(i + 1, &line) {
+                return Err(JournalError::Altered {
+                    path,
+                    seq,
+                    line,
+                    why,
+                });
+            }
+            entries
+                .push(serde_json::from_str(line.entry.get()).map_err(|e| damaged(e.to_string()))?);
         }
-        if let Verified::Altered { seq, line, why } = verify_lines(lines.iter().copied()) {
-            return Err(JournalError::Altered {
-                path,
-                seq,
-                line,
-                why,
-            });
-        }
+        let last_hash = chain.last_hash().to_string();
         let next_seq = entries.len() as u64 + 1;
         Ok(Opened {
             journal: JournalFile {
