@@ -1,7 +1,7 @@
 //! Unique dice (`u`, `uo`): after every die is rolled, going through the pool in order, a
 //! die whose value an earlier die already shows (among values matching the compare point,
 //! if written) is rolled again: until it differs (`u`), or once (`uo`). As in the roller,
-//! the new roll is a plain face (not rerolled, exploded or clamped again).
+//! the new roll is a plain face, clamped (not rerolled or exploded again).
 //!
 //! The pool is followed die by die as the sorted multiset of values so far, so any
 //! keep/drop and success counting apply at the end. The number of multisets grows fast with
@@ -41,7 +41,15 @@ pub(super) fn pool(
         .into_iter()
         .map(|(v, p)| (v as i64, p))
         .collect();
-    let raw: Vec<(i64, f64)> = rule.faces.outcomes().collect();
+    // A die rolled again for uniqueness is clamped like every other die.
+    let mut raw: Vec<(i64, f64)> = Vec::new();
+    for (v, p) in rule.faces.outcomes() {
+        let v = rule.clamp(v);
+        match raw.last_mut() {
+            Some((last, q)) if *last == v => *q += p,
+            _ => raw.push((v, p)),
+        }
+    }
     let must_differ = |v: i64| on.is_none_or(|c| c.matches(v as f64));
     let mut states: HashMap<Vec<i64>, f64> = HashMap::new();
     states.insert(Vec::new(), 1.0);
