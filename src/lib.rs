@@ -5,3 +5,5 @@
 
 pub mod dice;
 pub mod span;
+pub mod state;
+pub mod tables;

@@ -1,0 +1,26 @@
+//! Game state: sides, commands, units and elements; their attributes, checked against a
+//! [`Schema`]; markers with expiry; the game clock; selectors; army rosters; and every
+//! change as data ([`Change`]) so the journal can undo, redo and replay.
+//!
+//! This module knows nothing of Lua, the terminal or the journal file: the shell and the
+//! script host build on it.
+
+pub mod change;
+pub mod clock;
+pub mod edit;
+pub mod error;
+pub mod game;
+pub mod id;
+pub mod marker;
+pub mod schema;
+pub mod value;
+
+pub use change::Change;
+pub use clock::{Advance, Clock, ClockPos, Expired, Sequence, Step, StepDef};
+pub use edit::ChangeSet;
+pub use error::{FilePos, StateError, StateErrorKind};
+pub use game::{Attrs, Command, Element, Game, Kind, Side, Unit};
+pub use id::Id;
+pub use marker::{Expiry, Marker};
+pub use schema::{AttrDef, AttrType, MarkerDef, Schema, StatusSpec, StrengthMax};
+pub use value::Value;
