@@ -171,7 +171,11 @@ impl Change {
             RemoveUnit { index, unit } => AddUnit { index, unit },
             AddElement { index, element } => RemoveElement { index, element },
             RemoveElement { index, element } => AddElement { index, element },
-            Rename { id, old, new } => Rename { id, old: new, new: old },
+            Rename { id, old, new } => Rename {
+                id,
+                old: new,
+                new: old,
+            },
             SetAttr { id, attr, old, new } => SetAttr {
                 id,
                 attr,
@@ -463,8 +467,10 @@ impl Game {
                 if self.clock.turn_order != *old {
                     return stale("the turn order differs from the one recorded".into());
                 }
+                // Sides are checked by `Game::set_turn_order`; a side removed since stays
+                // listed, harmlessly (turn order skips sides that are gone), so that undoing
+                // across its removal still applies.
                 for (i, side) in new.iter().enumerate() {
-                    self.find_side(side.as_str())?;
                     if new[..i].contains(side) {
                         return err(StateErrorKind::Clock(format!(
                             "side `{side}` is twice in the turn order"
@@ -482,7 +488,8 @@ impl Game {
     pub fn apply_all(&mut self, changes: &[Change]) -> Result<(), (usize, StateError)> {
         for (i, c) in changes.iter().enumerate() {
             if let Err(e) = self.apply(c) {
-                self.undo_all(&changes[..i]).expect("inverses of applied changes apply");
+                self.undo_all(&changes[..i])
+                    .expect("inverses of applied changes apply");
                 return Err((i, e));
             }
         }
@@ -603,7 +610,11 @@ impl Game {
         } else if let Some(u) = self.units.get_mut(id) {
             &mut u.attrs
         } else {
-            &mut self.elements.get_mut(id).expect("checked by the caller").attrs
+            &mut self
+                .elements
+                .get_mut(id)
+                .expect("checked by the caller")
+                .attrs
         }
     }
 }

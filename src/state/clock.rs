@@ -150,11 +150,7 @@ impl Clock {
             .filter(|s| sides.contains(s))
             .cloned()
             .collect();
-        let rest: Vec<Id> = sides
-            .iter()
-            .filter(|s| !out.contains(s))
-            .cloned()
-            .collect();
+        let rest: Vec<Id> = sides.iter().filter(|s| !out.contains(s)).cloned().collect();
         out.extend(rest);
         out
     }

@@ -160,7 +160,11 @@ impl Game {
                 }
                 let mut side = side.clone();
                 side.commands.clear();
-                let index = self.side_order.iter().position(|s| s == id).expect("listed");
+                let index = self
+                    .side_order
+                    .iter()
+                    .position(|s| s == id)
+                    .expect("listed");
                 plan.push(Change::RemoveSide { index, side });
             }
             Kind::Command => {
@@ -232,7 +236,12 @@ impl Game {
     }
 
     /// Sets attribute `attr` of `id` from text typed by the umpire (`6`, `yes`, `INF/A`).
-    pub fn set_attr_text(&mut self, id: &str, attr: &str, text: &str) -> Result<Change, StateError> {
+    pub fn set_attr_text(
+        &mut self,
+        id: &str,
+        attr: &str,
+        text: &str,
+    ) -> Result<Change, StateError> {
         let (kind, _) = self.attrs_of(id).ok_or_else(|| self.unknown_any(id))?;
         let value = self
             .schema

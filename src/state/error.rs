@@ -47,8 +47,8 @@ pub struct StateError {
     pub kind: StateErrorKind,
     /// The bytes of the command line it is about (selectors), if any.
     pub span: Option<Span>,
-    /// The file position it is about (schemas, rosters), if any.
-    pub at: Option<FilePos>,
+    /// The file position it is about (schemas, rosters), if any (boxed: errors stay small).
+    pub at: Option<Box<FilePos>>,
 }
 
 impl fmt::Display for StateError {
@@ -79,7 +79,7 @@ impl StateError {
 
     /// The same error pointing at byte `offset` of `source`, read from `file`.
     pub fn in_file(mut self, file: &str, source: &str, offset: usize) -> Self {
-        self.at = Some(FilePos::at(file, source, offset));
+        self.at = Some(Box::new(FilePos::at(file, source, offset)));
         self
     }
 }
@@ -233,15 +233,29 @@ pub(crate) fn err<T>(kind: StateErrorKind) -> Result<T, StateError> {
     Err(kind.into())
 }
 
-/// Up to three names from `candidates` that are close to `name`, best first.
+/// Up to three names from `candidates` that are close to `name`, best first: within a small
+/// edit distance (transpositions count as one edit) or with a high Jaro-Winkler similarity.
 pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let lower = name.to_lowercase();
-    let mut scored: Vec<(f64, &str)> = candidates
+    let limit = (lower.chars().count() / 3).max(1);
+    let mut scored: Vec<(usize, f64, &str)> = candidates
         .into_iter()
-        .map(|c| (strsim::jaro_winkler(&lower, &c.to_lowercase()), c))
-        .filter(|(s, _)| *s >= 0.75)
+        .filter_map(|c| {
+            let cl = c.to_lowercase();
+            let d = strsim::damerau_levenshtein(&lower, &cl);
+            let jw = strsim::jaro_winkler(&lower, &cl);
+            (d <= limit || jw >= 0.85).then_some((d, jw, c))
+        })
         .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
-    scored.dedup_by(|a, b| a.1 == b.1);
-    scored.into_iter().take(3).map(|(_, c)| c.to_string()).collect()
+    scored.sort_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| b.1.total_cmp(&a.1))
+            .then_with(|| a.2.cmp(b.2))
+    });
+    scored.dedup_by(|a, b| a.2 == b.2);
+    scored
+        .into_iter()
+        .take(3)
+        .map(|(_, _, c)| c.to_string())
+        .collect()
 }

@@ -363,6 +363,8 @@ impl Game {
 
     /// Where the game is: `round 3 · Romans' turn · shooting phase`.
     pub fn clock_text(&self) -> String {
-        describe(self.clock.pos, self.step().as_ref(), |id| self.name_of(id.as_str()))
+        describe(self.clock.pos, self.step().as_ref(), |id| {
+            self.name_of(id.as_str())
+        })
     }
 }

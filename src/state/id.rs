@@ -59,11 +59,7 @@ fn suggest(text: &str) -> Option<String> {
 impl TryFrom<String> for Id {
     type Error = StateError;
     fn try_from(s: String) -> Result<Self, Self::Error> {
-        if is_valid(&s) {
-            Ok(Id(s))
-        } else {
-            Id::new(&s)
-        }
+        if is_valid(&s) { Ok(Id(s)) } else { Id::new(&s) }
     }
 }
 

@@ -12,10 +12,11 @@ pub mod error;
 pub mod game;
 pub mod id;
 pub mod marker;
+pub mod roster;
 pub mod schema;
 mod schema_load;
-mod toml_doc;
 pub mod selector;
+mod toml_doc;
 pub mod value;
 pub mod view;
 
@@ -26,7 +27,13 @@ pub use error::{FilePos, StateError, StateErrorKind};
 pub use game::{Attrs, Command, Element, Game, Kind, Side, Unit};
 pub use id::Id;
 pub use marker::{Expiry, Marker};
-pub use selector::{Selector, complete};
+pub use roster::load_roster;
 pub use schema::{AttrDef, AttrType, MarkerDef, Schema, StatusSpec, StrengthMax};
+pub use selector::{Selector, complete};
 pub use value::Value;
 pub use view::{Status, UnitView, bar};
+
+#[cfg(test)]
+mod prop_tests;
+#[cfg(test)]
+mod tests;

@@ -69,7 +69,8 @@ impl Schema {
                 }
                 if let Some(e) = get(t, "expires") {
                     def.expires = Some(
-                        Expiry::parse(doc.str(e, "expires")?).map_err(|m| doc.format(e.span(), m))?,
+                        Expiry::parse(doc.str(e, "expires")?)
+                            .map_err(|m| doc.format(e.span(), m))?,
                     );
                 }
                 schema.markers.insert(k.get_ref().to_string(), def);
@@ -112,7 +113,9 @@ fn attrs(doc: &Doc<'_>, table: &DeTable<'_>) -> Result<IndexMap<String, AttrDef>
         let mut def = AttrDef::new(ty);
         if let Some(d) = get(t, "default") {
             let value = doc.value(d)?;
-            def.default = def.check(&name, &value).map_err(|e| doc.place(e, d.span()))?;
+            def.default = def
+                .check(&name, &value)
+                .map_err(|e| doc.place(e, d.span()))?;
         }
         if let Some(d) = get(t, "doc") {
             def.doc = doc.str(d, "doc")?.to_string();
@@ -279,6 +282,7 @@ fn sequence(doc: &Doc<'_>, t: &DeTable<'_>) -> Result<Sequence, StateError> {
         }
     }
     let seq = Sequence::new(steps);
-    seq.validate().map_err(|e| doc.place(e, t.iter().next().map_or(0..0, |(k, _)| k.span())))?;
+    seq.validate()
+        .map_err(|e| doc.place(e, t.iter().next().map_or(0..0, |(k, _)| k.span())))?;
     Ok(seq)
 }

@@ -178,7 +178,10 @@ impl Selector {
                 }
                 TermKind::Command(c) if base.is_none() => {
                     let c = find_group(game, Kind::Command, c).map_err(|e| e.with_span(t.span))?;
-                    base = Some(game.units_of(game.command(c.as_str()).expect("found")).collect());
+                    base = Some(
+                        game.units_of(game.command(c.as_str()).expect("found"))
+                            .collect(),
+                    );
                 }
                 TermKind::Name(_) | TermKind::All => {}
                 _ => filters.push(Filter::new(game, t)?),
@@ -200,7 +203,11 @@ impl Selector {
 
     /// The ids of the selected units.
     pub fn resolve_ids(&self, game: &Game) -> Result<Vec<Id>, StateError> {
-        Ok(self.resolve(game)?.into_iter().map(|u| u.id.clone()).collect())
+        Ok(self
+            .resolve(game)?
+            .into_iter()
+            .map(|u| u.id.clone())
+            .collect())
     }
 }
 
@@ -244,7 +251,10 @@ fn parse_term(word: &str, span: Span) -> Result<Term, StateError> {
         let value = &rest[len..];
         if !is_attr_name(attr) {
             return Err(syntax(
-                format!("expected an attribute name before `{}` in `{word}`", &rest[..len]),
+                format!(
+                    "expected an attribute name before `{}` in `{word}`",
+                    &rest[..len]
+                ),
                 span,
             ));
         }
@@ -267,7 +277,9 @@ fn parse_term(word: &str, span: Span) -> Result<Term, StateError> {
     if let Some((attr, pattern)) = word.split_once(':') {
         if !is_attr_name(attr) || pattern.is_empty() {
             return Err(syntax(
-                format!("`{word}` is not a selector: use `ATTR:PATTERN`, `side:NAME`, `command:NAME`, `marked:NAME` or `unmarked:NAME`"),
+                format!(
+                    "`{word}` is not a selector: use `ATTR:PATTERN`, `side:NAME`, `command:NAME`, `marked:NAME` or `unmarked:NAME`"
+                ),
                 span,
             ));
         }
@@ -337,7 +349,11 @@ fn resolve_name<'g>(game: &'g Game, name: &str) -> Result<Vec<&'g Unit>, StateEr
 /// A side or command by id, or by a unique prefix of its id or name.
 fn find_group(game: &Game, kind: Kind, name: &str) -> Result<Id, StateError> {
     let all: Vec<(&Id, &str)> = match kind {
-        Kind::Side => game.sides.values().map(|s| (&s.id, s.name.as_str())).collect(),
+        Kind::Side => game
+            .sides
+            .values()
+            .map(|s| (&s.id, s.name.as_str()))
+            .collect(),
         _ => game
             .commands
             .values()
@@ -489,7 +505,8 @@ pub fn complete(game: &Game, partial: &str) -> Vec<String> {
                 .keys()
                 .for_each(|c| push(format!("command:{c}"))),
             "marked" | "unmarked" => {
-                let mut names: Vec<&str> = game.schema().markers.keys().map(String::as_str).collect();
+                let mut names: Vec<&str> =
+                    game.schema().markers.keys().map(String::as_str).collect();
                 for u in game.units.values() {
                     names.extend(u.markers.iter().map(|m| m.name.as_str()));
                 }
@@ -518,10 +535,16 @@ pub fn complete(game: &Game, partial: &str) -> Vec<String> {
                 game.sides.keys().collect::<Vec<_>>(),
                 game.commands.keys().collect(),
             ];
-            ranges.into_iter().flatten().for_each(|id| push(id.to_string()));
+            ranges
+                .into_iter()
+                .flatten()
+                .for_each(|id| push(id.to_string()));
         }
         game.units
-            .range::<str, _>((std::ops::Bound::Included(partial), std::ops::Bound::Unbounded))
+            .range::<str, _>((
+                std::ops::Bound::Included(partial),
+                std::ops::Bound::Unbounded,
+            ))
             .take_while(|(k, _)| k.as_str().starts_with(partial))
             .for_each(|(k, _)| push(k.to_string()));
     }

@@ -24,11 +24,8 @@ impl<'a> Doc<'a> {
     pub fn parse(&self) -> Result<Spanned<DeTable<'a>>, StateError> {
         DeTable::parse(self.src).map_err(|e| {
             let offset = e.span().map_or(0, |s| s.start);
-            StateError::from(StateErrorKind::Toml(first_line(e.message()))).in_file(
-                self.file,
-                self.src,
-                offset,
-            )
+            StateError::from(StateErrorKind::Toml(first_line(e.message())))
+                .in_file(self.file, self.src, offset)
         })
     }
 
@@ -52,63 +49,91 @@ impl<'a> Doc<'a> {
     }
 
     /// The table in `v`, or an error naming `what`.
-    pub fn table<'v>(&self, v: &'v SValue<'a>, what: &str) -> Result<&'v DeTable<'a>, StateError> {
-        v.get_ref()
-            .as_table()
-            .ok_or_else(|| self.format(v.span(), format!("{what} must be a table, found {}", v.get_ref().type_str())))
+    pub fn table<'v, 'b>(
+        &self,
+        v: &'v SValue<'b>,
+        what: &str,
+    ) -> Result<&'v DeTable<'b>, StateError> {
+        v.get_ref().as_table().ok_or_else(|| {
+            self.format(
+                v.span(),
+                format!("{what} must be a table, found {}", v.get_ref().type_str()),
+            )
+        })
     }
 
     /// The array in `v`, or an error naming `what`.
-    pub fn array<'v>(
+    pub fn array<'v, 'b>(
         &self,
-        v: &'v SValue<'a>,
+        v: &'v SValue<'b>,
         what: &str,
-    ) -> Result<&'v [SValue<'a>], StateError> {
-        v.get_ref()
-            .as_array()
-            .map(|a| &a[..])
-            .ok_or_else(|| self.format(v.span(), format!("{what} must be an array, found {}", v.get_ref().type_str())))
+    ) -> Result<&'v [SValue<'b>], StateError> {
+        v.get_ref().as_array().map(|a| &a[..]).ok_or_else(|| {
+            self.format(
+                v.span(),
+                format!("{what} must be an array, found {}", v.get_ref().type_str()),
+            )
+        })
     }
 
     /// The string in `v`, or an error naming `what`.
-    pub fn str<'v>(&self, v: &'v SValue<'a>, what: &str) -> Result<&'v str, StateError> {
-        v.get_ref()
-            .as_str()
-            .ok_or_else(|| self.format(v.span(), format!("{what} must be a string, found {}", v.get_ref().type_str())))
+    pub fn str<'v>(&self, v: &'v SValue<'_>, what: &str) -> Result<&'v str, StateError> {
+        v.get_ref().as_str().ok_or_else(|| {
+            self.format(
+                v.span(),
+                format!("{what} must be a string, found {}", v.get_ref().type_str()),
+            )
+        })
     }
 
     /// The integer in `v`, or an error naming `what`.
-    pub fn int(&self, v: &SValue<'a>, what: &str) -> Result<i64, StateError> {
+    pub fn int(&self, v: &SValue<'_>, what: &str) -> Result<i64, StateError> {
         match to_value(v.get_ref()) {
             Ok(Value::Int(i)) => Ok(i),
             _ => Err(self.format(
                 v.span(),
-                format!("{what} must be an integer, found {}", v.get_ref().type_str()),
+                format!(
+                    "{what} must be an integer, found {}",
+                    v.get_ref().type_str()
+                ),
             )),
         }
     }
 
     /// The number in `v` (integer or float), or an error naming `what`.
-    pub fn num(&self, v: &SValue<'a>, what: &str) -> Result<f64, StateError> {
+    pub fn num(&self, v: &SValue<'_>, what: &str) -> Result<f64, StateError> {
         to_value(v.get_ref())
             .ok()
             .and_then(|v| v.as_f64())
-            .ok_or_else(|| self.format(v.span(), format!("{what} must be a number, found {}", v.get_ref().type_str())))
+            .ok_or_else(|| {
+                self.format(
+                    v.span(),
+                    format!("{what} must be a number, found {}", v.get_ref().type_str()),
+                )
+            })
     }
 
     /// A plain value (no tables, no dates).
-    pub fn value(&self, v: &SValue<'a>) -> Result<Value, StateError> {
+    pub fn value(&self, v: &SValue<'_>) -> Result<Value, StateError> {
         to_value(v.get_ref()).map_err(|m| self.format(v.span(), m))
     }
 
     /// Errors on the first key of `table` not in `known`, suggesting the nearest.
-    pub fn only_keys(&self, table: &DeTable<'a>, known: &[&str], what: &str) -> Result<(), StateError> {
+    pub fn only_keys(
+        &self,
+        table: &DeTable<'_>,
+        known: &[&str],
+        what: &str,
+    ) -> Result<(), StateError> {
         for (k, _) in table.iter() {
             if !known.contains(&k.get_ref().as_ref()) {
                 let key = k.get_ref().as_ref();
                 return Err(self.format(
                     k.span(),
-                    format!("unknown key `{key}` in {what}{}", did_you_mean(&nearest(key, known.iter().copied()))),
+                    format!(
+                        "unknown key `{key}` in {what}{}",
+                        did_you_mean(&nearest(key, known.iter().copied()))
+                    ),
                 ));
             }
         }
@@ -118,7 +143,10 @@ impl<'a> Doc<'a> {
 
 /// Looks up `key` in a table.
 pub(crate) fn get<'t, 'a>(table: &'t DeTable<'a>, key: &str) -> Option<&'t SValue<'a>> {
-    table.iter().find(|(k, _)| k.get_ref() == key).map(|(_, v)| v)
+    table
+        .iter()
+        .find(|(k, _)| k.get_ref() == key)
+        .map(|(_, v)| v)
 }
 
 /// A TOML value as a plain [`Value`].

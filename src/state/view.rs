@@ -161,7 +161,9 @@ impl Game {
     /// The strength bar numbers of `u`, per the schema's `status` section.
     pub fn strength(&self, u: &Unit) -> Option<Strength> {
         let spec = &self.schema.status;
-        let value = self.attr(u.id.as_str(), spec.strength.as_ref()?)?.as_f64()?;
+        let value = self
+            .attr(u.id.as_str(), spec.strength.as_ref()?)?
+            .as_f64()?;
         let max = match spec.max.as_ref() {
             Some(StrengthMax::Fixed(n)) => *n as f64,
             Some(StrengthMax::Attr(a)) => self.attr(u.id.as_str(), a)?.as_f64()?,
