@@ -259,3 +259,8 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, _, c)| c.to_string())
         .collect()
 }
+
+/// Formats ` (did you mean `x`?)` or nothing (for other modules' messages).
+pub fn did_you_mean_pub(suggestions: &[String]) -> String {
+    did_you_mean(suggestions)
+}

@@ -16,7 +16,7 @@ pub mod roster;
 pub mod schema;
 mod schema_load;
 pub mod selector;
-mod toml_doc;
+pub(crate) mod toml_doc;
 pub mod value;
 pub mod view;
 
