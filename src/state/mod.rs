@@ -6,6 +6,7 @@
 //! script host build on it.
 
 pub mod change;
+mod check;
 pub mod clock;
 pub mod edit;
 pub mod error;

@@ -413,9 +413,11 @@ impl Filter {
                 Filter::Command(find_group(game, Kind::Command, c).map_err(at)?)
             }
             TermKind::Marked(m) | TermKind::Unmarked(m) => {
-                let used = game.units.values().any(|u| u.marker(m).is_some());
-                if !used {
-                    game.schema().check_marker(m).map_err(at)?;
+                // Undeclared markers still on some unit (the schema changed) still select.
+                if let Err(e) = game.schema().check_marker(m)
+                    && !game.units.values().any(|u| u.marker(m).is_some())
+                {
+                    return Err(at(e));
                 }
                 Filter::Marked(m.clone(), matches!(t.kind, TermKind::Marked(_)))
             }
@@ -527,19 +529,10 @@ pub fn complete(game: &Game, partial: &str) -> Vec<String> {
             .unit
             .keys()
             .for_each(|a| push(format!("{a}:")));
-        if partial.is_empty() {
-            game.sides.keys().for_each(|s| push(s.to_string()));
-            game.commands.keys().for_each(|c| push(c.to_string()));
-        } else {
-            let ranges = [
-                game.sides.keys().collect::<Vec<_>>(),
-                game.commands.keys().collect(),
-            ];
-            ranges
-                .into_iter()
-                .flatten()
-                .for_each(|id| push(id.to_string()));
-        }
+        game.sides
+            .keys()
+            .chain(game.commands.keys())
+            .for_each(|id| push(id.to_string()));
         game.units
             .range::<str, _>((
                 std::ops::Bound::Included(partial),

@@ -621,3 +621,106 @@ fn status_renders_aligned_strength_bars() {
     assert_eq!(bar(6.0, 10.0, 5), "███░░ 6/10");
     assert_eq!(bar(-1.0, 4.0, 4), "░░░░ -1/4");
 }
+
+#[test]
+fn a_saved_game_is_checked_when_read_back() {
+    let g = game();
+    g.check().unwrap();
+    let mut v = serde_json::to_value(&g).unwrap();
+    v["units"]["leg1"]["command"] = serde_json::json!("right");
+    let bad: Game = serde_json::from_value(v).unwrap();
+    assert_eq!(
+        bad.check().unwrap_err().to_string(),
+        "inconsistent game: unit `leg1` of command `left` is missing or elsewhere"
+    );
+}
+
+#[test]
+fn number_attributes_survive_json() {
+    let mut s = schema();
+    s.unit.insert(
+        "move".into(),
+        AttrDef::new(AttrType::Number {
+            min: Some(0.0),
+            max: None,
+        }),
+    );
+    let mut g = game();
+    g.set_schema(s).unwrap();
+    g.set_attr("leg1", "move", Value::Int(4)).unwrap();
+    assert_eq!(g.attr("leg1", "move"), Some(&Value::Num(4.0)));
+    let back: Game = serde_json::from_str(&serde_json::to_string(&g).unwrap()).unwrap();
+    assert_eq!(back, g);
+}
+
+/// Latency of lookups, `show`, `set` and selectors for 20 and 2,000 units. Run with
+/// `cargo test --release --lib state::tests::scaling -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn scaling() {
+    use std::time::Instant;
+    fn big(n: usize) -> Game {
+        let mut g = Game::new(schema());
+        for s in 0..2 {
+            g.add_side(&format!("s{s}"), &format!("Side {s}")).unwrap();
+            for c in 0..10 {
+                g.add_command(&format!("s{s}"), &format!("s{s}c{c}"), "command")
+                    .unwrap();
+            }
+        }
+        for i in 0..n {
+            let c = format!("s{}c{}", i % 2, (i / 2) % 10);
+            let attrs = [("sp".to_string(), Value::Int((i % 13) as i64))];
+            g.add_unit(&c, &format!("u{i}"), &format!("Unit {i}"), attrs)
+                .unwrap();
+        }
+        g
+    }
+    for n in [20, 2000] {
+        let mut g = big(n);
+        let id = format!("u{}", n / 2);
+        let time = |label: &str, reps: u32, f: &mut dyn FnMut()| {
+            let t = Instant::now();
+            for _ in 0..reps {
+                f();
+            }
+            println!(
+                "{n:>5} units  {label:<28} {:>9.2} µs",
+                t.elapsed().as_secs_f64() * 1e6 / reps as f64
+            );
+        };
+        time("lookup unit", 10_000, &mut || {
+            std::hint::black_box(g.unit(&id));
+        });
+        time("show (view)", 10_000, &mut || {
+            std::hint::black_box(g.view(&id).unwrap());
+        });
+        let sel = Selector::parse(&id).unwrap();
+        time("select by id", 10_000, &mut || {
+            std::hint::black_box(sel.resolve(&g).unwrap());
+        });
+        let sel = Selector::parse(&format!("{id} sp>=0 unmarked:routed")).unwrap();
+        time("select id + filters", 10_000, &mut || {
+            std::hint::black_box(sel.resolve(&g).unwrap());
+        });
+        let sel = Selector::parse("command:s0c0 sp<3").unwrap();
+        time("select command + filter", 1_000, &mut || {
+            let _ = std::hint::black_box(sel.resolve(&g));
+        });
+        let mut v = 0;
+        time("set + undo", 10_000, &mut || {
+            v = (v + 1) % 12;
+            let c = g.set_attr(&id, "sp", Value::Int(v)).unwrap();
+            g.apply(&c.inverse()).unwrap();
+        });
+        time("status (all units)", 100, &mut || {
+            std::hint::black_box(g.status());
+        });
+        time("mark + advance", 1_000, &mut || {
+            let c = g.mark(&id, "activated", None).unwrap();
+            let (a, _) = g.advance().unwrap();
+            g.apply(&a.inverse()).unwrap();
+            let _ = g.apply(&c.inverse());
+        });
+    }
+}

@@ -125,6 +125,11 @@ impl Game {
         Ok(self.view_of(u))
     }
 
+    /// `show` data for every unit, in display order (`status --json`).
+    pub fn views(&self) -> Vec<UnitView> {
+        self.units().map(|u| self.view_of(u)).collect()
+    }
+
     /// `show` data for a unit of this game.
     pub fn view_of(&self, u: &Unit) -> UnitView {
         let attrs = |id: &str| {
