@@ -229,8 +229,21 @@ fn check_index(index: usize, len: usize, what: &str) -> Result<(), StateError> {
 }
 
 impl Game {
-    /// Applies one change, all or nothing: on error the game is untouched.
+    /// Applies one change, all or nothing: on error the game is untouched. Values are
+    /// checked against the schema (types, bounds, declared attributes and markers).
     pub fn apply(&mut self, change: &Change) -> Result<(), StateError> {
+        self.apply_checked(change, true)
+    }
+
+    /// Undoes one change that was applied: applies its inverse, all or nothing. The state it
+    /// restores was valid when it was left, so it is not checked against the schema again
+    /// (the schema may have changed since: a marker no longer declared, an attribute whose
+    /// bounds were narrowed); everything else is (ids, positions, recorded old values).
+    pub fn revert(&mut self, change: &Change) -> Result<(), StateError> {
+        self.apply_checked(&change.inverse(), false)
+    }
+
+    fn apply_checked(&mut self, change: &Change, schema: bool) -> Result<(), StateError> {
         use Change::*;
         match change {
             SetSchema { old, new } => {
@@ -246,7 +259,9 @@ impl Game {
                 if !side.commands.is_empty() {
                     return stale(format!("side `{}` must be added empty", side.id));
                 }
-                self.check_attrs(Kind::Side, &side.id, &side.attrs)?;
+                if schema {
+                    self.check_attrs(Kind::Side, &side.id, &side.attrs)?;
+                }
                 self.side_order.insert(*index, side.id.clone());
                 self.sides.insert(side.id.clone(), side.clone());
             }
@@ -273,7 +288,9 @@ impl Game {
                 if !command.units.is_empty() {
                     return stale(format!("command `{}` must be added empty", command.id));
                 }
-                self.check_attrs(Kind::Command, &command.id, &command.attrs)?;
+                if schema {
+                    self.check_attrs(Kind::Command, &command.id, &command.attrs)?;
+                }
                 self.sides
                     .get_mut(&command.side)
                     .expect("checked")
@@ -318,7 +335,9 @@ impl Game {
                 if !unit.elements.is_empty() {
                     return stale(format!("unit `{}` must be added without elements", unit.id));
                 }
-                self.check_attrs(Kind::Unit, &unit.id, &unit.attrs)?;
+                if schema {
+                    self.check_attrs(Kind::Unit, &unit.id, &unit.attrs)?;
+                }
                 self.commands
                     .get_mut(&unit.command)
                     .expect("checked")
@@ -351,7 +370,9 @@ impl Game {
                 self.check_new_id(&element.id)?;
                 let unit = self.find_unit(element.unit.as_str())?;
                 check_index(*index, unit.elements.len(), "the unit's elements")?;
-                self.check_attrs(Kind::Element, &element.id, &element.attrs)?;
+                if schema {
+                    self.check_attrs(Kind::Element, &element.id, &element.attrs)?;
+                }
                 self.units
                     .get_mut(&element.unit)
                     .expect("checked")
@@ -397,6 +418,7 @@ impl Game {
                     ));
                 }
                 let new = match new {
+                    Some(v) if !schema => Some(v.clone()),
                     Some(v) => Some(
                         self.schema
                             .attr(kind, attr, &format!("{kind} `{id}`"))?
@@ -423,7 +445,9 @@ impl Game {
                     });
                 }
                 check_index(*index, u.markers.len(), "the unit's markers")?;
-                self.schema.check_marker(&marker.name)?;
+                if schema {
+                    self.schema.check_marker(&marker.name)?;
+                }
                 self.units
                     .get_mut(unit)
                     .expect("checked")
@@ -499,7 +523,7 @@ impl Game {
     /// Undoes `changes` (which were applied in order): their inverses in reverse order.
     pub fn undo_all(&mut self, changes: &[Change]) -> Result<(), StateError> {
         for c in changes.iter().rev() {
-            self.apply(&c.inverse())?;
+            self.revert(c)?;
         }
         Ok(())
     }

@@ -25,6 +25,7 @@ enum Op {
     Advance,
     TurnOrder(u8),
     SetClock(u8, u8),
+    Schema(u8),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -43,6 +44,7 @@ fn op() -> impl Strategy<Value = Op> {
         Just(Op::Advance),
         any::<u8>().prop_map(Op::TurnOrder),
         (1u8..4, any::<u8>()).prop_map(|(a, b)| Op::SetClock(a, b)),
+        any::<u8>().prop_map(Op::Schema),
     ]
 }
 
@@ -102,6 +104,23 @@ fn run(g: &mut Game, op: &Op, n: usize) -> Result<Vec<Change>, StateError> {
         Op::TurnOrder(s) => {
             let s = pick(&sides, *s).ok_or_else(none)?;
             one(g.set_turn_order(&[s.as_str()]))
+        }
+        Op::Schema(k) => {
+            // Rules reloaded mid-game: a marker or an attribute dropped, bounds narrowed.
+            let mut schema = g.schema().clone();
+            match k % 4 {
+                0 => {
+                    schema.markers.shift_remove(MARKERS[*k as usize / 4 % 5]);
+                }
+                1 => {
+                    schema.unit["sp"] = AttrDef::new(AttrType::int_range(0, 8)).with_default(6);
+                }
+                2 => {
+                    schema.unit.shift_remove("quality");
+                }
+                _ => schema = Schema::from_toml("schema.toml", SCHEMA).unwrap(),
+            }
+            one(g.set_schema(schema))
         }
         Op::SetClock(r, s) => {
             let len = g.steps().len() as u32;

@@ -724,3 +724,21 @@ fn scaling() {
         });
     }
 }
+
+#[test]
+fn undo_restores_state_the_new_rules_would_refuse() {
+    // Rules reloaded mid-game drop a marker and an attribute; undoing past that still works.
+    let start = game();
+    let mut g = start.clone();
+    let mut set = ChangeSet::new();
+    set.push(g.mark("leg1", "routed", None).unwrap());
+    let mut s = g.schema().clone();
+    s.markers.shift_remove("routed");
+    s.unit.shift_remove("quality");
+    set.push(g.set_schema(s).unwrap());
+    set.push(g.unmark("leg1", "routed").unwrap());
+    set.extend(g.remove("leg2").unwrap());
+    assert!(g.mark("leg1", "routed", None).is_err());
+    set.rollback(&mut g).unwrap();
+    assert_eq!(g, start);
+}
