@@ -5,9 +5,11 @@
 //! This module knows nothing of Lua, the terminal or the journal file: the shell and the
 //! script host build on it.
 
+pub mod apply;
 pub mod change;
 mod check;
 pub mod clock;
+pub mod complete;
 pub mod edit;
 pub mod error;
 pub mod game;
@@ -23,6 +25,7 @@ pub mod view;
 
 pub use change::Change;
 pub use clock::{Advance, Clock, ClockPos, Expired, Sequence, Step, StepDef};
+pub use complete::complete;
 pub use edit::ChangeSet;
 pub use error::{FilePos, StateError, StateErrorKind};
 pub use game::{Attrs, Command, Element, Game, Kind, Side, Unit};
@@ -30,7 +33,7 @@ pub use id::Id;
 pub use marker::{Expiry, Marker};
 pub use roster::load_roster;
 pub use schema::{AttrDef, AttrType, MarkerDef, Schema, StatusSpec, StrengthMax};
-pub use selector::{Selector, complete};
+pub use selector::Selector;
 pub use value::Value;
 pub use view::{Status, UnitView, bar};
 

@@ -8,9 +8,11 @@
 //! game state or the terminal.
 
 pub mod cell;
+mod check;
 pub mod error;
 pub mod key;
 pub mod load;
+mod lookup;
 pub mod render;
 pub mod table;
 pub mod table_set;
