@@ -171,16 +171,18 @@ pub fn next_pos(pos: ClockPos, len: usize) -> ClockPos {
     }
 }
 
-/// The last position at which a marker placed at `pos` with `expiry` holds, for a unit of
-/// `own_side`, given the round's `steps`.
+/// The last position at which a marker placed at `pos` with `expiry` holds, given the
+/// round's `steps`; `None` for a side's turn, which is matched as the clock advances (see
+/// [`Marker::expires_leaving`]). A turn expiry for a side with no turn in the sequence is an
+/// error.
 pub fn resolve_expiry(
     expiry: &Expiry,
     pos: ClockPos,
     steps: &[Step],
     own_side: &Id,
-) -> Result<ClockPos, StateError> {
+) -> Result<Option<ClockPos>, StateError> {
     let last = steps.len().max(1) as u32 - 1;
-    Ok(match expiry {
+    Ok(Some(match expiry {
         Expiry::EndOfPhase => pos,
         Expiry::EndOfRound => ClockPos {
             round: pos.round,
@@ -194,41 +196,20 @@ pub fn resolve_expiry(
             round: pos.round + n - 1,
             step: last,
         },
-        Expiry::EndOfOwnTurn => {
-            return resolve_expiry(
-                &Expiry::EndOfTurn {
-                    side: own_side.clone(),
-                },
-                pos,
-                steps,
-                own_side,
-            );
-        }
-        Expiry::EndOfTurn { side } => {
-            let is = |i: usize| steps[i].side.as_ref() == Some(side);
-            let starts: Vec<usize> = (0..steps.len())
-                .filter(|&i| is(i) && (i == 0 || !is(i - 1)))
-                .collect();
-            let Some(&first) = starts.first() else {
+        Expiry::EndOfOwnTurn | Expiry::EndOfTurn { .. } => {
+            let side = match expiry {
+                Expiry::EndOfTurn { side } => side,
+                _ => own_side,
+            };
+            if !steps.iter().any(|s| s.side.as_ref() == Some(side)) {
                 return Err(StateErrorKind::Clock(format!(
                     "the sequence of play has no turn for side `{side}`: use `phase`, `round` or `N rounds`"
                 ))
                 .into());
-            };
-            let (round, start) = match starts.iter().find(|&&i| i > pos.step as usize) {
-                Some(&i) => (pos.round, i),
-                None => (pos.round + 1, first),
-            };
-            let mut end = start;
-            while end + 1 < steps.len() && is(end + 1) {
-                end += 1;
             }
-            ClockPos {
-                round,
-                step: end as u32,
-            }
+            return Ok(None);
         }
-    })
+    }))
 }
 
 /// A marker the clock removed.

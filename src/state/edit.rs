@@ -267,7 +267,7 @@ impl Game {
                 .and_then(|d| d.expires.clone())
         });
         let until = match &expiry {
-            Some(e) => Some(resolve_expiry(e, self.clock.pos, &self.steps(), &u.side)?),
+            Some(e) => resolve_expiry(e, self.clock.pos, &self.steps(), &u.side)?,
             None => None,
         };
         let expiry = match expiry {
@@ -282,6 +282,7 @@ impl Game {
             marker: Marker {
                 name: name.to_string(),
                 expiry,
+                since: self.clock.pos,
                 until,
             },
         })
@@ -308,11 +309,12 @@ impl Game {
     /// applying it).
     pub fn plan_advance(&self) -> Change {
         let from = self.clock.pos;
-        let to = next_pos(from, self.steps().len());
+        let steps = self.steps();
+        let to = next_pos(from, steps.len());
         let mut expired = Vec::new();
         for unit in self.units() {
             for (index, marker) in unit.markers.iter().enumerate() {
-                if marker.expires_leaving(from) {
+                if marker.expires_leaving(from, &steps) {
                     expired.push(Expired {
                         unit: unit.id.clone(),
                         index,
@@ -328,7 +330,7 @@ impl Game {
     /// round, new turn, the phase now under way, the markers that expired).
     pub fn advance(&mut self) -> Result<(Change, Advance), StateError> {
         let before = self.step();
-        let change = self.apply_plan(self.plan_advance())?;
+        let change = self.applied(self.plan_advance())?;
         let Change::Advance { from, to, expired } = &change else {
             unreachable!("plan_advance makes an advance")
         };
@@ -347,10 +349,6 @@ impl Game {
             expired: expired.clone(),
         };
         Ok((change, report))
-    }
-
-    fn apply_plan(&mut self, change: Change) -> Result<Change, StateError> {
-        self.applied(change)
     }
 
     /// Sets the clock by hand (no marker expires).

@@ -1,14 +1,16 @@
 //! Markers (routed, suppressed, disordered, activated, in ambush…) and when they expire.
 //!
-//! An expiry is stated in game-clock terms ([`Expiry`]) and resolved, when the marker is
-//! placed, to the last clock position at which the marker still holds ([`Marker::until`]).
-//! The clock removes it when it advances past that position.
+//! An expiry is stated in game-clock terms ([`Expiry`]). When the marker is placed, phase and
+//! round expiries are resolved to the last clock position at which the marker still holds
+//! ([`Marker::until`]); a side's turn is matched when the clock leaves the end of a turn of
+//! that side that began after [`Marker::since`] (so a turn order changed by initiative is
+//! followed). The clock removes expired markers as it advances.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::clock::ClockPos;
+use super::clock::{ClockPos, Step};
 use super::id::Id;
 
 /// When a marker expires, in game-clock terms. Written (in TOML, JSON and on the command
@@ -40,12 +42,17 @@ impl Expiry {
     /// Parses `phase`, `round`, `N rounds`, `own turn`, `turn SIDE` (or `SIDE turn`),
     /// optionally preceded by `end of` or `until`.
     pub fn parse(text: &str) -> Result<Expiry, String> {
-        let lower = text.trim().to_lowercase().replace(['-', '_'], " ");
+        let lower = text.trim().to_lowercase();
         let mut t = lower.as_str();
-        for prefix in ["until ", "end of ", "the ", "this ", "next "] {
+        for prefix in [
+            "until ", "end of ", "end-of-", "end_of_", "the ", "this ", "next ",
+        ] {
             t = t.strip_prefix(prefix).unwrap_or(t).trim_start();
         }
-        let words: Vec<&str> = t.split_whitespace().collect();
+        let spaced = t
+            .replace("own-turn", "own turn")
+            .replace("own_turn", "own turn");
+        let words: Vec<&str> = spaced.split_whitespace().collect();
         let fail = || {
             format!(
                 "unknown expiry `{text}`: use `phase`, `round`, `N rounds`, `own turn` or `turn SIDE`"
@@ -124,11 +131,14 @@ impl From<Expiry> for String {
 pub struct Marker {
     /// Its name (`routed`).
     pub name: String,
-    /// The expiry it was placed with, if any.
+    /// The expiry it was placed with, if any (`own turn` is stored as `turn SIDE`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expiry: Option<Expiry>,
-    /// The last clock position at which it holds; the clock removes it when advancing from
-    /// this position or a later one. `None`: it stays until unmarked.
+    /// Where the clock was when it was placed.
+    #[serde(default)]
+    pub since: ClockPos,
+    /// For phase and round expiries: the last clock position at which it holds; the clock
+    /// removes it when advancing from this position or a later one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until: Option<ClockPos>,
 }
@@ -139,12 +149,30 @@ impl Marker {
         Marker {
             name: name.into(),
             expiry: None,
+            since: ClockPos::START,
             until: None,
         }
     }
 
-    /// Whether advancing the clock from `from` removes this marker.
-    pub fn expires_leaving(&self, from: ClockPos) -> bool {
+    /// Whether advancing the clock from `from` (a step of a round made of `steps`) removes
+    /// this marker.
+    pub fn expires_leaving(&self, from: ClockPos, steps: &[Step]) -> bool {
+        if let Some(Expiry::EndOfTurn { side }) = &self.expiry {
+            let s = from.step as usize;
+            let is = |i: usize| steps.get(i).and_then(|st| st.side.as_ref()) == Some(side);
+            if !is(s) || is(s + 1) {
+                return false; // Not the last step of one of that side's turns.
+            }
+            let mut start = s;
+            while start > 0 && is(start - 1) {
+                start -= 1;
+            }
+            let began = ClockPos {
+                round: from.round,
+                step: start as u32,
+            };
+            return began > self.since;
+        }
         self.until.is_some_and(|u| u <= from)
     }
 }

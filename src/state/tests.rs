@@ -337,6 +337,14 @@ fn markers_expire_in_clock_terms() {
 
 #[test]
 fn expiry_text_round_trips() {
+    assert_eq!(
+        Expiry::parse("turn war-band"),
+        Ok(Expiry::EndOfTurn {
+            side: Id::new("war-band").unwrap()
+        })
+    );
+    assert_eq!(Expiry::parse("end-of-round"), Ok(Expiry::EndOfRound));
+    assert_eq!(Expiry::parse("own_turn"), Ok(Expiry::EndOfOwnTurn));
     for e in [
         Expiry::EndOfPhase,
         Expiry::EndOfRound,
@@ -741,4 +749,33 @@ fn undo_restores_state_the_new_rules_would_refuse() {
     assert!(g.mark("leg1", "routed", None).is_err());
     set.rollback(&mut g).unwrap();
     assert_eq!(g, start);
+}
+
+#[test]
+fn turn_expiry_follows_a_turn_order_changed_by_initiative() {
+    let mut g = game();
+    for _ in 0..4 {
+        g.advance().unwrap(); // -> round 1, britons' manoeuvre
+    }
+    assert_eq!(g.clock_text(), "round 1 · Britons' turn · manoeuvre phase");
+    g.mark("war1", "disordered", Some(Expiry::EndOfOwnTurn))
+        .unwrap();
+    for _ in 0..4 {
+        assert!(g.advance().unwrap().1.expired.is_empty()); // -> round 2 initiative
+    }
+    g.set_turn_order(&["britons"]).unwrap(); // britons won the initiative
+    for _ in 0..3 {
+        assert!(g.advance().unwrap().1.expired.is_empty());
+    }
+    assert_eq!(
+        g.clock_text(),
+        "round 2 · Britons' turn · close combat phase"
+    );
+    let (_, a) = g.advance().unwrap();
+    assert_eq!(a.text, "round 2 · Romans' turn · manoeuvre phase");
+    assert_eq!(
+        a.expired.len(),
+        1,
+        "gone at the end of the britons' (first) turn"
+    );
 }
