@@ -214,3 +214,64 @@ impl Change {
         }
     }
 }
+
+impl std::fmt::Display for Change {
+    /// One line for people (`undo` messages, the log): `leg1 sp 6 → 4`,
+    /// `leg1 marked routed`, `clock round 1 step 8 → round 2 step 1 (expired: leg2 suppressed)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use Change::*;
+        let opt = |v: &Option<Value>| {
+            v.as_ref()
+                .map_or_else(|| "default".into(), |v| v.to_string())
+        };
+        let markers = |list: &[Expired]| {
+            list.iter()
+                .map(|e| format!("{} {}", e.unit, e.marker.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            SetSchema { .. } => write!(f, "schema replaced"),
+            AddSide { side, .. } => write!(f, "side {} added", side.id),
+            RemoveSide { side, .. } => write!(f, "side {} removed", side.id),
+            AddCommand { command, .. } => {
+                write!(f, "command {} added to {}", command.id, command.side)
+            }
+            RemoveCommand { command, .. } => write!(f, "command {} removed", command.id),
+            AddUnit { unit, .. } => write!(f, "unit {} added to {}", unit.id, unit.command),
+            RemoveUnit { unit, .. } => write!(f, "unit {} removed", unit.id),
+            AddElement { element, .. } => {
+                write!(f, "element {} added to {}", element.id, element.unit)
+            }
+            RemoveElement { element, .. } => write!(f, "element {} removed", element.id),
+            Rename { id, old, new } => write!(f, "{id} renamed from “{old}” to “{new}”"),
+            SetAttr { id, attr, old, new } => {
+                write!(f, "{id} {attr} {} → {}", opt(old), opt(new))
+            }
+            Mark { unit, marker, .. } => write!(f, "{unit} marked {marker}"),
+            Unmark { unit, marker, .. } => write!(f, "{unit} unmarked {}", marker.name),
+            Advance { from, to, expired }
+            | Rewind {
+                from,
+                to,
+                restored: expired,
+            } => {
+                write!(f, "clock {from} → {to}")?;
+                if !expired.is_empty() {
+                    let word = if matches!(self, Advance { .. }) {
+                        "expired"
+                    } else {
+                        "restored"
+                    };
+                    write!(f, " ({word}: {})", markers(expired))?;
+                }
+                Ok(())
+            }
+            SetClock { old, new } => write!(f, "clock set from {old} to {new}"),
+            SetTurnOrder { new, .. } => {
+                let list: Vec<&str> = new.iter().map(Id::as_str).collect();
+                write!(f, "turn order {}", list.join(", "))
+            }
+        }
+    }
+}

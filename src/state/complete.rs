@@ -1,6 +1,7 @@
-//! Completion candidates for selectors (the shell's tab completion).
+//! Completion candidates for the shell's tab completion: selector words, ids, attribute
+//! names and values, marker names, expiries.
 
-use super::game::Game;
+use super::game::{Game, Kind};
 use super::schema::AttrType;
 use super::selector::PREFIXES;
 
@@ -60,4 +61,71 @@ pub fn complete(game: &Game, partial: &str) -> Vec<String> {
     out.sort();
     out.dedup();
     out
+}
+
+fn starting_with<'a>(partial: &str, words: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = words
+        .into_iter()
+        .filter(|w| w.starts_with(partial))
+        .map(str::to_string)
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Ids of every side, command, unit and element starting with `partial`.
+pub fn complete_id(game: &Game, partial: &str) -> Vec<String> {
+    starting_with(partial, game.ids().map(|i| i.as_str()))
+}
+
+/// Attribute names of `kind` starting with `partial` (for `set UNIT ATTR`).
+pub fn complete_attr(game: &Game, kind: Kind, partial: &str) -> Vec<String> {
+    starting_with(
+        partial,
+        game.schema().attrs(kind).keys().map(String::as_str),
+    )
+}
+
+/// Values of attribute `attr` of `kind` starting with `partial`: a choice's values, or
+/// `true`/`false` for a flag (for `set UNIT ATTR VALUE`).
+pub fn complete_value(game: &Game, kind: Kind, attr: &str, partial: &str) -> Vec<String> {
+    match game.schema().attrs(kind).get(attr).map(|d| &d.ty) {
+        Some(AttrType::Choice { values }) => {
+            let lower = partial.to_lowercase();
+            let mut out: Vec<String> = values
+                .iter()
+                .filter(|v| v.to_lowercase().starts_with(&lower))
+                .cloned()
+                .collect();
+            out.sort();
+            out
+        }
+        Some(AttrType::Flag) => starting_with(partial, ["true", "false"]),
+        _ => Vec::new(),
+    }
+}
+
+/// Marker names starting with `partial`: declared ones and any in use (for `mark` and
+/// `unmark`).
+pub fn complete_marker(game: &Game, partial: &str) -> Vec<String> {
+    let declared = game.schema().markers.keys().map(String::as_str);
+    let used = game
+        .units
+        .values()
+        .flat_map(|u| u.markers.iter().map(|m| m.name.as_str()));
+    starting_with(partial, declared.chain(used))
+}
+
+/// Expiry words starting with `partial` (`phase`, `round`, `own-turn`, `turn:SIDE`, …).
+pub fn complete_expiry(game: &Game, partial: &str) -> Vec<String> {
+    let mut words = vec![
+        "phase".to_string(),
+        "round".to_string(),
+        "own-turn".to_string(),
+        "1r".to_string(),
+        "2r".to_string(),
+    ];
+    words.extend(game.side_ids().iter().map(|s| format!("turn:{s}")));
+    starting_with(partial, words.iter().map(String::as_str))
 }

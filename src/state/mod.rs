@@ -25,7 +25,9 @@ pub mod view;
 
 pub use change::Change;
 pub use clock::{Advance, Clock, ClockPos, Expired, Sequence, Step, StepDef};
-pub use complete::complete;
+pub use complete::{
+    complete, complete_attr, complete_expiry, complete_id, complete_marker, complete_value,
+};
 pub use edit::ChangeSet;
 pub use error::{FilePos, StateError, StateErrorKind};
 pub use game::{Attrs, Command, Element, Game, Kind, Side, Unit};

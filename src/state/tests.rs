@@ -779,3 +779,38 @@ fn turn_expiry_follows_a_turn_order_changed_by_initiative() {
         "gone at the end of the britons' (first) turn"
     );
 }
+
+#[test]
+fn changes_describe_themselves_for_undo_messages() {
+    let mut g = game();
+    let c = g.set_attr("war4", "sp", Value::Int(0)).unwrap();
+    assert_eq!(c.to_string(), "war4 sp 6 → 0");
+    assert_eq!(c.inverse().to_string(), "war4 sp 0 → 6");
+    let c = g.mark("leg1", "suppressed", None).unwrap();
+    assert_eq!(c.to_string(), "leg1 marked suppressed (end of round)");
+    for _ in 0..7 {
+        g.advance().unwrap();
+    }
+    let (c, _) = g.advance().unwrap();
+    assert_eq!(
+        c.to_string(),
+        "clock round 1 step 8 → round 2 step 1 (expired: leg1 suppressed)"
+    );
+}
+
+#[test]
+fn completion_helpers_for_commands() {
+    let g = game();
+    assert_eq!(complete_id(&g, "scorp1"), ["scorp1", "scorp1a", "scorp1b"]);
+    assert_eq!(complete_attr(&g, Kind::Unit, "s"), ["sp", "start_sp"]);
+    assert_eq!(complete_value(&g, Kind::Unit, "quality", "E"), ["elite"]);
+    assert_eq!(
+        complete_value(&g, Kind::Unit, "general", ""),
+        ["false", "true"]
+    );
+    assert_eq!(complete_marker(&g, "a"), ["activated", "ambush"]);
+    assert_eq!(
+        complete_expiry(&g, "turn:"),
+        ["turn:britons", "turn:romans"]
+    );
+}

@@ -152,6 +152,47 @@ impl Table {
         Ok(t)
     }
 
+    /// A cross-reference table (`cells[row][col]`), checked.
+    pub fn cross(
+        name: &str,
+        rows: Vec<Key>,
+        cols: Vec<Key>,
+        cells: Vec<Vec<Cell>>,
+    ) -> Result<Table, TableError> {
+        let t = Table {
+            name: name.into(),
+            doc: String::new(),
+            dice: None,
+            kind: TableKind::Cross {
+                row_title: String::new(),
+                col_title: String::new(),
+                rows,
+                cols,
+                cells,
+            },
+        };
+        t.check()?;
+        Ok(t)
+    }
+
+    /// A lookup table from `(key, value)` entries, checked.
+    pub fn keyed(name: &str, entries: Vec<(String, Cell)>) -> Result<Table, TableError> {
+        let t = Table {
+            name: name.into(),
+            doc: String::new(),
+            dice: None,
+            kind: TableKind::Lookup { entries },
+        };
+        t.check()?;
+        Ok(t)
+    }
+
+    /// The same table with a doc line.
+    pub fn with_doc(mut self, doc: impl Into<String>) -> Self {
+        self.doc = doc.into();
+        self
+    }
+
     /// Rolls the table's dice through `source`, adds `modifier`, clamps to the table's ends
     /// and reads the row. For a cross table with dice, use [`Table::roll_column`].
     pub fn roll(

@@ -285,3 +285,27 @@ fn tables_round_trip_through_json() {
         assert_eq!(&back, t);
     }
 }
+
+#[test]
+fn cross_and_keyed_tables_build_in_rust() {
+    let k = |s: &str| Key::parse(s);
+    let t = Table::cross(
+        "morale",
+        vec![k("1"), k("2-3")],
+        vec![k("steady"), k("shaken")],
+        vec![vec![1.into(), 2.into()], vec![3.into(), 4.into()]],
+    )
+    .unwrap()
+    .with_doc("test");
+    assert_eq!(t.lookup("3", "SHAKEN").unwrap().value, Cell::Int(4));
+    let e = Table::cross(
+        "bad",
+        vec![k("1-3"), k("3")],
+        vec![k("a")],
+        vec![vec![1.into()], vec![2.into()]],
+    )
+    .unwrap_err();
+    assert_eq!(e.to_string(), "rows `1-3` and `3` overlap: 3 is in both");
+    let e = Table::keyed("dup", vec![("a".into(), 1.into()), ("A".into(), 2.into())]).unwrap_err();
+    assert_eq!(e.to_string(), "key `A` appears twice");
+}
