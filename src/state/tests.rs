@@ -814,3 +814,26 @@ fn completion_helpers_for_commands() {
         ["turn:britons", "turn:romans"]
     );
 }
+
+#[test]
+fn a_club_night_board_of_240_units_stays_compact() {
+    let mut g = Game::new(schema());
+    for s in 0..4 {
+        let side = format!("side{s}");
+        g.add_side(&side, &format!("Side {s}")).unwrap();
+        for c in 0..4 {
+            let command = format!("{side}c{c}");
+            g.add_command(&side, &command, &format!("Command {c}"))
+                .unwrap();
+            for u in 0..15 {
+                let attrs = [("sp".to_string(), Value::Int(u % 7))];
+                g.add_unit(&command, &format!("{command}u{u}"), "unit", attrs)
+                    .unwrap();
+            }
+        }
+    }
+    let text = g.status().render(120);
+    let lines = text.lines().count();
+    assert!(lines <= 1 + 4 + 16 + 16 * 4, "{lines} lines:\n{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 120), "{text}");
+}
