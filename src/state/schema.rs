@@ -329,6 +329,18 @@ impl Schema {
         })
     }
 
+    /// Parses text typed by the umpire for attribute `name` of `kind` (`add unit … sp=5`);
+    /// `owner` names what it is for, as in [`Schema::attr`].
+    pub fn parse_value(
+        &self,
+        kind: Kind,
+        name: &str,
+        text: &str,
+        owner: &str,
+    ) -> Result<Value, StateError> {
+        self.attr(kind, name, owner)?.parse(name, text)
+    }
+
     /// Checks a marker name against the declared markers (any name when none are declared).
     pub fn check_marker(&self, name: &str) -> Result<(), StateError> {
         if self.markers.is_empty() || self.markers.contains_key(name) {

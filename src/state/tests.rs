@@ -837,3 +837,22 @@ fn a_club_night_board_of_240_units_stays_compact() {
     assert!(lines <= 1 + 4 + 16 + 16 * 4, "{lines} lines:\n{text}");
     assert!(text.lines().all(|l| l.chars().count() <= 120), "{text}");
 }
+
+#[test]
+fn typed_attribute_text_is_parsed_against_the_schema() {
+    let s = schema();
+    assert_eq!(
+        s.parse_value(Kind::Unit, "sp", "5", "unit `x`"),
+        Ok(Value::Int(5))
+    );
+    assert_eq!(
+        s.parse_value(Kind::Unit, "weapons", "pilum, gladius", "unit `x`"),
+        Ok(Value::List(vec!["pilum".into(), "gladius".into()]))
+    );
+    assert_eq!(
+        s.parse_value(Kind::Side, "cinc", "1", "side `romans`")
+            .unwrap_err()
+            .to_string(),
+        "unknown attribute `cinc` for side `romans` (did you mean `cinc_rating`?)"
+    );
+}
