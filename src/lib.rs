@@ -6,3 +6,5 @@
 pub mod dice;
 pub mod journal;
 pub mod span;
+pub mod state;
+pub mod tables;
