@@ -32,10 +32,10 @@ pub fn complete(game: &Game, partial: &str) -> Vec<String> {
                 names.into_iter().for_each(|m| push(format!("{head}:{m}")));
             }
             attr => {
-                if let Some(def) = game.schema().unit.get(attr) {
-                    if let AttrType::Choice { values } = &def.ty {
-                        values.iter().for_each(|v| push(format!("{attr}:{v}")));
-                    }
+                if let Some(def) = game.schema().unit.get(attr)
+                    && let AttrType::Choice { values } = &def.ty
+                {
+                    values.iter().for_each(|v| push(format!("{attr}:{v}")));
                 }
             }
         }
