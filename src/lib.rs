@@ -8,5 +8,7 @@ pub mod dice;
 pub mod journal;
 pub mod repl;
 pub mod span;
+pub mod state;
+pub mod tables;
 
 pub use cli::{Args, run};

@@ -299,7 +299,7 @@ impl Roller<'_> {
             dice.push(extra);
         }
         if let Some((once, on)) = st.unique {
-            self.make_unique(faces, &notation, &mut dice, once, on)?;
+            self.make_unique(faces, &notation, &mut dice, once, on, &st)?;
         }
         if !st.keep_drop.is_empty() {
             let values: Vec<f64> = dice.iter().map(|x| x.value as f64).collect();
@@ -433,6 +433,7 @@ impl Roller<'_> {
         dice: &mut [Die],
         once: bool,
         on: Option<Compare>,
+        st: &Stages<'_>,
     ) -> Result<(), DiceError> {
         for j in 0..dice.len() {
             let mut times = 0;
@@ -457,6 +458,7 @@ impl Roller<'_> {
                 let old = d.value;
                 d.history_mut().rerolled.push(old);
                 d.value = face;
+                clamp(d, st);
                 d.source = source;
             }
         }

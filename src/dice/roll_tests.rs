@@ -279,3 +279,9 @@ fn roll_serialises_every_die() {
     assert_eq!(json["tree"]["dice"][3]["kept"], false);
     assert_eq!(json["sources"][0], "queue");
 }
+
+#[test]
+fn a_die_rerolled_for_uniqueness_is_clamped_too() {
+    assert_eq!(line("2d6min3u", &[3, 1, 5]), "2d6min3u (3, ~~3~~ 5) = 8");
+    assert_eq!(line("2d6min3u", &[4, 2]), "2d6min3u (4, 3) = 7");
+}

@@ -1,0 +1,277 @@
+//! Every change to a game as data: applied all-or-nothing, inverted exactly, serialised for
+//! the journal.
+//!
+//! A command builds its changes (usually through the helpers in `edit.rs`, which apply them
+//! as they go), the journal stores them, `undo` applies their inverses in reverse order and
+//! `replay` applies them again. [`Game::apply`](super::Game::apply) (in `apply.rs`) checks everything a change assumes (ids
+//! exist, recorded old values match, positions are in range) before touching anything.
+
+use serde::{Deserialize, Serialize};
+
+use super::clock::{ClockPos, Expired};
+use super::game::{Command, Element, Side, Unit};
+use super::id::Id;
+use super::marker::Marker;
+use super::schema::Schema;
+use super::value::Value;
+
+/// One change to a game. Adding and removing carry the position in the parent's list so the
+/// inverse puts things back exactly where they were; setting carries the old value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "change", rename_all = "snake_case")]
+pub enum Change {
+    /// Replace the schema (and with it the sequence of play).
+    SetSchema {
+        /// The schema before.
+        old: Box<Schema>,
+        /// The schema after.
+        new: Box<Schema>,
+    },
+    /// Add an empty side at `index` in the side order.
+    AddSide {
+        /// Position among the sides.
+        index: usize,
+        /// The side (with no commands).
+        side: Side,
+    },
+    /// Remove an empty side.
+    RemoveSide {
+        /// Its position among the sides.
+        index: usize,
+        /// The side as it was.
+        side: Side,
+    },
+    /// Add an empty command at `index` in its side's commands.
+    AddCommand {
+        /// Position in the side's commands.
+        index: usize,
+        /// The command (with no units).
+        command: Command,
+    },
+    /// Remove an empty command.
+    RemoveCommand {
+        /// Its position in the side's commands.
+        index: usize,
+        /// The command as it was.
+        command: Command,
+    },
+    /// Add a unit with no elements at `index` in its command's units.
+    AddUnit {
+        /// Position in the command's units.
+        index: usize,
+        /// The unit (attributes and markers included, no elements).
+        unit: Unit,
+    },
+    /// Remove a unit with no elements.
+    RemoveUnit {
+        /// Its position in the command's units.
+        index: usize,
+        /// The unit as it was.
+        unit: Unit,
+    },
+    /// Add an element at `index` in its unit's elements.
+    AddElement {
+        /// Position in the unit's elements.
+        index: usize,
+        /// The element.
+        element: Element,
+    },
+    /// Remove an element.
+    RemoveElement {
+        /// Its position in the unit's elements.
+        index: usize,
+        /// The element as it was.
+        element: Element,
+    },
+    /// Change a display name.
+    Rename {
+        /// What is renamed.
+        id: Id,
+        /// The name before.
+        old: String,
+        /// The name after.
+        new: String,
+    },
+    /// Set (or clear, with `None`) an attribute of a side, command, unit or element.
+    SetAttr {
+        /// Whose attribute.
+        id: Id,
+        /// The attribute.
+        attr: String,
+        /// The stored value before (`None`: the default applied).
+        old: Option<Value>,
+        /// The stored value after.
+        new: Option<Value>,
+    },
+    /// Put a marker on a unit at `index` in its markers.
+    Mark {
+        /// The unit.
+        unit: Id,
+        /// Position in its markers.
+        index: usize,
+        /// The marker.
+        marker: Marker,
+    },
+    /// Take a marker off a unit.
+    Unmark {
+        /// The unit.
+        unit: Id,
+        /// Its position in the unit's markers.
+        index: usize,
+        /// The marker as it was.
+        marker: Marker,
+    },
+    /// The clock moves forward; `expired` markers are removed.
+    Advance {
+        /// Where it was.
+        from: ClockPos,
+        /// Where it goes.
+        to: ClockPos,
+        /// The markers removed (index = position before removal, ascending per unit).
+        expired: Vec<Expired>,
+    },
+    /// The inverse of [`Change::Advance`]: the clock moves back and markers are restored.
+    Rewind {
+        /// Where it was.
+        from: ClockPos,
+        /// Where it goes.
+        to: ClockPos,
+        /// The markers put back.
+        restored: Vec<Expired>,
+    },
+    /// The clock is set by hand (no marker expires).
+    SetClock {
+        /// Where it was.
+        old: ClockPos,
+        /// Where it goes.
+        new: ClockPos,
+    },
+    /// The sides' turn order changes (initiative).
+    SetTurnOrder {
+        /// The order before.
+        old: Vec<Id>,
+        /// The order after.
+        new: Vec<Id>,
+    },
+}
+
+impl Change {
+    /// The change that undoes this one: applying a change then its inverse gives back the
+    /// game exactly.
+    pub fn inverse(&self) -> Change {
+        use Change::*;
+        match self.clone() {
+            SetSchema { old, new } => SetSchema { old: new, new: old },
+            AddSide { index, side } => RemoveSide { index, side },
+            RemoveSide { index, side } => AddSide { index, side },
+            AddCommand { index, command } => RemoveCommand { index, command },
+            RemoveCommand { index, command } => AddCommand { index, command },
+            AddUnit { index, unit } => RemoveUnit { index, unit },
+            RemoveUnit { index, unit } => AddUnit { index, unit },
+            AddElement { index, element } => RemoveElement { index, element },
+            RemoveElement { index, element } => AddElement { index, element },
+            Rename { id, old, new } => Rename {
+                id,
+                old: new,
+                new: old,
+            },
+            SetAttr { id, attr, old, new } => SetAttr {
+                id,
+                attr,
+                old: new,
+                new: old,
+            },
+            Mark {
+                unit,
+                index,
+                marker,
+            } => Unmark {
+                unit,
+                index,
+                marker,
+            },
+            Unmark {
+                unit,
+                index,
+                marker,
+            } => Mark {
+                unit,
+                index,
+                marker,
+            },
+            Advance { from, to, expired } => Rewind {
+                from: to,
+                to: from,
+                restored: expired,
+            },
+            Rewind { from, to, restored } => Advance {
+                from: to,
+                to: from,
+                expired: restored,
+            },
+            SetClock { old, new } => SetClock { old: new, new: old },
+            SetTurnOrder { old, new } => SetTurnOrder { old: new, new: old },
+        }
+    }
+}
+
+impl std::fmt::Display for Change {
+    /// One line for people (`undo` messages, the log): `leg1 sp 6 → 4`,
+    /// `leg1 marked routed`, `clock round 1 step 8 → round 2 step 1 (expired: leg2 suppressed)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use Change::*;
+        let opt = |v: &Option<Value>| {
+            v.as_ref()
+                .map_or_else(|| "default".into(), |v| v.to_string())
+        };
+        let markers = |list: &[Expired]| {
+            list.iter()
+                .map(|e| format!("{} {}", e.unit, e.marker.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            SetSchema { .. } => write!(f, "schema replaced"),
+            AddSide { side, .. } => write!(f, "side {} added", side.id),
+            RemoveSide { side, .. } => write!(f, "side {} removed", side.id),
+            AddCommand { command, .. } => {
+                write!(f, "command {} added to {}", command.id, command.side)
+            }
+            RemoveCommand { command, .. } => write!(f, "command {} removed", command.id),
+            AddUnit { unit, .. } => write!(f, "unit {} added to {}", unit.id, unit.command),
+            RemoveUnit { unit, .. } => write!(f, "unit {} removed", unit.id),
+            AddElement { element, .. } => {
+                write!(f, "element {} added to {}", element.id, element.unit)
+            }
+            RemoveElement { element, .. } => write!(f, "element {} removed", element.id),
+            Rename { id, old, new } => write!(f, "{id} renamed from “{old}” to “{new}”"),
+            SetAttr { id, attr, old, new } => {
+                write!(f, "{id} {attr} {} → {}", opt(old), opt(new))
+            }
+            Mark { unit, marker, .. } => write!(f, "{unit} marked {marker}"),
+            Unmark { unit, marker, .. } => write!(f, "{unit} unmarked {}", marker.name),
+            Advance { from, to, expired }
+            | Rewind {
+                from,
+                to,
+                restored: expired,
+            } => {
+                write!(f, "clock {from} → {to}")?;
+                if !expired.is_empty() {
+                    let word = if matches!(self, Advance { .. }) {
+                        "expired"
+                    } else {
+                        "restored"
+                    };
+                    write!(f, " ({word}: {})", markers(expired))?;
+                }
+                Ok(())
+            }
+            SetClock { old, new } => write!(f, "clock set from {old} to {new}"),
+            SetTurnOrder { new, .. } => {
+                let list: Vec<&str> = new.iter().map(Id::as_str).collect();
+                write!(f, "turn order {}", list.join(", "))
+            }
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! Army rosters: sides, commands, units (and elements) with their attributes, from TOML,
+//! checked against the game's schema and turned into [`Change`]s.
+//!
+//! ```toml
+//! [[side]]
+//! id = "romans"
+//! name = "Suetonius' Romans"
+//! cinc_rating = 0              # any other key is a side attribute
+//!
+//! [[side.command]]
+//! id = "left"
+//! name = "Left wing"
+//!
+//! [[side.command.unit]]
+//! id = "leg1"
+//! name = "Legio XIV, 1st cohort"
+//! type = "INF/A"               # unit attributes
+//! sp = 6
+//! markers = ["ambush"]
+//!
+//! [[side.command.unit.element]]
+//! id = "leg1a"
+//! ```
+//!
+//! A side that already exists in the game gets the roster's commands appended. Errors name
+//! the file, line and column of the bad key or value.
+
+use toml::de::DeTable;
+
+use super::change::Change;
+use super::error::StateError;
+use super::game::{Game, Kind};
+use super::id::Id;
+use super::toml_doc::{Doc, SValue, get};
+use super::value::Value;
+
+/// Reads the roster in `src` (from `file`) against `game` and returns the changes that add
+/// it, in order. `game` is not modified; applying the changes to it in order succeeds.
+pub fn load_roster(game: &Game, file: &str, src: &str) -> Result<Vec<Change>, StateError> {
+    let doc = Doc { file, src };
+    let root = doc.parse()?;
+    let root = root.get_ref();
+    doc.only_keys(root, &["side"], "a roster (it lists `[[side]]` tables)")?;
+    // Build on a copy so ids, positions and values are checked exactly as they will apply.
+    let mut scratch = game.clone();
+    let mut changes = Vec::new();
+    let Some(sides) = get(root, "side") else {
+        return Err(doc.format(0..0, "a roster needs at least one `[[side]]`".into()));
+    };
+    for side in doc.array(sides, "`side`")? {
+        let t = doc.table(side, "a side")?;
+        let (id, name) = ident(&doc, t, side, "side")?;
+        if scratch.side(id.as_str()).is_none() {
+            let c = scratch
+                .add_side(id.as_str(), &name)
+                .map_err(|e| doc.place(e, span_of(t, "id", side)))?;
+            changes.push(c);
+        }
+        changes.extend(attrs(&doc, &mut scratch, t, &id, Kind::Side, &["command"])?);
+        for command in list(&doc, t, "command")? {
+            let ct = doc.table(command, "a command")?;
+            let (cid, cname) = ident(&doc, ct, command, "command")?;
+            let c = scratch
+                .add_command(id.as_str(), cid.as_str(), &cname)
+                .map_err(|e| doc.place(e, span_of(ct, "id", command)))?;
+            changes.push(c);
+            changes.extend(attrs(
+                &doc,
+                &mut scratch,
+                ct,
+                &cid,
+                Kind::Command,
+                &["unit"],
+            )?);
+            for unit in list(&doc, ct, "unit")? {
+                let ut = doc.table(unit, "a unit")?;
+                let (uid, uname) = ident(&doc, ut, unit, "unit")?;
+                let c = scratch
+                    .add_unit(cid.as_str(), uid.as_str(), &uname, [])
+                    .map_err(|e| doc.place(e, span_of(ut, "id", unit)))?;
+                changes.push(c);
+                changes.extend(attrs(
+                    &doc,
+                    &mut scratch,
+                    ut,
+                    &uid,
+                    Kind::Unit,
+                    &["element", "markers"],
+                )?);
+                if let Some(ms) = get(ut, "markers") {
+                    for m in doc.array(ms, "markers")? {
+                        let name = doc.str(m, "a marker name")?;
+                        let c = scratch
+                            .mark(uid.as_str(), name, None)
+                            .map_err(|e| doc.place(e, m.span()))?;
+                        changes.push(c);
+                    }
+                }
+                for element in list(&doc, ut, "element")? {
+                    let et = doc.table(element, "an element")?;
+                    let (eid, ename) = ident(&doc, et, element, "element")?;
+                    let c = scratch
+                        .add_element(uid.as_str(), eid.as_str(), &ename, [])
+                        .map_err(|e| doc.place(e, span_of(et, "id", element)))?;
+                    changes.push(c);
+                    changes.extend(attrs(&doc, &mut scratch, et, &eid, Kind::Element, &[])?);
+                }
+            }
+        }
+    }
+    Ok(changes)
+}
+
+/// The id (required) and name (defaults to the id) of a table.
+fn ident(
+    doc: &Doc<'_>,
+    t: &DeTable<'_>,
+    whole: &SValue<'_>,
+    what: &str,
+) -> Result<(Id, String), StateError> {
+    let Some(idv) = get(t, "id") else {
+        return Err(doc.format(
+            whole.span(),
+            format!("this {what} needs an `id` (lowercase letters, digits, `_`, `-`)"),
+        ));
+    };
+    let id = Id::new(doc.str(idv, "`id`")?).map_err(|e| doc.place(e, idv.span()))?;
+    let name = match get(t, "name") {
+        Some(n) => doc.str(n, "`name`")?.to_string(),
+        None => id.to_string(),
+    };
+    Ok((id, name))
+}
+
+/// The array of tables under `key` (empty if absent).
+fn list<'t, 'a>(
+    doc: &Doc<'_>,
+    t: &'t DeTable<'a>,
+    key: &str,
+) -> Result<&'t [SValue<'a>], StateError> {
+    match get(t, key) {
+        Some(v) => doc.array(v, &format!("`{key}`")),
+        None => Ok(&[]),
+    }
+}
+
+/// The span of `key`'s value, or of the whole table.
+fn span_of(t: &DeTable<'_>, key: &str, whole: &SValue<'_>) -> std::ops::Range<usize> {
+    get(t, key).map_or(whole.span(), |v| v.span())
+}
+
+/// Sets every key of `t` other than `id`, `name` and `reserved` as an attribute of `id`.
+fn attrs(
+    doc: &Doc<'_>,
+    game: &mut Game,
+    t: &DeTable<'_>,
+    id: &Id,
+    kind: Kind,
+    reserved: &[&str],
+) -> Result<Vec<Change>, StateError> {
+    let mut out = Vec::new();
+    for (k, v) in t.iter() {
+        let key = k.get_ref().as_ref();
+        if key == "id" || key == "name" || reserved.contains(&key) {
+            continue;
+        }
+        game.schema()
+            .attr(kind, key, &format!("{kind} `{id}`"))
+            .map_err(|e| doc.place(e, k.span()))?;
+        let value: Value = doc.value(v)?;
+        let c = game
+            .set_attr(id.as_str(), key, value)
+            .map_err(|e| doc.place(e, v.span()))?;
+        out.push(c);
+    }
+    Ok(out)
+}

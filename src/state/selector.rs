@@ -1,0 +1,489 @@
+//! Selectors: which units a command acts on, as typed by the umpire.
+//!
+//! ```text
+//! leg1                 a unit id, or a unique prefix of an id or a name
+//! romans  left         a side or command id: all its units
+//! side:romans          the units of a side (id or name prefix)
+//! command:left         the units of a command
+//! type:INF*            attribute glob (`*`, `?`; case-insensitive; any item of a list)
+//! sp<3  sp>=6  quality=elite  flank!=true
+//! marked:routed  unmarked:activated
+//! all
+//! ```
+//!
+//! Names (bare words) are a union: `leg1 leg2` selects both. Every other term filters, and
+//! all filters must hold: `side:romans type:INF* sp<3`. Parsing ([`Selector::parse`]) only
+//! checks syntax; [`Selector::resolve`] checks names against a game and errors point at the
+//! term (a [`Span`] of the input) with the nearest names.
+
+use serde::Serialize;
+
+use super::error::{StateError, StateErrorKind, nearest};
+use super::game::{Game, Kind, Unit};
+use super::id::Id;
+use super::value::Value;
+use crate::span::Span;
+
+/// A comparison in an attribute test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum CmpOp {
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `=`
+    Eq,
+    /// `!=`
+    Ne,
+}
+
+impl CmpOp {
+    fn holds(self, ord: std::cmp::Ordering) -> bool {
+        use std::cmp::Ordering::*;
+        match self {
+            CmpOp::Lt => ord == Less,
+            CmpOp::Le => ord != Greater,
+            CmpOp::Gt => ord == Greater,
+            CmpOp::Ge => ord != Less,
+            CmpOp::Eq => ord == Equal,
+            CmpOp::Ne => ord != Equal,
+        }
+    }
+}
+
+/// One term of a selector.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum TermKind {
+    /// `all`.
+    All,
+    /// A unit id or a unique prefix of an id or name; or a side or command id.
+    Name(String),
+    /// `side:X`.
+    Side(String),
+    /// `command:X`.
+    Command(String),
+    /// `marked:X`.
+    Marked(String),
+    /// `unmarked:X`.
+    Unmarked(String),
+    /// `attr:glob`.
+    Glob {
+        /// The attribute.
+        attr: String,
+        /// The pattern.
+        pattern: String,
+    },
+    /// `attr<op>value`.
+    Compare {
+        /// The attribute.
+        attr: String,
+        /// The comparison.
+        op: CmpOp,
+        /// The value as typed.
+        value: String,
+    },
+}
+
+/// A term and where it was typed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Term {
+    /// What it tests.
+    pub kind: TermKind,
+    /// Its bytes in the input.
+    pub span: Span,
+}
+
+/// A parsed selector.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Selector {
+    /// The text as typed.
+    pub text: String,
+    /// Its terms.
+    pub terms: Vec<Term>,
+}
+
+pub(crate) const PREFIXES: [&str; 4] = ["side:", "command:", "marked:", "unmarked:"];
+
+fn is_attr_name(s: &str) -> bool {
+    let mut c = s.chars();
+    matches!(c.next(), Some('a'..='z' | 'A'..='Z' | '_'))
+        && c.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn syntax(message: String, span: Span) -> StateError {
+    StateError::from(StateErrorKind::Selector(message)).with_span(span)
+}
+
+impl Selector {
+    /// Parses `text` (terms separated by spaces or commas); checks syntax only.
+    pub fn parse(text: &str) -> Result<Selector, StateError> {
+        let mut terms = Vec::new();
+        let mut start = None;
+        for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
+            let sep = c.is_whitespace() || c == ',';
+            match (start, sep) {
+                (None, false) => start = Some(i),
+                (Some(s), true) => {
+                    terms.push(parse_term(&text[s..i], Span::new(s, i))?);
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        if terms.is_empty() {
+            return Err(syntax(
+                "expected units: an id, `side:NAME`, `type:INF*`, `sp<3`, `marked:routed` or `all`"
+                    .into(),
+                Span::point(0),
+            ));
+        }
+        Ok(Selector {
+            text: text.trim().to_string(),
+            terms,
+        })
+    }
+
+    /// The units selected in `game`, in display order (names first in the order typed, when
+    /// the selector names units). An empty result is an error.
+    pub fn resolve<'g>(&self, game: &'g Game) -> Result<Vec<&'g Unit>, StateError> {
+        // Start from the named units, or from a side or command, or from every unit.
+        let mut named: Vec<&Unit> = Vec::new();
+        let mut any_name = false;
+        for t in &self.terms {
+            if let TermKind::Name(n) = &t.kind {
+                any_name = true;
+                for u in resolve_name(game, n).map_err(|e| e.with_span(t.span))? {
+                    if !named.iter().any(|x| x.id == u.id) {
+                        named.push(u);
+                    }
+                }
+            }
+        }
+        let mut base: Option<Vec<&Unit>> = any_name.then_some(named);
+        let mut filters = Vec::new();
+        for t in &self.terms {
+            match &t.kind {
+                TermKind::Side(s) if base.is_none() => {
+                    let side = find_group(game, Kind::Side, s).map_err(|e| e.with_span(t.span))?;
+                    let side = game.side(side.as_str()).expect("found");
+                    base = Some(
+                        game.commands_of(side)
+                            .flat_map(|c| game.units_of(c))
+                            .collect(),
+                    );
+                }
+                TermKind::Command(c) if base.is_none() => {
+                    let c = find_group(game, Kind::Command, c).map_err(|e| e.with_span(t.span))?;
+                    base = Some(
+                        game.units_of(game.command(c.as_str()).expect("found"))
+                            .collect(),
+                    );
+                }
+                TermKind::Name(_) | TermKind::All => {}
+                _ => filters.push(Filter::new(game, t)?),
+            }
+        }
+        let base = base.unwrap_or_else(|| game.units().collect());
+        let out: Vec<&Unit> = base
+            .into_iter()
+            .filter(|u| filters.iter().all(|f| f.matches(game, u)))
+            .collect();
+        if out.is_empty() {
+            return Err(StateError::from(StateErrorKind::NoMatch {
+                selector: self.text.clone(),
+            })
+            .with_span(Span::new(0, self.text.len())));
+        }
+        Ok(out)
+    }
+
+    /// The ids of the selected units.
+    pub fn resolve_ids(&self, game: &Game) -> Result<Vec<Id>, StateError> {
+        Ok(self
+            .resolve(game)?
+            .into_iter()
+            .map(|u| u.id.clone())
+            .collect())
+    }
+}
+
+fn parse_term(word: &str, span: Span) -> Result<Term, StateError> {
+    let term = |kind| Ok(Term { kind, span });
+    if word.eq_ignore_ascii_case("all") {
+        return term(TermKind::All);
+    }
+    for p in PREFIXES {
+        if let Some(rest) = word.strip_prefix(p) {
+            if rest.is_empty() {
+                return Err(syntax(format!("expected a name after `{p}`"), span));
+            }
+            let rest = rest.to_string();
+            return term(match p {
+                "side:" => TermKind::Side(rest),
+                "command:" => TermKind::Command(rest),
+                "marked:" => TermKind::Marked(rest),
+                _ => TermKind::Unmarked(rest),
+            });
+        }
+    }
+    if let Some(i) = word.find(['<', '>', '=', '!']) {
+        let attr = &word[..i];
+        let rest = &word[i..];
+        let (op, len) = match rest.as_bytes() {
+            [b'<', b'=', ..] => (CmpOp::Le, 2),
+            [b'>', b'=', ..] => (CmpOp::Ge, 2),
+            [b'!', b'=', ..] => (CmpOp::Ne, 2),
+            [b'=', b'=', ..] => (CmpOp::Eq, 2),
+            [b'<', ..] => (CmpOp::Lt, 1),
+            [b'>', ..] => (CmpOp::Gt, 1),
+            [b'=', ..] => (CmpOp::Eq, 1),
+            _ => {
+                return Err(syntax(
+                    format!("expected `<`, `<=`, `>`, `>=`, `=` or `!=` in `{word}`"),
+                    span,
+                ));
+            }
+        };
+        let value = &rest[len..];
+        if !is_attr_name(attr) {
+            return Err(syntax(
+                format!(
+                    "expected an attribute name before `{}` in `{word}`",
+                    &rest[..len]
+                ),
+                span,
+            ));
+        }
+        if value.is_empty() {
+            return Err(syntax(format!("expected a value after `{word}`"), span));
+        }
+        let numeric = matches!(op, CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge);
+        if numeric && value.replace('−', "-").parse::<f64>().is_err() {
+            return Err(syntax(
+                format!("`{word}` compares with `{value}`, which is not a number"),
+                span,
+            ));
+        }
+        return term(TermKind::Compare {
+            attr: attr.to_string(),
+            op,
+            value: value.to_string(),
+        });
+    }
+    if let Some((attr, pattern)) = word.split_once(':') {
+        if !is_attr_name(attr) || pattern.is_empty() {
+            return Err(syntax(
+                format!(
+                    "`{word}` is not a selector: use `ATTR:PATTERN`, `side:NAME`, `command:NAME`, `marked:NAME` or `unmarked:NAME`"
+                ),
+                span,
+            ));
+        }
+        return term(TermKind::Glob {
+            attr: attr.to_string(),
+            pattern: pattern.to_string(),
+        });
+    }
+    term(TermKind::Name(word.to_string()))
+}
+
+/// The units a bare name selects: an exact unit id; a side's or command's units; the one
+/// unit whose id or name starts with it.
+fn resolve_name<'g>(game: &'g Game, name: &str) -> Result<Vec<&'g Unit>, StateError> {
+    if let Some(u) = game.unit(name) {
+        return Ok(vec![u]);
+    }
+    if let Some(side) = game.side(name) {
+        return Ok(game
+            .commands_of(side)
+            .flat_map(|c| game.units_of(c))
+            .collect());
+    }
+    if let Some(c) = game.command(name) {
+        return Ok(game.units_of(c).collect());
+    }
+    // Id prefix: a range scan of the ordered map, O(log n + matches).
+    let by_id: Vec<&Unit> = game
+        .units
+        .range::<str, _>((std::ops::Bound::Included(name), std::ops::Bound::Unbounded))
+        .take_while(|(k, _)| k.as_str().starts_with(name))
+        .map(|(_, u)| u)
+        .collect();
+    let matches = if by_id.is_empty() {
+        let lower = name.to_lowercase();
+        game.units
+            .values()
+            .filter(|u| u.name.to_lowercase().starts_with(&lower))
+            .collect()
+    } else {
+        by_id
+    };
+    match matches.len() {
+        1 => Ok(matches),
+        0 => {
+            let candidates = game
+                .units
+                .values()
+                .flat_map(|u| [u.id.as_str(), u.name.as_str()])
+                .chain(game.sides.keys().map(Id::as_str))
+                .chain(game.commands.keys().map(Id::as_str));
+            Err(StateErrorKind::Unknown {
+                what: "unit",
+                name: name.to_string(),
+                suggestions: nearest(name, candidates),
+            }
+            .into())
+        }
+        _ => Err(StateErrorKind::Ambiguous {
+            name: name.to_string(),
+            matches: matches.iter().map(|u| u.id.to_string()).collect(),
+        }
+        .into()),
+    }
+}
+
+/// A side or command by id, or by a unique prefix of its id or name.
+fn find_group(game: &Game, kind: Kind, name: &str) -> Result<Id, StateError> {
+    let all: Vec<(&Id, &str)> = match kind {
+        Kind::Side => game
+            .sides
+            .values()
+            .map(|s| (&s.id, s.name.as_str()))
+            .collect(),
+        _ => game
+            .commands
+            .values()
+            .map(|c| (&c.id, c.name.as_str()))
+            .collect(),
+    };
+    if let Some((id, _)) = all.iter().find(|(id, _)| id.as_str() == name) {
+        return Ok((*id).clone());
+    }
+    let lower = name.to_lowercase();
+    let matches: Vec<&Id> = all
+        .iter()
+        .filter(|(id, n)| id.as_str().starts_with(&lower) || n.to_lowercase().starts_with(&lower))
+        .map(|(id, _)| *id)
+        .collect();
+    match matches.as_slice() {
+        [one] => Ok((*one).clone()),
+        [] => Err(game.unknown(kind, name)),
+        many => Err(StateErrorKind::Selector(format!(
+            "`{name}` matches {} {}s: {} (type more of the name)",
+            many.len(),
+            kind,
+            super::error::quoted_list(&many.iter().map(|i| i.to_string()).collect::<Vec<_>>())
+        ))
+        .into()),
+    }
+}
+
+enum Filter {
+    Side(Id),
+    Command(Id),
+    Marked(String, bool),
+    Glob(String, Vec<char>),
+    Compare(String, CmpOp, String),
+}
+
+impl Filter {
+    fn new(game: &Game, t: &Term) -> Result<Filter, StateError> {
+        let at = |e: StateError| e.with_span(t.span);
+        let attr_known = |a: &str| {
+            game.schema()
+                .attr(Kind::Unit, a, "units")
+                .map(|_| ())
+                .or_else(|e| {
+                    // Attributes set on units but no longer declared still select.
+                    if game.units.values().any(|u| u.attrs.contains_key(a)) {
+                        Ok(())
+                    } else {
+                        Err(e)
+                    }
+                })
+                .map_err(at)
+        };
+        Ok(match &t.kind {
+            TermKind::Side(s) => Filter::Side(find_group(game, Kind::Side, s).map_err(at)?),
+            TermKind::Command(c) => {
+                Filter::Command(find_group(game, Kind::Command, c).map_err(at)?)
+            }
+            TermKind::Marked(m) | TermKind::Unmarked(m) => {
+                // Undeclared markers still on some unit (the schema changed) still select.
+                if let Err(e) = game.schema().check_marker(m)
+                    && !game.units.values().any(|u| u.marker(m).is_some())
+                {
+                    return Err(at(e));
+                }
+                Filter::Marked(m.clone(), matches!(t.kind, TermKind::Marked(_)))
+            }
+            TermKind::Glob { attr, pattern } => {
+                attr_known(attr)?;
+                Filter::Glob(attr.clone(), pattern.to_lowercase().chars().collect())
+            }
+            TermKind::Compare { attr, op, value } => {
+                attr_known(attr)?;
+                Filter::Compare(attr.clone(), *op, value.replace('−', "-"))
+            }
+            TermKind::All | TermKind::Name(_) => unreachable!("not a filter"),
+        })
+    }
+
+    fn matches(&self, game: &Game, u: &Unit) -> bool {
+        match self {
+            Filter::Side(s) => u.side == *s,
+            Filter::Command(c) => u.command == *c,
+            Filter::Marked(m, want) => u.marker(m).is_some() == *want,
+            Filter::Glob(attr, pat) => match game.attr(u.id.as_str(), attr) {
+                Some(Value::List(items)) => items.iter().any(|v| glob(pat, &v.to_string())),
+                Some(v) => glob(pat, &v.to_string()),
+                None => false,
+            },
+            Filter::Compare(attr, op, value) => {
+                let Some(v) = game.attr(u.id.as_str(), attr) else {
+                    return false;
+                };
+                match (v.as_f64(), value.parse::<f64>()) {
+                    (Some(a), Ok(b)) => a.partial_cmp(&b).is_some_and(|o| op.holds(o)),
+                    _ => {
+                        let a = v.to_string().to_lowercase();
+                        let eq = a == value.to_lowercase();
+                        match op {
+                            CmpOp::Eq => eq,
+                            CmpOp::Ne => !eq,
+                            _ => false,
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Case-insensitive glob with `*` and `?` (the pattern is already lowercase).
+fn glob(pattern: &[char], text: &str) -> bool {
+    let text: Vec<char> = text.to_lowercase().chars().collect();
+    let (mut p, mut t) = (0, 0);
+    let (mut star, mut mark) = (None, 0);
+    while t < text.len() {
+        if p < pattern.len() && (pattern[p] == '?' || pattern[p] == text[t]) {
+            p += 1;
+            t += 1;
+        } else if p < pattern.len() && pattern[p] == '*' {
+            star = Some(p);
+            mark = t;
+            p += 1;
+        } else if let Some(s) = star {
+            p = s + 1;
+            mark += 1;
+            t = mark;
+        } else {
+            return false;
+        }
+    }
+    pattern[p..].iter().all(|&c| c == '*')
+}

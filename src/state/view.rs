@@ -1,0 +1,348 @@
+//! What `show` and `status` display: plain data (serialisable as the documented JSON shapes,
+//! see `docs/state.md`) and a plain-text renderer for `status`.
+
+use std::fmt::Write as _;
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+use super::error::StateError;
+use super::game::{Game, Unit};
+use super::schema::StrengthMax;
+use super::value::Value;
+
+/// One unit as `show` returns it:
+/// `{"id", "name", "side", "command", "attrs": {...}, "markers": [...]}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UnitView {
+    /// The unit's id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// Its side's id.
+    pub side: String,
+    /// Its command's id.
+    pub command: String,
+    /// Every attribute, schema order first, with defaults filled in.
+    pub attrs: IndexMap<String, Value>,
+    /// Its markers, in the order placed.
+    pub markers: Vec<MarkerView>,
+    /// Its elements (omitted when it has none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub elements: Vec<ElementView>,
+}
+
+/// A marker as shown: `{"name": "suppressed", "expires": "end of round"}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MarkerView {
+    /// Its name.
+    pub name: String,
+    /// When it expires, in words (omitted when it stays until removed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires: Option<String>,
+}
+
+/// An element as shown: `{"id", "name", "attrs": {...}}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ElementView {
+    /// Its id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// Every attribute, with defaults filled in.
+    pub attrs: IndexMap<String, Value>,
+}
+
+/// A strength bar's numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Strength {
+    /// The current value.
+    pub value: f64,
+    /// The full value.
+    pub max: f64,
+}
+
+/// One unit's line of `status`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UnitLine {
+    /// Its id.
+    pub id: String,
+    /// The key attributes' values (`status.attrs` of the schema), in order.
+    pub key: Vec<Value>,
+    /// The strength bar's numbers, if the schema names a strength attribute.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strength: Option<Strength>,
+    /// Marker names.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<String>,
+}
+
+/// One command in `status`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CommandStatus {
+    /// Its id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// Its units.
+    pub units: Vec<UnitLine>,
+}
+
+/// One side in `status`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SideStatus {
+    /// Its id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// Its unit count.
+    pub unit_count: usize,
+    /// The sum of its units' strength bars, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strength: Option<Strength>,
+    /// Its commands.
+    pub commands: Vec<CommandStatus>,
+}
+
+/// The data of `status`: the clock and every side.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Status {
+    /// `round 3 · Romans' turn · shooting phase`.
+    pub clock: String,
+    /// The names of the key attributes, for a header.
+    pub key_attrs: Vec<String>,
+    /// The strength attribute, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strength_attr: Option<String>,
+    /// Every side.
+    pub sides: Vec<SideStatus>,
+}
+
+impl Game {
+    /// `show` data for `unit`, or an error suggesting the nearest unit.
+    pub fn view(&self, unit: &str) -> Result<UnitView, StateError> {
+        let u = self.find_unit(unit)?;
+        Ok(self.view_of(u))
+    }
+
+    /// `show` data for every unit, in display order (`status --json`).
+    pub fn views(&self) -> Vec<UnitView> {
+        self.units().map(|u| self.view_of(u)).collect()
+    }
+
+    /// `show` data for a unit of this game.
+    pub fn view_of(&self, u: &Unit) -> UnitView {
+        let attrs = |id: &str| {
+            self.attr_list(id)
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect()
+        };
+        UnitView {
+            id: u.id.to_string(),
+            name: u.name.clone(),
+            side: u.side.to_string(),
+            command: u.command.to_string(),
+            attrs: attrs(u.id.as_str()),
+            markers: u
+                .markers
+                .iter()
+                .map(|m| MarkerView {
+                    name: m.name.clone(),
+                    expires: m.expiry.as_ref().map(|e| e.to_string()),
+                })
+                .collect(),
+            elements: self
+                .elements_of(u)
+                .map(|e| ElementView {
+                    id: e.id.to_string(),
+                    name: e.name.clone(),
+                    attrs: attrs(e.id.as_str()),
+                })
+                .collect(),
+        }
+    }
+
+    /// The strength bar numbers of `u`, per the schema's `status` section.
+    pub fn strength(&self, u: &Unit) -> Option<Strength> {
+        let spec = &self.schema.status;
+        let value = self
+            .attr(u.id.as_str(), spec.strength.as_ref()?)?
+            .as_f64()?;
+        let max = match spec.max.as_ref() {
+            Some(StrengthMax::Fixed(n)) => *n as f64,
+            Some(StrengthMax::Attr(a)) => self.attr(u.id.as_str(), a)?.as_f64()?,
+            None => match &self.schema.unit.get(spec.strength.as_ref()?)?.ty {
+                super::schema::AttrType::Int { max: Some(m), .. } => *m as f64,
+                super::schema::AttrType::Number { max: Some(m), .. } => *m,
+                _ => return None,
+            },
+        };
+        Some(Strength { value, max })
+    }
+
+    /// The data of `status`.
+    pub fn status(&self) -> Status {
+        let spec = &self.schema.status;
+        let sides = self
+            .sides()
+            .map(|s| {
+                let commands: Vec<CommandStatus> = self
+                    .commands_of(s)
+                    .map(|c| CommandStatus {
+                        id: c.id.to_string(),
+                        name: c.name.clone(),
+                        units: self
+                            .units_of(c)
+                            .map(|u| UnitLine {
+                                id: u.id.to_string(),
+                                key: spec
+                                    .attrs
+                                    .iter()
+                                    .map(|a| {
+                                        self.attr(u.id.as_str(), a)
+                                            .cloned()
+                                            .unwrap_or(Value::Text(String::new()))
+                                    })
+                                    .collect(),
+                                strength: self.strength(u),
+                                markers: u.markers.iter().map(|m| m.name.clone()).collect(),
+                            })
+                            .collect(),
+                    })
+                    .collect();
+                let lines = commands.iter().flat_map(|c| &c.units);
+                let strength = spec.strength.as_ref().map(|_| {
+                    lines.clone().filter_map(|l| l.strength).fold(
+                        Strength {
+                            value: 0.0,
+                            max: 0.0,
+                        },
+                        |a, b| Strength {
+                            value: a.value + b.value.max(0.0),
+                            max: a.max + b.max,
+                        },
+                    )
+                });
+                SideStatus {
+                    id: s.id.to_string(),
+                    name: s.name.clone(),
+                    unit_count: lines.count(),
+                    strength,
+                    commands,
+                }
+            })
+            .collect();
+        Status {
+            clock: self.clock_text(),
+            key_attrs: spec.attrs.clone(),
+            strength_attr: spec.strength.clone(),
+            sides,
+        }
+    }
+}
+
+/// A strength bar of `width` cells and the numbers: `███░░ 6/10`.
+pub fn bar(value: f64, max: f64, width: usize) -> String {
+    let filled = if max > 0.0 {
+        ((value.max(0.0) / max) * width as f64).round() as usize
+    } else {
+        0
+    }
+    .min(width);
+    format!(
+        "{}{} {}/{}",
+        "█".repeat(filled),
+        "░".repeat(width - filled),
+        value,
+        max
+    )
+}
+
+impl Status {
+    /// Plain text for a terminal `width` columns wide: a line per side and per command, then
+    /// the command's units in aligned columns (`leg1 INF/A ███░░ 3/6 routed`).
+    pub fn render(&self, width: usize) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "{}", self.clock);
+        let fields: Vec<Vec<Vec<String>>> = self
+            .sides
+            .iter()
+            .flat_map(|s| &s.commands)
+            .map(|c| c.units.iter().map(fields).collect())
+            .collect();
+        // Align each field (id, key attributes, bar) across every unit of the board.
+        let mut widths: Vec<usize> = Vec::new();
+        for f in fields.iter().flatten() {
+            for (i, text) in f.iter().enumerate() {
+                let w = text.chars().count();
+                if i >= widths.len() {
+                    widths.push(w);
+                } else {
+                    widths[i] = widths[i].max(w);
+                }
+            }
+        }
+        let n = widths.len();
+        let cells: Vec<Vec<String>> = fields
+            .into_iter()
+            .map(|units| {
+                units
+                    .into_iter()
+                    .map(|f| {
+                        let last = f.len() == n;
+                        f.iter()
+                            .enumerate()
+                            .map(|(i, t)| {
+                                if last && i + 1 == n {
+                                    t.clone()
+                                } else {
+                                    format!("{t:<w$}", w = widths[i])
+                                }
+                            })
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
+                    .collect()
+            })
+            .collect();
+        let cell_w = cells
+            .iter()
+            .flatten()
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(0)
+            + 3;
+        let cols = (width.saturating_sub(4) / cell_w.max(1)).max(1);
+        let mut cells = cells.into_iter();
+        for side in &self.sides {
+            let _ = write!(out, "{} ({} units", side.name, side.unit_count);
+            if let (Some(s), Some(a)) = (side.strength, &self.strength_attr) {
+                let _ = write!(out, ", {a} {}/{}", s.value, s.max);
+            }
+            out.push_str(")\n");
+            for command in &side.commands {
+                let _ = writeln!(out, "  {} ({})", command.name, command.units.len());
+                let row_cells = cells.next().unwrap_or_default();
+                for row in row_cells.chunks(cols) {
+                    let line: String = row.iter().map(|c| format!("{c:<cell_w$}")).collect();
+                    let _ = writeln!(out, "    {}", line.trim_end());
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A unit's fields: id, key attributes, bar, then markers (only when it has some).
+fn fields(line: &UnitLine) -> Vec<String> {
+    let mut parts = vec![line.id.clone()];
+    parts.extend(line.key.iter().map(|v| v.to_string()));
+    if let Some(s) = line.strength {
+        parts.push(bar(s.value, s.max, 5));
+    }
+    if !line.markers.is_empty() {
+        parts.push(line.markers.join(","));
+    }
+    parts
+}
