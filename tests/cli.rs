@@ -151,3 +151,30 @@ fn the_repl_without_a_terminal_reads_stdin_and_leaves_at_its_end() {
     let saved = std::fs::read_to_string(&history).unwrap();
     assert!(saved.contains("roll 1d6"), "{saved}");
 }
+
+#[test]
+fn every_example_session_runs_without_an_error() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut ran = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "umpire") {
+            let o = umpire(&["run", path.to_str().unwrap(), "--seed", "1", "--no-color"]);
+            assert!(o.status.success(), "{}: {}", path.display(), stderr(&o));
+            ran += 1;
+        }
+    }
+    assert!(ran > 0, "no examples found");
+}
+
+#[test]
+fn one_shot_prob_answers_a_comparison() {
+    let o = umpire(&["prob", "4d6kh3", ">=", "14"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "P(4d6kh3 >= 14) = 35.49%\n");
+    let o = umpire(&["--json", "prob", "2d6", ">=", "10"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!((v["probability"].as_f64().unwrap() - 6.0 / 36.0).abs() < 1e-12);
+    assert_eq!(v["of"], "2d6");
+    assert_eq!(v["dist"].as_array().unwrap().len(), 11);
+}
