@@ -60,8 +60,8 @@ impl Session {
         }
     }
 
-    /// Runs one line. `None` for a blank or comment line. On error nothing is changed, except
-    /// that dice already taken from the queue stay taken.
+    /// Runs one line. `None` for a blank or comment line. On error nothing is changed: a roll
+    /// that fails or is cancelled puts back the queue and the generator as they were.
     pub fn execute(&mut self, line: &str, entry: Option<&mut dyn DieEntry>) -> Option<Executed> {
         let cmd = command::parse(line)?;
         Some(self.run(&cmd, entry))
