@@ -95,6 +95,7 @@ pub fn run_script<R: BufRead>(
     options: RunOptions,
 ) -> io::Result<bool> {
     let mut all_ok = true;
+    let name = script.name().to_string();
     while let Some((n, line)) = script.next_line()? {
         if options.echo && !printer.json {
             let mut stdout = io::stdout().lock();
@@ -104,7 +105,6 @@ pub fn run_script<R: BufRead>(
                 writeln!(stdout, "{PROMPT}{line}")?;
             }
         }
-        let name = script.name().to_string();
         let mut entry = ScriptEntry::new(script);
         let Some(executed) = session.execute(&line, Some(&mut entry)) else {
             continue;
@@ -143,7 +143,7 @@ pub fn repl(session: &mut Session, printer: &Printer, history: Option<PathBuf>) 
         session.registry.clone(),
         printer.palette,
     )));
-    let history = history.filter(|path| prepare_history(&mut editor, path));
+    let mut history = history.filter(|path| prepare_history(&mut editor, path));
 
     let banner = format!(
         "umpire {} · seed {}",
@@ -170,11 +170,11 @@ pub fn repl(session: &mut Session, printer: &Printer, history: Option<PathBuf>) 
         };
         if !is_blank(&line) {
             let _ = editor.add_history_entry(line.as_str());
-            if let Some(path) = &history {
-                // Append as we go so a crash loses nothing typed before it.
-                if let Err(e) = editor.append_history(path) {
-                    eprintln!("umpire: cannot write history {}: {e}", path.display());
-                }
+            // Append as we go so a crash loses nothing typed before it; on failure say so
+            // once and stop trying.
+            if let Some(Err(e)) = history.as_ref().map(|path| editor.append_history(path)) {
+                eprintln!("umpire: history no longer saved: {e}");
+                history = None;
             }
         }
         let executed = {
