@@ -502,9 +502,13 @@ fn atom<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
                 let count = dice_count(i, text, l)?;
                 dice(rest, Some(count), l)
             } else {
-                let v: f64 = text
-                    .parse()
-                    .map_err(|_| nom::Err::Failure(PError::expected(i, "a number")))?;
+                // Whole numbers (nearly all of them) skip the general float parser.
+                let v = match text.parse::<u32>() {
+                    Ok(n) => f64::from(n),
+                    Err(_) => text
+                        .parse()
+                        .map_err(|_| nom::Err::Failure(PError::expected(i, "a number")))?,
+                };
                 Ok((rest, Expr::Num(v)))
             }
         }
@@ -690,7 +694,7 @@ fn group_modifiers<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Vec<Modifier>> {
             );
         }
     }
-    Ok((i, mods.into_iter().map(|(_, _, m)| m).collect()))
+    Ok((i, into_modifiers(mods)))
 }
 
 /// A modifier as written: where it starts, its length, and what it is.
@@ -757,6 +761,14 @@ fn once_only(m: &Modifier) -> Option<&'static str> {
     })
 }
 
+/// The modifiers without where they were written.
+fn into_modifiers(mods: Vec<Written<'_>>) -> Vec<Modifier> {
+    if mods.is_empty() {
+        return Vec::new();
+    }
+    mods.into_iter().map(|(_, _, m)| m).collect()
+}
+
 /// The faces of a die whose size is written (not computed).
 pub(crate) fn static_faces(sides: &Sides) -> Option<Faces> {
     match sides {
@@ -785,7 +797,7 @@ fn dice<'a>(i: In<'a>, count: Option<Count>, l: &Limits) -> PResult<'a, Expr> {
             }
         }
     }
-    let mods = mods.into_iter().map(|(_, _, m)| m).collect();
+    let mods = into_modifiers(mods);
     Ok((i, Expr::Dice(Box::new(Dice { count, sides, mods }))))
 }
 
@@ -975,7 +987,24 @@ fn count<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Count> {
 /// One modifier after a pool or group (see GRAMMAR.md for the list).
 fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
     // Most pools end here: leave quickly when nothing can start a modifier.
-    if !i.starts_with(|c: char| "mre!uocskdp<>=f".contains(c)) {
+    if !matches!(
+        i.as_bytes().first(),
+        Some(
+            b'm' | b'r'
+                | b'e'
+                | b'!'
+                | b'u'
+                | b'c'
+                | b's'
+                | b'k'
+                | b'd'
+                | b'p'
+                | b'<'
+                | b'>'
+                | b'='
+                | b'f'
+        )
+    ) {
         return Err(nom::Err::Error(PError::from_error_kind(i, ErrorKind::Tag)));
     }
     let word = |w: &'static str| move |s: In<'a>| s.strip_prefix(w);
