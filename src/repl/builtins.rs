@@ -19,8 +19,8 @@ dice notation (the whole grammar is in GRAMMAR.md)
   4d6dl1  5d6dh2                drop lowest / highest N
   3d6!  3d6!>=5  d6!!  d6!p     explode (also `!xN` to cap), compound, penetrate
   2d6r<3  2d6ro1                reroll until / once
-  10d10>=8  10d10>=8f1          count successes (and failures)
-  2d20cs>=19cf1  4d6s  4d6sd    mark criticals; sort
+  10d10>=8  10d10>=8f<=1        count successes (and failures)
+  2d20cs>=19cf<=1  4d6s  4d6sd  mark criticals; sort
   {2d6, 1d8+2}kh1               groups, with keep/drop and success counting
   1d20 + 5  (2d6+1) * 2  7 // 2 arithmetic; `/` is exact, `//` rounds down
   floor(x) ceil round abs min max   functions
@@ -225,4 +225,49 @@ fn quit(_: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
     let mut out = Output::new("quit");
     out.quit = true;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NOTATION;
+
+    /// Every example in the `help dice` summary must be something `roll` accepts.
+    #[test]
+    fn notation_summary_examples_parse() {
+        let examples = [
+            "3d6",
+            "d20",
+            "d%",
+            "4dF",
+            "dF.1",
+            "4d6kh3",
+            "4d6k3",
+            "2d20kl1",
+            "4d6dl1",
+            "5d6dh2",
+            "3d6!",
+            "3d6!>=5",
+            "d6!!",
+            "d6!p",
+            "2d6r<3",
+            "2d6ro1",
+            "10d10>=8",
+            "10d10>=8f<=1",
+            "2d20cs>=19cf<=1",
+            "4d6s",
+            "4d6sd",
+            "{2d6, 1d8+2}kh1",
+            "1d20 + 5",
+            "(2d6+1) * 2",
+            "7 // 2",
+            "1d20+5 [attack]  # to hit",
+            "6x 4d6kh3",
+            "4d6kh3 >= 14",
+        ];
+        for e in examples {
+            assert!(crate::dice::parse(e).is_ok(), "`{e}` does not parse");
+            let first = e.split("  ").next().unwrap();
+            assert!(NOTATION.contains(first), "`{first}` is not in the summary");
+        }
+    }
 }
