@@ -140,13 +140,26 @@ fn the_repl_without_a_terminal_reads_stdin_and_leaves_at_its_end() {
     let dir = env!("CARGO_TARGET_TMPDIR");
     let history = format!("{dir}/history-test/history");
     let _ = std::fs::remove_file(&history);
+    let journal = format!("{dir}/history-test/night.jsonl");
+    let _ = std::fs::remove_file(&journal);
     let o = umpire_with_input(
-        &["--seed", "913377", "--no-color", "--history", &history],
+        &[
+            "--seed",
+            "913377",
+            "--no-color",
+            "--history",
+            &history,
+            "--journal",
+            &journal,
+        ],
         "roll 1d6\n",
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.starts_with("umpire 0.1.0 · seed 913377\n"), "{out}");
+    assert!(
+        out.starts_with(&format!("umpire 0.1.0 · seed 913377 · journal {journal}\n")),
+        "{out}"
+    );
     assert!(out.contains("1d6 ("), "{out}");
     let saved = std::fs::read_to_string(&history).unwrap();
     assert!(saved.contains("roll 1d6"), "{saved}");
@@ -177,4 +190,50 @@ fn one_shot_prob_answers_a_comparison() {
     assert!((v["probability"].as_f64().unwrap() - 6.0 / 36.0).abs() < 1e-12);
     assert_eq!(v["of"], "2d6");
     assert_eq!(v["dist"].as_array().unwrap().len(), 11);
+}
+
+#[test]
+fn a_journal_carries_the_game_into_the_next_session() {
+    let dir = env!("CARGO_TARGET_TMPDIR");
+    let journal = format!("{dir}/journal-test/night.jsonl");
+    let _ = std::fs::remove_file(&journal);
+    let first = umpire_with_input(
+        &[
+            "--seed",
+            "1",
+            "--no-color",
+            "--journal",
+            &journal,
+            "run",
+            "-",
+        ],
+        "schema load examples/data/schema.toml\narmy load examples/data/romans.toml\nset leg1 sp 2\n",
+    );
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(stderr(&first).contains("(new)"), "{}", stderr(&first));
+    let second = umpire_with_input(
+        &[
+            "--seed",
+            "1",
+            "--no-color",
+            "--journal",
+            &journal,
+            "run",
+            "-",
+        ],
+        "show leg1\nundo\nshow leg1\njournal verify\n",
+    );
+    assert!(second.status.success(), "{}", stderr(&second));
+    assert!(
+        stderr(&second).contains("continuing after 4 entries, 6 units"),
+        "{}",
+        stderr(&second)
+    );
+    let out = stdout(&second);
+    assert!(out.contains("sp 2"), "{out}");
+    assert!(out.contains("undone #4 set leg1 sp 2"), "{out}");
+    assert!(
+        out.contains("journal intact: 6 entries, chain verified"),
+        "{out}"
+    );
 }

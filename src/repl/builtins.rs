@@ -7,9 +7,12 @@ use super::color::Style;
 use super::command::Command;
 use super::dice_commands;
 use super::error::CommandError;
+use super::game_commands;
+use super::journal_commands;
 use super::output::{Output, Text};
 use super::registry::{CommandSpec, Registry};
 use super::session::Context;
+use super::table_commands;
 
 /// The notation summary `help dice` prints; `GRAMMAR.md` has the whole grammar.
 pub const NOTATION: &str = "\
@@ -112,6 +115,215 @@ fn specs() -> Vec<CommandSpec> {
             help,
         ),
         spec(
+            "add",
+            &[],
+            "add side|command|unit|element …",
+            "add a side, command, unit or element",
+            "Adds to the game. Ids are yours to choose (`leg1`, `boudicca`): lower case, digits,\n\
+             `_` and `-`, starting with a letter, unique in the game. Names may have spaces.\n\
+             add side ID [NAME]              add side romans Suetonius' Romans\n\
+             add command SIDE ID [NAME]      add command romans left Left wing\n\
+             add unit COMMAND ID [NAME] [ATTR=VALUE…]   add unit left leg1 Legio IX sp=6 type=INF/A\n\
+             add element UNIT ID [NAME]      add element leg1 leg1a First cohort",
+            Some(complete_add),
+            game_commands::add,
+        ),
+        spec(
+            "remove",
+            &["rm"],
+            "remove ID",
+            "remove a side, command, unit or element (and what it holds)",
+            "Removes a side, command, unit or element with everything under it. `undo` puts it all\n\
+             back. example: remove war4",
+            None,
+            game_commands::remove,
+        ),
+        spec(
+            "rename",
+            &[],
+            "rename ID NAME",
+            "give something a new display name",
+            "Changes the display name (not the id). example: rename leg1 Legio IX Hispana",
+            None,
+            game_commands::rename,
+        ),
+        spec(
+            "set",
+            &[],
+            "set SELECTOR ATTR VALUE",
+            "set an attribute on the units selected",
+            "Sets one attribute on every unit the selector picks, checked against the schema\n\
+             (type, bounds, choices). Selectors: an id or unique prefix, `side:ID`,\n\
+             `command:ID`, `ATTR:GLOB` (`type:INF*`), `ATTR<N` (also <= > >= = !=),\n\
+             `marked:MARKER`, `unmarked:MARKER`, `all`; several terms must all hold.\n\
+             examples: set leg1 sp 4 · set side:britons morale shaken",
+            None,
+            game_commands::set,
+        ),
+        spec(
+            "show",
+            &[],
+            "show SELECTOR",
+            "every attribute and marker of the units selected",
+            "Shows the units a selector picks: attributes, markers (with when they expire),\n\
+             elements. JSON: {\"unit\": {id, name, side, command, attrs, markers}} for one unit,\n\
+             {\"units\": [...]} for several. examples: show leg1 · show side:romans sp<3",
+            None,
+            game_commands::show,
+        ),
+        spec(
+            "mark",
+            &[],
+            "mark SELECTOR MARKER [until EXPIRY]",
+            "put a marker on units, optionally expiring",
+            "Marks the units selected (routed, suppressed, disordered, …: the schema lists them).\n\
+             Expiries: `phase` (end of this phase), `round` (end of the round), `N rounds`,\n\
+             `own turn` (end of the unit's side's next turn), `turn SIDE`. `next` reports what\n\
+             expires. examples: mark war4 routed · mark war4 suppressed until own turn",
+            None,
+            game_commands::mark,
+        ),
+        spec(
+            "unmark",
+            &[],
+            "unmark SELECTOR MARKER",
+            "take a marker off units",
+            "Takes a marker off the units selected. example: unmark war4 routed",
+            None,
+            game_commands::unmark,
+        ),
+        spec(
+            "next",
+            &[],
+            "next",
+            "advance the game clock one step",
+            "Moves the clock to the next step of the sequence of play (phase, turn, round) and\n\
+             lists the markers that expired.",
+            None,
+            game_commands::next,
+        ),
+        spec(
+            "clock",
+            &[],
+            "clock",
+            "where the game is: round, turn, phase",
+            "Shows the round, whose turn it is and the phase.",
+            None,
+            game_commands::clock,
+        ),
+        spec(
+            "status",
+            &["st"],
+            "status [SELECTOR]",
+            "the board: every side's units at a glance",
+            "Every side's units, grouped by command, with their key attributes and a strength bar\n\
+             (the schema says which). With a selector, just those units.",
+            None,
+            game_commands::status,
+        ),
+        spec(
+            "army",
+            &[],
+            "army load FILE",
+            "load an army roster (TOML)",
+            "Loads sides, commands and units from a roster file, checked against the schema;\n\
+             errors give file:line:column and the bad key or value. Undo takes it all back.\n\
+             example: army load examples/data/romans.toml (format: docs/state.md)",
+            Some(complete_load),
+            game_commands::army,
+        ),
+        spec(
+            "schema",
+            &[],
+            "schema load FILE",
+            "load the unit schema and sequence of play (TOML)",
+            "Loads what attributes units have, the markers, the status columns and the sequence\n\
+             of play from a data file. example: schema load examples/data/schema.toml",
+            Some(complete_load),
+            game_commands::schema,
+        ),
+        spec(
+            "table",
+            &["tb"],
+            "table list|show|roll|lookup|load …",
+            "rules tables: show, roll on, look up",
+            "table list                      the tables loaded\n\
+             table show NAME                 print a table\n\
+             table roll NAME [+N] [COLUMN]   roll on it (dice go through the dice sources)\n\
+             table lookup NAME ROW [COLUMN]  read a cell\n\
+             table load FILE                 load tables (format: docs/tables.md)\n\
+             example: table load examples/data/tables.toml · table roll terrain +1",
+            Some(complete_table),
+            table_commands::table,
+        ),
+        spec(
+            "undo",
+            &[],
+            "undo",
+            "undo the latest command still in force",
+            "Reverses the latest command that changed the game or rolled dice. Any depth; the\n\
+             journal keeps the undone command and its rolls, marked undone.",
+            None,
+            journal_commands::undo,
+        ),
+        spec(
+            "redo",
+            &[],
+            "redo",
+            "redo the latest command undone",
+            "Brings back the latest undone command. A new command after an undo drops what could\n\
+             have been redone.",
+            None,
+            journal_commands::redo,
+        ),
+        spec(
+            "log",
+            &[],
+            "log [N]",
+            "the last N commands journalled, with their rolls",
+            "Lists the last N (10) journalled commands with every roll and change.",
+            None,
+            journal_commands::log,
+        ),
+        spec(
+            "journal",
+            &[],
+            "journal [verify]",
+            "where the journal is; check its hash chain",
+            "`journal` says where the journal is kept; `journal verify` checks its hash chain and\n\
+             names the first entry that was altered.",
+            Some(complete_journal),
+            journal_commands::journal,
+        ),
+        spec(
+            "save",
+            &[],
+            "save FILE",
+            "save the whole game (JSON)",
+            "Writes the whole game to a file (written beside and renamed, so never half saved).",
+            None,
+            journal_commands::save,
+        ),
+        spec(
+            "load",
+            &[],
+            "load FILE",
+            "load a saved game (undoable)",
+            "Replaces the game with one written by `save`. `undo` brings the old one back.",
+            None,
+            journal_commands::load,
+        ),
+        spec(
+            "replay",
+            &[],
+            "replay FILE",
+            "rebuild the game from a journal (no re-rolling)",
+            "Rebuilds the game a journal file describes from its entries (rolls come from the\n\
+             journal, nothing is rolled again) and makes it the current game (undoable).",
+            None,
+            journal_commands::replay,
+        ),
+        spec(
             "quit",
             &["exit"],
             "quit",
@@ -121,6 +333,42 @@ fn specs() -> Vec<CommandSpec> {
             quit,
         ),
     ]
+}
+
+fn words(list: &[&str]) -> Vec<String> {
+    list.iter().map(|w| w.to_string()).collect()
+}
+
+fn complete_add(_: &Registry, before: &[&str]) -> Vec<String> {
+    if before.is_empty() {
+        words(&["side", "command", "unit", "element"])
+    } else {
+        Vec::new()
+    }
+}
+
+fn complete_load(_: &Registry, before: &[&str]) -> Vec<String> {
+    if before.is_empty() {
+        words(&["load"])
+    } else {
+        Vec::new()
+    }
+}
+
+fn complete_table(_: &Registry, before: &[&str]) -> Vec<String> {
+    if before.is_empty() {
+        words(&["list", "show", "roll", "lookup", "load"])
+    } else {
+        Vec::new()
+    }
+}
+
+fn complete_journal(_: &Registry, before: &[&str]) -> Vec<String> {
+    if before.is_empty() {
+        words(&["verify"])
+    } else {
+        Vec::new()
+    }
 }
 
 fn complete_help(registry: &Registry, before: &[&str]) -> Vec<String> {

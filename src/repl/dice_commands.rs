@@ -40,6 +40,9 @@ pub fn roll(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
         ctx.state.dice = saved;
         CommandError::dice(e, offset)
     })?;
+    for r in &rolls {
+        ctx.state.record_roll(r);
+    }
     Ok(roll_output(&expr, rolls))
 }
 

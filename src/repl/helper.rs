@@ -22,6 +22,10 @@ pub struct ShellHelper {
     pub palette: Palette,
     /// True while dice are being entered: no completion or hints then.
     pub entering: bool,
+    /// Words to complete in arguments the commands do not complete themselves: unit and
+    /// other ids, `side:` terms, attribute and marker names, table names. Refreshed by the
+    /// REPL after every command.
+    pub words: Vec<String>,
 }
 
 impl ShellHelper {
@@ -31,6 +35,7 @@ impl ShellHelper {
             registry,
             palette,
             entering: false,
+            words: Vec::new(),
         }
     }
 }
@@ -47,7 +52,20 @@ impl Completer for ShellHelper {
         if self.entering {
             return Ok((pos, Vec::new()));
         }
-        Ok(self.registry.complete(line, pos))
+        let (start, found) = self.registry.complete(line, pos);
+        let head = &line[..pos];
+        if !found.is_empty() || !head.trim_start().contains(char::is_whitespace) {
+            return Ok((start, found));
+        }
+        // An argument the command does not complete: offer the game's words.
+        let partial = head.rsplit(char::is_whitespace).next().unwrap_or("");
+        let words = self
+            .words
+            .iter()
+            .filter(|w| w.starts_with(partial))
+            .cloned()
+            .collect();
+        Ok((pos - partial.len(), words))
     }
 }
 

@@ -13,13 +13,16 @@ pub mod command;
 pub mod dice_commands;
 pub mod entry;
 pub mod error;
+pub mod game_commands;
 pub mod helper;
+pub mod journal_commands;
 pub mod output;
 pub mod registry;
 pub mod render;
 pub mod script;
 pub mod session;
 pub mod shell;
+pub mod table_commands;
 
 pub use color::{Palette, UseColor};
 pub use error::{CommandError, CommandErrorKind};

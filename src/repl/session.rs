@@ -2,18 +2,27 @@
 //! [`Session::execute`], which takes one line to one [`Output`] or one [`CommandError`].
 //!
 //! The REPL, `umpire run` and the one-shot `umpire roll` all go through `execute`, so a
-//! command behaves the same wherever it is typed. Later issues add the game state and the
-//! journal to [`State`].
+//! command behaves the same wherever it is typed.
+//!
+//! Every command runs as one transaction: the rolls it makes and the changes it applies to
+//! the game are collected in [`Pending`]; on success they are committed to the journal
+//! (synced to disk) before the result is shown, and on any error — the command's own, or
+//! the journal's — the changes are undone and the dice put back, so nothing is half done.
 
 use super::builtins;
+use super::color::Palette;
 use super::command::{self, Command};
 use super::error::{CommandError, CommandErrorKind};
 use super::output::Output;
 use super::registry::Registry;
-use crate::dice::{DiceBox, DieEntry, ExactOptions, Limits};
+use super::render;
+use crate::dice::{DiceBox, DieEntry, ExactOptions, Limits, Roll};
+use crate::journal::{Journal, Transaction, now};
+use crate::state::{Change, Game, StateError};
+use crate::tables::TableSet;
 
 /// What commands act on.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct State {
     /// Where dice come from.
     pub dice: DiceBox,
@@ -21,6 +30,60 @@ pub struct State {
     pub limits: Limits,
     /// Settings for exact odds.
     pub exact: ExactOptions,
+    /// The game: sides, commands, units, markers, the clock.
+    pub game: Game,
+    /// The tables loaded.
+    pub tables: TableSet,
+    /// The session's journal.
+    pub journal: Journal,
+    /// The rules generation (0 until rules are loaded; bumped by each reload).
+    pub generation: u64,
+    /// What the running command has rolled and changed so far.
+    pub pending: Pending,
+}
+
+/// The rolls and changes of the command being run, committed together when it succeeds.
+#[derive(Debug, Default)]
+pub struct Pending {
+    /// Every roll, in order.
+    pub rolls: Vec<Roll>,
+    /// Every change applied to the game, in order.
+    pub changes: Vec<Change>,
+}
+
+impl State {
+    /// Notes a roll for the journal.
+    pub fn record_roll(&mut self, roll: &Roll) {
+        self.pending.rolls.push(roll.clone());
+    }
+
+    /// Makes a change to the game through `edit` (one of [`Game`]'s edit helpers, which apply
+    /// the change and return it) and notes it for the journal.
+    pub fn change(
+        &mut self,
+        edit: impl FnOnce(&mut Game) -> Result<Change, StateError>,
+    ) -> Result<(), StateError> {
+        let c = edit(&mut self.game)?;
+        self.pending.changes.push(c);
+        Ok(())
+    }
+
+    /// Makes several changes at once (an edit helper that returns a list, such as `remove`).
+    pub fn change_all(
+        &mut self,
+        edit: impl FnOnce(&mut Game) -> Result<Vec<Change>, StateError>,
+    ) -> Result<(), StateError> {
+        let cs = edit(&mut self.game)?;
+        self.pending.changes.extend(cs);
+        Ok(())
+    }
+
+    /// Applies changes built elsewhere (a roster), all or nothing, and notes them.
+    pub fn apply_changes(&mut self, changes: Vec<Change>) -> Result<(), StateError> {
+        self.game.apply_all(&changes).map_err(|(_, e)| e)?;
+        self.pending.changes.extend(changes);
+        Ok(())
+    }
 }
 
 /// What a running command can reach: the state, the registry (for `help`) and, when someone
@@ -35,7 +98,7 @@ pub struct Context<'a> {
 }
 
 /// A shell session.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Session {
     /// The commands.
     pub registry: Registry,
@@ -48,14 +111,24 @@ pub struct Session {
 pub type Executed = Result<Output, (Option<String>, CommandError)>;
 
 impl Session {
-    /// A session with the built-in commands, rolling with `dice`.
+    /// A session with the built-in commands, rolling with `dice`, journalling in memory only.
     pub fn new(dice: DiceBox) -> Self {
+        Self::with_journal(dice, Journal::in_memory(), Game::default())
+    }
+
+    /// A session on `game` (already replayed from `journal`, when it has a file).
+    pub fn with_journal(dice: DiceBox, journal: Journal, game: Game) -> Self {
         Session {
             registry: builtins::registry(),
             state: State {
                 dice,
                 limits: Limits::default(),
                 exact: ExactOptions::default(),
+                game,
+                tables: TableSet::new(),
+                journal,
+                generation: 0,
+                pending: Pending::default(),
             },
         }
     }
@@ -80,12 +153,67 @@ impl Session {
         let run = spec.run;
         let mut entry = entry;
         let entry = reborrow(&mut entry);
+        let saved_dice = self.state.dice.clone();
+        self.state.pending = Pending::default();
         let mut ctx = Context {
             state: &mut self.state,
             registry: &self.registry,
             entry,
         };
-        run(&mut ctx, cmd).map_err(|e| (Some(name), e))
+        let result = run(&mut ctx, cmd);
+        let pending = std::mem::take(&mut self.state.pending);
+        match result {
+            Ok(out) if pending.rolls.is_empty() && pending.changes.is_empty() => Ok(out),
+            Ok(out) => {
+                let tx = Transaction {
+                    command: cmd.line.trim().to_string(),
+                    output: render::output(&out, &Palette::plain()),
+                    rolls: pending.rolls,
+                    changes: pending.changes,
+                    generation: self.state.generation,
+                    at: now(),
+                };
+                let changes = tx.changes.clone();
+                match self.state.journal.commit(tx) {
+                    Ok(seq) => Ok(out.field("tx", seq)),
+                    Err(e) => {
+                        self.abandon(&changes, saved_dice);
+                        let err = CommandError::new(
+                            CommandErrorKind::Invalid {
+                                message: format!("{e}; the command was not done"),
+                                help: Some(
+                                    "free some disk space or give another file with `--journal`"
+                                        .into(),
+                                ),
+                            },
+                            None,
+                        );
+                        Err((Some(name), err))
+                    }
+                }
+            }
+            Err(e) => {
+                self.abandon(&pending.changes, saved_dice);
+                Err((Some(name), e))
+            }
+        }
+    }
+
+    /// Words worth completing in arguments: ids, selector terms, attribute and marker
+    /// names, table names.
+    pub fn vocabulary(&self) -> Vec<String> {
+        let mut words = crate::state::complete(&self.state.game, "");
+        words.extend(self.state.tables.iter().map(|t| t.name.clone()));
+        words.sort();
+        words.dedup();
+        words
+    }
+
+    /// Puts the game and the dice back as they were before a command that failed.
+    fn abandon(&mut self, changes: &[Change], dice: DiceBox) {
+        // The changes were applied in order by this command, so their inverses apply.
+        let _ = self.state.game.undo_all(changes);
+        self.state.dice = dice;
     }
 }
 

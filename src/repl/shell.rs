@@ -139,14 +139,17 @@ pub fn repl(session: &mut Session, printer: &Printer, history: Option<PathBuf>) 
         .build();
     let mut editor: Editor<ShellHelper, FileHistory> =
         Editor::with_config(config).map_err(io::Error::other)?;
-    editor.set_helper(Some(ShellHelper::new(
-        session.registry.clone(),
-        printer.palette,
-    )));
+    let mut helper = ShellHelper::new(session.registry.clone(), printer.palette);
+    helper.words = session.vocabulary();
+    editor.set_helper(Some(helper));
     let mut history = history.filter(|path| prepare_history(&mut editor, path));
 
+    let journal = match session.state.journal.path() {
+        Some(p) => format!("journal {}", p.display()),
+        None => "no journal".to_string(),
+    };
     let banner = format!(
-        "umpire {} · seed {}",
+        "umpire {} · seed {} · {journal}",
         env!("CARGO_PKG_VERSION"),
         session.state.dice.seed()
     );
@@ -182,6 +185,9 @@ pub fn repl(session: &mut Session, printer: &Printer, history: Option<PathBuf>) 
             session.execute(&line, Some(&mut entry))
         };
         let Some(executed) = executed else { continue };
+        if let Some(helper) = editor.helper_mut() {
+            helper.words = session.vocabulary();
+        }
         printer.print(&executed, &line, None)?;
         if executed.is_ok_and(|o| o.quit) {
             break;
