@@ -2,5 +2,6 @@
 
 mod cli;
 mod corpus;
+mod crash;
 mod dice_props;
 mod transcripts;

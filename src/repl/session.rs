@@ -293,3 +293,76 @@ mod tests {
         assert_eq!(err.help().as_deref(), Some("did you mean `roll`?"));
     }
 }
+
+#[cfg(test)]
+mod transaction_tests {
+    use super::*;
+    use crate::journal::Journal;
+    use proptest::prelude::*;
+
+    const COMMANDS: &[&str] = &[
+        "set leg1 sp 3",
+        "set side:romans quality good",
+        "set leg1 sp 99",
+        "mark leg2 routed",
+        "mark aux1 suppressed until round",
+        "unmark leg2 routed",
+        "next",
+        "roll 2d6",
+        "undo",
+        "redo",
+        "add unit left x1 Extra sp=2",
+        "remove leg1",
+        "rename ala1 The wing",
+        "load /nonexistent/game.json",
+        "show nobody",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        /// Random commands (some failing): the journal replays to exactly the live game, and
+        /// undoing everything gives back the game the session started from.
+        #[test]
+        fn undo_all_restores_and_replay_matches_live(picks in prop::collection::vec(0..COMMANDS.len(), 1..30)) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("j.jsonl");
+            let mut game = Game::default();
+            let (journal, _) = Journal::open(&path, &mut game).unwrap();
+            let mut s = Session::with_journal(DiceBox::seeded(1), journal, game);
+            for setup in ["schema load examples/data/schema.toml", "army load examples/data/romans.toml"] {
+                prop_assert!(s.execute(setup, None).unwrap().is_ok());
+            }
+            for i in picks {
+                let _ = s.execute(COMMANDS[i], None);
+            }
+            let (replayed, _) = Journal::replay_file(&path, Game::default()).unwrap();
+            prop_assert_eq!(&replayed, &s.state.game);
+            while s.state.journal.next_undo().is_some() {
+                prop_assert!(s.execute("undo", None).unwrap().is_ok());
+            }
+            prop_assert_eq!(&s.state.game, &Game::default());
+        }
+    }
+
+    #[test]
+    fn a_failing_command_changes_nothing() {
+        let mut s = Session::new(DiceBox::seeded(1));
+        s.execute("schema load examples/data/schema.toml", None)
+            .unwrap()
+            .unwrap();
+        s.execute("army load examples/data/romans.toml", None)
+            .unwrap()
+            .unwrap();
+        s.execute("mark leg2 routed", None).unwrap().unwrap();
+        let before = s.state.game.clone();
+        // leg1 is marked, then leg2 fails (already marked): leg1's mark is rolled back too.
+        let err = s
+            .execute("mark leg1 leg2 routed", None)
+            .unwrap()
+            .unwrap_err();
+        assert!(err.1.to_string().contains("already marked"), "{}", err.1);
+        assert_eq!(s.state.game, before);
+        assert_eq!(s.state.journal.records().len(), 3);
+    }
+}
