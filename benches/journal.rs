@@ -15,14 +15,17 @@ fn game() -> Game {
     g.add_side("romans", "Romans").unwrap();
     g.add_command("romans", "left", "Left wing").unwrap();
     for i in 0..20 {
-        g.add_unit("left", &format!("leg{i}"), &format!("Legion {i}"), []).unwrap();
+        g.add_unit("left", &format!("leg{i}"), &format!("Legion {i}"), [])
+            .unwrap();
     }
     g
 }
 
 /// A transaction about the size of a real command's: one roll-free change and its output.
 fn tx(g: &mut Game, i: u64) -> Transaction {
-    let change = g.set_attr(&format!("leg{}", i % 20), "sp", Value::Int((i % 12) as i64)).unwrap();
+    let change = g
+        .set_attr(&format!("leg{}", i % 20), "sp", Value::Int((i % 12) as i64))
+        .unwrap();
     Transaction {
         command: format!("set leg{} sp {}", i % 20, i % 12),
         rolls: Vec::new(),
