@@ -8,7 +8,7 @@ use serde_json::{Value as Json, json};
 
 use super::color::Style;
 use super::command::{Command, Word};
-use super::error::CommandError;
+use super::error::{CommandError, CommandErrorKind};
 use super::output::{Output, Text};
 use super::session::Context;
 use crate::span::Span;
@@ -17,7 +17,13 @@ use crate::state::{Expiry, Kind, Schema, Selector, StateError, UnitView, load_ro
 /// A state error as a command error, its span (if any) moved from `offset` into the line.
 pub fn state_err(e: StateError, offset: usize) -> CommandError {
     let span = e.span.map(|s| s.shift(offset));
-    CommandError::invalid(e.to_string(), None, span.unwrap_or_default())
+    CommandError::new(
+        CommandErrorKind::Invalid {
+            message: e.to_string(),
+            help: None,
+        },
+        span,
+    )
 }
 
 /// A state error pointing at one word of the line.
