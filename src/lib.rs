@@ -7,6 +7,7 @@ pub mod cli;
 pub mod dice;
 pub mod journal;
 pub mod repl;
+pub mod script;
 pub mod span;
 pub mod state;
 pub mod tables;

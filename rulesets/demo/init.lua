@@ -1,0 +1,55 @@
+-- A tiny demonstration ruleset: the whole script API in one file.
+-- Load it with `umpire --ruleset demo`; the tests in src/script/tests.rs use it.
+
+local tables = require "demo.tables"
+
+umpire.ruleset {
+  name = "demo",
+  doc = "a demonstration of the umpire script API",
+  schema = {
+    unit = {
+      sp = { type = "int", min = 0, max = 10, default = 4, doc = "strength points" },
+      quality = { type = "choice", values = { "green", "trained", "veteran" }, default = "trained" },
+    },
+    markers = {
+      pinned = { doc = "may not move", expires = "own turn" },
+    },
+    status = { attrs = { "quality" }, strength = "sp", max = 10 },
+  },
+  sequence = { "initiative", { each_side = { "move", "shoot" } }, "morale" },
+  tables = tables,
+  variants = { classic = "the first edition: hits on 5+" },
+}
+
+umpire.table {
+  name = "weather",
+  doc = "weather at the start of the game",
+  dice = "1d6",
+  rows = { { "1-2", "rain" }, { "3-6", "clear" } },
+}
+
+-- A command: `shoot FIRER TARGET [range]`.
+umpire.command {
+  name = "shoot",
+  help = "roll to hit: 1d6 + modifiers, hits on 4+ (5+ in the classic variant)",
+  args = {
+    { name = "firer", type = "unit", help = "the unit shooting" },
+    { name = "modifier", type = "int", optional = true, help = "sum of modifiers" },
+  },
+  run = function(ctx, args)
+    local need = umpire.variant == "classic" and 5 or 4
+    local total = umpire.roll("1d6") + (args.modifier or 0)
+    if total >= need then
+      return args.firer .. " hits (" .. total .. ")"
+    end
+    return args.firer .. " misses (" .. total .. ")"
+  end,
+}
+
+umpire.on("round_begins", function(event)
+  print("round " .. tostring(event.round) .. " begins")
+end)
+
+umpire.on("pre_rally", function(event)
+  return event.unit ~= "routed"
+end)

@@ -1,0 +1,559 @@
+//! [`ScriptHost`]: one sandboxed Lua state with the `umpire` API, and the host calls that run
+//! script code under a budget with the dice the caller hands in.
+//!
+//! The host does not own the game, the dice or the journal: every call borrows a
+//! [`DiceSource`] for its duration and hands back every [`Roll`] made, for the journal.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use mlua::{ErrorContext, Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value, Variadic};
+
+use super::error::{Budget, ScriptError, ScriptErrorKind};
+use super::registry::{self, Rules};
+use super::sandbox::{self, BudgetState, Limits};
+use crate::dice::{self, DiceSource, Roll};
+use crate::state::Value as StateValue;
+
+/// The version of the script API, as `umpire.version` (bumped when the API changes).
+pub const API_VERSION: &str = "0.1";
+
+/// What a host call produced besides its result: the lines the script printed and every
+/// roll it made, in order (for the breakdown and the journal).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CallOutput {
+    /// Lines printed with `print` (or returned by a command's `run`).
+    pub output: Vec<String>,
+    /// Every roll made through `umpire.roll` or `math.random`, in order.
+    pub rolls: Vec<Roll>,
+}
+
+/// Where rule files live: `rulesets/` and `scripts/`, shown under those names in chunk
+/// names and errors wherever they are on disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Roots {
+    pub rulesets: PathBuf,
+    pub scripts: PathBuf,
+}
+
+/// Host state shared with the Rust functions Lua calls (never borrowed across a Lua call).
+pub(crate) struct HostData {
+    pub roots: Roots,
+    pub out: CallOutput,
+    /// Modules already required, by name (`None` while one is loading: a cycle).
+    pub modules: HashMap<String, Option<Value>>,
+    /// Every file loaded, in order (for the watcher).
+    pub files: Vec<PathBuf>,
+    /// The rules being registered; `None` outside loading.
+    pub rules: Option<Rules>,
+    pub dice_limits: dice::Limits,
+}
+
+/// One Lua 5.4 state, sandboxed, with the `umpire` API installed.
+pub struct ScriptHost {
+    lua: Lua,
+    new_env: Function,
+    umpire: Table,
+    interrupt: Arc<AtomicBool>,
+}
+
+impl std::fmt::Debug for ScriptHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScriptHost").finish_non_exhaustive()
+    }
+}
+
+impl ScriptHost {
+    /// A fresh sandboxed Lua state with the budgets `limits`, loading rule files from
+    /// `rulesets` and `scripts` (the folders `require` may read).
+    ///
+    /// Scripts see one global table, `umpire` (read-only):
+    ///
+    /// | field | what it is |
+    /// |---|---|
+    /// | `umpire.version` | the API version, `"0.1"` |
+    /// | `umpire.variant` | the variant chosen for this load (`ruleset use NAME VARIANT`), or `nil` |
+    /// | `umpire.ruleset{name, doc, schema, sequence, tables, variants}` | declares the rule system (once per load) |
+    /// | `umpire.command{name, args, help, run}` | registers a command; `run(ctx, args)` is called with the checked arguments |
+    /// | `umpire.on(event, fn)` | registers an event handler; for `pre_*` events, returning `false` cancels |
+    /// | `umpire.table{name, doc, dice, rows}` (or `entries`, or `rows`/`cols`/`cells`) | declares a table |
+    /// | `umpire.roll(expr)` | rolls dice through the host: returns the total and a list of the kept dice (`dice.dropped`, `dice.expr`) |
+    ///
+    /// and, from the standard library, only the whitelist described in
+    /// [`sandbox`](super::sandbox), with `print` captured into [`CallOutput::output`],
+    /// `math.random(m[, n])` rolling a die through the host, and `require "name.sub"` loading
+    /// `rulesets/name/sub.lua` or `scripts/name/sub.lua`.
+    pub fn new(
+        limits: Limits,
+        rulesets: impl Into<PathBuf>,
+        scripts: impl Into<PathBuf>,
+    ) -> Result<Self, ScriptError> {
+        Self::build(limits, rulesets.into(), scripts.into()).map_err(ScriptError::from_lua)
+    }
+
+    fn build(limits: Limits, rulesets: PathBuf, scripts: PathBuf) -> mlua::Result<Self> {
+        let libs = StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
+        let lua = Lua::new_with(libs, LuaOptions::default())?;
+        let interrupt = Arc::new(AtomicBool::new(false));
+        sandbox::install_budget(&lua, limits, interrupt.clone())?;
+        lua.set_app_data(HostData {
+            roots: Roots { rulesets, scripts },
+            out: CallOutput::default(),
+            modules: HashMap::new(),
+            files: Vec::new(),
+            rules: None,
+            dice_limits: dice::Limits::DEFAULT,
+        });
+
+        let umpire = lua.create_table()?;
+        umpire.set("version", API_VERSION)?;
+        umpire.set("roll", lua.create_function(lua_roll)?)?;
+        umpire.set("ruleset", lua.create_function(registry::lua_ruleset)?)?;
+        umpire.set("command", lua.create_function(registry::lua_command)?)?;
+        umpire.set("on", lua.create_function(registry::lua_on)?)?;
+        umpire.set("table", lua.create_function(registry::lua_table)?)?;
+
+        let print = lua.create_function(lua_print)?;
+        let require = lua.create_function(lua_require)?;
+        let random = lua.create_function(lua_random)?;
+        let new_env = sandbox::build(&lua, umpire.clone(), print, require, random)?;
+        lua.set_named_registry_value(ENV_KEY, new_env.clone())?;
+        Ok(ScriptHost {
+            lua,
+            new_env,
+            umpire,
+            interrupt,
+        })
+    }
+
+    /// Shares `flag` as the interrupt flag: setting it (from a Ctrl-C handler) stops the
+    /// running call with [`Budget::Interrupted`]. Each call clears it when it starts.
+    pub fn set_interrupt(&mut self, flag: Arc<AtomicBool>) {
+        self.interrupt = flag.clone();
+        if let Some(mut st) = self.lua.app_data_mut::<BudgetState>() {
+            st.interrupt = flag;
+        }
+    }
+
+    /// The interrupt flag (see [`ScriptHost::set_interrupt`]).
+    pub fn interrupt(&self) -> Arc<AtomicBool> {
+        self.interrupt.clone()
+    }
+
+    /// Sets `umpire.variant` for the scripts loaded next.
+    pub(crate) fn set_variant(&self, variant: Option<&str>) -> Result<(), ScriptError> {
+        Ok(self.umpire.set("variant", variant)?)
+    }
+
+    /// The Lua state, for the registry and the tests.
+    pub(crate) fn lua(&self) -> &Lua {
+        &self.lua
+    }
+
+    /// Every file loaded so far (the ruleset, house rules and required modules).
+    pub fn files(&self) -> Vec<PathBuf> {
+        self.data().files.clone()
+    }
+
+    fn data(&self) -> mlua::AppDataRef<'_, HostData> {
+        self.lua
+            .app_data_ref::<HostData>()
+            .expect("host data is set in ScriptHost::new")
+    }
+
+    /// Runs the file `path`, shown as `name` (`rulesets/demo/init.lua`), in a fresh script
+    /// environment, under a fresh budget and with no dice (rolling while loading is an error).
+    pub(crate) fn exec_file(&self, path: &Path, name: &str) -> Result<(), ScriptError> {
+        let doing = format!("while loading {name}");
+        let src = std::fs::read(path).map_err(|e| {
+            ScriptError::new(ScriptErrorKind::NotFound(format!(
+                "cannot read `{name}`: {e}"
+            )))
+            .context(doing.clone())
+        })?;
+        if let Some(mut d) = self.lua.app_data_mut::<HostData>() {
+            d.files.push(path.to_path_buf());
+        }
+        self.guarded(&doing, |lua| {
+            let env: Table = self.new_env.call(())?;
+            lua.load(&src[..])
+                .set_name(format!("@{name}"))
+                .set_mode(mlua::chunk::ChunkMode::Text)
+                .set_environment(env)
+                .exec()
+        })
+    }
+
+    /// Runs `f` under a fresh budget with no dice source; maps errors.
+    fn guarded<R>(
+        &self,
+        doing: &str,
+        f: impl FnOnce(&Lua) -> mlua::Result<R>,
+    ) -> Result<R, ScriptError> {
+        self.start_call();
+        let r = f(&self.lua);
+        self.finish_call(r, doing)
+    }
+
+    fn start_call(&self) {
+        if let Some(mut st) = self.lua.app_data_mut::<BudgetState>() {
+            st.reset();
+        }
+        if let Some(mut d) = self.lua.app_data_mut::<HostData>() {
+            d.out = CallOutput::default();
+        }
+    }
+
+    fn finish_call<R>(&self, r: mlua::Result<R>, doing: &str) -> Result<R, ScriptError> {
+        let tripped = self
+            .lua
+            .app_data_mut::<BudgetState>()
+            .and_then(|mut st| st.tripped.take().map(|t| (t, st.last_location.take())));
+        match r {
+            Ok(v) => Ok(v),
+            Err(e) => {
+                let mut err = ScriptError::from_lua(e);
+                if let Some((t, _)) = &tripped {
+                    err.kind = ScriptErrorKind::Budget(t.budget);
+                    err.location = t.location.clone();
+                }
+                if err.budget() == Some(Budget::Memory) {
+                    // Free what the runaway script built before the next call.
+                    let last = self
+                        .lua
+                        .app_data_ref::<BudgetState>()
+                        .and_then(|st| st.last_location.clone());
+                    err = err.at(last);
+                    let _ = self.lua.gc_collect();
+                }
+                Err(err.context(doing.to_string()))
+            }
+        }
+    }
+
+    /// Runs `f` as one host call: under a fresh budget, with `dice` as the source of every
+    /// die rolled (`umpire.roll`, `math.random`), returning what `f` returned and what the
+    /// scripts printed and rolled. `doing` says what the host was doing, for errors
+    /// (`while running command `shoot``).
+    pub fn call<R>(
+        &self,
+        doing: &str,
+        dice: &mut dyn DiceSource,
+        f: impl FnOnce(&Lua) -> mlua::Result<R>,
+    ) -> Result<(R, CallOutput), ScriptError> {
+        self.start_call();
+        let r = self.lua.scope(|scope| {
+            let roller =
+                scope.create_function_mut(|lua, expr: String| roll_with(lua, &mut *dice, &expr))?;
+            self.lua.set_named_registry_value(DICE_KEY, roller)?;
+            let r = f(&self.lua);
+            self.lua.set_named_registry_value(DICE_KEY, Value::Nil)?;
+            r
+        });
+        let r = self.finish_call(r, doing)?;
+        let out = self
+            .lua
+            .app_data_mut::<HostData>()
+            .map(|mut d| std::mem::take(&mut d.out))
+            .unwrap_or_default();
+        Ok((r, out))
+    }
+
+    /// Evaluates Lua `code` as a chunk called `name` in a fresh script environment, as one
+    /// host call (for tests and a future `lua` command); returns the values as text.
+    pub fn eval(
+        &self,
+        name: &str,
+        code: &str,
+        dice: &mut dyn DiceSource,
+    ) -> Result<(Vec<String>, CallOutput), ScriptError> {
+        let env: Table = self.new_env.call(()).map_err(ScriptError::from_lua)?;
+        self.call(&format!("while running `{name}`"), dice, |lua| {
+            let values: MultiValue = lua
+                .load(code)
+                .set_name(format!("@{name}"))
+                .set_mode(mlua::chunk::ChunkMode::Text)
+                .set_environment(env)
+                .eval()?;
+            values.iter().map(|v| to_text(lua, v)).collect()
+        })
+    }
+
+    /// Runs the command `name` of `rules` with `args` (already parsed and checked against
+    /// the command's [`ArgSpec`](super::ArgSpec)s by the caller), rolling with `dice`.
+    pub fn run_command(
+        &self,
+        rules: &Rules,
+        name: &str,
+        args: &[(&str, StateValue)],
+        dice: &mut dyn DiceSource,
+    ) -> Result<CallOutput, ScriptError> {
+        let cmd = rules.commands.get(name).ok_or_else(|| {
+            ScriptError::new(ScriptErrorKind::Usage(format!(
+                "no script command `{name}`"
+            )))
+        })?;
+        let doing = format!(
+            "while running command `{name}` (registered at {})",
+            cmd.origin
+        );
+        let (ret, mut out) = self.call(&doing, dice, |lua| {
+            let ctx = lua.create_table()?;
+            ctx.set("command", name)?;
+            let a = lua.create_table()?;
+            for (k, v) in args {
+                a.set(*k, state_to_lua(lua, v)?)?;
+            }
+            let ret: Value = cmd.run.call((ctx, a))?;
+            match ret {
+                Value::Nil => Ok(None),
+                v => to_text(lua, &v).map(Some),
+            }
+        })?;
+        out.output.extend(ret);
+        Ok(out)
+    }
+
+    /// Tells the handlers of `event` (in registration order), with `payload` as a table.
+    /// Returns `false` if a handler returned `false` (for `pre_*` events: cancel the
+    /// default); the remaining handlers are then not called.
+    pub fn emit(
+        &self,
+        rules: &Rules,
+        event: &str,
+        payload: &[(&str, StateValue)],
+        dice: &mut dyn DiceSource,
+    ) -> Result<(bool, CallOutput), ScriptError> {
+        let handlers: Vec<_> = rules.handlers.iter().filter(|h| h.event == event).collect();
+        if handlers.is_empty() {
+            return Ok((true, CallOutput::default()));
+        }
+        self.call(&format!("while handling event `{event}`"), dice, |lua| {
+            let p = lua.create_table()?;
+            p.set("event", event)?;
+            for (k, v) in payload {
+                p.set(*k, state_to_lua(lua, v)?)?;
+            }
+            for h in handlers {
+                let r: Value = h
+                    .func
+                    .call(p.clone())
+                    .map_err(|e| e.context(format!("in the handler registered at {}", h.origin)))?;
+                if r == Value::Boolean(false) {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        })
+    }
+}
+
+/// Named registry key of the dice function valid during one call.
+const DICE_KEY: &str = "umpire.dice";
+
+/// Rolls `expr` through the call's source; records the roll.
+fn roll_with(lua: &Lua, dice: &mut dyn DiceSource, expr: &str) -> mlua::Result<(Value, Table)> {
+    let limits = lua
+        .app_data_ref::<HostData>()
+        .map(|d| d.dice_limits)
+        .unwrap_or_default();
+    let parsed =
+        dice::parse(expr).map_err(|e| mlua::Error::runtime(format!("bad dice `{expr}`: {e}")))?;
+    let mut rolls = dice::roll(&parsed, dice, &limits)
+        .map_err(|e| mlua::Error::runtime(format!("cannot roll `{expr}`: {e}")))?;
+    if rolls.len() != 1 {
+        return Err(mlua::Error::runtime(format!(
+            "umpire.roll rolls one expression, not a repeat (`{expr}`)"
+        )));
+    }
+    let roll = rolls.remove(0);
+    let list = lua.create_table()?;
+    let dropped = lua.create_table()?;
+    for d in roll.dice() {
+        if d.kept {
+            list.raw_push(d.value)?;
+        } else {
+            dropped.raw_push(d.value)?;
+        }
+    }
+    list.set("dropped", dropped)?;
+    list.set("expr", roll.expr.as_str())?;
+    let total = number(roll.total);
+    if let Some(mut d) = lua.app_data_mut::<HostData>() {
+        d.out.rolls.push(roll);
+    }
+    Ok((total, list))
+}
+
+/// A whole number as a Lua integer, anything else as a float.
+fn number(x: f64) -> Value {
+    if x.fract() == 0.0 && x.abs() < 9.0e15 {
+        Value::Integer(x as i64)
+    } else {
+        Value::Number(x)
+    }
+}
+
+/// The call's dice function, or an error outside a call.
+fn dice_fn(lua: &Lua) -> mlua::Result<Function> {
+    match lua.named_registry_value::<Value>(DICE_KEY)? {
+        Value::Function(f) => Ok(f),
+        _ => Err(mlua::Error::runtime(
+            "dice can only be rolled while a command or an event runs, not while the rules load",
+        )),
+    }
+}
+
+/// `umpire.roll(expr)`.
+fn lua_roll(lua: &Lua, expr: String) -> mlua::Result<MultiValue> {
+    dice_fn(lua)?.call(expr)
+}
+
+/// `math.random([m [, n]])`: one die through the host.
+fn lua_random(lua: &Lua, (m, n): (Option<i64>, Option<i64>)) -> mlua::Result<i64> {
+    let (lo, hi) = match (m, n) {
+        (Some(hi), None) => (1, hi),
+        (Some(lo), Some(hi)) => (lo, hi),
+        _ => {
+            return Err(mlua::Error::runtime(
+                "math.random needs bounds: math.random(6) rolls a d6, math.random(2, 12) one of 2..12",
+            ));
+        }
+    };
+    if hi < lo {
+        return Err(mlua::Error::runtime(format!(
+            "math.random: interval [{lo}, {hi}] is empty"
+        )));
+    }
+    let (v, _): (i64, Value) = dice_fn(lua)?.call(format!("1d{}", hi - lo + 1))?;
+    Ok(v + lo - 1)
+}
+
+/// `print(...)`: captured as one output line.
+fn lua_print(lua: &Lua, args: Variadic<Value>) -> mlua::Result<()> {
+    let parts: Vec<String> = args
+        .iter()
+        .map(|v| to_text(lua, v))
+        .collect::<mlua::Result<_>>()?;
+    if let Some(mut d) = lua.app_data_mut::<HostData>() {
+        d.out.output.push(parts.join("\t"));
+    }
+    Ok(())
+}
+
+/// A value as `tostring` shows it.
+fn to_text(lua: &Lua, v: &Value) -> mlua::Result<String> {
+    match v {
+        Value::String(s) => Ok(s.to_string_lossy()),
+        Value::Integer(i) => Ok(i.to_string()),
+        Value::Number(n) => Ok(n.to_string()),
+        Value::Boolean(b) => Ok(b.to_string()),
+        Value::Nil => Ok("nil".into()),
+        v => {
+            let tostring: Function = lua.globals().get("tostring")?;
+            tostring.call::<String>(v.clone())
+        }
+    }
+}
+
+/// A game value as a Lua value.
+pub(crate) fn state_to_lua(lua: &Lua, v: &StateValue) -> mlua::Result<Value> {
+    Ok(match v {
+        StateValue::Flag(b) => Value::Boolean(*b),
+        StateValue::Int(i) => Value::Integer(*i),
+        StateValue::Num(n) => Value::Number(*n),
+        StateValue::Text(s) => Value::String(lua.create_string(s)?),
+        StateValue::List(items) => {
+            let t = lua.create_table()?;
+            for i in items {
+                t.raw_push(state_to_lua(lua, i)?)?;
+            }
+            Value::Table(t)
+        }
+    })
+}
+
+/// Whether `name` is a module name: `word(.word)*`, words of letters, digits, `_` and `-`.
+fn valid_module(name: &str) -> bool {
+    !name.is_empty()
+        && name.split('.').all(|w| {
+            !w.is_empty()
+                && w.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        })
+}
+
+/// `require "olab.tables"`: `rulesets/olab/tables.lua`, else `scripts/olab/tables.lua`; run
+/// once in its own environment and cached.
+fn lua_require(lua: &Lua, name: String) -> mlua::Result<Value> {
+    if !valid_module(&name) {
+        return Err(mlua::Error::runtime(format!(
+            "require: `{name}` is not a module name (write `require \"ruleset.module\"` for rulesets/ruleset/module.lua or scripts/ruleset/module.lua)"
+        )));
+    }
+    let (roots, cached) = {
+        let d = lua
+            .app_data_ref::<HostData>()
+            .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
+        (d.roots.clone(), d.modules.get(&name).cloned())
+    };
+    match cached {
+        Some(Some(v)) => return Ok(v),
+        Some(None) => {
+            return Err(mlua::Error::runtime(format!(
+                "require: `{name}` requires itself (a cycle)"
+            )));
+        }
+        None => {}
+    }
+    let rel: PathBuf = name.split('.').collect::<PathBuf>().with_extension("lua");
+    let rel_text = name.replace('.', "/") + ".lua";
+    let found = [("rulesets", &roots.rulesets), ("scripts", &roots.scripts)]
+        .into_iter()
+        .find_map(|(label, root)| {
+            let path = root.join(&rel);
+            // Symlinks must not lead out of the rule folders either.
+            let real = path.canonicalize().ok()?;
+            let root = root.canonicalize().ok()?;
+            real.starts_with(&root)
+                .then(|| (path, format!("{label}/{rel_text}")))
+        });
+    let Some((path, shown)) = found else {
+        return Err(mlua::Error::runtime(format!(
+            "require: no module `{name}` (looked for rulesets/{rel_text} and scripts/{rel_text})"
+        )));
+    };
+    let src = std::fs::read(&path)
+        .map_err(|e| mlua::Error::runtime(format!("require: cannot read {shown}: {e}")))?;
+    let new_env: Function = lua.named_registry_value(ENV_KEY)?;
+    if let Some(mut d) = lua.app_data_mut::<HostData>() {
+        d.modules.insert(name.clone(), None);
+        d.files.push(path);
+    }
+    let env: Table = new_env.call(())?;
+    let result = lua
+        .load(&src[..])
+        .set_name(format!("@{shown}"))
+        .set_mode(mlua::chunk::ChunkMode::Text)
+        .set_environment(env)
+        .eval::<Value>();
+    let value = match result {
+        Ok(Value::Nil) => Value::Boolean(true),
+        Ok(v) => v,
+        Err(e) => {
+            if let Some(mut d) = lua.app_data_mut::<HostData>() {
+                d.modules.remove(&name);
+            }
+            return Err(e);
+        }
+    };
+    if let Some(mut d) = lua.app_data_mut::<HostData>() {
+        d.modules.insert(name, Some(value.clone()));
+    }
+    Ok(value)
+}
+
+/// Named registry key of the environment maker (for `require`).
+pub(crate) const ENV_KEY: &str = "umpire.new_env";

@@ -1,0 +1,27 @@
+//! The Lua host: rule systems and house rules as sandboxed, hot-reloaded Lua 5.4 scripts.
+//!
+//! This module owns the Lua state ([`ScriptHost`]), its sandbox and budgets ([`Limits`]),
+//! loading a ruleset and house rules into a fresh [`Rules`] value ([`load()`](load::load)),
+//! and watching the loaded files to reload them ([`Reloader`]). It knows nothing of the
+//! terminal: the shell (`repl`) registers the commands it finds in [`Rules`], calls them
+//! through the host, and journals the dice the host hands back.
+//!
+//! The API scripts see (the global `umpire` table) is listed on [`ScriptHost::new`] and
+//! explained for script authors in `rulesets/README.md`.
+
+pub mod error;
+pub mod host;
+pub mod load;
+pub mod registry;
+pub mod reload;
+pub mod sandbox;
+
+pub use error::{Budget, ScriptError, ScriptErrorKind};
+pub use host::{CallOutput, ScriptHost};
+pub use load::{Loaded, RuleSource, load};
+pub use registry::{ArgKind, ArgSpec, CommandDef, Handler, Origin, Rules, Variant};
+pub use reload::Reloader;
+pub use sandbox::Limits;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,796 @@
+//! [`Rules`]: everything a load registered — the ruleset's schema, sequence, tables and
+//! variants, the commands and the event handlers — and the `umpire.ruleset`,
+//! `umpire.command`, `umpire.on` and `umpire.table` functions that fill it.
+//!
+//! Registration tables are checked strictly: an unknown key, a missing one or a value of the
+//! wrong type is an error naming it and the file and line of the call. A fresh [`Rules`] is
+//! built on every load, so nothing is ever registered twice.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use indexmap::IndexMap;
+use mlua::{Function, Lua, Table, Value};
+
+use super::host::HostData;
+use crate::state::{
+    AttrDef, AttrType, Expiry, MarkerDef, Schema, Sequence, StatusSpec, StepDef, StrengthMax,
+};
+use crate::tables::{Cell, Key, Range, Table as RuleTable, TableSet};
+
+/// The file and line a registration was made at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// The script, as Lua names it (`rulesets/demo/init.lua`).
+    pub file: String,
+    /// The line.
+    pub line: usize,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+/// A variant of the ruleset (an older edition, an optional rule set).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Variant {
+    /// Its name, as typed in `ruleset use NAME VARIANT`.
+    pub name: String,
+    /// One line saying what it is.
+    pub doc: String,
+}
+
+/// The type of a command argument; the shell parses and checks it before `run` is called.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ArgKind {
+    /// One unit id (`"unit"`).
+    Unit,
+    /// A selector, one or more units (`"selector"`).
+    Selector,
+    /// An integer (`"int"`).
+    Int,
+    /// A number (`"number"`).
+    Number,
+    /// A dice expression (`"dice"`).
+    Dice,
+    /// One of a list of words (`"choice"` with `values = {…}`).
+    Choice(Vec<String>),
+    /// A flag: present or not (`"flag"`).
+    Flag,
+    /// The rest of the line (`"text"`).
+    Text,
+}
+
+/// One declared command argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArgSpec {
+    /// Its name: the key in `run`'s `args` table.
+    pub name: String,
+    /// Its type.
+    pub kind: ArgKind,
+    /// Whether it may be left out (flags always may).
+    pub optional: bool,
+    /// One line for `help`.
+    pub help: String,
+}
+
+/// A command registered with `umpire.command{name, args, help, run}`.
+#[derive(Debug, Clone)]
+pub struct CommandDef {
+    /// The command word.
+    pub name: String,
+    /// The help text.
+    pub help: String,
+    /// Its arguments, in order.
+    pub args: Vec<ArgSpec>,
+    /// Where it was registered (shown by `help`).
+    pub origin: Origin,
+    pub(crate) run: Function,
+}
+
+/// An event handler registered with `umpire.on(event, fn)`.
+#[derive(Debug, Clone)]
+pub struct Handler {
+    /// The event name (`unit_damaged`, `pre_shoot`…).
+    pub event: String,
+    /// Where it was registered.
+    pub origin: Origin,
+    pub(crate) func: Function,
+}
+
+/// Everything one load of the rules registered. Holds Lua functions: use it only with the
+/// [`ScriptHost`](super::ScriptHost) it was loaded into.
+#[derive(Debug, Clone, Default)]
+pub struct Rules {
+    /// The ruleset's name (`None` when only house rules are loaded).
+    pub name: Option<String>,
+    /// The ruleset's one-line description.
+    pub doc: String,
+    /// Where `umpire.ruleset` was called.
+    pub origin: Option<Origin>,
+    /// The unit schema, with the clock's sequence in [`Schema::sequence`].
+    pub schema: Schema,
+    /// Tables declared in the ruleset or with `umpire.table`.
+    pub tables: TableSet,
+    /// The declared variants.
+    pub variants: Vec<Variant>,
+    /// The active variant.
+    pub variant: Option<String>,
+    /// The commands, in registration order.
+    pub commands: IndexMap<String, CommandDef>,
+    /// The event handlers, in registration order.
+    pub handlers: Vec<Handler>,
+    /// Every file loaded (ruleset, house rules, required modules).
+    pub files: Vec<PathBuf>,
+    /// The rules generation: 1 for the first load, bumped by every successful reload.
+    pub generation: u64,
+}
+
+/// Where the Lua code that called the current Rust function is.
+fn caller(lua: &Lua) -> Origin {
+    lua.inspect_stack(1, |d| {
+        let src = d.source();
+        let file = src.source.as_deref().unwrap_or("?");
+        Origin {
+            file: file.strip_prefix('@').unwrap_or(file).to_string(),
+            line: d.current_line().unwrap_or(0),
+        }
+    })
+    .unwrap_or(Origin {
+        file: "?".into(),
+        line: 0,
+    })
+}
+
+fn fail<T>(origin: &Origin, msg: impl fmt::Display) -> mlua::Result<T> {
+    Err(mlua::Error::runtime(format!("{origin}: {msg}")))
+}
+
+/// Fails on any key of `t` not in `allowed`.
+fn check_keys(t: &Table, what: &str, allowed: &[&str], origin: &Origin) -> mlua::Result<()> {
+    for pair in t.pairs::<Value, Value>() {
+        let (k, _) = pair?;
+        let ok = match &k {
+            Value::String(s) => allowed.iter().any(|a| s.as_bytes() == a.as_bytes()),
+            _ => false,
+        };
+        if !ok {
+            let key = match &k {
+                Value::String(s) => s.to_string_lossy(),
+                Value::Integer(i) => format!("[{i}]"),
+                v => format!("[{}]", v.type_name()),
+            };
+            return fail(
+                origin,
+                format!(
+                    "unknown key `{key}` in {what} (expected {})",
+                    allowed.join(", ")
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// A field that must be a string.
+fn string_field(
+    t: &Table,
+    key: &str,
+    what: &str,
+    origin: &Origin,
+    required: bool,
+) -> mlua::Result<Option<String>> {
+    match t.get::<Value>(key)? {
+        Value::Nil if !required => Ok(None),
+        Value::Nil => fail(origin, format!("{what} needs `{key}`")),
+        Value::String(s) => Ok(Some(s.to_str()?.to_string())),
+        v => fail(
+            origin,
+            format!(
+                "`{key}` in {what} must be a string, not a {}",
+                v.type_name()
+            ),
+        ),
+    }
+}
+
+fn table_field(t: &Table, key: &str, what: &str, origin: &Origin) -> mlua::Result<Option<Table>> {
+    match t.get::<Value>(key)? {
+        Value::Nil => Ok(None),
+        Value::Table(t) => Ok(Some(t)),
+        v => fail(
+            origin,
+            format!("`{key}` in {what} must be a table, not a {}", v.type_name()),
+        ),
+    }
+}
+
+/// Runs `f` on the rules being loaded, or fails outside loading.
+fn with_rules<R>(
+    lua: &Lua,
+    origin: &Origin,
+    what: &str,
+    f: impl FnOnce(&mut Rules) -> Result<R, String>,
+) -> mlua::Result<R> {
+    let mut d = lua
+        .app_data_mut::<HostData>()
+        .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
+    let Some(rules) = d.rules.as_mut() else {
+        return fail(
+            origin,
+            format!("{what} can only be called while the rules load, at the top level of a script"),
+        );
+    };
+    f(rules).or_else(|m| fail(origin, m))
+}
+
+/// Names of `t`'s string keys, sorted (Lua tables have no order).
+fn sorted_pairs(t: &Table, what: &str, origin: &Origin) -> mlua::Result<Vec<(String, Value)>> {
+    let mut out = Vec::new();
+    for pair in t.pairs::<Value, Value>() {
+        let (k, v) = pair?;
+        match k {
+            Value::String(s) => out.push((s.to_str()?.to_string(), v)),
+            k => {
+                return fail(
+                    origin,
+                    format!(
+                        "{what} must be keyed by names, found a {} key",
+                        k.type_name()
+                    ),
+                );
+            }
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
+}
+
+/// `umpire.ruleset{name, doc, schema, sequence, tables, variants}`.
+pub(crate) fn lua_ruleset(lua: &Lua, t: Table) -> mlua::Result<()> {
+    let origin = caller(lua);
+    const WHAT: &str = "umpire.ruleset{…}";
+    check_keys(
+        &t,
+        WHAT,
+        &["name", "doc", "schema", "sequence", "tables", "variants"],
+        &origin,
+    )?;
+    let name = string_field(&t, "name", WHAT, &origin, true)?.unwrap_or_default();
+    let doc = string_field(&t, "doc", WHAT, &origin, false)?.unwrap_or_default();
+    let mut schema = match table_field(&t, "schema", WHAT, &origin)? {
+        Some(s) => schema(&s, &origin)?,
+        None => Schema::default(),
+    };
+    if let Some(seq) = table_field(&t, "sequence", WHAT, &origin)? {
+        schema.sequence = sequence(&seq, &origin)?;
+    }
+    schema
+        .validate()
+        .or_else(|e| fail(&origin, format!("bad schema: {e}")))?;
+    let mut tables = Vec::new();
+    if let Some(ts) = table_field(&t, "tables", WHAT, &origin)? {
+        for (name, v) in sorted_pairs(&ts, "`tables`", &origin)? {
+            let Value::Table(spec) = v else {
+                return fail(&origin, format!("table `{name}` must be a table"));
+            };
+            tables.push(rule_table(&spec, Some(name), &origin)?);
+        }
+    }
+    let mut variants = Vec::new();
+    if let Some(vs) = table_field(&t, "variants", WHAT, &origin)? {
+        for (name, v) in sorted_pairs(&vs, "`variants`", &origin)? {
+            let Value::String(doc) = v else {
+                return fail(
+                    &origin,
+                    format!("variant `{name}` must be a one-line description (a string)"),
+                );
+            };
+            variants.push(Variant {
+                name,
+                doc: doc.to_str()?.to_string(),
+            });
+        }
+    }
+    with_rules(lua, &origin, "umpire.ruleset", |rules| {
+        if let Some(prev) = &rules.origin {
+            return Err(format!("the ruleset is already declared at {prev}"));
+        }
+        rules.name = Some(name);
+        rules.doc = doc;
+        rules.origin = Some(origin.clone());
+        rules.schema = schema;
+        rules.variants = variants;
+        for table in tables {
+            rules.tables.insert(table).map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    })
+}
+
+fn schema(t: &Table, origin: &Origin) -> mlua::Result<Schema> {
+    const WHAT: &str = "`schema`";
+    check_keys(
+        t,
+        WHAT,
+        &["unit", "element", "side", "command", "markers", "status"],
+        origin,
+    )?;
+    let mut s = Schema::default();
+    for (key, map) in [
+        ("unit", &mut s.unit),
+        ("element", &mut s.element),
+        ("side", &mut s.side),
+        ("command", &mut s.command),
+    ] {
+        if let Some(attrs) = table_field(t, key, WHAT, origin)? {
+            for (name, v) in sorted_pairs(&attrs, &format!("`schema.{key}`"), origin)? {
+                map.insert(
+                    name.clone(),
+                    attr(&v, &format!("schema.{key}.{name}"), origin)?,
+                );
+            }
+        }
+    }
+    if let Some(markers) = table_field(t, "markers", WHAT, origin)? {
+        for (name, v) in sorted_pairs(&markers, "`schema.markers`", origin)? {
+            let what = format!("marker `{name}`");
+            let def = match v {
+                Value::String(doc) => MarkerDef {
+                    doc: doc.to_str()?.to_string(),
+                    expires: None,
+                },
+                Value::Table(m) => {
+                    check_keys(&m, &what, &["doc", "expires"], origin)?;
+                    let expires = match string_field(&m, "expires", &what, origin, false)? {
+                        Some(e) => Some(
+                            Expiry::parse(&e).or_else(|e| fail(origin, format!("{what}: {e}")))?,
+                        ),
+                        None => None,
+                    };
+                    MarkerDef {
+                        doc: string_field(&m, "doc", &what, origin, false)?.unwrap_or_default(),
+                        expires,
+                    }
+                }
+                v => {
+                    return fail(
+                        origin,
+                        format!(
+                            "{what} must be a description or a table, not a {}",
+                            v.type_name()
+                        ),
+                    );
+                }
+            };
+            s.markers.insert(name, def);
+        }
+    }
+    if let Some(st) = table_field(t, "status", WHAT, origin)? {
+        const W: &str = "`schema.status`";
+        check_keys(&st, W, &["attrs", "strength", "max"], origin)?;
+        let mut spec = StatusSpec::default();
+        if let Some(attrs) = table_field(&st, "attrs", W, origin)? {
+            spec.attrs = attrs
+                .sequence_values::<String>()
+                .collect::<mlua::Result<_>>()?;
+        }
+        spec.strength = string_field(&st, "strength", W, origin, false)?;
+        spec.max = match st.get::<Value>("max")? {
+            Value::Nil => None,
+            Value::Integer(i) => Some(StrengthMax::Fixed(i)),
+            Value::String(s) => Some(StrengthMax::Attr(s.to_str()?.to_string())),
+            v => {
+                return fail(
+                    origin,
+                    format!(
+                        "`max` in {W} must be a number or an attribute name, not a {}",
+                        v.type_name()
+                    ),
+                );
+            }
+        };
+        s.status = spec;
+    }
+    Ok(s)
+}
+
+/// An attribute: `"int"`, or `{type = "int", min = 0, max = 6, default = 4, doc = "…"}`.
+fn attr(v: &Value, what: &str, origin: &Origin) -> mlua::Result<AttrDef> {
+    let t = match v {
+        Value::String(s) => return Ok(AttrDef::new(attr_type(&s.to_str()?, None, what, origin)?)),
+        Value::Table(t) => t,
+        v => {
+            return fail(
+                origin,
+                format!(
+                    "`{what}` must be a type name or a table, not a {}",
+                    v.type_name()
+                ),
+            );
+        }
+    };
+    let w = format!("`{what}`");
+    check_keys(
+        t,
+        &w,
+        &["type", "min", "max", "values", "of", "default", "doc"],
+        origin,
+    )?;
+    let ty_name = string_field(t, "type", &w, origin, true)?.unwrap_or_default();
+    let mut ty = attr_type(&ty_name, Some(t), what, origin)?;
+    match &mut ty {
+        AttrType::Int { min, max } => {
+            *min = t.get::<Option<i64>>("min")?;
+            *max = t.get::<Option<i64>>("max")?;
+        }
+        AttrType::Number { min, max } => {
+            *min = t.get::<Option<f64>>("min")?;
+            *max = t.get::<Option<f64>>("max")?;
+        }
+        _ => {
+            if t.contains_key("min")? || t.contains_key("max")? {
+                return fail(
+                    origin,
+                    format!("{w}: `min` and `max` are for int and number attributes"),
+                );
+            }
+        }
+    }
+    let mut def = AttrDef::new(ty);
+    match t.get::<Value>("default")? {
+        Value::Nil => {}
+        v => {
+            def.default = lua_to_state(&v)
+                .ok_or_else(|| mlua::Error::runtime(format!("{origin}: {w}: bad default")))?
+        }
+    }
+    if let Some(doc) = string_field(t, "doc", &w, origin, false)? {
+        def = def.with_doc(doc);
+    }
+    Ok(def)
+}
+
+fn attr_type(name: &str, t: Option<&Table>, what: &str, origin: &Origin) -> mlua::Result<AttrType> {
+    Ok(match name {
+        "int" => AttrType::int(),
+        "number" => AttrType::Number {
+            min: None,
+            max: None,
+        },
+        "text" => AttrType::Text,
+        "flag" => AttrType::Flag,
+        "choice" => {
+            let Some(values) = t
+                .map(|t| t.get::<Option<Vec<String>>>("values"))
+                .transpose()?
+                .flatten()
+            else {
+                return fail(origin, format!("`{what}`: a choice needs `values = {{…}}`"));
+            };
+            AttrType::choice(values)
+        }
+        "list" => {
+            let Some(of) = t
+                .map(|t| t.get::<Option<String>>("of"))
+                .transpose()?
+                .flatten()
+            else {
+                return fail(
+                    origin,
+                    format!("`{what}`: a list needs `of = \"int\"` (the item type)"),
+                );
+            };
+            AttrType::List {
+                of: Box::new(attr_type(&of, None, what, origin)?),
+            }
+        }
+        other => {
+            return fail(
+                origin,
+                format!(
+                    "`{what}`: unknown type `{other}` (expected int, number, text, flag, choice or list)"
+                ),
+            );
+        }
+    })
+}
+
+/// A plain Lua value as a game value.
+pub(crate) fn lua_to_state(v: &Value) -> Option<crate::state::Value> {
+    use crate::state::Value as V;
+    Some(match v {
+        Value::Boolean(b) => V::Flag(*b),
+        Value::Integer(i) => V::Int(*i),
+        Value::Number(n) => V::Num(*n),
+        Value::String(s) => V::Text(s.to_str().ok()?.to_string()),
+        Value::Table(t) => V::List(
+            t.sequence_values::<Value>()
+                .map(|v| v.ok().and_then(|v| lua_to_state(&v)))
+                .collect::<Option<_>>()?,
+        ),
+        _ => return None,
+    })
+}
+
+/// `{"initiative", {each_side = {"move", "shoot"}}, "morale"}`.
+fn sequence(t: &Table, origin: &Origin) -> mlua::Result<Sequence> {
+    let mut steps = Vec::new();
+    for v in t.sequence_values::<Value>() {
+        steps.push(match v? {
+            Value::String(s) => StepDef::Phase(s.to_str()?.to_string()),
+            Value::Table(t) => {
+                check_keys(&t, "a step of `sequence`", &["each_side"], origin)?;
+                let phases = t.get::<Option<Vec<String>>>("each_side")?.unwrap_or_default();
+                StepDef::EachSide { each_side: phases }
+            }
+            v => return fail(origin, format!("a step of `sequence` must be a phase name or {{each_side = {{…}}}}, not a {}", v.type_name())),
+        });
+    }
+    let seq = Sequence::new(steps);
+    seq.validate()
+        .or_else(|e| fail(origin, format!("bad sequence: {e}")))?;
+    Ok(seq)
+}
+
+/// A table cell: a number, text, or a record of named cells.
+fn cell(v: &Value, origin: &Origin) -> mlua::Result<Cell> {
+    Ok(match v {
+        Value::Integer(i) => Cell::Int(*i),
+        Value::Number(n) => Cell::Num(*n),
+        Value::String(s) => Cell::Text(s.to_str()?.to_string()),
+        Value::Table(t) => {
+            let mut r = IndexMap::new();
+            for (k, v) in sorted_pairs(t, "a record cell", origin)? {
+                r.insert(k, cell(&v, origin)?);
+            }
+            Cell::Record(r)
+        }
+        v => {
+            return fail(
+                origin,
+                format!(
+                    "a table cell must be a number, text or a record, not a {}",
+                    v.type_name()
+                ),
+            );
+        }
+    })
+}
+
+fn key_text(v: &Value) -> mlua::Result<String> {
+    Ok(match v {
+        Value::Integer(i) => i.to_string(),
+        Value::String(s) => s.to_str()?.to_string(),
+        v => {
+            return Err(mlua::Error::runtime(format!(
+                "a table key must be a number or text, not a {}",
+                v.type_name()
+            )));
+        }
+    })
+}
+
+/// A dice table `{dice = "2d6", rows = {{"2-6", "miss"}, …}}`, a lookup table
+/// `{entries = {{"green", 3}, …}}` or a cross table `{rows = {…}, cols = {…}, cells = {{…}}}`.
+fn rule_table(t: &Table, name: Option<String>, origin: &Origin) -> mlua::Result<RuleTable> {
+    let what = match &name {
+        Some(n) => format!("table `{n}`"),
+        None => "umpire.table{…}".to_string(),
+    };
+    let mut allowed = vec!["doc", "dice", "rows", "entries", "cols", "cells"];
+    if name.is_none() {
+        allowed.push("name");
+    }
+    check_keys(t, &what, &allowed, origin)?;
+    let name = match name {
+        Some(n) => n,
+        None => string_field(t, "name", &what, origin, true)?.unwrap_or_default(),
+    };
+    let doc = string_field(t, "doc", &what, origin, false)?.unwrap_or_default();
+    let pairs = |key: &str| -> mlua::Result<Vec<(String, Cell)>> {
+        let Some(rows) = table_field(t, key, &what, origin)? else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for row in rows.sequence_values::<Table>() {
+            let row = row
+                .or_else(|_| fail(origin, format!("{what}: each of `{key}` is {{key, value}}")))?;
+            let k = key_text(&row.get::<Value>(1)?)
+                .or_else(|e| fail(origin, format!("{what}: {e}")))?;
+            out.push((k, cell(&row.get::<Value>(2)?, origin)?));
+        }
+        Ok(out)
+    };
+    let built = if let Some(dice) = string_field(t, "dice", &what, origin, false)? {
+        let mut rows = Vec::new();
+        for (k, c) in pairs("rows")? {
+            let range = Range::parse(&k).ok_or_else(|| {
+                mlua::Error::runtime(format!(
+                    "{origin}: {what}: `{k}` is not a range (write `3`, `1-4` or `9+`)"
+                ))
+            })?;
+            rows.push((range, c));
+        }
+        RuleTable::dice(&name, &dice, rows)
+    } else if t.contains_key("entries")? {
+        RuleTable::keyed(&name, pairs("entries")?)
+    } else if t.contains_key("cells")? {
+        let keys = |key: &str| -> mlua::Result<Vec<Key>> {
+            let Some(list) = table_field(t, key, &what, origin)? else {
+                return fail(origin, format!("{what}: a cross table needs `{key}`"));
+            };
+            list.sequence_values::<Value>()
+                .map(|v| Ok(Key::parse(&key_text(&v?)?)))
+                .collect()
+        };
+        let mut cells = Vec::new();
+        let rows_of_cells = table_field(t, "cells", &what, origin)?;
+        for row in rows_of_cells
+            .iter()
+            .flat_map(|c| c.sequence_values::<Table>())
+        {
+            let row = row?;
+            cells.push(
+                row.sequence_values::<Value>()
+                    .map(|v| cell(&v?, origin))
+                    .collect::<mlua::Result<Vec<_>>>()?,
+            );
+        }
+        RuleTable::cross(&name, keys("rows")?, keys("cols")?, cells)
+    } else {
+        return fail(
+            origin,
+            format!("{what} needs `dice` and `rows`, `entries`, or `rows`, `cols` and `cells`"),
+        );
+    };
+    built.map(|t| t.with_doc(doc)).or_else(|e| fail(origin, e))
+}
+
+/// `umpire.table{name, …}`: declares a table.
+pub(crate) fn lua_table(lua: &Lua, t: Table) -> mlua::Result<()> {
+    let origin = caller(lua);
+    let table = rule_table(&t, None, &origin)?;
+    with_rules(lua, &origin, "umpire.table", |rules| {
+        rules.tables.insert(table).map_err(|e| e.to_string())
+    })
+}
+
+fn valid_word(name: &str) -> bool {
+    let mut b = name.bytes();
+    b.next().is_some_and(|c| c.is_ascii_lowercase())
+        && b.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_' || c == b'-')
+}
+
+/// `umpire.command{name, args, help, run}`.
+pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
+    let origin = caller(lua);
+    const WHAT: &str = "umpire.command{…}";
+    check_keys(&t, WHAT, &["name", "args", "help", "run"], &origin)?;
+    let name = string_field(&t, "name", WHAT, &origin, true)?.unwrap_or_default();
+    if !valid_word(&name) {
+        return fail(
+            &origin,
+            format!("command name `{name}` must be a lowercase word (letters, digits, `_`, `-`)"),
+        );
+    }
+    let what = format!("command `{name}`");
+    let help = string_field(&t, "help", &what, &origin, false)?.unwrap_or_default();
+    let run = match t.get::<Value>("run")? {
+        Value::Function(f) => f,
+        Value::Nil => {
+            return fail(
+                &origin,
+                format!("{what} needs `run = function(ctx, args) … end`"),
+            );
+        }
+        v => {
+            return fail(
+                &origin,
+                format!(
+                    "`run` in {what} must be a function, not a {}",
+                    v.type_name()
+                ),
+            );
+        }
+    };
+    let mut args = Vec::new();
+    if let Some(list) = table_field(&t, "args", &what, &origin)? {
+        for a in list.sequence_values::<Value>() {
+            let Value::Table(a) = a? else {
+                return fail(
+                    &origin,
+                    format!("each of `args` in {what} is {{name = …, type = …}}"),
+                );
+            };
+            let aw = format!("an argument of {what}");
+            check_keys(
+                &a,
+                &aw,
+                &["name", "type", "optional", "help", "values"],
+                &origin,
+            )?;
+            let arg_name = string_field(&a, "name", &aw, &origin, true)?.unwrap_or_default();
+            let ty = string_field(&a, "type", &aw, &origin, true)?.unwrap_or_default();
+            let kind = match ty.as_str() {
+                "unit" => ArgKind::Unit,
+                "selector" => ArgKind::Selector,
+                "int" => ArgKind::Int,
+                "number" => ArgKind::Number,
+                "dice" => ArgKind::Dice,
+                "flag" => ArgKind::Flag,
+                "text" => ArgKind::Text,
+                "choice" => {
+                    ArgKind::Choice(a.get::<Option<Vec<String>>>("values")?.unwrap_or_default())
+                }
+                other => {
+                    return fail(
+                        &origin,
+                        format!(
+                            "argument `{arg_name}` of {what}: unknown type `{other}` (expected unit, selector, int, number, dice, choice, flag or text)"
+                        ),
+                    );
+                }
+            };
+            if matches!(&kind, ArgKind::Choice(v) if v.is_empty()) {
+                return fail(
+                    &origin,
+                    format!("argument `{arg_name}` of {what}: a choice needs `values = {{…}}`"),
+                );
+            }
+            args.push(ArgSpec {
+                optional: a.get::<Option<bool>>("optional")?.unwrap_or(false)
+                    || kind == ArgKind::Flag,
+                help: string_field(&a, "help", &aw, &origin, false)?.unwrap_or_default(),
+                name: arg_name,
+                kind,
+            });
+        }
+    }
+    let def = CommandDef {
+        name: name.clone(),
+        help,
+        args,
+        origin: origin.clone(),
+        run,
+    };
+    with_rules(lua, &origin, "umpire.command", |rules| {
+        if let Some(prev) = rules.commands.get(&name) {
+            return Err(format!(
+                "command `{name}` is already registered at {}",
+                prev.origin
+            ));
+        }
+        rules.commands.insert(name, def);
+        Ok(())
+    })
+}
+
+/// `umpire.on(event, fn)`.
+pub(crate) fn lua_on(lua: &Lua, (event, func): (Value, Value)) -> mlua::Result<()> {
+    let origin = caller(lua);
+    let Value::String(event) = event else {
+        return fail(
+            &origin,
+            "umpire.on(event, fn): the event is a name such as \"round_begins\"",
+        );
+    };
+    let Value::Function(func) = func else {
+        return fail(
+            &origin,
+            "umpire.on(event, fn): the handler must be a function",
+        );
+    };
+    let event = event.to_str()?.to_string();
+    with_rules(lua, &origin, "umpire.on", |rules| {
+        rules.handlers.push(Handler {
+            event,
+            origin: origin.clone(),
+            func,
+        });
+        Ok(())
+    })
+}

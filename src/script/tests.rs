@@ -1,0 +1,673 @@
+//! The script host: sandbox escapes, budgets, registration, dice and reload.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use super::*;
+use crate::dice::DiceBox;
+use crate::state::Value as V;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn demo() -> Loaded {
+    let src = RuleSource::new(repo(), Some("demo"));
+    load(&src, Limits::DEFAULT, Arc::new(AtomicBool::new(false))).unwrap()
+}
+
+fn host() -> ScriptHost {
+    demo().host
+}
+
+/// Evaluates `code` with a seeded dice box.
+fn eval(host: &ScriptHost, code: &str) -> Result<Vec<String>, ScriptError> {
+    let mut dice = DiceBox::seeded(1);
+    let mut src = dice.source(None);
+    host.eval("test.lua", code, &mut src).map(|(v, _)| v)
+}
+
+/// Asserts the host still works after a contained escape attempt.
+fn still_works(host: &ScriptHost) {
+    assert_eq!(eval(host, "return 1 + 1").unwrap(), ["2"]);
+    assert_eq!(eval(host, "return (\"abc\"):upper()").unwrap(), ["ABC"]);
+}
+
+/// `code` fails; the message contains `needle`; the host still works.
+fn contained(code: &str, needle: &str) -> ScriptError {
+    let h = host();
+    let err = eval(&h, code).expect_err(code);
+    let shown = format!("{err} {:?}", err.kind);
+    assert!(
+        shown.contains(needle),
+        "{code}: expected `{needle}` in `{shown}`"
+    );
+    still_works(&h);
+    err
+}
+
+/// `code` is stopped by `budget`, at `test.lua:LINE`; the host still works.
+fn stopped(code: &str, budget: Budget, line: usize) {
+    let h = host();
+    let err = eval(&h, code).expect_err(code);
+    assert_eq!(err.budget(), Some(budget), "{code}: {err}");
+    if budget != Budget::Memory {
+        assert_eq!(
+            err.location.as_deref(),
+            Some(format!("test.lua:{line}").as_str()),
+            "{code}: {err}"
+        );
+    }
+    still_works(&h);
+}
+
+// --- the sandbox escape suite (issue 4) ---
+
+#[test]
+fn os_is_absent() {
+    contained("os.execute('touch /tmp/pwned')", "global 'os'");
+}
+
+#[test]
+fn io_is_absent() {
+    contained("return io.open('/etc/passwd')", "global 'io'");
+}
+
+#[test]
+fn require_outside_the_rule_folders_is_refused() {
+    contained("return require '../../etc/passwd'", "not a module name");
+    contained("return require '/etc/passwd'", "not a module name");
+    contained(
+        "return require 'nosuch.module'",
+        "no module `nosuch.module`",
+    );
+}
+
+#[test]
+fn require_inside_the_rule_folders_works_and_is_cached() {
+    let h = host();
+    assert_eq!(
+        eval(&h, "local a = require 'demo.tables'; local b = require 'demo.tables'; return a == b, a.morale.dice").unwrap(),
+        ["true", "2d6"]
+    );
+}
+
+#[test]
+fn bytecode_cannot_be_loaded() {
+    contained(
+        "return load('\\27LuaT\\0\\25\\147', 'x', 'b')",
+        "only text chunks",
+    );
+    let h = host();
+    let r = eval(&h, "local f, e = load('\\27LuaT\\0\\25\\147'); return f, e").unwrap();
+    assert_eq!(r[0], "nil");
+    assert!(r[1].contains("binary"), "{r:?}");
+    still_works(&h);
+}
+
+#[test]
+fn load_of_text_runs_in_the_sandbox() {
+    let h = host();
+    assert_eq!(eval(&h, "return load('return os')()").unwrap(), ["nil"]);
+    assert_eq!(eval(&h, "return load('return 2 * 21')()").unwrap(), ["42"]);
+}
+
+#[test]
+fn string_dump_is_absent() {
+    contained("return string.dump(function() end)", "field 'dump'");
+    contained("return (''):dump()", "method 'dump'");
+}
+
+#[test]
+fn the_string_metatable_cannot_be_changed() {
+    contained("getmetatable('').__index = {}", "index a boolean");
+    contained("string.upper = function() return 'pwned' end", "read-only");
+    contained("rawset(string, 'upper', print)", "read-only");
+    let h = host();
+    assert_eq!(eval(&h, "return getmetatable('')").unwrap(), ["false"]);
+}
+
+#[test]
+fn debug_is_absent() {
+    contained("return debug.getregistry()", "global 'debug'");
+    contained("return package.loaded", "global 'package'");
+    contained("return dofile('/etc/passwd')", "global 'dofile'");
+    contained("return loadfile('/etc/passwd')", "global 'loadfile'");
+    contained("return collectgarbage('count')", "global 'collectgarbage'");
+}
+
+#[test]
+fn setmetatable_on_globals_is_contained() {
+    contained(
+        "setmetatable(_G, {__index = function() return 1 end})",
+        "protected metatable",
+    );
+    contained("umpire.roll = print", "read-only");
+    contained(
+        "setmetatable({}, {__gc = function() while true do end end})",
+        "__gc",
+    );
+    // A script's own globals stay its own.
+    let h = host();
+    eval(&h, "x = 1; math = nil").unwrap();
+    assert_eq!(eval(&h, "return x, math.floor(1.5)").unwrap(), ["nil", "1"]);
+}
+
+#[test]
+fn infinite_loop_is_stopped_with_its_line() {
+    stopped(
+        "local x = 0\nwhile true do x = x + 1 end",
+        Budget::Instructions,
+        2,
+    );
+}
+
+#[test]
+fn infinite_loop_inside_pcall_is_not_swallowed() {
+    stopped(
+        "local ok = pcall(function()\n  while true do end\nend)\nreturn 'swallowed'",
+        Budget::Instructions,
+        2,
+    );
+    stopped(
+        "while true do\n  pcall(function() while true do end end)\nend",
+        Budget::Instructions,
+        2,
+    );
+    stopped(
+        "local ok = xpcall(function()\n  while true do end\nend, function(e) return e end)\nreturn 'swallowed'",
+        Budget::Instructions,
+        2,
+    );
+}
+
+#[test]
+fn infinite_loop_inside_a_coroutine_is_not_swallowed() {
+    stopped(
+        "local co = coroutine.create(function()\n  while true do end\nend)\nlocal ok = coroutine.resume(co)\nreturn 'swallowed'",
+        Budget::Instructions,
+        2,
+    );
+    stopped(
+        "local f = coroutine.wrap(function()\n  while true do end\nend)\npcall(f)\nreturn 'swallowed'",
+        Budget::Instructions,
+        2,
+    );
+}
+
+#[test]
+fn deep_recursion_is_an_error() {
+    let h = host();
+    let err = eval(
+        &h,
+        "local function f(n) return 1 + f(n + 1) end\nreturn f(1)",
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("stack overflow") || err.budget().is_some(),
+        "{err}"
+    );
+    still_works(&h);
+}
+
+#[test]
+fn memory_bombs_are_stopped() {
+    stopped(
+        "local s = string.rep('x', 1 << 30)\nreturn #s",
+        Budget::Memory,
+        1,
+    );
+    stopped(
+        "local t = {}\nfor i = 1, 1e9 do t[i] = i end",
+        Budget::Memory,
+        2,
+    );
+    stopped(
+        "local s = 'x'\nwhile true do s = s .. s end",
+        Budget::Memory,
+        2,
+    );
+    stopped(
+        "local ok = pcall(string.rep, 'x', 1 << 30)\nreturn 'swallowed'",
+        Budget::Memory,
+        1,
+    );
+}
+
+#[test]
+fn deadline_and_interrupt_stop_a_script() {
+    let limits = Limits {
+        instructions: u64::MAX,
+        deadline: Duration::from_millis(50),
+        ..Limits::DEFAULT
+    };
+    let h = ScriptHost::new(limits, repo().join("rulesets"), repo().join("scripts")).unwrap();
+    let err = eval(&h, "while true do end").unwrap_err();
+    assert_eq!(err.budget(), Some(Budget::Deadline));
+    still_works(&h);
+
+    let limits = Limits {
+        instructions: u64::MAX,
+        deadline: Duration::from_secs(60),
+        ..Limits::DEFAULT
+    };
+    let mut h = ScriptHost::new(limits, repo().join("rulesets"), repo().join("scripts")).unwrap();
+    let flag = Arc::new(AtomicBool::new(false));
+    h.set_interrupt(flag.clone());
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let err = eval(&h, "while true do end").unwrap_err();
+    setter.join().unwrap();
+    assert_eq!(err.budget(), Some(Budget::Interrupted));
+    assert_eq!(err.location.as_deref(), Some("test.lua:1"));
+    still_works(&h);
+}
+
+// --- dice ---
+
+#[test]
+fn roll_goes_through_the_callers_dice() {
+    let h = host();
+    let mut dice = DiceBox::seeded(1);
+    dice.enqueue([3, 4, 6]);
+    let mut src = dice.source(None);
+    let (vals, out) = h
+        .eval(
+            "test.lua",
+            "local t, d = umpire.roll('2d6')\nreturn t, #d, d[1], d[2], math.random(6)",
+            &mut src,
+        )
+        .unwrap();
+    assert_eq!(vals, ["7", "2", "3", "4", "6"]);
+    assert_eq!(out.rolls.len(), 2);
+    assert_eq!(out.rolls[0].expr, "2d6");
+    assert_eq!(out.rolls[0].total, 7.0);
+}
+
+#[test]
+fn keep_highest_lists_dropped_dice() {
+    let h = host();
+    let mut dice = DiceBox::seeded(1);
+    dice.enqueue([2, 5, 6, 1]);
+    let mut src = dice.source(None);
+    let (vals, _) = h
+        .eval(
+            "test.lua",
+            "local t, d = umpire.roll('4d6kh3')\nreturn t, #d, d.dropped[1]",
+            &mut src,
+        )
+        .unwrap();
+    assert_eq!(vals, ["13", "3", "1"]);
+}
+
+#[test]
+fn math_random_needs_bounds_and_rolls_in_range() {
+    contained("return math.random()", "needs bounds");
+    let h = host();
+    for v in eval(
+        &h,
+        "local t = {} for i = 1, 50 do t[i] = math.random(2, 4) end return table.unpack(t)",
+    )
+    .unwrap()
+    {
+        let v: i64 = v.parse().unwrap();
+        assert!((2..=4).contains(&v));
+    }
+}
+
+#[test]
+fn bad_dice_are_an_error_with_the_line() {
+    let err = contained("local x = 1\nreturn umpire.roll('2d')", "bad dice `2d`");
+    assert_eq!(err.location.as_deref(), Some("test.lua:2"), "{err}");
+}
+
+// --- loading and registration ---
+
+/// A temporary `rulesets/NAME/init.lua` (and `scripts/`) holding `code`.
+fn temp_ruleset(name: &str, code: &str) -> (tempfile::TempDir, RuleSource) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("rulesets").join(name)).unwrap();
+    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
+    std::fs::write(
+        dir.path().join("rulesets").join(name).join("init.lua"),
+        code,
+    )
+    .unwrap();
+    let src = RuleSource::new(dir.path(), Some(name));
+    (dir, src)
+}
+
+fn load_err(code: &str) -> ScriptError {
+    let (_dir, src) = temp_ruleset("bad", code);
+    load(&src, Limits::DEFAULT, Arc::default()).unwrap_err()
+}
+
+#[test]
+fn the_demo_registers_everything() {
+    let Loaded { rules, .. } = demo();
+    assert_eq!(rules.name.as_deref(), Some("demo"));
+    let shoot = &rules.commands["shoot"];
+    assert_eq!(shoot.origin.to_string(), "rulesets/demo/init.lua:32");
+    assert_eq!(shoot.args.len(), 2);
+    assert_eq!(shoot.args[0].kind, ArgKind::Unit);
+    assert!(shoot.args[1].optional);
+    assert_eq!(rules.schema.unit["sp"].default, V::Int(4));
+    assert_eq!(rules.schema.sequence.steps.len(), 3);
+    assert!(rules.schema.markers.contains_key("pinned"));
+    for t in ["morale", "quality", "weather"] {
+        rules.tables.get(t).unwrap();
+    }
+    assert_eq!(rules.variants[0].name, "classic");
+    assert_eq!(rules.handlers.len(), 2);
+    let files: Vec<String> = rules
+        .files
+        .iter()
+        .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(files, ["init.lua", "tables.lua"]);
+}
+
+#[test]
+fn a_command_runs_with_its_arguments_and_dice() {
+    let Loaded { host, rules } = demo();
+    let mut dice = DiceBox::seeded(1);
+    dice.enqueue([4, 4]);
+    let mut src = dice.source(None);
+    let out = host
+        .run_command(
+            &rules,
+            "shoot",
+            &[("firer", V::Text("A1".into()))],
+            &mut src,
+        )
+        .unwrap();
+    assert_eq!(out.output, ["A1 hits (4)"]);
+    assert_eq!(out.rolls.len(), 1);
+    let out = host
+        .run_command(
+            &rules,
+            "shoot",
+            &[("firer", V::Text("A1".into())), ("modifier", V::Int(-1))],
+            &mut src,
+        )
+        .unwrap();
+    assert_eq!(out.output, ["A1 misses (3)"]);
+}
+
+#[test]
+fn a_variant_changes_the_rules() {
+    let mut src = RuleSource::new(repo(), Some("demo"));
+    src.variant = Some("classic".into());
+    let Loaded { host, rules } = load(&src, Limits::DEFAULT, Arc::default()).unwrap();
+    let mut dice = DiceBox::seeded(1);
+    dice.enqueue([4]);
+    let mut s = dice.source(None);
+    let out = host
+        .run_command(&rules, "shoot", &[("firer", V::Text("A1".into()))], &mut s)
+        .unwrap();
+    assert_eq!(out.output, ["A1 misses (4)"]);
+
+    src.variant = Some("modern".into());
+    let err = load(&src, Limits::DEFAULT, Arc::default()).unwrap_err();
+    assert!(err.to_string().contains("no variant `modern`"), "{err}");
+}
+
+#[test]
+fn events_reach_handlers_and_pre_events_cancel() {
+    let Loaded { host, rules } = demo();
+    let mut dice = DiceBox::seeded(1);
+    let mut s = dice.source(None);
+    let (go, out) = host
+        .emit(&rules, "round_begins", &[("round", V::Int(3))], &mut s)
+        .unwrap();
+    assert!(go);
+    assert_eq!(out.output, ["round 3 begins"]);
+    let (go, _) = host
+        .emit(
+            &rules,
+            "pre_rally",
+            &[("unit", V::Text("routed".into()))],
+            &mut s,
+        )
+        .unwrap();
+    assert!(!go);
+    let (go, _) = host
+        .emit(
+            &rules,
+            "pre_rally",
+            &[("unit", V::Text("B2".into()))],
+            &mut s,
+        )
+        .unwrap();
+    assert!(go);
+}
+
+#[test]
+fn a_lua_error_in_a_command_names_file_line_and_command() {
+    let (_dir, src) = temp_ruleset(
+        "oops",
+        "umpire.command{name = 'boom', run = function(ctx, args)\n  local t = nil\n  return t.x\nend}\n",
+    );
+    let Loaded { host, rules } = load(&src, Limits::DEFAULT, Arc::default()).unwrap();
+    let mut dice = DiceBox::seeded(1);
+    let mut s = dice.source(None);
+    let err = host.run_command(&rules, "boom", &[], &mut s).unwrap_err();
+    assert_eq!(err.location.as_deref(), Some("rulesets/oops/init.lua:3"));
+    let shown = err.to_string();
+    assert!(shown.contains("while running command `boom`"), "{shown}");
+    assert!(shown.contains("attempt to index a nil value"), "{shown}");
+}
+
+#[test]
+fn a_runaway_command_names_its_line_and_the_next_call_works() {
+    let (_dir, src) = temp_ruleset(
+        "loop",
+        "umpire.command{name = 'spin', run = function()\n  while true do end\nend}\numpire.command{name = 'ok', run = function() return 'fine' end}\n",
+    );
+    let Loaded { host, rules } = load(&src, Limits::DEFAULT, Arc::default()).unwrap();
+    let mut dice = DiceBox::seeded(1);
+    let mut s = dice.source(None);
+    let err = host.run_command(&rules, "spin", &[], &mut s).unwrap_err();
+    assert_eq!(err.budget(), Some(Budget::Instructions));
+    assert_eq!(err.location.as_deref(), Some("rulesets/loop/init.lua:2"));
+    assert!(
+        err.to_string().contains("while running command `spin`"),
+        "{err}"
+    );
+    assert_eq!(
+        host.run_command(&rules, "ok", &[], &mut s).unwrap().output,
+        ["fine"]
+    );
+}
+
+#[test]
+fn registration_is_strict() {
+    let err = load_err("umpire.command{name = 'x', run = function() end, helpp = 'typo'}");
+    assert!(err.to_string().contains("unknown key `helpp`"), "{err}");
+    assert_eq!(err.location.as_deref(), Some("rulesets/bad/init.lua:1"));
+    assert!(
+        err.to_string()
+            .contains("while loading rulesets/bad/init.lua"),
+        "{err}"
+    );
+
+    let err = load_err("\numpire.ruleset{name = 'x', schema = {unit = {sp = {type = 'integer'}}}}");
+    assert!(err.to_string().contains("unknown type `integer`"), "{err}");
+    assert_eq!(err.location.as_deref(), Some("rulesets/bad/init.lua:2"));
+
+    let err = load_err(
+        "umpire.command{name = 'x', run = function() end}\numpire.command{name = 'x', run = function() end}",
+    );
+    assert!(
+        err.to_string()
+            .contains("already registered at rulesets/bad/init.lua:1"),
+        "{err}"
+    );
+
+    let err = load_err(
+        "umpire.command{name = 'x', args = {{name = 'n', type = 'nmber'}}, run = function() end}",
+    );
+    assert!(err.to_string().contains("unknown type `nmber`"), "{err}");
+
+    let err =
+        load_err("umpire.table{name = 't', dice = '1d6', rows = {{'1-3', 'a'}, {'5-6', 'b'}}}");
+    assert!(
+        err.location.as_deref() == Some("rulesets/bad/init.lua:1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn rolling_while_loading_is_an_error() {
+    let err = load_err("local x = umpire.roll('1d6')");
+    assert!(
+        err.to_string().contains("while a command or an event runs"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_syntax_error_names_file_and_line() {
+    let err = load_err("local x = 1\nlocal y = = 2\n");
+    assert_eq!(
+        err.location.as_deref(),
+        Some("rulesets/bad/init.lua:2"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_runaway_load_is_stopped() {
+    let err = load_err("local x\nwhile true do x = 1 end");
+    assert_eq!(err.budget(), Some(Budget::Instructions));
+    assert_eq!(err.location.as_deref(), Some("rulesets/bad/init.lua:2"));
+}
+
+#[test]
+fn house_rules_layer_over_the_ruleset() {
+    let (dir, mut src) = temp_ruleset(
+        "base",
+        "umpire.command{name = 'a', run = function() return 'a' end}",
+    );
+    std::fs::write(
+        dir.path().join("scripts/extra.lua"),
+        "umpire.command{name = 'b', run = function() return 'b' end}",
+    )
+    .unwrap();
+    src.house.push("extra".into());
+    let Loaded { rules, .. } = load(&src, Limits::DEFAULT, Arc::default()).unwrap();
+    assert_eq!(rules.commands.keys().collect::<Vec<_>>(), ["a", "b"]);
+    assert_eq!(rules.commands["b"].origin.file, "scripts/extra.lua");
+}
+
+// --- reload ---
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}
+
+fn shoot(l: &Loaded, die: i64) -> String {
+    let mut dice = DiceBox::seeded(1);
+    dice.enqueue([die]);
+    let mut s = dice.source(None);
+    l.host
+        .run_command(
+            &l.rules,
+            "shoot",
+            &[("firer", V::Text("A1".into()))],
+            &mut s,
+        )
+        .unwrap()
+        .output
+        .join("\n")
+}
+
+/// Waits for the reload that follows an edit, then lets stray events settle.
+fn next_reload(r: &mut Reloader) -> Result<Loaded, ScriptError> {
+    let got = r
+        .wait(Duration::from_secs(10))
+        .expect("no reload after an edit");
+    std::thread::sleep(Duration::from_millis(400));
+    while let Some(again) = r.poll() {
+        if got.is_ok() != again.is_ok() {
+            return again;
+        }
+    }
+    got
+}
+
+#[test]
+fn reload_swaps_in_good_rules_and_keeps_the_old_on_error() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(
+        &repo().join("rulesets/demo"),
+        &dir.path().join("rulesets/demo"),
+    );
+    let src = RuleSource::new(dir.path(), Some("demo"));
+    let init = dir.path().join("rulesets/demo/init.lua");
+    let original = std::fs::read_to_string(&init).unwrap();
+
+    let mut r = Reloader::new(src, Limits::DEFAULT, Arc::default());
+    let mut live = r.reload().unwrap();
+    assert_eq!(live.rules.generation, 1);
+    r.watch().unwrap();
+    assert_eq!(shoot(&live, 4), "A1 hits (4)");
+
+    // An edit: new behaviour after the poll.
+    std::fs::write(&init, original.replace(" hits (", " HITS (")).unwrap();
+    live = next_reload(&mut r).unwrap();
+    assert!(live.rules.generation >= 2);
+    assert_eq!(shoot(&live, 4), "A1 HITS (4)");
+
+    // A broken edit: the error names file and line; the old rules stay.
+    std::fs::write(&init, original.replace("local need =", "local need = =")).unwrap();
+    let err = next_reload(&mut r).unwrap_err();
+    let line = original
+        .lines()
+        .position(|l| l.contains("local need ="))
+        .unwrap()
+        + 1;
+    assert_eq!(
+        err.location,
+        Some(format!("rulesets/demo/init.lua:{line}")),
+        "{err}"
+    );
+    assert_eq!(shoot(&live, 4), "A1 HITS (4)");
+    let generation = r.generation();
+
+    // The fix: new behaviour again.
+    std::fs::write(&init, original.replace(" hits (", " hit! (")).unwrap();
+    live = next_reload(&mut r).unwrap();
+    assert!(live.rules.generation > generation);
+    assert_eq!(shoot(&live, 4), "A1 hit! (4)");
+
+    // A required module is watched too.
+    let tables = dir.path().join("rulesets/demo/tables.lua");
+    let t = std::fs::read_to_string(&tables).unwrap();
+    std::fs::write(&tables, t.replace("\"holds\"", "\"stands firm\"")).unwrap();
+    live = next_reload(&mut r).unwrap();
+    let morale = live.rules.tables.get("morale").unwrap();
+    assert!(format!("{morale:?}").contains("stands firm"));
+}
+
+#[test]
+fn reload_by_hand_rebuilds_from_scratch() {
+    let mut r = Reloader::new(
+        RuleSource::new(repo(), Some("demo")),
+        Limits::DEFAULT,
+        Arc::default(),
+    );
+    let a = r.reload().unwrap();
+    let b = r.reload().unwrap();
+    assert_eq!(a.rules.commands.len(), b.rules.commands.len());
+    assert_eq!(b.rules.generation, 2);
+    assert_eq!(r.generation(), 2);
+}
