@@ -28,7 +28,7 @@ umpire.table {
   rows = { { "1-2", "rain" }, { "3-6", "clear" } },
 }
 
--- A command: `shoot FIRER TARGET [range]`.
+-- A command: `shoot FIRER [MODIFIER]`, explained line by line.
 umpire.command {
   name = "shoot",
   help = "roll to hit: 1d6 + modifiers, hits on 4+ (5+ in the classic variant)",
@@ -37,8 +37,13 @@ umpire.command {
     { name = "modifier", type = "int", optional = true, help = "sum of modifiers" },
   },
   run = function(ctx, args)
+    local c = ctx:check("Shooting 5.2")
+    c:roll("1d6", "to hit", "5.2.1")
+    if args.modifier then c:add(args.modifier, "modifiers", "5.2.2") end
+    c:point("shooting.modifiers") -- house rules hook in here
     local need = umpire.variant == "classic" and 5 or 4
-    local total = umpire.roll("1d6") + (args.modifier or 0)
+    local total = c:total()
+    c:result(total >= need and "hit" or "miss")
     if total >= need then
       return args.firer .. " hits (" .. total .. ")"
     end

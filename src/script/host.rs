@@ -11,6 +11,7 @@ use std::sync::atomic::AtomicBool;
 
 use mlua::{ErrorContext, Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value, Variadic};
 
+use super::breakdown::{self, Breakdown};
 use super::error::{Budget, ScriptError, ScriptErrorKind};
 use super::registry::{self, Rules};
 use super::sandbox::{self, BudgetState, Limits};
@@ -28,6 +29,17 @@ pub struct CallOutput {
     pub output: Vec<String>,
     /// Every roll made through `umpire.roll` or `math.random`, in order.
     pub rolls: Vec<Roll>,
+    /// The itemised checks a command built with `ctx:check`, in order.
+    pub checks: Vec<Breakdown>,
+}
+
+impl CallOutput {
+    /// The printed lines, then each check's breakdown, as the shell shows them.
+    pub fn render(&self) -> String {
+        let mut parts: Vec<String> = self.checks.iter().map(|c| c.to_string()).collect();
+        parts.extend(self.output.iter().cloned());
+        parts.join("\n")
+    }
 }
 
 /// Where rule files live: `rulesets/` and `scripts/`, shown under those names in chunk
@@ -55,6 +67,7 @@ pub(crate) struct HostData {
 pub struct ScriptHost {
     lua: Lua,
     new_env: Function,
+    make_ctx: Function,
     umpire: Table,
     interrupt: Arc<AtomicBool>,
 }
@@ -79,6 +92,7 @@ impl ScriptHost {
     /// | `umpire.command{name, args, help, run}` | registers a command; `run(ctx, args)` is called with the checked arguments |
     /// | `umpire.on(event, fn)` | registers an event handler; for `pre_*` events, returning `false` cancels |
     /// | `umpire.table{name, doc, dice, rows}` (or `entries`, or `rows`/`cols`/`cells`) | declares a table |
+    /// | `umpire.hook(point, fn)` | registers `fn(c, ctx)` for the hook point `c:point(point)` of a check |
     /// | `umpire.roll(expr)` | rolls dice through the host: returns the total and a list of the kept dice (`dice.dropped`, `dice.expr`) |
     ///
     /// and, from the standard library, only the whitelist described in
@@ -114,6 +128,8 @@ impl ScriptHost {
         umpire.set("command", lua.create_function(registry::lua_command)?)?;
         umpire.set("on", lua.create_function(registry::lua_on)?)?;
         umpire.set("table", lua.create_function(registry::lua_table)?)?;
+        umpire.set("hook", lua.create_function(registry::lua_hook)?)?;
+        let make_ctx = breakdown::build(&lua, lua.create_function(lua_roll)?)?;
 
         let print = lua.create_function(lua_print)?;
         let require = lua.create_function(lua_require)?;
@@ -123,6 +139,7 @@ impl ScriptHost {
         Ok(ScriptHost {
             lua,
             new_env,
+            make_ctx,
             umpire,
             interrupt,
         })
@@ -299,20 +316,33 @@ impl ScriptHost {
             "while running command `{name}` (registered at {})",
             cmd.origin
         );
-        let (ret, mut out) = self.call(&doing, dice, |lua| {
-            let ctx = lua.create_table()?;
-            ctx.set("command", name)?;
+        let ((ret, checks), mut out) = self.call(&doing, dice, |lua| {
+            let hooks = lua.create_table()?;
+            for h in &rules.hooks {
+                let list = match hooks.get::<Option<Table>>(h.event.as_str())? {
+                    Some(l) => l,
+                    None => {
+                        let l = lua.create_table()?;
+                        hooks.set(h.event.as_str(), l.clone())?;
+                        l
+                    }
+                };
+                list.raw_push(h.func.clone())?;
+            }
+            let (ctx, checks): (Table, Table) = self.make_ctx.call((name, hooks))?;
             let a = lua.create_table()?;
             for (k, v) in args {
                 a.set(*k, state_to_lua(lua, v)?)?;
             }
             let ret: Value = cmd.run.call((ctx, a))?;
-            match ret {
-                Value::Nil => Ok(None),
-                v => to_text(lua, &v).map(Some),
-            }
+            let ret = match ret {
+                Value::Nil => None,
+                v => Some(to_text(lua, &v)?),
+            };
+            Ok((ret, breakdown::collect(&checks)?))
         })?;
         out.output.extend(ret);
+        out.checks = checks;
         Ok(out)
     }
 

@@ -9,6 +9,7 @@
 //! The API scripts see (the global `umpire` table) is listed on [`ScriptHost::new`] and
 //! explained for script authors in `rulesets/README.md`.
 
+pub mod breakdown;
 pub mod error;
 pub mod host;
 pub mod load;
@@ -16,6 +17,7 @@ pub mod registry;
 pub mod reload;
 pub mod sandbox;
 
+pub use breakdown::{Breakdown, Factor};
 pub use error::{Budget, ScriptError, ScriptErrorKind};
 pub use host::{CallOutput, ScriptHost};
 pub use load::{Loaded, RuleSource, load};

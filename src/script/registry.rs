@@ -123,6 +123,9 @@ pub struct Rules {
     pub commands: IndexMap<String, CommandDef>,
     /// The event handlers, in registration order.
     pub handlers: Vec<Handler>,
+    /// The check hooks (`umpire.hook`), in registration order; [`Handler::event`] is the
+    /// hook point's name.
+    pub hooks: Vec<Handler>,
     /// Every file loaded (ruleset, house rules, required modules).
     pub files: Vec<PathBuf>,
     /// The rules generation: 1 for the first load, bumped by every successful reload.
@@ -787,6 +790,32 @@ pub(crate) fn lua_on(lua: &Lua, (event, func): (Value, Value)) -> mlua::Result<(
     let event = event.to_str()?.to_string();
     with_rules(lua, &origin, "umpire.on", |rules| {
         rules.handlers.push(Handler {
+            event,
+            origin: origin.clone(),
+            func,
+        });
+        Ok(())
+    })
+}
+
+/// `umpire.hook(point, fn)`: `fn(c, ctx)` runs where a check calls `c:point(point)`.
+pub(crate) fn lua_hook(lua: &Lua, (point, func): (Value, Value)) -> mlua::Result<()> {
+    let origin = caller(lua);
+    let Value::String(point) = point else {
+        return fail(
+            &origin,
+            "umpire.hook(point, fn): the point is a name such as \"shooting.modifiers\"",
+        );
+    };
+    let Value::Function(func) = func else {
+        return fail(
+            &origin,
+            "umpire.hook(point, fn): the hook must be a function",
+        );
+    };
+    let event = point.to_str()?.to_string();
+    with_rules(lua, &origin, "umpire.hook", |rules| {
+        rules.hooks.push(Handler {
             event,
             origin: origin.clone(),
             func,

@@ -6,8 +6,9 @@
 //! require`, and the `string table math utf8 coroutine` libraries) through read-only
 //! proxies: no `io`, `os`, `debug`, `package`, `dofile`, `loadfile`, `collectgarbage` or
 //! `string.dump`; `load` takes text only and gives the chunk a sandboxed environment; the
-//! string metatable is protected; `setmetatable` refuses `__gc` (a finaliser would run
-//! outside any budget). Each script file runs in its own environment table whose metatable
+//! string metatable is protected; `setmetatable` refuses `__gc` and `__close` (Lua runs
+//! finalisers, and closes a coroutine's variables after a hook error, with hooks off, so
+//! they would escape the budget). Each script file runs in its own environment table whose metatable
 //! is locked, so `setmetatable(_G, …)` cannot reach the shared globals.
 //!
 //! Budgets are checked by an instruction-count hook. Once a budget has run out the hook keeps
@@ -176,14 +177,19 @@ pub(crate) fn build(
     random: Function,
 ) -> mlua::Result<Function> {
     let check = lua.create_function(check_caught)?;
+    let tripped = lua.create_function(|lua, ()| {
+        Ok(lua
+            .app_data_ref::<BudgetState>()
+            .is_some_and(|st| st.tripped.is_some()))
+    })?;
     lua.load(PRELUDE)
         .set_name("=umpire sandbox")
-        .call((umpire, print, require, random, check))
+        .call((umpire, print, require, random, check, tripped))
 }
 
 /// Runs with the real globals; everything it hands out is a copy or a read-only proxy.
 const PRELUDE: &str = r#"
-local umpire, host_print, host_require, host_random, check_caught = ...
+local umpire, host_print, host_require, host_random, check_caught, is_tripped = ...
 local G = _G
 local raw_pcall, raw_xpcall, raw_load = G.pcall, G.xpcall, G.load
 local raw_setmetatable, raw_rawset, raw_rawget = G.setmetatable, G.rawset, G.rawget
@@ -225,14 +231,23 @@ local base = {
   _VERSION = G._VERSION, print = host_print, require = host_require,
 }
 base.pcall = function(f, ...) return pass(raw_pcall(f, ...)) end
-base.xpcall = function(f, h, ...) return pass(raw_xpcall(f, h, ...)) end
+-- Lua calls a message handler with hooks off when the error came from the budget hook:
+-- once a budget has run out, the script's handler is skipped.
+base.xpcall = function(f, h, ...)
+  local function handler(e)
+    if is_tripped() then return e end
+    return h(e)
+  end
+  return pass(raw_xpcall(f, handler, ...))
+end
 base.rawset = function(t, k, v)
   if protected[t] then error("cannot modify a read-only table", 2) end
   return raw_rawset(t, k, v)
 end
 base.setmetatable = function(t, mt)
-  if type(mt) == "table" and raw_rawget(mt, "__gc") ~= nil then
-    error("`__gc` metamethods are not allowed in scripts", 2)
+  -- Finalisers, and `__close` after a budget error in a coroutine, run with hooks off.
+  if type(mt) == "table" and (raw_rawget(mt, "__gc") ~= nil or raw_rawget(mt, "__close") ~= nil) then
+    error("`__gc` and `__close` metamethods are not allowed in scripts", 2)
   end
   return raw_setmetatable(t, mt)
 end

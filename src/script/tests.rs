@@ -671,3 +671,93 @@ fn reload_by_hand_rebuilds_from_scratch() {
     assert_eq!(b.rules.generation, 2);
     assert_eq!(r.generation(), 2);
 }
+
+// --- the breakdown builder ---
+
+#[test]
+fn a_check_renders_one_line_per_factor_with_its_rule() {
+    let Loaded { host, rules } = demo();
+    let mut dice = DiceBox::seeded(1);
+    dice.enqueue([5]);
+    let mut s = dice.source(None);
+    let out = host
+        .run_command(
+            &rules,
+            "shoot",
+            &[("firer", V::Text("A1".into())), ("modifier", V::Int(-2))],
+            &mut s,
+        )
+        .unwrap();
+    assert_eq!(out.checks.len(), 1);
+    let c = &out.checks[0];
+    assert_eq!(c.total, 3.0);
+    assert_eq!(c.result.as_deref(), Some("miss"));
+    assert_eq!(
+        c.to_string(),
+        "Shooting 5.2\n      5  to hit: 1d6 [5] (5.2.1)\n     -2  modifiers (5.2.2)\n  =   3  miss"
+    );
+    assert_eq!(out.render(), format!("{c}\nA1 misses (3)"));
+}
+
+#[test]
+fn a_house_rule_hooks_into_a_check() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(
+        &repo().join("rulesets/demo"),
+        &dir.path().join("rulesets/demo"),
+    );
+    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
+    std::fs::write(
+        dir.path().join("scripts/smoke.lua"),
+        "umpire.hook('shooting.modifiers', function(c, ctx)\n  c:add(-1, 'smoke', 'house')\n  c:remove('modifiers')\nend)\n",
+    )
+    .unwrap();
+    let mut src = RuleSource::new(dir.path(), Some("demo"));
+    src.house.push("smoke".into());
+    let Loaded { host, rules } = load(&src, Limits::DEFAULT, Arc::default()).unwrap();
+    assert_eq!(rules.hooks[0].origin.to_string(), "scripts/smoke.lua:1");
+    let mut dice = DiceBox::seeded(1);
+    dice.enqueue([5]);
+    let mut s = dice.source(None);
+    let out = host
+        .run_command(
+            &rules,
+            "shoot",
+            &[("firer", V::Text("A1".into())), ("modifier", V::Int(2))],
+            &mut s,
+        )
+        .unwrap();
+    let labels: Vec<&str> = out.checks[0]
+        .factors
+        .iter()
+        .map(|f| f.label.as_str())
+        .collect();
+    assert_eq!(labels, ["to hit", "smoke"]);
+    assert_eq!(out.output, ["A1 hits (4)"]);
+}
+
+#[test]
+fn the_sandbox_keeps_ordinary_pcall_and_coroutines_working() {
+    let h = host();
+    assert_eq!(
+        eval(&h, "local ok, e = pcall(error, 'x', 0); return ok, e").unwrap(),
+        ["false", "x"]
+    );
+    assert_eq!(
+        eval(
+            &h,
+            "local ok, e = pcall(error, {code = 7}); return ok, e.code"
+        )
+        .unwrap(),
+        ["false", "7"]
+    );
+    assert_eq!(
+        eval(&h, "local co = coroutine.wrap(function(a) local b = coroutine.yield(a + 1) return b * 2 end)\nreturn co(1), co(5)").unwrap(),
+        ["2", "10"]
+    );
+    stopped(
+        "xpcall(function()\n  while true do end\nend, function(e) while true do end end)\nreturn 'swallowed'",
+        Budget::Instructions,
+        2,
+    );
+}
