@@ -38,4 +38,6 @@ pub fn nearest_function(name: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod parser_tests;
 #[cfg(test)]
+mod pinned_tests;
+#[cfg(test)]
 mod roll_tests;
