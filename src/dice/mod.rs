@@ -36,6 +36,8 @@ pub fn nearest_function(name: &str) -> Option<&'static str> {
 }
 
 #[cfg(test)]
+mod parser_fast_tests;
+#[cfg(test)]
 mod parser_tests;
 #[cfg(test)]
 mod pinned_tests;
