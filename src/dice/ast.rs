@@ -83,6 +83,19 @@ impl BinaryOp {
         }
     }
 
+    /// The least binding strength the left and right operands need to print without
+    /// parentheses.
+    pub(crate) fn child_precedence(self) -> (u8, u8) {
+        let p = self.precedence();
+        // Left-associative operators need parentheses on the right at equal precedence; `^` is
+        // right-associative, so the other way round. Comparisons do not chain.
+        match self {
+            BinaryOp::Pow => (p + 1, p),
+            BinaryOp::Cmp(_) => (p + 1, p + 1),
+            _ => (p, p + 1),
+        }
+    }
+
     /// The canonical spelling.
     pub fn symbol(self) -> &'static str {
         match self {
@@ -619,7 +632,7 @@ impl Notation for Group {
 
 impl Expr {
     /// The binding strength of this node when printed (atoms bind tightest).
-    fn precedence(&self) -> u8 {
+    pub(crate) fn precedence(&self) -> u8 {
         match self {
             Expr::Binary(op, ..) => op.precedence(),
             Expr::Unary(..) => UNARY_PRECEDENCE,
@@ -630,7 +643,8 @@ impl Expr {
         }
     }
 
-    fn write_child(&self, out: &mut String, min: u8) {
+    /// Writes this node's notation, in parentheses if it binds looser than `min`.
+    pub(crate) fn write_child(&self, out: &mut String, min: u8) {
         if self.precedence() < min {
             out.push('(');
             self.write_notation(out);
@@ -657,15 +671,7 @@ impl Notation for Expr {
                 e.write_child(out, UNARY_PRECEDENCE);
             }
             Expr::Binary(op, l, r) => {
-                let p = op.precedence();
-                // Left-associative operators need parentheses on the right at equal
-                // precedence; `^` is right-associative, so the other way round. Comparisons
-                // do not chain.
-                let (lmin, rmin) = match op {
-                    BinaryOp::Pow => (p + 1, p),
-                    BinaryOp::Cmp(_) => (p + 1, p + 1),
-                    _ => (p, p + 1),
-                };
+                let (lmin, rmin) = op.child_precedence();
                 l.write_child(out, lmin);
                 out.push(' ');
                 out.push_str(op.symbol());

@@ -50,7 +50,11 @@ pub fn roll_expr(
     // A lone pool's notation is the whole expression's: format it once.
     let text = match &tree {
         RollNode::Pool(p) => p.notation.clone(),
-        _ => expr.notation(),
+        _ => {
+            let mut out = String::with_capacity(32);
+            write_reusing(expr, &tree, &mut out, 0);
+            out
+        }
     };
     Ok(Roll {
         expr: text,
@@ -59,6 +63,30 @@ pub fn roll_expr(
         sources: roller.sources,
         tree,
     })
+}
+
+/// Writes `e`'s canonical notation (as [`Notation`] does) into `out`, copying each pool's
+/// notation from its rolled node instead of formatting it again.
+fn write_reusing(e: &Expr, node: &RollNode, out: &mut String, min: u8) {
+    match (e, node) {
+        (Expr::Dice(_), RollNode::Pool(p)) => out.push_str(&p.notation),
+        (Expr::Binary(op, l, r), RollNode::Binary { left, right, .. }) => {
+            let parens = e.precedence() < min;
+            if parens {
+                out.push('(');
+            }
+            let (lmin, rmin) = op.child_precedence();
+            write_reusing(l, left, out, lmin);
+            out.push(' ');
+            out.push_str(op.symbol());
+            out.push(' ');
+            write_reusing(r, right, out, rmin);
+            if parens {
+                out.push(')');
+            }
+        }
+        _ => e.write_child(out, min),
+    }
 }
 
 /// An error found while rolling: no single token is to blame, so it spans the expression.
@@ -345,7 +373,8 @@ impl Roller<'_> {
                 die.kept = k;
             }
         }
-        for die in &mut dice {
+        let marks = st.crit_success.is_some() || st.crit_failure.is_some();
+        for die in dice.iter_mut().filter(|_| marks) {
             let v = die.value as f64;
             if st.crit_success.is_some_and(|c| c.matches(v)) {
                 die.critical = Some(Critical::Success);

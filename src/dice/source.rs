@@ -100,6 +100,7 @@ impl Faces {
     }
 
     /// A uniform draw from the random generator.
+    #[inline]
     fn sample(self, rng: &mut ChaCha8Rng) -> i64 {
         match self {
             Faces::Numbered { sides } => rng.random_range(1..=sides) as i64,
@@ -214,6 +215,7 @@ pub struct Generator<'a>(&'a mut ChaCha8Rng);
 
 impl Generator<'_> {
     /// One die from the generator: the value [`DiceSource::next_die`] would give for it.
+    #[inline]
     pub fn die(&mut self, faces: Faces) -> i64 {
         faces.sample(self.0)
     }
