@@ -268,6 +268,10 @@ fn fast_term<'a>(i: In<'a>, l: &Limits) -> Option<(In<'a>, Expr)> {
 /// Refuses input nested deeper than the cap before any recursive parsing starts, so that no
 /// input can exhaust the stack.
 fn check_depth(input: &str, cap: usize) -> Result<(), DiceError> {
+    // Each byte opens at most one level, so text no longer than the cap cannot pass it.
+    if input.len() <= cap {
+        return Ok(());
+    }
     let mut depth = 0usize;
     // Brackets are ASCII, so bytes give the same positions as characters would.
     for (i, c) in input.bytes().enumerate() {
@@ -784,7 +788,8 @@ fn group<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
 
 /// Modifiers allowed on a group: keep/drop, success and failure counting, sorting.
 fn group_modifiers<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Vec<Modifier>> {
-    let (i, mods) = modifiers(i, l)?;
+    let mut mods = WrittenList::new();
+    let (i, ()) = modifiers(i, l, &mut mods)?;
     for (at, len, m) in &mods {
         if !matches!(
             m,
@@ -809,9 +814,9 @@ type Written<'a> = (In<'a>, usize, Modifier);
 /// The modifiers of one pool as written; nearly every pool has at most two, kept inline.
 type WrittenList<'a> = smallvec::SmallVec<[Written<'a>; 2]>;
 
-/// `modifier*`, refusing a second modifier of a kind that can only appear once.
-fn modifiers<'a>(mut i: In<'a>, l: &Limits) -> PResult<'a, WrittenList<'a>> {
-    let mut mods = WrittenList::new();
+/// `modifier*`, refusing a second modifier of a kind that can only appear once. The
+/// modifiers are put in `mods` (filled in place: the list is large to move around).
+fn modifiers<'a>(mut i: In<'a>, l: &Limits, mods: &mut WrittenList<'a>) -> PResult<'a, ()> {
     while let (rest, Some(m)) = opt(|i| modifier(i, l))(i)? {
         let len = i.len() - rest.len();
         if let Some(what) = once_only(&m)
@@ -837,7 +842,7 @@ fn modifiers<'a>(mut i: In<'a>, l: &Limits) -> PResult<'a, WrittenList<'a>> {
     if mods.len() > 1 {
         mods.sort_by_key(|(_, _, m)| print_order(m));
     }
-    Ok((i, mods))
+    Ok((i, ()))
 }
 
 /// Where a modifier goes in the canonical order (keep/drop selectors keep their written order).
@@ -899,7 +904,8 @@ fn dice<'a>(i: In<'a>, count: Option<Count>, l: &Limits) -> PResult<'a, Expr> {
         return Err(nom::Err::Error(PError::from_error_kind(i, ErrorKind::Char)));
     };
     let (i, sides) = sides(i, l)?;
-    let (i, mods) = modifiers(i, l)?;
+    let mut mods = WrittenList::new();
+    let (i, ()) = modifiers(i, l, &mut mods)?;
     let count_n = match &count {
         None => Some(1),
         Some(Count::Number(n)) => Some(*n),
