@@ -452,7 +452,9 @@ pub fn fmt_num(x: f64) -> String {
 
 /// Appends a number as [`fmt_num`] formats it.
 pub fn push_num(out: &mut String, x: f64) {
-    if x.fract() == 0.0 && x.abs() < 1e16 {
+    // `x as i64 as f64 == x` is `x.fract() == 0.0` for every |x| < 1e16 (and false for NaN),
+    // without the call.
+    if x.abs() < 1e16 && (x as i64) as f64 == x {
         out.push_str(itoa::Buffer::new().format(x as i64));
     } else {
         use fmt::Write;

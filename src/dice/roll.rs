@@ -27,9 +27,13 @@ pub fn roll(
     let times = expr.repeat.unwrap_or(1);
     let mut rolls = Vec::with_capacity(times as usize);
     for _ in 0..times {
-        let mut r = roll_expr(&expr.expr, source, limits)?;
-        r.comment.clone_from(&expr.comment);
-        rolls.push(r);
+        roll_into(
+            &expr.expr,
+            expr.comment.as_ref(),
+            source,
+            limits,
+            &mut rolls,
+        )?;
     }
     Ok(rolls)
 }
@@ -40,6 +44,19 @@ pub fn roll_expr(
     source: &mut dyn DiceSource,
     limits: &Limits,
 ) -> Result<Roll, DiceError> {
+    let mut out = Vec::with_capacity(1);
+    roll_into(expr, None, source, limits, &mut out)?;
+    Ok(out.pop().expect("roll_into pushes one roll"))
+}
+
+/// Rolls one expression once and pushes the [`Roll`] onto `out` (built in place: it is large).
+fn roll_into(
+    expr: &Expr,
+    comment: Option<&String>,
+    source: &mut dyn DiceSource,
+    limits: &Limits,
+    out: &mut Vec<Roll>,
+) -> Result<(), DiceError> {
     let mut roller = Roller {
         source,
         limits,
@@ -56,13 +73,14 @@ pub fn roll_expr(
             out
         }
     };
-    Ok(Roll {
+    out.push(Roll {
         expr: text,
         total: tree.value(),
-        comment: None,
+        comment: comment.cloned(),
         sources: roller.sources,
         tree,
-    })
+    });
+    Ok(())
 }
 
 /// Writes `e`'s canonical notation (as [`Notation`] does) into `out`, copying each pool's
@@ -117,6 +135,7 @@ struct Stages<'m> {
 }
 
 impl<'m> Stages<'m> {
+    #[inline]
     fn of(mods: &'m [Modifier]) -> Self {
         let mut s = Stages::default();
         for m in mods {
