@@ -385,7 +385,7 @@ impl Roller<'_> {
         if let Some((once, on)) = st.unique {
             self.make_unique(faces, &notation, &mut dice, once, on, &st)?;
         }
-        if !st.keep_drop.is_empty() {
+        if !st.keep_drop.is_empty() && !keep_highest_or_lowest(&st.keep_drop, &mut dice) {
             let values: Scratch<f64> = dice.iter().map(|x| x.value as f64).collect();
             let kept = self.select(&st.keep_drop, &values)?;
             for (die, k) in dice.iter_mut().zip(kept) {
@@ -701,6 +701,44 @@ fn one_die(
     Ok(())
 }
 
+/// The usual keep/drop of a small pool, one selector keeping or dropping the highest or lowest
+/// N written as a number (`kh3`, `dl1`), done in place; `false` (nothing done) for any other.
+/// Same choice as [`Roller::select`]: a die's rank is the number of dice before it in the
+/// selector's order (by value, ties by position), and it is picked when its rank is below N.
+fn keep_highest_or_lowest(selectors: &[(KeepDrop, &Selector)], dice: &mut [Die]) -> bool {
+    let [(kd, sel)] = selectors else {
+        return false;
+    };
+    let (highest, n) = match sel {
+        Selector::Highest(Count::Number(n)) => (true, *n),
+        Selector::Lowest(Count::Number(n)) => (false, *n),
+        _ => return false,
+    };
+    if dice.len() > 32 {
+        return false;
+    }
+    let mut picked = [false; 32];
+    for (i, d) in dice.iter().enumerate() {
+        let rank = dice
+            .iter()
+            .enumerate()
+            .filter(|&(j, e)| {
+                let before = (e.value, j).cmp(&(d.value, i));
+                if highest {
+                    before.is_gt()
+                } else {
+                    before.is_lt()
+                }
+            })
+            .count() as u64;
+        picked[i] = rank < n;
+    }
+    for (d, p) in dice.iter_mut().zip(picked) {
+        d.kept = if *kd == KeepDrop::Keep { p } else { !p };
+    }
+    true
+}
+
 fn clamp(d: &mut Die, st: &Stages<'_>) {
     let before = d.value;
     if let Some(lo) = st.min {
@@ -847,4 +885,47 @@ fn binary_op(symbol: &str) -> BinaryOp {
     .into_iter()
     .find(|op| op.symbol() == symbol)
     .unwrap_or(BinaryOp::Add)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::source::FixedSource;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The in-place keep/drop picks exactly the dice the general selection picks.
+        #[test]
+        fn in_place_keep_drop_matches_select(
+            values in proptest::collection::vec(-3i64..8, 0..40),
+            n in 0u64..45,
+            keep in any::<bool>(),
+            highest in any::<bool>(),
+        ) {
+            let kd = if keep { KeepDrop::Keep } else { KeepDrop::Drop };
+            let sel = if highest {
+                Selector::Highest(Count::Number(n))
+            } else {
+                Selector::Lowest(Count::Number(n))
+            };
+            let selectors = [(kd, &sel)];
+            let mut dice: Vec<Die> =
+                values.iter().map(|&v| Die::new(v, SourceKind::Rng)).collect();
+            let mut source = FixedSource::new([]);
+            let mut roller = Roller {
+                source: &mut source,
+                limits: &Limits::DEFAULT,
+                rolled: 0,
+                sources: Sources::new(),
+            };
+            let floats: Vec<f64> = values.iter().map(|&v| v as f64).collect();
+            let want = roller.select(&selectors, &floats).unwrap();
+            if keep_highest_or_lowest(&selectors, &mut dice) {
+                let got: Vec<bool> = dice.iter().map(|d| d.kept).collect();
+                prop_assert_eq!(got, want.to_vec());
+            } else {
+                prop_assert!(values.len() > 32);
+            }
+        }
+    }
 }
