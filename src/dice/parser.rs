@@ -10,9 +10,8 @@ use nom::{
     branch::alt,
     bytes::complete::{tag, take_while, take_while1},
     character::complete::{char, digit1, multispace0},
-    combinator::{opt, recognize},
+    combinator::opt,
     error::{ErrorKind, ParseError},
-    sequence::preceded,
 };
 
 use std::borrow::Cow;
@@ -883,7 +882,9 @@ fn into_modifiers(mods: WrittenList<'_>) -> Vec<Modifier> {
         return Vec::new();
     }
     let mut out = Vec::with_capacity(mods.len());
-    out.extend(mods.into_iter().map(|(_, _, m)| m));
+    for (_, _, m) in mods {
+        out.push(m);
+    }
     out
 }
 
@@ -1044,7 +1045,10 @@ fn compare(i: In<'_>) -> PResult<'_, Compare> {
 
 /// `signed_number = ["-"] number`
 fn signed_number(i: In<'_>) -> PResult<'_, f64> {
-    let (rest, text) = recognize(preceded(opt(char('-')), number))(i)?;
+    // `recognize(preceded(opt(char('-')), number))`, by hand.
+    let sign = usize::from(i.starts_with('-'));
+    let (rest, _) = number(&i[sign..])?;
+    let text = &i[..i.len() - rest.len()];
     // Whole numbers (nearly all of them) skip the general float parser; the value is the same.
     // (`-0` is left to it: it reads as negative zero.)
     if let Ok(n) = text.parse::<i32>()
