@@ -4,6 +4,12 @@
 //! functions here carry the same names. Parsing also makes every check that needs no dice:
 //! caps on counts and sides, conditions that would explode or reroll for ever, repeated
 //! modifiers. Errors point at the offending text and say what was expected.
+//!
+//! In front of the rules sits a fast path for the commonest requests, sums of pools and whole
+//! numbers (`3d6+2`, `4d6kh3`): it reads them without the precedence chain, through the same
+//! `dice` rule, and hands anything else to the rules unchanged (see "The fast path" in
+//! `GRAMMAR.md`, and `fast_request` below). It builds exactly the tree the rules build; a
+//! differential property test holds it to that.
 
 use nom::{
     IResult,

@@ -115,7 +115,7 @@ fn simple_sum() -> impl Strategy<Value = String> {
             for (b, op, c, t) in rest {
                 s.push_str(&format!("{b}{op}{c}{t}"));
             }
-            s.push_str(&z);
+            s.push_str(z);
             s
         })
 }

@@ -4,6 +4,11 @@
 //! `GRAMMAR.md`): per die, roll → reroll → explode → clamp; then over the pool, roll-and-add →
 //! unique → keep/drop → success counting → critical markers → sort. Every die comes from the
 //! source, so seeded, entered and queued dice all work the same way.
+//!
+//! When the source says every die will come from its generator ([`DiceSource::generator`]:
+//! nothing queued, nothing entered), pools draw straight from it, in the same order as one
+//! request at a time, so a seed gives the same dice either way (`pinned_tests` holds seeded
+//! rolls to what they were before this path existed).
 
 use super::arith;
 use super::ast::*;
@@ -392,13 +397,14 @@ impl Roller<'_> {
                 die.kept = k;
             }
         }
-        let marks = st.crit_success.is_some() || st.crit_failure.is_some();
-        for die in dice.iter_mut().filter(|_| marks) {
-            let v = die.value as f64;
-            if st.crit_success.is_some_and(|c| c.matches(v)) {
-                die.critical = Some(Critical::Success);
-            } else if st.crit_failure.is_some_and(|c| c.matches(v)) {
-                die.critical = Some(Critical::Failure);
+        if st.crit_success.is_some() || st.crit_failure.is_some() {
+            for die in &mut dice {
+                let v = die.value as f64;
+                if st.crit_success.is_some_and(|c| c.matches(v)) {
+                    die.critical = Some(Critical::Success);
+                } else if st.crit_failure.is_some_and(|c| c.matches(v)) {
+                    die.critical = Some(Critical::Failure);
+                }
             }
         }
         let mut pool = PoolRoll {

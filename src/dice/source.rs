@@ -336,8 +336,11 @@ pub struct BoxSource<'a> {
 
 impl DiceSource for BoxSource<'_> {
     fn generator(&mut self) -> Option<Generator<'_>> {
-        (self.dice.queue.is_empty() && self.dice.mode == DiceMode::Rng)
-            .then(|| Generator(&mut self.dice.rng))
+        if self.dice.queue.is_empty() && self.dice.mode == DiceMode::Rng {
+            Some(Generator(&mut self.dice.rng))
+        } else {
+            None
+        }
     }
 
     fn next_dice(
