@@ -1,61 +1,76 @@
 #![allow(missing_docs)] // criterion_group! generates undocumented functions
 
-//! Journal throughput: appending with a sync per entry (what every command pays), and
-//! reading back a long journal (what `replay` and re-opening pay).
+//! Journal throughput: appending a transaction with a sync (what every command pays), and
+//! replaying 100,000 transactions onto a game (what re-opening a long journal pays).
 //!
 //! `cargo bench --bench journal`.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use serde::{Deserialize, Serialize};
-use umpire::journal::JournalFile;
+use umpire::journal::{Journal, Transaction};
+use umpire::state::{Game, Schema, Value};
 
-/// An entry about the size of a real command's: text, a roll, a few changes.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Entry {
-    command: String,
-    rolls: Vec<serde_json::Value>,
-    changes: Vec<serde_json::Value>,
-    output: String,
+fn game() -> Game {
+    let text = include_str!("../examples/data/schema.toml");
+    let mut g = Game::new(Schema::from_toml("schema.toml", text).unwrap());
+    g.add_side("romans", "Romans").unwrap();
+    g.add_command("romans", "left", "Left wing").unwrap();
+    for i in 0..20 {
+        g.add_unit("left", &format!("leg{i}"), &format!("Legion {i}"), [])
+            .unwrap();
+    }
+    g
 }
 
-fn entry(i: u64) -> Entry {
-    Entry {
-        command: format!("shoot scorp{i} war4 flank"),
-        rolls: vec![
-            serde_json::json!({"expr": "1d6", "total": 4, "dice": [{"value": 4, "kept": true, "source": "rng"}]}),
-        ],
-        changes: vec![
-            serde_json::json!({"set": {"unit": "war4", "attr": "sp", "old": 5, "new": 0}}),
-        ],
-        output: "Shooting 5.2.1 — scorp1 at war4, flank\n  1d6 4\n  + current SP 6\n  = 12 HP"
-            .into(),
+/// A transaction about the size of a real command's: one roll-free change and its output.
+fn tx(g: &mut Game, i: u64) -> Transaction {
+    let change = g
+        .set_attr(&format!("leg{}", i % 20), "sp", Value::Int((i % 12) as i64))
+        .unwrap();
+    Transaction {
+        command: format!("set leg{} sp {}", i % 20, i % 12),
+        rolls: Vec::new(),
+        changes: vec![change],
+        output: "leg1 sp 6 → 4".into(),
+        generation: 0,
+        at: 0,
     }
 }
 
 fn journal(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let mut group = c.benchmark_group("journal");
+
     group.throughput(Throughput::Elements(1));
     let path = dir.path().join("append.jsonl");
-    let mut j = JournalFile::open::<Entry>(&path).unwrap().journal;
-    let e = entry(1);
-    group.bench_function("append_synced", |b| b.iter(|| j.append(&e).unwrap()));
+    let mut g = game();
+    let start = g.clone();
+    let (mut j, _) = Journal::open(&path, &mut g.clone()).unwrap();
+    let mut i = 0;
+    group.bench_function("commit_synced", |b| {
+        b.iter(|| {
+            i += 1;
+            let t = tx(&mut g, i);
+            j.commit(t).unwrap()
+        })
+    });
     drop(j);
 
     let n = 100_000;
     let long = dir.path().join("long.jsonl");
     {
-        let mut j = JournalFile::open::<Entry>(&long).unwrap().journal;
+        let mut g = start.clone();
+        let (mut j, _) = Journal::open(&long, &mut start.clone()).unwrap();
         for i in 0..n {
-            j.append(&entry(i)).unwrap();
+            let t = tx(&mut g, i);
+            j.commit(t).unwrap();
         }
     }
     group.throughput(Throughput::Elements(n));
     group.sample_size(10);
-    group.bench_function("open_and_verify_100k", |b| {
+    group.bench_function("replay_100k", |b| {
         b.iter_batched(
-            || (),
-            |()| JournalFile::open::<Entry>(&long).unwrap().entries.len(),
+            || start.clone(),
+            |mut g| Journal::open(&long, &mut g).unwrap().0.records().len(),
             BatchSize::PerIteration,
         )
     });

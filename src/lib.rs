@@ -3,8 +3,12 @@
 //! The Rust core owns dice, tables, unit state and the journal; rules are Lua scripts.
 //! See `src/README.md` for the module map.
 
+pub mod cli;
 pub mod dice;
 pub mod journal;
+pub mod repl;
 pub mod span;
 pub mod state;
 pub mod tables;
+
+pub use cli::{Args, run};

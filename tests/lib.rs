@@ -1,4 +1,7 @@
 //! umpire's integration tests, one binary with a module per feature.
 
+mod cli;
 mod corpus;
+mod crash;
 mod dice_props;
+mod transcripts;

@@ -58,6 +58,8 @@ pub struct Reversal {
     pub command: String,
     /// One line per change, as it now reads (`war4 sp 0 → 5`).
     pub changes: Vec<String>,
+    /// How many rolls the transaction made (they stay in the journal).
+    pub rolls: usize,
 }
 
 impl Journal {
@@ -237,14 +239,15 @@ impl Journal {
     }
 
     fn reversal(&self, tx: u64, changes: Vec<String>) -> Reversal {
-        let command = match self.record(tx) {
-            Some(Record::Tx(t)) => t.command.clone(),
-            _ => String::new(),
+        let (command, rolls) = match self.record(tx) {
+            Some(Record::Tx(t)) => (t.command.clone(), t.rolls.len()),
+            _ => (String::new(), 0),
         };
         Reversal {
             tx,
             command,
             changes,
+            rolls,
         }
     }
 

@@ -297,6 +297,12 @@ impl Game {
                 }
                 self.clock.turn_order.clone_from(new);
             }
+            Replace { old, new } => {
+                if *self != **old {
+                    return stale("the game differs from the one recorded".into());
+                }
+                *self = (**new).clone();
+            }
         }
         Ok(())
     }

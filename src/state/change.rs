@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::clock::{ClockPos, Expired};
-use super::game::{Command, Element, Side, Unit};
+use super::game::{Command, Element, Game, Side, Unit};
 use super::id::Id;
 use super::marker::Marker;
 use super::schema::Schema;
@@ -153,6 +153,13 @@ pub enum Change {
         /// The order after.
         new: Vec<Id>,
     },
+    /// The whole game is replaced (`load`, `replay`): undoable like any other change.
+    Replace {
+        /// The game before.
+        old: Box<Game>,
+        /// The game after.
+        new: Box<Game>,
+    },
 }
 
 impl Change {
@@ -211,6 +218,7 @@ impl Change {
             },
             SetClock { old, new } => SetClock { old: new, new: old },
             SetTurnOrder { old, new } => SetTurnOrder { old: new, new: old },
+            Replace { old, new } => Replace { old: new, new: old },
         }
     }
 }
@@ -272,6 +280,7 @@ impl std::fmt::Display for Change {
                 let list: Vec<&str> = new.iter().map(Id::as_str).collect();
                 write!(f, "turn order {}", list.join(", "))
             }
+            Replace { new, .. } => write!(f, "game replaced ({} units)", new.unit_count()),
         }
     }
 }

@@ -107,7 +107,7 @@ impl fmt::Display for Expiry {
             Expiry::EndOfRound => f.write_str("end of round"),
             Expiry::Rounds(1) => f.write_str("after 1 round"),
             Expiry::Rounds(n) => write!(f, "after {n} rounds"),
-            Expiry::EndOfTurn { side } => write!(f, "end of {side}'s next turn"),
+            Expiry::EndOfTurn { side } => write!(f, "end of the next turn of {side}"),
             Expiry::EndOfOwnTurn => f.write_str("end of its side's next turn"),
         }
     }

@@ -1,0 +1,157 @@
+//! Colour: when to use it ([`UseColor`]) and the one semantic palette every piece of output
+//! goes through ([`Palette`]), so that turning colour off (`--no-color`, `NO_COLOR`, output not
+//! a terminal, golden transcripts) is one switch.
+
+use std::io::IsTerminal;
+
+use colored::Colorize;
+
+use crate::dice::render::{Paint, Plain, Role};
+
+/// Whether to colour output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UseColor {
+    /// Colour when stdout is a terminal and `NO_COLOR` is not set.
+    #[default]
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+impl UseColor {
+    /// Whether colour is on for stdout, looking at the terminal and the environment for
+    /// [`UseColor::Auto`].
+    pub fn enabled(self) -> bool {
+        self.enabled_for(&std::io::stdout())
+    }
+
+    /// Whether colour is on for `stream` (stdout or stderr).
+    pub fn enabled_for(self, stream: &impl IsTerminal) -> bool {
+        match self {
+            UseColor::Always => true,
+            UseColor::Never => false,
+            UseColor::Auto => {
+                // https://no-color.org: set and not empty turns colour off.
+                let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+                !no_color && stream.is_terminal()
+            }
+        }
+    }
+}
+
+/// What a piece of shell output is, for colouring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Style {
+    /// Ordinary text.
+    Plain,
+    /// Names of commands, headings.
+    Strong,
+    /// Secondary text: hints, column heads, notes.
+    Dim,
+    /// Numbers that are the answer (totals, probabilities).
+    Number,
+    /// The bars of a chart.
+    Bar,
+    /// `error:` and the caret.
+    Error,
+    /// `help:`.
+    Help,
+    /// A part of a rolled expression.
+    Dice(Role),
+}
+
+/// The palette: paints [`Style`]s (and dice [`Role`]s) with colour, or leaves text alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Palette {
+    color: bool,
+}
+
+impl Palette {
+    /// A palette for stdout that colours when `use_color` says so.
+    pub fn new(use_color: UseColor) -> Self {
+        Self::with_color(use_color.enabled())
+    }
+
+    /// A palette for stderr (errors) that colours when `use_color` says so.
+    pub fn for_stderr(use_color: UseColor) -> Self {
+        Self::with_color(use_color.enabled_for(&std::io::stderr()))
+    }
+
+    fn with_color(color: bool) -> Self {
+        if color {
+            // We decided already; stop `colored` second-guessing from the environment.
+            colored::control::set_override(true);
+        }
+        Palette { color }
+    }
+
+    /// A palette without colour.
+    pub fn plain() -> Self {
+        Palette { color: false }
+    }
+
+    /// Whether this palette colours.
+    pub fn is_color(&self) -> bool {
+        self.color
+    }
+
+    /// `text` painted as `style`.
+    pub fn style(&self, style: Style, text: &str) -> String {
+        if let Style::Dice(role) = style {
+            return self.paint(role, text);
+        }
+        if !self.color || text.is_empty() {
+            return text.to_string();
+        }
+        match style {
+            Style::Plain => text.to_string(),
+            Style::Strong => text.bold().to_string(),
+            Style::Dim => text.dimmed().to_string(),
+            Style::Number => text.bold().to_string(),
+            Style::Bar => text.cyan().to_string(),
+            Style::Error => text.red().bold().to_string(),
+            Style::Help => text.cyan().bold().to_string(),
+            Style::Dice(_) => unreachable!("handled above"),
+        }
+    }
+}
+
+impl Paint for Palette {
+    fn paint(&self, role: Role, text: &str) -> String {
+        if !self.color {
+            return Plain.paint(role, text);
+        }
+        match role {
+            Role::Dropped => text.dimmed().strikethrough().to_string(),
+            Role::Success => text.green().to_string(),
+            Role::Failure => text.red().to_string(),
+            Role::CritSuccess => text.green().bold().to_string(),
+            Role::CritFailure => text.red().bold().to_string(),
+            Role::Exploded => text.yellow().to_string(),
+            Role::Rerolled => text.italic().to_string(),
+            Role::Total => text.bold().to_string(),
+            Role::Label => text.blue().to_string(),
+            Role::Comment => text.dimmed().to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_palette_leaves_text_alone_but_strikes_dropped_dice() {
+        let p = Palette::plain();
+        assert_eq!(p.style(Style::Error, "error:"), "error:");
+        assert_eq!(p.paint(Role::Dropped, "3"), "~~3~~");
+    }
+
+    #[test]
+    fn never_means_never() {
+        assert!(!UseColor::Never.enabled());
+        assert!(UseColor::Always.enabled());
+    }
+}

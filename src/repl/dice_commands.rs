@@ -1,0 +1,317 @@
+//! The dice commands: `roll`, `prob` and `dice` (the sources: seed, mode, queue).
+
+use serde_json::{Value, json};
+
+use super::color::Style;
+use super::command::{Command, Word};
+use super::error::CommandError;
+use super::output::{Block, Comparison, Output, ProbReport, Text, num};
+use super::registry::Registry;
+use super::session::{Context, reborrow};
+use crate::dice::ast::{BinaryOp, UnaryOp};
+use crate::dice::render::fmt_value;
+use crate::dice::source::fresh_seed;
+use crate::dice::{self, DiceExpr, DiceMode, Expr, Roll, SourceKind};
+
+/// Parses the text after the command name as a dice expression, with spans in the whole line.
+fn parse_rest(cmd: &Command, what: &str, usage: &str) -> Result<(DiceExpr, usize), CommandError> {
+    let (text, offset) = cmd.rest();
+    if text.is_empty() {
+        return Err(CommandError::usage(
+            format!("`{what}` needs a dice expression"),
+            usage,
+            cmd.rest_span(),
+        ));
+    }
+    let expr = dice::parse(text).map_err(|e| CommandError::dice(e, offset))?;
+    Ok((expr, offset))
+}
+
+/// `roll [Nx] EXPR`.
+pub fn roll(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    let (expr, offset) = parse_rest(cmd, "roll", "roll [Nx] EXPR")?;
+    // A failed or cancelled roll changes nothing: not the queue, not the generator.
+    let saved = ctx.state.dice.clone();
+    let rolled = {
+        let mut source = ctx.state.dice.source(reborrow(&mut ctx.entry));
+        dice::roll(&expr, &mut source, &ctx.state.limits)
+    };
+    let rolls = rolled.map_err(|e| {
+        ctx.state.dice = saved;
+        CommandError::dice(e, offset)
+    })?;
+    for r in &rolls {
+        ctx.state.record_roll(r);
+    }
+    Ok(roll_output(&expr, rolls))
+}
+
+fn roll_output(expr: &DiceExpr, rolls: Vec<Roll>) -> Output {
+    let mut sources: Vec<SourceKind> = Vec::new();
+    for s in rolls.iter().flat_map(|r| &r.sources) {
+        if !sources.contains(s) {
+            sources.push(*s);
+        }
+    }
+    let dice_of = |r: &Roll| serde_json::to_value(r.dice()).unwrap_or(Value::Null);
+    let mut out = Output::new("roll")
+        .field("expr", expr.to_string())
+        .field("sources", json!(sources));
+    if expr.repeat.is_some() {
+        let totals: Vec<Value> = rolls.iter().map(|r| num(r.total)).collect();
+        out = out
+            .field("repeat", rolls.len())
+            .field("total", json!(totals))
+            .field("dice", rolls.iter().map(dice_of).collect::<Vec<_>>());
+    } else if let Some(r) = rolls.first() {
+        out = out.field("total", num(r.total)).field("dice", dice_of(r));
+    }
+    out = out.field("rolls", serde_json::to_value(&rolls).unwrap_or(Value::Null));
+    let summary = (rolls.len() > 1).then(|| {
+        let totals: Vec<String> = rolls.iter().map(|r| fmt_value(r.total)).collect();
+        Text::new()
+            .push(Style::Dim, "totals ")
+            .push(Style::Number, totals.join(", "))
+    });
+    for r in rolls {
+        out = out.block(Block::Roll(r));
+    }
+    if let Some(s) = summary {
+        out = out.text(s);
+    }
+    out
+}
+
+/// `prob EXPR` and `prob EXPR OP N`.
+pub fn prob(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    let (expr, offset) = parse_rest(cmd, "prob", "prob EXPR [OP N]")?;
+    if let Some(n) = expr.repeat {
+        return Err(CommandError::invalid(
+            format!("`prob` gives the odds of one roll, not of `{n}x` repeats"),
+            Some(format!("drop the `{n}x`")),
+            cmd.rest_span(),
+        ));
+    }
+    let whole = expr.to_string();
+    let (of, compare) = match &expr.expr {
+        Expr::Binary(BinaryOp::Cmp(op), lhs, rhs) => match constant(rhs) {
+            Some(value) => (
+                DiceExpr {
+                    repeat: None,
+                    expr: (**lhs).clone(),
+                    comment: None,
+                },
+                Some((*op, value)),
+            ),
+            None => (expr.clone(), None),
+        },
+        _ => (expr.clone(), None),
+    };
+    // The parser's spans are into the text after `prob`, so errors about `of` shift the same.
+    let dist = dice::exact::distribution(&of, &ctx.state.exact)
+        .map_err(|err| CommandError::dice(err, offset))?;
+    let dist_json: Vec<Value> = dist
+        .outcomes
+        .iter()
+        .map(|(v, p)| json!([num(*v), p]))
+        .collect();
+    let mut out = Output::new("prob")
+        .field("expr", whole)
+        .field("mean", dist.mean())
+        .field("stddev", dist.stddev())
+        .field("dist", dist_json)
+        .field("cut_off", dist.cut_off)
+        .field("explode_depth", json!(dist.explode_depth));
+    let compare = compare.map(|(op, value)| {
+        let probability = dist.probability(op, value);
+        out.json.insert("of".into(), json!(of.to_string()));
+        out.json.insert("op".into(), json!(op.symbol()));
+        out.json.insert("value".into(), num(value));
+        out.json.insert("probability".into(), json!(probability));
+        Comparison {
+            op,
+            value,
+            probability,
+        }
+    });
+    Ok(out.block(Block::Prob(ProbReport {
+        expr: of.to_string(),
+        dist,
+        compare,
+    })))
+}
+
+/// The value of a constant right-hand side (`14`, `-2`), if it is one.
+fn constant(e: &Expr) -> Option<f64> {
+    match e {
+        Expr::Num(v) => Some(*v),
+        Expr::Unary(UnaryOp::Neg, inner) => constant(inner).map(|v| -v),
+        Expr::Unary(UnaryOp::Plus, inner) => constant(inner),
+        _ => None,
+    }
+}
+
+const DICE_USAGE: &str = "dice [seed [N] | mode rng|enter | queue [V...|clear]]";
+
+/// `dice`, `dice seed [N]`, `dice mode rng|enter`, `dice queue [V...|clear]`.
+pub fn dice(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    let dice = &mut ctx.state.dice;
+    let (action, message) = match cmd.args.as_slice() {
+        [] => (None, None),
+        [sub, rest @ ..] => match (sub.text.as_str(), rest) {
+            ("seed", []) => {
+                dice.reseed(fresh_seed());
+                (
+                    Some("seed"),
+                    Some(format!(
+                        "seed {}: a fresh seed, the generator starts from it",
+                        dice.seed()
+                    )),
+                )
+            }
+            ("seed", [n]) => {
+                let seed = n.text.parse::<u64>().map_err(|_| {
+                    CommandError::invalid(
+                        format!("`{}` is not a seed", n.text),
+                        Some("a seed is a whole number from 0 to 18446744073709551615".into()),
+                        n.span,
+                    )
+                })?;
+                dice.reseed(seed);
+                (
+                    Some("seed"),
+                    Some(format!("seed {seed}: the generator starts again from it")),
+                )
+            }
+            ("mode", [m]) => {
+                let (mode, msg) = match m.text.as_str() {
+                    "rng" => (
+                        DiceMode::Rng,
+                        "dice come from the seeded generator".to_string(),
+                    ),
+                    "enter" => (
+                        DiceMode::Enter,
+                        "dice are entered by hand: each die is asked for".to_string(),
+                    ),
+                    _ => {
+                        return Err(CommandError::invalid(
+                            format!("unknown dice mode `{}`", m.text),
+                            Some("the modes are `rng` and `enter`".into()),
+                            m.span,
+                        ));
+                    }
+                };
+                dice.set_mode(mode);
+                (Some("mode"), Some(msg))
+            }
+            ("mode", _) => {
+                return Err(CommandError::usage(
+                    "`dice mode` takes `rng` or `enter`",
+                    "dice mode rng|enter",
+                    cmd.rest_span(),
+                ));
+            }
+            ("queue", []) => (None, None),
+            ("queue", [c]) if c.text == "clear" => {
+                let n = dice.clear_queue();
+                (
+                    Some("queue"),
+                    Some(format!(
+                        "queue cleared ({n} {} dropped)",
+                        plural(n, "value")
+                    )),
+                )
+            }
+            ("queue", values) => {
+                let values = values
+                    .iter()
+                    .map(queued_value)
+                    .collect::<Result<Vec<_>, _>>()?;
+                let list = join(&values);
+                dice.enqueue(values);
+                (Some("queue"), Some(format!("queued {list}")))
+            }
+            (other, _) => {
+                let help = ["seed", "mode", "queue"]
+                    .into_iter()
+                    .find(|s| strsim::levenshtein(s, other) <= 2)
+                    .map_or_else(
+                        || format!("usage: {DICE_USAGE}"),
+                        |s| format!("did you mean `dice {s}`?"),
+                    );
+                return Err(CommandError::invalid(
+                    format!("unknown `dice` subcommand `{other}`"),
+                    Some(help),
+                    sub.span,
+                ));
+            }
+        },
+    };
+    let dice = &ctx.state.dice;
+    let queue: Vec<i64> = dice.queued().collect();
+    let mode = match dice.mode() {
+        DiceMode::Rng => "rng",
+        DiceMode::Enter => "enter",
+    };
+    let mut text = Text::new();
+    if let Some(m) = message {
+        text = text.plain(format!("{m}\n"));
+    }
+    text = text
+        .push(Style::Dim, "dice ")
+        .push(Style::Strong, mode)
+        .push(Style::Dim, " · seed ")
+        .plain(dice.seed().to_string())
+        .push(Style::Dim, " · queue ")
+        .plain(if queue.is_empty() {
+            "empty".to_string()
+        } else {
+            join(&queue)
+        });
+    let mut out = Output::new("dice")
+        .field("mode", mode)
+        .field("seed", dice.seed())
+        .field("queue", json!(queue))
+        .text(text);
+    if let Some(a) = action {
+        out = out.field("action", a);
+    }
+    Ok(out)
+}
+
+fn queued_value(w: &Word) -> Result<i64, CommandError> {
+    w.text.parse::<i64>().map_err(|_| {
+        CommandError::invalid(
+            format!("`{}` is not a die value", w.text),
+            Some("queue whole numbers, as in `dice queue 4 3 5` (or `dice queue clear`)".into()),
+            w.span,
+        )
+    })
+}
+
+fn join(values: &[i64]) -> String {
+    values
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
+    }
+}
+
+/// Completion for `dice`'s arguments.
+pub fn complete_dice(_: &Registry, before: &[&str]) -> Vec<String> {
+    let words: &[&str] = match before {
+        [] => &["seed", "mode", "queue"],
+        ["mode"] => &["rng", "enter"],
+        ["queue"] => &["clear"],
+        _ => &[],
+    };
+    words.iter().map(|s| s.to_string()).collect()
+}

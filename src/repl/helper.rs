@@ -1,0 +1,179 @@
+//! The rustyline helper: completion of command names and arguments, hints with the rest of a
+//! command name or its usage, and dimmed hints when colour is on.
+
+use std::borrow::Cow;
+
+use rustyline::completion::Completer;
+use rustyline::highlight::Highlighter;
+use rustyline::hint::{Hint, Hinter};
+use rustyline::validate::Validator;
+use rustyline::{Context, Helper};
+
+use super::color::{Palette, Style};
+use super::command::split_words;
+use super::registry::Registry;
+
+/// The REPL's rustyline helper.
+#[derive(Helper)]
+pub struct ShellHelper {
+    /// The commands to complete (refresh it when commands are registered).
+    pub registry: Registry,
+    /// Colours for hints and the prompt.
+    pub palette: Palette,
+    /// True while dice are being entered: no completion or hints then.
+    pub entering: bool,
+    /// Words to complete in arguments the commands do not complete themselves: unit and
+    /// other ids, `side:` terms, attribute and marker names, table names. Refreshed by the
+    /// REPL after every command.
+    pub words: Vec<String>,
+}
+
+impl ShellHelper {
+    /// A helper completing the commands of `registry`.
+    pub fn new(registry: Registry, palette: Palette) -> Self {
+        ShellHelper {
+            registry,
+            palette,
+            entering: false,
+            words: Vec::new(),
+        }
+    }
+}
+
+impl Completer for ShellHelper {
+    type Candidate = String;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        if self.entering {
+            return Ok((pos, Vec::new()));
+        }
+        let (start, found) = self.registry.complete(line, pos);
+        let head = &line[..pos];
+        if !found.is_empty() || !head.trim_start().contains(char::is_whitespace) {
+            return Ok((start, found));
+        }
+        // An argument the command does not complete: offer the game's words.
+        let partial = head.rsplit(char::is_whitespace).next().unwrap_or("");
+        let words = self
+            .words
+            .iter()
+            .filter(|w| w.starts_with(partial))
+            .cloned()
+            .collect();
+        Ok((pos - partial.len(), words))
+    }
+}
+
+/// A hint shown after the cursor; part of it may be accepted with → (the rest of a name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShellHint {
+    /// The text shown.
+    pub display: String,
+    /// How much of it → inserts (0: none, it is only a reminder).
+    pub complete_up_to: usize,
+}
+
+impl Hint for ShellHint {
+    fn display(&self) -> &str {
+        &self.display
+    }
+
+    fn completion(&self) -> Option<&str> {
+        (self.complete_up_to > 0).then(|| &self.display[..self.complete_up_to])
+    }
+}
+
+/// The hint for `line` with the cursor at its end: the rest of a command name when exactly one
+/// command starts with what is typed, or the usage when a known command is followed by a space.
+pub fn hint(registry: &Registry, line: &str) -> Option<ShellHint> {
+    let words = split_words(line);
+    match words.as_slice() {
+        [word] if !line.ends_with(char::is_whitespace) => {
+            let mut names = registry
+                .specs()
+                .iter()
+                .filter(|s| s.name.starts_with(&word.text));
+            let spec = names.next()?;
+            if names.next().is_some() || spec.name == word.text {
+                return None;
+            }
+            let rest = spec.name[word.text.len()..].to_string();
+            Some(ShellHint {
+                complete_up_to: rest.len(),
+                display: rest,
+            })
+        }
+        [word] => {
+            let spec = registry.find(&word.text)?;
+            let args = spec.usage.split_once(' ')?.1;
+            Some(ShellHint {
+                display: args.to_string(),
+                complete_up_to: 0,
+            })
+        }
+        _ => None,
+    }
+}
+
+impl Hinter for ShellHelper {
+    type Hint = ShellHint;
+
+    fn hint(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> Option<ShellHint> {
+        if self.entering || pos < line.len() {
+            return None;
+        }
+        hint(&self.registry, line)
+    }
+}
+
+impl Highlighter for ShellHelper {
+    fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
+        if self.palette.is_color() {
+            Cow::Owned(self.palette.style(Style::Dim, hint))
+        } else {
+            Cow::Borrowed(hint)
+        }
+    }
+
+    fn highlight_prompt<'b, 's: 'b, 'p: 'b>(
+        &'s self,
+        prompt: &'p str,
+        default: bool,
+    ) -> Cow<'b, str> {
+        if default && self.palette.is_color() {
+            Cow::Owned(self.palette.style(Style::Strong, prompt))
+        } else {
+            Cow::Borrowed(prompt)
+        }
+    }
+}
+
+impl Validator for ShellHelper {}
+
+#[cfg(test)]
+mod tests {
+    use super::super::builtins;
+    use super::*;
+
+    #[test]
+    fn hints_finish_a_unique_command_name() {
+        let r = builtins::registry();
+        let h = hint(&r, "pro").unwrap();
+        assert_eq!((h.display(), h.completion()), ("b", Some("b")));
+        assert_eq!(hint(&r, "roll"), None);
+        assert_eq!(hint(&r, "zz"), None);
+    }
+
+    #[test]
+    fn hints_show_the_usage_after_a_command() {
+        let r = builtins::registry();
+        let h = hint(&r, "roll ").unwrap();
+        assert_eq!((h.display(), h.completion()), ("[Nx] EXPR", None));
+        assert_eq!(hint(&r, "roll 2d6"), None);
+    }
+}

@@ -1,0 +1,281 @@
+//! Rendering for people: an [`Output`]'s blocks as text through the [`Palette`], the `prob`
+//! bar chart, and errors with their caret under the whole command line.
+
+use super::color::{Palette, Style};
+use super::error::CommandError;
+use super::output::{Block, Output, ProbReport, Text};
+use crate::dice::ast::CmpOp;
+use crate::dice::render::fmt_value;
+use crate::dice::render::roll_line;
+use crate::dice::{Roll, SourceKind};
+
+/// Widest bar in the `prob` chart, in terminal cells.
+const BAR_WIDTH: usize = 40;
+/// A distribution with more values than this has its negligible tails folded away.
+const MAX_ROWS: usize = 50;
+/// P(=) under which a tail row is folded away in a long chart.
+const NEGLIGIBLE: f64 = 1e-4;
+
+/// The text of an output, without a trailing newline (empty when there is nothing to show).
+pub fn output(out: &Output, palette: &Palette) -> String {
+    let parts: Vec<String> = out
+        .blocks
+        .iter()
+        .map(|b| match b {
+            Block::Text(t) => text(t, palette),
+            Block::Roll(r) => roll(r, palette),
+            Block::Prob(p) => prob(p, palette),
+        })
+        .collect();
+    parts.join("\n")
+}
+
+/// Styled text as a string.
+pub fn text(t: &Text, palette: &Palette) -> String {
+    t.0.iter()
+        .map(|(style, s)| palette.style(*style, s))
+        .collect()
+}
+
+/// One roll, with the sources named when the dice did not all come from the generator.
+pub fn roll(r: &Roll, palette: &Palette) -> String {
+    let mut line = roll_line(r, palette);
+    if r.sources.iter().any(|s| *s != SourceKind::Rng) {
+        let names: Vec<String> = r.sources.iter().map(|s| s.to_string()).collect();
+        line.push_str(&palette.style(Style::Dim, &format!("  · {}", names.join(" + "))));
+    }
+    line
+}
+
+/// An error for people: `error: message`, the line with a caret under the bad part, and
+/// `help: …`. `location` (`FILE:LINE`) prefixes the first line in `run` mode.
+pub fn error(err: &CommandError, line: &str, location: Option<&str>, palette: &Palette) -> String {
+    let mut out = String::new();
+    if let Some(loc) = location {
+        out.push_str(&palette.style(Style::Strong, &format!("{loc}: ")));
+    }
+    out.push_str(&palette.style(Style::Error, "error:"));
+    out.push_str(&palette.style(Style::Strong, &format!(" {err}")));
+    if let Some(span) = err.span {
+        let snippet = span.snippet(line);
+        let mut lines = snippet.lines();
+        if let (Some(src), Some(caret)) = (lines.next(), lines.next()) {
+            out.push_str(&format!(
+                "\n  {src}\n  {}",
+                palette.style(Style::Error, caret)
+            ));
+        }
+    }
+    if let Some(h) = err.help() {
+        out.push_str(&format!("\n{} {h}", palette.style(Style::Help, "help:")));
+    }
+    out
+}
+
+/// A percentage for the chart: two decimals, `<0.01%` for a tiny non-zero probability.
+pub fn percent(p: f64) -> String {
+    if p > 0.0 && p < 0.000_05 {
+        "<0.01%".to_string()
+    } else {
+        format!("{:.2}%", p * 100.0)
+    }
+}
+
+/// A statistic to three decimals, trailing zeros dropped.
+fn stat(x: f64) -> String {
+    let s = format!("{x:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.to_string() }
+}
+
+/// The `prob` report: one probability, or the distribution as a bar chart.
+pub fn prob(report: &ProbReport, palette: &Palette) -> String {
+    let dist = &report.dist;
+    let mut lines = Vec::new();
+    if let Some(c) = report.compare {
+        lines.push(format!(
+            "P({} {} {}) = {}",
+            report.expr,
+            cmp_symbol(c.op),
+            fmt_value(c.value),
+            palette.style(Style::Number, &percent(c.probability))
+        ));
+    } else {
+        lines.push(palette.style(Style::Strong, &report.expr));
+        lines.push(palette.style(Style::Dim, "   value     P(=)     P(≥)     P(≤)"));
+        let max_p = dist.outcomes.iter().map(|o| o.1).fold(0.0, f64::max);
+        let total: f64 = dist.outcomes.iter().map(|o| o.1).sum();
+        let (first, last, threshold) = shown_range(&dist.outcomes);
+        let mut below = 0.0;
+        for (i, &(v, p)) in dist.outcomes.iter().enumerate() {
+            let at_least = total - below;
+            below += p;
+            if i < first || i > last {
+                continue;
+            }
+            lines.push(format!(
+                "{:>8} {:>8} {:>8} {:>8}  {}",
+                fmt_value(v),
+                percent(p),
+                percent(at_least),
+                percent(below),
+                palette.style(Style::Bar, &bar(p, max_p))
+            ));
+        }
+        if first > 0 {
+            lines.insert(2, fold_note(first, "lower", threshold, palette));
+        }
+        let hidden_above = dist.outcomes.len().saturating_sub(last + 1);
+        if hidden_above > 0 {
+            lines.push(fold_note(hidden_above, "higher", threshold, palette));
+        }
+        lines.push(format!(
+            "{} {} {} {}",
+            palette.style(Style::Dim, "mean"),
+            palette.style(Style::Number, &stat(dist.mean())),
+            palette.style(Style::Dim, "· standard deviation"),
+            palette.style(Style::Number, &stat(dist.stddev())),
+        ));
+    }
+    if let Some(depth) = dist.explode_depth {
+        let note = if dist.cut_off > 0.0 {
+            format!(
+                "explosions followed {depth} deep; the longer chains beyond, P = {}, are cut off and not counted above",
+                percent_precise(dist.cut_off)
+            )
+        } else {
+            format!("explosions followed {depth} deep; nothing is cut off")
+        };
+        lines.push(palette.style(Style::Dim, &note));
+    }
+    lines.join("\n")
+}
+
+/// A small probability with enough digits to be seen (`0.0021%`).
+fn percent_precise(p: f64) -> String {
+    if p >= 0.000_05 {
+        percent(p)
+    } else {
+        format!("{:.3e}%", p * 100.0)
+    }
+}
+
+fn fold_note(n: usize, side: &str, threshold: f64, palette: &Palette) -> String {
+    palette.style(
+        Style::Dim,
+        &format!(
+            "     … {n} {side} values, each under {}",
+            percent(threshold)
+        ),
+    )
+}
+
+/// The rows shown and the P(=) under which tail rows were folded away: all rows when there
+/// are at most [`MAX_ROWS`]; otherwise the run between the tails whose rows are below the
+/// larger of [`NEGLIGIBLE`] and the [`MAX_ROWS`]-th largest P(=), so a wide distribution
+/// (`100d10`) still fits on a screen.
+fn shown_range(outcomes: &[(f64, f64)]) -> (usize, usize, f64) {
+    let n = outcomes.len();
+    if n <= MAX_ROWS {
+        return (0, n.saturating_sub(1), 0.0);
+    }
+    let mut ps: Vec<f64> = outcomes.iter().map(|o| o.1).collect();
+    ps.sort_by(|a, b| b.total_cmp(a));
+    let threshold = ps[MAX_ROWS - 1].max(NEGLIGIBLE);
+    let first = outcomes.iter().position(|o| o.1 >= threshold).unwrap_or(0);
+    let last = outcomes
+        .iter()
+        .rposition(|o| o.1 >= threshold)
+        .unwrap_or(n - 1);
+    (first, last.max(first), threshold)
+}
+
+/// A horizontal bar `p / max` of [`BAR_WIDTH`], in eighths of a cell.
+fn bar(p: f64, max: f64) -> String {
+    if max <= 0.0 || p <= 0.0 {
+        return String::new();
+    }
+    let eighths = ((p / max) * (BAR_WIDTH * 8) as f64).round().max(1.0) as usize;
+    let mut s = "█".repeat(eighths / 8);
+    const PARTS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
+    s.push_str(PARTS[eighths % 8]);
+    s
+}
+
+fn cmp_symbol(op: CmpOp) -> &'static str {
+    // Between totals equality reads better as `==`, as the parser also accepts it.
+    match op {
+        CmpOp::Eq => "==",
+        other => other.symbol(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::Distribution;
+
+    #[test]
+    fn wide_charts_keep_about_a_screenful_around_the_mode() {
+        let outcomes: Vec<(f64, f64)> = (0..200)
+            .map(|i| (i as f64, 1.0 / (1.0 + (i as f64 - 100.0).abs())))
+            .collect();
+        let (first, last, threshold) = shown_range(&outcomes);
+        assert!(last - first <= MAX_ROWS, "{first}..{last}");
+        assert!(threshold > NEGLIGIBLE);
+        assert!((first..=last).contains(&100));
+    }
+
+    #[test]
+    fn bars_scale_to_the_most_likely_value() {
+        assert_eq!(bar(1.0, 1.0).chars().count(), BAR_WIDTH);
+        assert_eq!(bar(0.5, 1.0).chars().count(), BAR_WIDTH / 2);
+        assert_eq!(bar(1e-9, 1.0), "▏");
+        assert_eq!(bar(0.0, 1.0), "");
+    }
+
+    #[test]
+    fn percentages_show_tiny_values_as_under_a_hundredth() {
+        assert_eq!(percent(1.0), "100.00%");
+        assert_eq!(percent(1.0 / 6.0), "16.67%");
+        assert_eq!(percent(1e-7), "<0.01%");
+        assert_eq!(percent(0.0), "0.00%");
+    }
+
+    #[test]
+    fn chart_lists_every_value_with_cumulative_odds() {
+        let d6 = Distribution {
+            outcomes: (1..=6).map(|v| (v as f64, 1.0 / 6.0)).collect(),
+            cut_off: 0.0,
+            explode_depth: None,
+        };
+        let text = prob(
+            &ProbReport {
+                expr: "1d6".into(),
+                dist: d6,
+                compare: None,
+            },
+            &Palette::plain(),
+        );
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 9, "{text}");
+        assert!(
+            lines[2].starts_with("       1   16.67%  100.00%   16.67%  ████"),
+            "{text}"
+        );
+        assert!(
+            lines[7].starts_with("       6   16.67%   16.67%  100.00%"),
+            "{text}"
+        );
+        assert_eq!(lines[8], "mean 3.5 · standard deviation 1.708");
+    }
+
+    #[test]
+    fn long_charts_fold_their_negligible_tails() {
+        let n = 200;
+        let outcomes: Vec<(f64, f64)> = (0..n)
+            .map(|i| (i as f64, if (90..110).contains(&i) { 0.05 } else { 1e-9 }))
+            .collect();
+        assert_eq!(shown_range(&outcomes), (90, 109, NEGLIGIBLE));
+    }
+}

@@ -1,0 +1,368 @@
+//! A shell session: the command registry and the state commands act on, and
+//! [`Session::execute`], which takes one line to one [`Output`] or one [`CommandError`].
+//!
+//! The REPL, `umpire run` and the one-shot `umpire roll` all go through `execute`, so a
+//! command behaves the same wherever it is typed.
+//!
+//! Every command runs as one transaction: the rolls it makes and the changes it applies to
+//! the game are collected in [`Pending`]; on success they are committed to the journal
+//! (synced to disk) before the result is shown, and on any error — the command's own, or
+//! the journal's — the changes are undone and the dice put back, so nothing is half done.
+
+use super::builtins;
+use super::color::Palette;
+use super::command::{self, Command};
+use super::error::{CommandError, CommandErrorKind};
+use super::output::Output;
+use super::registry::Registry;
+use super::render;
+use crate::dice::{DiceBox, DieEntry, ExactOptions, Limits, Roll};
+use crate::journal::{Journal, Transaction, now};
+use crate::state::{Change, Game, StateError};
+use crate::tables::TableSet;
+
+/// What commands act on.
+#[derive(Debug)]
+pub struct State {
+    /// Where dice come from.
+    pub dice: DiceBox,
+    /// Caps on rolls.
+    pub limits: Limits,
+    /// Settings for exact odds.
+    pub exact: ExactOptions,
+    /// The game: sides, commands, units, markers, the clock.
+    pub game: Game,
+    /// The tables loaded.
+    pub tables: TableSet,
+    /// The session's journal.
+    pub journal: Journal,
+    /// The rules generation (0 until rules are loaded; bumped by each reload).
+    pub generation: u64,
+    /// What the running command has rolled and changed so far.
+    pub pending: Pending,
+}
+
+/// The rolls and changes of the command being run, committed together when it succeeds.
+#[derive(Debug, Default)]
+pub struct Pending {
+    /// Every roll, in order.
+    pub rolls: Vec<Roll>,
+    /// Every change applied to the game, in order.
+    pub changes: Vec<Change>,
+}
+
+impl State {
+    /// Notes a roll for the journal.
+    pub fn record_roll(&mut self, roll: &Roll) {
+        self.pending.rolls.push(roll.clone());
+    }
+
+    /// Makes a change to the game through `edit` (one of [`Game`]'s edit helpers, which apply
+    /// the change and return it) and notes it for the journal.
+    pub fn change(
+        &mut self,
+        edit: impl FnOnce(&mut Game) -> Result<Change, StateError>,
+    ) -> Result<(), StateError> {
+        let c = edit(&mut self.game)?;
+        self.pending.changes.push(c);
+        Ok(())
+    }
+
+    /// Makes several changes at once (an edit helper that returns a list, such as `remove`).
+    pub fn change_all(
+        &mut self,
+        edit: impl FnOnce(&mut Game) -> Result<Vec<Change>, StateError>,
+    ) -> Result<(), StateError> {
+        let cs = edit(&mut self.game)?;
+        self.pending.changes.extend(cs);
+        Ok(())
+    }
+
+    /// Applies changes built elsewhere (a roster), all or nothing, and notes them.
+    pub fn apply_changes(&mut self, changes: Vec<Change>) -> Result<(), StateError> {
+        self.game.apply_all(&changes).map_err(|(_, e)| e)?;
+        self.pending.changes.extend(changes);
+        Ok(())
+    }
+}
+
+/// What a running command can reach: the state, the registry (for `help`) and, when someone
+/// can be asked, a way to prompt for entered dice.
+pub struct Context<'a> {
+    /// The state to read and change.
+    pub state: &'a mut State,
+    /// Every command (read-only while one runs).
+    pub registry: &'a Registry,
+    /// Prompts for dice in `dice mode enter`; `None` where nobody can be asked.
+    pub entry: Option<&'a mut dyn DieEntry>,
+}
+
+/// A shell session.
+#[derive(Debug)]
+pub struct Session {
+    /// The commands.
+    pub registry: Registry,
+    /// The state.
+    pub state: State,
+}
+
+/// The result of one line: what it produced, or why it failed (with the canonical command name
+/// when the name was recognised).
+pub type Executed = Result<Output, (Option<String>, CommandError)>;
+
+impl Session {
+    /// A session with the built-in commands, rolling with `dice`, journalling in memory only.
+    pub fn new(dice: DiceBox) -> Self {
+        Self::with_journal(dice, Journal::in_memory(), Game::default())
+    }
+
+    /// A session on `game` (already replayed from `journal`, when it has a file).
+    pub fn with_journal(dice: DiceBox, journal: Journal, game: Game) -> Self {
+        Session {
+            registry: builtins::registry(),
+            state: State {
+                dice,
+                limits: Limits::default(),
+                exact: ExactOptions::default(),
+                game,
+                tables: TableSet::new(),
+                journal,
+                generation: 0,
+                pending: Pending::default(),
+            },
+        }
+    }
+
+    /// Runs one line. `None` for a blank or comment line. On error nothing is changed: a roll
+    /// that fails or is cancelled puts back the queue and the generator as they were.
+    pub fn execute(&mut self, line: &str, entry: Option<&mut dyn DieEntry>) -> Option<Executed> {
+        let cmd = command::parse(line)?;
+        Some(self.run(&cmd, entry))
+    }
+
+    fn run(&mut self, cmd: &Command, entry: Option<&mut dyn DieEntry>) -> Executed {
+        let Some(spec) = self.registry.find(&cmd.name.text) else {
+            let kind = CommandErrorKind::UnknownCommand {
+                name: cmd.name.text.clone(),
+                suggestion: self.registry.nearest(&cmd.name.text).map(str::to_string),
+                is_dice: crate::dice::parse(cmd.line.trim()).is_ok(),
+            };
+            return Err((None, CommandError::new(kind, Some(cmd.name.span))));
+        };
+        let name = spec.name.to_string();
+        let run = spec.run;
+        let mut entry = entry;
+        let entry = reborrow(&mut entry);
+        let saved_dice = self.state.dice.clone();
+        self.state.pending = Pending::default();
+        let mut ctx = Context {
+            state: &mut self.state,
+            registry: &self.registry,
+            entry,
+        };
+        let result = run(&mut ctx, cmd);
+        let pending = std::mem::take(&mut self.state.pending);
+        match result {
+            Ok(out) if pending.rolls.is_empty() && pending.changes.is_empty() => Ok(out),
+            Ok(out) => {
+                let tx = Transaction {
+                    command: cmd.line.trim().to_string(),
+                    output: render::output(&out, &Palette::plain()),
+                    rolls: pending.rolls,
+                    changes: pending.changes,
+                    generation: self.state.generation,
+                    at: now(),
+                };
+                let changes = tx.changes.clone();
+                match self.state.journal.commit(tx) {
+                    Ok(seq) => Ok(out.field("tx", seq)),
+                    Err(e) => {
+                        self.abandon(&changes, saved_dice);
+                        let err = CommandError::new(
+                            CommandErrorKind::Invalid {
+                                message: format!("{e}; the command was not done"),
+                                help: Some(
+                                    "free some disk space or give another file with `--journal`"
+                                        .into(),
+                                ),
+                            },
+                            None,
+                        );
+                        Err((Some(name), err))
+                    }
+                }
+            }
+            Err(e) => {
+                self.abandon(&pending.changes, saved_dice);
+                Err((Some(name), e))
+            }
+        }
+    }
+
+    /// Words worth completing in arguments: ids, selector terms, attribute and marker
+    /// names, table names.
+    pub fn vocabulary(&self) -> Vec<String> {
+        let mut words = crate::state::complete(&self.state.game, "");
+        words.extend(self.state.tables.iter().map(|t| t.name.clone()));
+        words.sort();
+        words.dedup();
+        words
+    }
+
+    /// Puts the game and the dice back as they were before a command that failed.
+    fn abandon(&mut self, changes: &[Change], dice: DiceBox) {
+        // The changes were applied in order by this command, so their inverses apply.
+        let _ = self.state.game.undo_all(changes);
+        self.state.dice = dice;
+    }
+}
+
+/// Reborrows an optional die entry for a shorter time (the trait object's lifetime has to
+/// shrink with the reference, which a plain `as_deref_mut` cannot express).
+pub fn reborrow<'b>(entry: &'b mut Option<&mut dyn DieEntry>) -> Option<&'b mut dyn DieEntry> {
+    match entry {
+        Some(e) => Some(&mut **e),
+        None => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repl::color::Palette;
+    use crate::repl::output::error_json;
+    use crate::repl::render;
+    use proptest::prelude::*;
+
+    /// Runs `line` and renders it both ways, as the shell would.
+    fn run_and_render(session: &mut Session, line: &str) {
+        match session.execute(line, None) {
+            Some(Ok(out)) => {
+                let _ = render::output(&out, &Palette::plain());
+                let _ = out.to_json().to_string();
+            }
+            Some(Err((name, err))) => {
+                let _ = render::error(&err, line, Some("f:1"), &Palette::plain());
+                let _ = error_json(name.as_deref(), &err).to_string();
+            }
+            None => {}
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn no_line_panics(line in "\\PC{0,60}") {
+            run_and_render(&mut Session::new(DiceBox::seeded(1)), &line);
+        }
+
+        #[test]
+        fn no_command_line_panics(
+            cmd in prop::sample::select(vec![
+                "roll", "r", "dice", "dice queue", "dice seed", "dice mode", "help", "quit",
+            ]),
+            rest in "[ -~−·]{0,40}",
+        ) {
+            run_and_render(&mut Session::new(DiceBox::seeded(1)), &format!("{cmd} {rest}"));
+        }
+    }
+
+    #[test]
+    fn a_failed_roll_leaves_the_queue_as_it_was() {
+        let mut s = Session::new(DiceBox::seeded(1));
+        s.execute("dice queue 3 9", None).unwrap().unwrap();
+        let err = s.execute("roll 2d6", None).unwrap().unwrap_err();
+        assert_eq!(err.1.to_string(), "9 is not a face of a d6");
+        assert_eq!(s.state.dice.queued().collect::<Vec<_>>(), [3, 9]);
+    }
+
+    #[test]
+    fn entered_dice_without_anyone_to_ask_fail_cleanly() {
+        let mut s = Session::new(DiceBox::seeded(1));
+        s.execute("dice mode enter", None).unwrap().unwrap();
+        let (name, err) = s.execute("roll 1d6", None).unwrap().unwrap_err();
+        assert_eq!(name.as_deref(), Some("roll"));
+        assert!(err.to_string().contains("entered by hand"), "{err}");
+    }
+
+    #[test]
+    fn unknown_commands_carry_no_name_and_point_at_the_word() {
+        let mut s = Session::new(DiceBox::seeded(1));
+        let (name, err) = s.execute("  rol 2d6", None).unwrap().unwrap_err();
+        assert_eq!(name, None);
+        assert_eq!(err.span, Some(crate::span::Span::new(2, 5)));
+        assert_eq!(err.help().as_deref(), Some("did you mean `roll`?"));
+    }
+}
+
+#[cfg(test)]
+mod transaction_tests {
+    use super::*;
+    use crate::journal::Journal;
+    use proptest::prelude::*;
+
+    const COMMANDS: &[&str] = &[
+        "set leg1 sp 3",
+        "set side:romans quality good",
+        "set leg1 sp 99",
+        "mark leg2 routed",
+        "mark aux1 suppressed until round",
+        "unmark leg2 routed",
+        "next",
+        "roll 2d6",
+        "undo",
+        "redo",
+        "add unit left x1 Extra sp=2",
+        "remove leg1",
+        "rename ala1 The wing",
+        "load /nonexistent/game.json",
+        "show nobody",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        /// Random commands (some failing): the journal replays to exactly the live game, and
+        /// undoing everything gives back the game the session started from.
+        #[test]
+        fn undo_all_restores_and_replay_matches_live(picks in prop::collection::vec(0..COMMANDS.len(), 1..30)) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("j.jsonl");
+            let mut game = Game::default();
+            let (journal, _) = Journal::open(&path, &mut game).unwrap();
+            let mut s = Session::with_journal(DiceBox::seeded(1), journal, game);
+            for setup in ["schema load examples/data/schema.toml", "army load examples/data/romans.toml"] {
+                prop_assert!(s.execute(setup, None).unwrap().is_ok());
+            }
+            for i in picks {
+                let _ = s.execute(COMMANDS[i], None);
+            }
+            let (replayed, _) = Journal::replay_file(&path, Game::default()).unwrap();
+            prop_assert_eq!(&replayed, &s.state.game);
+            while s.state.journal.next_undo().is_some() {
+                prop_assert!(s.execute("undo", None).unwrap().is_ok());
+            }
+            prop_assert_eq!(&s.state.game, &Game::default());
+        }
+    }
+
+    #[test]
+    fn a_failing_command_changes_nothing() {
+        let mut s = Session::new(DiceBox::seeded(1));
+        s.execute("schema load examples/data/schema.toml", None)
+            .unwrap()
+            .unwrap();
+        s.execute("army load examples/data/romans.toml", None)
+            .unwrap()
+            .unwrap();
+        s.execute("mark leg2 routed", None).unwrap().unwrap();
+        let before = s.state.game.clone();
+        // leg1 is marked, then leg2 fails (already marked): leg1's mark is rolled back too.
+        let err = s
+            .execute("mark leg1 leg2 routed", None)
+            .unwrap()
+            .unwrap_err();
+        assert!(err.1.to_string().contains("already marked"), "{}", err.1);
+        assert_eq!(s.state.game, before);
+        assert_eq!(s.state.journal.records().len(), 3);
+    }
+}

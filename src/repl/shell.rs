@@ -1,0 +1,217 @@
+//! The three ways commands arrive: the interactive REPL, `umpire run FILE|-`, and one-shot
+//! `umpire roll` / `umpire prob`. All of them run lines through [`Session::execute`] and print
+//! with one [`Printer`], as text or as one JSON object per command.
+
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
+
+use rustyline::error::ReadlineError;
+use rustyline::history::FileHistory;
+use rustyline::{CompletionType, Config, Editor};
+use serde_json::Value;
+
+use super::color::Palette;
+use super::command::is_blank;
+use super::entry::{ReplEntry, ScriptEntry};
+use super::helper::ShellHelper;
+use super::output::error_json;
+use super::render;
+use super::script::Script;
+use super::session::{Executed, Session};
+
+/// The REPL prompt.
+pub const PROMPT: &str = "umpire> ";
+
+/// Prints results: text through the palette (errors to stderr), or JSON lines to stdout.
+#[derive(Debug, Clone, Copy)]
+pub struct Printer {
+    /// One JSON object per command instead of text.
+    pub json: bool,
+    /// Colours for text on stdout.
+    pub palette: Palette,
+    /// Colours for errors on stderr.
+    pub err_palette: Palette,
+}
+
+impl Printer {
+    /// Prints the result of `line`. `location` is `(file, line number)` in `run` mode: text
+    /// errors start with `FILE:LINE:` and JSON objects get a `"line"` field. Returns whether
+    /// the command succeeded.
+    pub fn print(
+        &self,
+        executed: &Executed,
+        line: &str,
+        location: Option<(&str, usize)>,
+    ) -> io::Result<bool> {
+        if self.json {
+            let mut value = match executed {
+                Ok(out) => out.to_json(),
+                Err((name, err)) => error_json(name.as_deref(), err),
+            };
+            if let (Some((_, n)), Value::Object(m)) = (location, &mut value) {
+                m.insert("line".into(), n.into());
+            }
+            let mut stdout = io::stdout().lock();
+            writeln!(stdout, "{value}")?;
+            stdout.flush()?;
+            return Ok(executed.is_ok());
+        }
+        match executed {
+            Ok(out) => {
+                let text = render::output(out, &self.palette);
+                if !text.is_empty() {
+                    let mut stdout = io::stdout().lock();
+                    writeln!(stdout, "{text}")?;
+                    stdout.flush()?;
+                }
+                Ok(true)
+            }
+            Err((_, err)) => {
+                let loc = location.map(|(f, n)| format!("{f}:{n}"));
+                let text = render::error(err, line, loc.as_deref(), &self.err_palette);
+                // Flush what came before so the error lands after it in a shared terminal.
+                io::stdout().flush()?;
+                writeln!(io::stderr().lock(), "{text}")?;
+                Ok(false)
+            }
+        }
+    }
+}
+
+/// Settings of `umpire run`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunOptions {
+    /// Stop at the first failing command.
+    pub stop_on_error: bool,
+    /// Print each line (as `umpire> LINE`) before its output, like a transcript (text only).
+    pub echo: bool,
+}
+
+/// Runs the commands of `script`; returns whether every command succeeded.
+pub fn run_script<R: BufRead>(
+    session: &mut Session,
+    script: &mut Script<R>,
+    printer: &Printer,
+    options: RunOptions,
+) -> io::Result<bool> {
+    let mut all_ok = true;
+    let name = script.name().to_string();
+    while let Some((n, line)) = script.next_line()? {
+        if options.echo && !printer.json {
+            let mut stdout = io::stdout().lock();
+            if is_blank(&line) {
+                writeln!(stdout, "{line}")?;
+            } else {
+                writeln!(stdout, "{PROMPT}{line}")?;
+            }
+        }
+        let mut entry = ScriptEntry::new(script);
+        let Some(executed) = session.execute(&line, Some(&mut entry)) else {
+            continue;
+        };
+        let ok = printer.print(&executed, &line, Some((&name, n)))?;
+        all_ok &= ok;
+        if (!ok && options.stop_on_error) || executed.is_ok_and(|o| o.quit) {
+            break;
+        }
+    }
+    Ok(all_ok)
+}
+
+/// Runs one command line (`umpire roll …`); returns whether it succeeded.
+pub fn one_shot(session: &mut Session, line: &str, printer: &Printer) -> io::Result<bool> {
+    match session.execute(line, None) {
+        Some(executed) => printer.print(&executed, line, None),
+        None => Ok(true),
+    }
+}
+
+/// The interactive REPL: reads lines with rustyline until `quit` or Ctrl-D. History is loaded
+/// from and appended to `history` when given; a history file that cannot be read or written
+/// is reported once and otherwise ignored.
+pub fn repl(session: &mut Session, printer: &Printer, history: Option<PathBuf>) -> io::Result<()> {
+    let config = Config::builder()
+        .auto_add_history(false)
+        .history_ignore_space(true)
+        .history_ignore_dups(true)
+        .map_err(io::Error::other)?
+        .completion_type(CompletionType::List)
+        .build();
+    let mut editor: Editor<ShellHelper, FileHistory> =
+        Editor::with_config(config).map_err(io::Error::other)?;
+    let mut helper = ShellHelper::new(session.registry.clone(), printer.palette);
+    helper.words = session.vocabulary();
+    editor.set_helper(Some(helper));
+    let mut history = history.filter(|path| prepare_history(&mut editor, path));
+
+    let journal = match session.state.journal.path() {
+        Some(p) => format!("journal {}", p.display()),
+        None => "no journal".to_string(),
+    };
+    let banner = format!(
+        "umpire {} · seed {} · {journal}",
+        env!("CARGO_PKG_VERSION"),
+        session.state.dice.seed()
+    );
+    if printer.json {
+        // Keep stdout to one JSON object per command.
+        eprintln!("{banner}");
+    } else {
+        writeln!(
+            io::stdout(),
+            "{}",
+            printer.palette.style(super::color::Style::Strong, &banner)
+        )?;
+    }
+    loop {
+        let line = match editor.readline(PROMPT) {
+            Ok(line) => line,
+            // Ctrl-C clears the line; Ctrl-D leaves.
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => break,
+            Err(e) => return Err(io::Error::other(e)),
+        };
+        if !is_blank(&line) {
+            let _ = editor.add_history_entry(line.as_str());
+            // Append as we go so a crash loses nothing typed before it; on failure say so
+            // once and stop trying.
+            if let Some(Err(e)) = history.as_ref().map(|path| editor.append_history(path)) {
+                eprintln!("umpire: history no longer saved: {e}");
+                history = None;
+            }
+        }
+        let executed = {
+            let mut entry = ReplEntry::new(&mut editor);
+            session.execute(&line, Some(&mut entry))
+        };
+        let Some(executed) = executed else { continue };
+        if let Some(helper) = editor.helper_mut() {
+            helper.words = session.vocabulary();
+        }
+        printer.print(&executed, &line, None)?;
+        if executed.is_ok_and(|o| o.quit) {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Creates the history file's folder and loads it; false (after saying why) when unusable.
+fn prepare_history(editor: &mut Editor<ShellHelper, FileHistory>, path: &PathBuf) -> bool {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    if let Some(Err(e)) = dir.map(std::fs::create_dir_all) {
+        eprintln!(
+            "umpire: no history: cannot create the folder of {}: {e}",
+            path.display()
+        );
+        return false;
+    }
+    match editor.load_history(path) {
+        Ok(()) => true,
+        Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::NotFound => true,
+        Err(e) => {
+            eprintln!("umpire: no history: cannot read {}: {e}", path.display());
+            false
+        }
+    }
+}

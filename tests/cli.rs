@@ -1,0 +1,239 @@
+//! The command line itself: one-shot `roll`/`prob`, `run FILE`, exit codes, flags.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn umpire(args: &[&str]) -> Output {
+    umpire_with_input(args, "")
+}
+
+fn umpire_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+#[test]
+fn one_shot_roll_joins_its_words_and_is_reproducible() {
+    let a = umpire(&["--seed", "7", "roll", "1d20", "+", "5"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert!(stdout(&a).starts_with("1d20 ("), "{}", stdout(&a));
+    let b = umpire(&["roll", "1d20", "+", "5", "--seed", "7"]);
+    assert_eq!(stdout(&a), stdout(&b));
+}
+
+#[test]
+fn one_shot_roll_takes_a_leading_minus_after_a_double_dash() {
+    let o = umpire(&["--seed", "1", "roll", "--", "-1d4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("-1d4 ("), "{}", stdout(&o));
+}
+
+#[test]
+fn a_bad_expression_fails_with_a_caret_and_exit_code_1() {
+    let o = umpire(&["roll", "3dx6"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "");
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("error: expected die size after `d`"),
+        "{err}"
+    );
+    assert!(err.contains("\n  roll 3dx6\n         ^^\n"), "{err}");
+    assert!(err.contains("help: "), "{err}");
+}
+
+#[test]
+fn json_roll_has_total_dice_and_rolls() {
+    let o = umpire(&["--json", "--seed", "3", "roll", "4d6kh3"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["command"], "roll");
+    assert_eq!(v["expr"], "4d6kh3");
+    assert!(v["total"].is_number());
+    assert_eq!(v["dice"].as_array().unwrap().len(), 4);
+    assert_eq!(v["sources"], serde_json::json!(["rng"]));
+    assert_eq!(v["rolls"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn json_errors_are_objects_on_stdout() {
+    let o = umpire(&["--json", "roll", "2d"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["command"], "roll");
+    assert!(v["error"].as_str().unwrap().contains("die size"));
+    assert!(v["help"].is_string());
+    assert_eq!(v["span"]["start"], 7);
+}
+
+#[test]
+fn run_reports_file_and_line_and_carries_on() {
+    let dir = env!("CARGO_TARGET_TMPDIR");
+    let path = format!("{dir}/errors.umpire");
+    std::fs::write(&path, "# comment\nroll 1d6\nrol 1d6\nroll 1d6\n").unwrap();
+    let o = umpire(&["run", &path, "--seed", "1", "--no-color"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
+    assert!(stderr(&o).starts_with(&format!("{path}:3: error: unknown command `rol`")));
+
+    let o = umpire(&["run", &path, "--seed", "1", "--stop-on-error"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 1, "{}", stdout(&o));
+}
+
+#[test]
+fn run_without_a_seed_chooses_one_and_says_which() {
+    let o = umpire_with_input(&["run", "-"], "roll 1d6\n");
+    assert!(o.status.success());
+    assert!(stderr(&o).starts_with("umpire: seed "), "{}", stderr(&o));
+}
+
+#[test]
+fn a_missing_file_is_a_startup_error() {
+    let o = umpire(&["run", "/nonexistent/file.umpire"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot read /nonexistent/file.umpire"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn quit_stops_a_run() {
+    let o = umpire_with_input(&["run", "-", "--seed", "1"], "roll 1d6\nquit\nroll 1d6\n");
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).lines().count(), 1);
+}
+
+#[test]
+fn output_is_not_coloured_when_piped() {
+    let o = umpire(&["--seed", "1", "roll", "4d6kh3"]);
+    assert!(!stdout(&o).contains('\x1b'));
+}
+
+#[test]
+fn the_repl_without_a_terminal_reads_stdin_and_leaves_at_its_end() {
+    let dir = env!("CARGO_TARGET_TMPDIR");
+    let history = format!("{dir}/history-test/history");
+    let _ = std::fs::remove_file(&history);
+    let journal = format!("{dir}/history-test/night.jsonl");
+    let _ = std::fs::remove_file(&journal);
+    let o = umpire_with_input(
+        &[
+            "--seed",
+            "913377",
+            "--no-color",
+            "--history",
+            &history,
+            "--journal",
+            &journal,
+        ],
+        "roll 1d6\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with(&format!("umpire 0.1.0 · seed 913377 · journal {journal}\n")),
+        "{out}"
+    );
+    assert!(out.contains("1d6 ("), "{out}");
+    let saved = std::fs::read_to_string(&history).unwrap();
+    assert!(saved.contains("roll 1d6"), "{saved}");
+}
+
+#[test]
+fn every_example_session_runs_without_an_error() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut ran = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "umpire") {
+            let o = umpire(&["run", path.to_str().unwrap(), "--seed", "1", "--no-color"]);
+            assert!(o.status.success(), "{}: {}", path.display(), stderr(&o));
+            ran += 1;
+        }
+    }
+    assert!(ran > 0, "no examples found");
+}
+
+#[test]
+fn one_shot_prob_answers_a_comparison() {
+    let o = umpire(&["prob", "4d6kh3", ">=", "14"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "P(4d6kh3 >= 14) = 35.49%\n");
+    let o = umpire(&["--json", "prob", "2d6", ">=", "10"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!((v["probability"].as_f64().unwrap() - 6.0 / 36.0).abs() < 1e-12);
+    assert_eq!(v["of"], "2d6");
+    assert_eq!(v["dist"].as_array().unwrap().len(), 11);
+}
+
+#[test]
+fn a_journal_carries_the_game_into_the_next_session() {
+    let dir = env!("CARGO_TARGET_TMPDIR");
+    let journal = format!("{dir}/journal-test/night.jsonl");
+    let _ = std::fs::remove_file(&journal);
+    let first = umpire_with_input(
+        &[
+            "--seed",
+            "1",
+            "--no-color",
+            "--journal",
+            &journal,
+            "run",
+            "-",
+        ],
+        "schema load examples/data/schema.toml\narmy load examples/data/romans.toml\nset leg1 sp 2\n",
+    );
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert!(stderr(&first).contains("(new)"), "{}", stderr(&first));
+    let second = umpire_with_input(
+        &[
+            "--seed",
+            "1",
+            "--no-color",
+            "--journal",
+            &journal,
+            "run",
+            "-",
+        ],
+        "show leg1\nundo\nshow leg1\njournal verify\n",
+    );
+    assert!(second.status.success(), "{}", stderr(&second));
+    assert!(
+        stderr(&second).contains("continuing after 4 entries, 6 units"),
+        "{}",
+        stderr(&second)
+    );
+    let out = stdout(&second);
+    assert!(out.contains("sp 2"), "{out}");
+    assert!(out.contains("undone #4 set leg1 sp 2"), "{out}");
+    assert!(
+        out.contains("journal intact: 6 entries, chain verified"),
+        "{out}"
+    );
+}
