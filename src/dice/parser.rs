@@ -264,7 +264,7 @@ fn fast_term<'a>(i: In<'a>, l: &Limits) -> Option<(In<'a>, Expr)> {
         }
         // Whole numbers are read as `atom` reads them; longer ones go to nom.
         _ => {
-            let n: u32 = text.parse().ok()?;
+            let n = u32::try_from(digits_value(text)?).ok()?;
             Some((rest, Expr::Num(f64::from(n))))
         }
     }
@@ -625,6 +625,14 @@ fn atom<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
     }
 }
 
+/// The value of a run of ASCII digits, `None` if it overflows a `u64` (what `str::parse` gives
+/// for such a run, without its generality).
+fn digits_value(digits: &str) -> Option<u64> {
+    digits.bytes().try_fold(0u64, |acc, b| {
+        acc.checked_mul(10)?.checked_add(u64::from(b - b'0'))
+    })
+}
+
 /// `digit1`, scanned by hand (counts and sizes are in nearly every pool).
 fn digits1(i: In<'_>) -> PResult<'_, &str> {
     let n = i.bytes().take_while(u8::is_ascii_digit).count();
@@ -680,9 +688,10 @@ fn dice_count<'a>(at: In<'a>, text: &str, l: &Limits) -> Result<Count, nom::Err<
             "a dice count without a leading zero",
         )));
     }
-    match text.parse::<u64>() {
-        Ok(0) => Err(fail(DiceErrorKind::NoDice { count: "0".into() })),
-        Ok(n) if n <= l.max_dice => Ok(Count::Number(n)),
+    // `text` is digits only here (a decimal point was refused above).
+    match digits_value(text) {
+        Some(0) => Err(fail(DiceErrorKind::NoDice { count: "0".into() })),
+        Some(n) if n <= l.max_dice => Ok(Count::Number(n)),
         _ => Err(fail(DiceErrorKind::TooManyDice {
             count: text.into(),
             cap: l.max_dice,
@@ -1016,13 +1025,13 @@ fn sides<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Sides> {
             if rest.starts_with('.') && rest[1..].starts_with(|c: char| c.is_ascii_digit()) {
                 return hard(i, "a whole number of sides");
             }
-            match digits.parse::<u64>() {
-                Ok(0) => fail_with(
+            match digits_value(digits) {
+                Some(0) => fail_with(
                     i,
                     digits.len(),
                     DiceErrorKind::NoSides { sides: "0".into() },
                 ),
-                Ok(n) if n <= l.max_sides => Ok((rest, Sides::Number(n))),
+                Some(n) if n <= l.max_sides => Ok((rest, Sides::Number(n))),
                 _ => fail_with(
                     i,
                     digits.len(),
@@ -1109,8 +1118,8 @@ fn count<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Count> {
         };
     }
     let (rest, digits) = digits1(i)?;
-    match digits.parse::<u64>() {
-        Ok(n) if n <= l.max_rolls => Ok((rest, Count::Number(n))),
+    match digits_value(digits) {
+        Some(n) if n <= l.max_rolls => Ok((rest, Count::Number(n))),
         _ => fail_with(
             i,
             digits.len(),
