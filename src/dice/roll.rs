@@ -211,13 +211,13 @@ impl Roller<'_> {
             if n > 0 && !self.sources.contains(&SourceKind::Rng) {
                 self.sources.push(SourceKind::Rng);
             }
-            for _ in 0..n {
-                let mut die = Die::new(g.die(faces), SourceKind::Rng);
+            g.dice(faces, n, |v| {
+                let mut die = Die::new(v, SourceKind::Rng);
                 if clamps {
                     clamp(&mut die, st);
                 }
                 dice.push(die);
-            }
+            });
             return Ok(());
         }
         let req = DieRequest {

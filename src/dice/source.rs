@@ -219,6 +219,23 @@ impl Generator<'_> {
     pub fn die(&mut self, faces: Faces) -> i64 {
         faces.sample(self.0)
     }
+
+    /// `n` dice, passed to `each` in order: the values `n` calls of [`die`](Self::die) give,
+    /// with the kind of die looked at once.
+    pub fn dice(&mut self, faces: Faces, n: u64, mut each: impl FnMut(i64)) {
+        match faces {
+            Faces::Numbered { sides } => {
+                for _ in 0..n {
+                    each(self.0.random_range(1..=sides) as i64);
+                }
+            }
+            _ => {
+                for _ in 0..n {
+                    each(faces.sample(self.0));
+                }
+            }
+        }
+    }
 }
 
 /// A source of dice: the roller asks it for one die at a time.
