@@ -466,6 +466,14 @@ fn push_int(out: &mut String, n: impl itoa::Integer) {
     out.push_str(itoa::Buffer::new().format(n));
 }
 
+/// Appends a count or a die size: a single digit directly (most are), others as [`push_int`].
+fn push_count(out: &mut String, n: u64) {
+    match u8::try_from(n) {
+        Ok(d @ 0..=9) => out.push(char::from(b'0' + d)),
+        _ => push_int(out, n),
+    }
+}
+
 /// Writes a node's canonical notation.
 pub trait Notation {
     /// Appends the canonical notation to `out`.
@@ -489,7 +497,7 @@ impl Notation for Compare {
 impl Notation for Count {
     fn write_notation(&self, out: &mut String) {
         match self {
-            Count::Number(n) => push_int(out, *n),
+            Count::Number(n) => push_count(out, *n),
             Count::Expr(e) => {
                 out.push('(');
                 e.write_notation(out);
@@ -502,7 +510,7 @@ impl Notation for Count {
 impl Notation for Sides {
     fn write_notation(&self, out: &mut String) {
         match self {
-            Sides::Number(n) => push_int(out, *n),
+            Sides::Number(n) => push_count(out, *n),
             Sides::Expr(e) => {
                 out.push('(');
                 e.write_notation(out);
