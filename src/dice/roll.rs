@@ -739,8 +739,9 @@ fn keep_highest_or_lowest(selectors: &[(KeepDrop, &Selector)], dice: &mut [Die])
             .count() as u64;
         picked[i] = rank < n;
     }
-    for (d, p) in dice.iter_mut().zip(picked) {
-        d.kept = if *kd == KeepDrop::Keep { p } else { !p };
+    let keep = *kd == KeepDrop::Keep;
+    for (d, &p) in dice.iter_mut().zip(&picked) {
+        d.kept = p == keep;
     }
     true
 }
