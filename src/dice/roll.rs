@@ -842,7 +842,7 @@ fn recompute(node: &mut RollNode) -> Result<f64, DiceError> {
         }
         RollNode::Unary { op, value, operand } => {
             let x = recompute(operand)?;
-            *value = if op == "-" { -x } else { x };
+            *value = if *op == "-" { -x } else { x };
             *value
         }
         RollNode::Binary {
