@@ -83,6 +83,19 @@ impl BinaryOp {
         }
     }
 
+    /// The least binding strength the left and right operands need to print without
+    /// parentheses.
+    pub(crate) fn child_precedence(self) -> (u8, u8) {
+        let p = self.precedence();
+        // Left-associative operators need parentheses on the right at equal precedence; `^` is
+        // right-associative, so the other way round. Comparisons do not chain.
+        match self {
+            BinaryOp::Pow => (p + 1, p),
+            BinaryOp::Cmp(_) => (p + 1, p + 1),
+            _ => (p, p + 1),
+        }
+    }
+
     /// The canonical spelling.
     pub fn symbol(self) -> &'static str {
         match self {
@@ -439,7 +452,9 @@ pub fn fmt_num(x: f64) -> String {
 
 /// Appends a number as [`fmt_num`] formats it.
 pub fn push_num(out: &mut String, x: f64) {
-    if x.fract() == 0.0 && x.abs() < 1e16 {
+    // `x as i64 as f64 == x` is `x.fract() == 0.0` for every |x| < 1e16 (and false for NaN),
+    // without the call.
+    if x.abs() < 1e16 && (x as i64) as f64 == x {
         out.push_str(itoa::Buffer::new().format(x as i64));
     } else {
         use fmt::Write;
@@ -449,6 +464,14 @@ pub fn push_num(out: &mut String, x: f64) {
 
 fn push_int(out: &mut String, n: impl itoa::Integer) {
     out.push_str(itoa::Buffer::new().format(n));
+}
+
+/// Appends a count or a die size: a single digit directly (most are), others as [`push_int`].
+fn push_count(out: &mut String, n: u64) {
+    match u8::try_from(n) {
+        Ok(d @ 0..=9) => out.push(char::from(b'0' + d)),
+        _ => push_int(out, n),
+    }
 }
 
 /// Writes a node's canonical notation.
@@ -474,7 +497,7 @@ impl Notation for Compare {
 impl Notation for Count {
     fn write_notation(&self, out: &mut String) {
         match self {
-            Count::Number(n) => push_int(out, *n),
+            Count::Number(n) => push_count(out, *n),
             Count::Expr(e) => {
                 out.push('(');
                 e.write_notation(out);
@@ -487,7 +510,7 @@ impl Notation for Count {
 impl Notation for Sides {
     fn write_notation(&self, out: &mut String) {
         match self {
-            Sides::Number(n) => push_int(out, *n),
+            Sides::Number(n) => push_count(out, *n),
             Sides::Expr(e) => {
                 out.push('(');
                 e.write_notation(out);
@@ -619,7 +642,7 @@ impl Notation for Group {
 
 impl Expr {
     /// The binding strength of this node when printed (atoms bind tightest).
-    fn precedence(&self) -> u8 {
+    pub(crate) fn precedence(&self) -> u8 {
         match self {
             Expr::Binary(op, ..) => op.precedence(),
             Expr::Unary(..) => UNARY_PRECEDENCE,
@@ -630,7 +653,8 @@ impl Expr {
         }
     }
 
-    fn write_child(&self, out: &mut String, min: u8) {
+    /// Writes this node's notation, in parentheses if it binds looser than `min`.
+    pub(crate) fn write_child(&self, out: &mut String, min: u8) {
         if self.precedence() < min {
             out.push('(');
             self.write_notation(out);
@@ -657,15 +681,7 @@ impl Notation for Expr {
                 e.write_child(out, UNARY_PRECEDENCE);
             }
             Expr::Binary(op, l, r) => {
-                let p = op.precedence();
-                // Left-associative operators need parentheses on the right at equal
-                // precedence; `^` is right-associative, so the other way round. Comparisons
-                // do not chain.
-                let (lmin, rmin) = match op {
-                    BinaryOp::Pow => (p + 1, p),
-                    BinaryOp::Cmp(_) => (p + 1, p + 1),
-                    _ => (p, p + 1),
-                };
+                let (lmin, rmin) = op.child_precedence();
                 l.write_child(out, lmin);
                 out.push(' ');
                 out.push_str(op.symbol());

@@ -22,7 +22,9 @@ pub use limits::Limits;
 pub use parser::parse;
 pub use result::{Die, Roll, RollNode};
 pub use roll::{roll, roll_expr};
-pub use source::{DiceBox, DiceMode, DiceSource, DieEntry, DieRequest, Faces, SourceKind};
+pub use source::{
+    DiceBox, DiceMode, DiceSource, DieEntry, DieRequest, Faces, Generator, SourceKind,
+};
 
 /// The function name closest to `name`, for "did you mean" hints.
 pub fn nearest_function(name: &str) -> Option<&'static str> {
@@ -36,6 +38,10 @@ pub fn nearest_function(name: &str) -> Option<&'static str> {
 }
 
 #[cfg(test)]
+mod parser_fast_tests;
+#[cfg(test)]
 mod parser_tests;
+#[cfg(test)]
+mod pinned_tests;
 #[cfg(test)]
 mod roll_tests;

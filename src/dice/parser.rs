@@ -4,15 +4,20 @@
 //! functions here carry the same names. Parsing also makes every check that needs no dice:
 //! caps on counts and sides, conditions that would explode or reroll for ever, repeated
 //! modifiers. Errors point at the offending text and say what was expected.
+//!
+//! In front of the rules sits a fast path for the commonest requests, sums of pools and whole
+//! numbers (`3d6+2`, `4d6kh3`): it reads them without the precedence chain, through the same
+//! `dice` rule, and hands anything else to the rules unchanged (see "The fast path" in
+//! `GRAMMAR.md`, and `fast_request` below). It builds exactly the tree the rules build; a
+//! differential property test holds it to that.
 
 use nom::{
     IResult,
     branch::alt,
     bytes::complete::{tag, take_while, take_while1},
     character::complete::{char, digit1, multispace0},
-    combinator::{opt, recognize},
+    combinator::opt,
     error::{ErrorKind, ParseError},
-    sequence::preceded,
 };
 
 use std::borrow::Cow;
@@ -128,6 +133,26 @@ pub fn parse_with(input: &str, limits: &Limits) -> Result<DiceExpr, DiceError> {
         ));
     }
     check_depth(input, limits.max_depth)?;
+    // The fast path never accepts blank text, so the emptiness check can wait.
+    if let Some(e) = fast_request(input, limits) {
+        return Ok(e);
+    }
+    parse_nom(input, limits)
+}
+
+/// [`parse_with`] without the fast path: the nom rules alone (for the differential tests).
+#[cfg(test)]
+pub(crate) fn parse_with_nom(input: &str, limits: &Limits) -> Result<DiceExpr, DiceError> {
+    if input.len() > limits.max_len {
+        // The length check of `parse_with`, which gives its own error.
+        return parse_with(input, limits);
+    }
+    check_depth(input, limits.max_depth)?;
+    parse_nom(input, limits)
+}
+
+/// The nom parser of record (after the length and depth checks of [`parse_with`]).
+fn parse_nom(input: &str, limits: &Limits) -> Result<DiceExpr, DiceError> {
     if input.trim().is_empty() {
         return Err(DiceError::new(
             DiceErrorKind::Empty,
@@ -166,13 +191,97 @@ pub fn parse_with(input: &str, limits: &Limits) -> Result<DiceExpr, DiceError> {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// The fast path. Nearly every request typed at the table is a sum of pools and whole numbers
+// (`3d6+2`, `4d6kh3`, `1d20 + 1d4 - 1`). For those the precedence chain above (expr, sum,
+// product, unary, power, labeled, atom, each skipping blanks and looking for its operators) is
+// most of the cost of parsing. `fast_request` reads exactly that shape,
+//
+//     fast_request = ws fast_term (ws ("+" | "-") ws fast_term)* ws
+//     fast_term    = integer | integer dice_rest | "d" digit dice_rest
+//
+// and builds the tree the rules above would build, reusing them for each pool (`dice`, so the
+// sides, the modifiers and every check are the parser of record's) and for the dice count
+// (`dice_count`). On anything else — another operator, a sign, a decimal, a label, a comment,
+// a repeat, an error of any kind — it gives up and the nom rules parse the text from the start,
+// so errors and every other form come from one place. A differential property test
+// (`parser_fast_tests`) holds the two to the same result on generated and arbitrary text and
+// on the conformance corpus.
+
+/// Whether `b` is a blank as `multispace0` (the `ws` rule) reads it.
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// `s` without leading blanks (the `ws` rule).
+fn skip_ws(s: &str) -> &str {
+    let n = s.bytes().take_while(|&b| is_ws(b)).count();
+    &s[n..]
+}
+
+/// Parses the simple forms described above, or `None` to leave the text to the nom rules.
+pub(crate) fn fast_request(input: &str, l: &Limits) -> Option<DiceExpr> {
+    let i = skip_ws(input);
+    let (mut i, mut acc) = fast_term(i, l)?;
+    loop {
+        i = skip_ws(i);
+        let op = match i.as_bytes().first() {
+            None => {
+                return Some(DiceExpr {
+                    repeat: None,
+                    expr: acc,
+                    comment: None,
+                });
+            }
+            Some(b'+') => BinaryOp::Add,
+            Some(b'-') => BinaryOp::Sub,
+            Some(_) => return None,
+        };
+        let (rest, rhs) = fast_term(skip_ws(&i[1..]), l)?;
+        acc = Expr::Binary(op, Box::new(acc), Box::new(rhs));
+        i = rest;
+    }
+}
+
+/// A whole number or a pool, as `atom` reads them; `None` for any other atom or an error.
+fn fast_term<'a>(i: In<'a>, l: &Limits) -> Option<(In<'a>, Expr)> {
+    let b = i.as_bytes();
+    let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 {
+        // A pool without a count: `d20`. Other letters (functions, `dF` and so on) go to nom.
+        return match b {
+            [b'd' | b'D', c, ..] if c.is_ascii_digit() => dice(i, None, l).ok(),
+            _ => None,
+        };
+    }
+    let (text, rest) = i.split_at(digits);
+    match rest.as_bytes().first() {
+        // A decimal (or a malformed count): the nom rules decide.
+        Some(b'.') => None,
+        Some(b'd' | b'D') => {
+            let count = dice_count(i, text, l).ok()?;
+            dice(rest, Some(count), l).ok()
+        }
+        // Whole numbers are read as `atom` reads them; longer ones go to nom.
+        _ => {
+            let n = u32::try_from(digits_value(text)?).ok()?;
+            Some((rest, Expr::Num(f64::from(n))))
+        }
+    }
+}
+
 /// Refuses input nested deeper than the cap before any recursive parsing starts, so that no
 /// input can exhaust the stack.
 fn check_depth(input: &str, cap: usize) -> Result<(), DiceError> {
+    // Each byte opens at most one level, so text no longer than the cap cannot pass it.
+    if input.len() <= cap {
+        return Ok(());
+    }
     let mut depth = 0usize;
-    for (i, c) in input.char_indices() {
+    // Brackets are ASCII, so bytes give the same positions as characters would.
+    for (i, c) in input.bytes().enumerate() {
         match c {
-            '(' | '{' | '[' => {
+            b'(' | b'{' | b'[' => {
                 depth += 1;
                 if depth > cap {
                     return Err(DiceError::new(
@@ -181,7 +290,7 @@ fn check_depth(input: &str, cap: usize) -> Result<(), DiceError> {
                     ));
                 }
             }
-            ')' | '}' | ']' => depth = depth.saturating_sub(1),
+            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
@@ -282,22 +391,16 @@ fn cmp_op_total(i: In<'_>) -> PResult<'_, CmpOp> {
 
 /// The comparison operators other than equality: `!=`, `<>`, `<=`, `>=`, `<`, `>`.
 fn cmp_op_relational(i: In<'_>) -> PResult<'_, CmpOp> {
-    let (i, op) = alt((
-        tag("!="),
-        tag("<>"),
-        tag("<="),
-        tag(">="),
-        tag("<"),
-        tag(">"),
-    ))(i)?;
-    let op = match op {
-        "!=" | "<>" => CmpOp::Ne,
-        "<=" => CmpOp::Le,
-        ">=" => CmpOp::Ge,
-        "<" => CmpOp::Lt,
-        _ => CmpOp::Gt,
+    // Two-character operators before their one-character prefixes.
+    let (len, op) = match i.as_bytes() {
+        [b'!', b'=', ..] | [b'<', b'>', ..] => (2, CmpOp::Ne),
+        [b'<', b'=', ..] => (2, CmpOp::Le),
+        [b'>', b'=', ..] => (2, CmpOp::Ge),
+        [b'<', ..] => (1, CmpOp::Lt),
+        [b'>', ..] => (1, CmpOp::Gt),
+        _ => return Err(nom::Err::Error(PError::from_error_kind(i, ErrorKind::Tag))),
     };
-    Ok((i, op))
+    Ok((&i[len..], op))
 }
 
 /// Parses an operand after an operator; if nothing parses, that's a hard error.
@@ -522,6 +625,26 @@ fn atom<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
     }
 }
 
+/// The value of a run of ASCII digits, `None` if it overflows a `u64` (what `str::parse` gives
+/// for such a run, without its generality).
+fn digits_value(digits: &str) -> Option<u64> {
+    digits.bytes().try_fold(0u64, |acc, b| {
+        acc.checked_mul(10)?.checked_add(u64::from(b - b'0'))
+    })
+}
+
+/// `digit1`, scanned by hand (counts and sizes are in nearly every pool).
+fn digits1(i: In<'_>) -> PResult<'_, &str> {
+    let n = i.bytes().take_while(u8::is_ascii_digit).count();
+    if n == 0 {
+        return Err(nom::Err::Error(PError::from_error_kind(
+            i,
+            ErrorKind::Digit,
+        )));
+    }
+    Ok((&i[n..], &i[..n]))
+}
+
 fn is_dice_letter(s: &str) -> bool {
     s.starts_with(['d', 'D'])
 }
@@ -565,9 +688,10 @@ fn dice_count<'a>(at: In<'a>, text: &str, l: &Limits) -> Result<Count, nom::Err<
             "a dice count without a leading zero",
         )));
     }
-    match text.parse::<u64>() {
-        Ok(0) => Err(fail(DiceErrorKind::NoDice { count: "0".into() })),
-        Ok(n) if n <= l.max_dice => Ok(Count::Number(n)),
+    // `text` is digits only here (a decimal point was refused above).
+    match digits_value(text) {
+        Some(0) => Err(fail(DiceErrorKind::NoDice { count: "0".into() })),
+        Some(n) if n <= l.max_dice => Ok(Count::Number(n)),
         _ => Err(fail(DiceErrorKind::TooManyDice {
             count: text.into(),
             cap: l.max_dice,
@@ -678,7 +802,8 @@ fn group<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
 
 /// Modifiers allowed on a group: keep/drop, success and failure counting, sorting.
 fn group_modifiers<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Vec<Modifier>> {
-    let (i, mods) = modifiers(i, l)?;
+    let mut mods = WrittenList::new();
+    let (i, ()) = modifiers(i, l, &mut mods)?;
     for (at, len, m) in &mods {
         if !matches!(
             m,
@@ -700,9 +825,12 @@ fn group_modifiers<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Vec<Modifier>> {
 /// A modifier as written: where it starts, its length, and what it is.
 type Written<'a> = (In<'a>, usize, Modifier);
 
-/// `modifier*`, refusing a second modifier of a kind that can only appear once.
-fn modifiers<'a>(mut i: In<'a>, l: &Limits) -> PResult<'a, Vec<Written<'a>>> {
-    let mut mods: Vec<Written<'a>> = Vec::new();
+/// The modifiers of one pool as written; nearly every pool has at most two, kept inline.
+type WrittenList<'a> = smallvec::SmallVec<[Written<'a>; 2]>;
+
+/// `modifier*`, refusing a second modifier of a kind that can only appear once. The
+/// modifiers are put in `mods` (filled in place: the list is large to move around).
+fn modifiers<'a>(mut i: In<'a>, l: &Limits, mods: &mut WrittenList<'a>) -> PResult<'a, ()> {
     while let (rest, Some(m)) = opt(|i| modifier(i, l))(i)? {
         let len = i.len() - rest.len();
         if let Some(what) = once_only(&m)
@@ -725,8 +853,10 @@ fn modifiers<'a>(mut i: In<'a>, l: &Limits) -> PResult<'a, Vec<Written<'a>>> {
     // them in one canonical order; that is also the order they print in, chosen so that no
     // modifier's optional compare point can swallow the next one (`3d6u!=6` would read back
     // as "unique unless 6"; it prints as `3d6!=6u`).
-    mods.sort_by_key(|(_, _, m)| print_order(m));
-    Ok((i, mods))
+    if mods.len() > 1 {
+        mods.sort_by_key(|(_, _, m)| print_order(m));
+    }
+    Ok((i, ()))
 }
 
 /// Where a modifier goes in the canonical order (keep/drop selectors keep their written order).
@@ -762,11 +892,15 @@ fn once_only(m: &Modifier) -> Option<&'static str> {
 }
 
 /// The modifiers without where they were written.
-fn into_modifiers(mods: Vec<Written<'_>>) -> Vec<Modifier> {
+fn into_modifiers(mods: WrittenList<'_>) -> Vec<Modifier> {
     if mods.is_empty() {
         return Vec::new();
     }
-    mods.into_iter().map(|(_, _, m)| m).collect()
+    let mut out = Vec::with_capacity(mods.len());
+    for (_, _, m) in mods {
+        out.push(m);
+    }
+    out
 }
 
 /// The faces of a die whose size is written (not computed).
@@ -782,9 +916,12 @@ pub(crate) fn static_faces(sides: &Sides) -> Option<Faces> {
 
 /// `dice = [count] ("d" | "D") sides modifier*`
 fn dice<'a>(i: In<'a>, count: Option<Count>, l: &Limits) -> PResult<'a, Expr> {
-    let (i, _) = alt((char('d'), char('D')))(i)?;
+    let Some(i) = i.strip_prefix(['d', 'D']) else {
+        return Err(nom::Err::Error(PError::from_error_kind(i, ErrorKind::Char)));
+    };
     let (i, sides) = sides(i, l)?;
-    let (i, mods) = modifiers(i, l)?;
+    let mut mods = WrittenList::new();
+    let (i, ()) = modifiers(i, l, &mut mods)?;
     let count_n = match &count {
         None => Some(1),
         Some(Count::Number(n)) => Some(*n),
@@ -881,20 +1018,20 @@ fn sides<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Sides> {
             }
         }
         c if c.is_ascii_digit() => {
-            let (rest, digits) = digit1(i)?;
+            let (rest, digits) = digits1(i)?;
             if digits.len() > 1 && digits.starts_with('0') {
                 return hard(i, "die size without a leading zero");
             }
             if rest.starts_with('.') && rest[1..].starts_with(|c: char| c.is_ascii_digit()) {
                 return hard(i, "a whole number of sides");
             }
-            match digits.parse::<u64>() {
-                Ok(0) => fail_with(
+            match digits_value(digits) {
+                Some(0) => fail_with(
                     i,
                     digits.len(),
                     DiceErrorKind::NoSides { sides: "0".into() },
                 ),
-                Ok(n) if n <= l.max_sides => Ok((rest, Sides::Number(n))),
+                Some(n) if n <= l.max_sides => Ok((rest, Sides::Number(n))),
                 _ => fail_with(
                     i,
                     digits.len(),
@@ -923,7 +1060,17 @@ fn compare(i: In<'_>) -> PResult<'_, Compare> {
 
 /// `signed_number = ["-"] number`
 fn signed_number(i: In<'_>) -> PResult<'_, f64> {
-    let (rest, text) = recognize(preceded(opt(char('-')), number))(i)?;
+    // `recognize(preceded(opt(char('-')), number))`, by hand.
+    let sign = usize::from(i.starts_with('-'));
+    let (rest, _) = number(&i[sign..])?;
+    let text = &i[..i.len() - rest.len()];
+    // Whole numbers (nearly all of them) skip the general float parser; the value is the same.
+    // (`-0` is left to it: it reads as negative zero.)
+    if let Ok(n) = text.parse::<i32>()
+        && (n != 0 || !text.starts_with('-'))
+    {
+        return Ok((rest, f64::from(n)));
+    }
     match text.parse::<f64>() {
         Ok(v) => Ok((rest, v)),
         Err(_) => hard(i, "a number"),
@@ -970,9 +1117,9 @@ fn count<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Count> {
             ParenOrSet::Set(_) => hard(i, "a count (a set cannot be a count)"),
         };
     }
-    let (rest, digits) = digit1(i)?;
-    match digits.parse::<u64>() {
-        Ok(n) if n <= l.max_rolls => Ok((rest, Count::Number(n))),
+    let (rest, digits) = digits1(i)?;
+    match digits_value(digits) {
+        Some(n) if n <= l.max_rolls => Ok((rest, Count::Number(n))),
         _ => fail_with(
             i,
             digits.len(),
@@ -986,127 +1133,113 @@ fn count<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Count> {
 
 /// One modifier after a pool or group (see GRAMMAR.md for the list).
 fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
-    // Most pools end here: leave quickly when nothing can start a modifier.
-    if !matches!(
-        i.as_bytes().first(),
-        Some(
-            b'm' | b'r'
-                | b'e'
-                | b'!'
-                | b'u'
-                | b'c'
-                | b's'
-                | b'k'
-                | b'd'
-                | b'p'
-                | b'<'
-                | b'>'
-                | b'='
-                | b'f'
-        )
-    ) {
+    // Dispatch on the first byte: most pools end at once, and each letter starts one kind.
+    let Some(&first) = i.as_bytes().first() else {
         return Err(nom::Err::Error(PError::from_error_kind(i, ErrorKind::Tag)));
-    }
-    let word = |w: &'static str| move |s: In<'a>| s.strip_prefix(w);
-    // Longest spellings first: `min` before `mi`, `!!p` before `!!` before `!`.
-    if let Some(r) = word("min")(i).or_else(|| word("mi")(i)) {
-        let (r, v) = clamp_value(r, "min")?;
-        return Ok((r, Modifier::Min(v)));
-    }
-    if let Some(r) = word("max")(i).or_else(|| word("ma")(i)) {
-        let (r, v) = clamp_value(r, "max")?;
-        return Ok((r, Modifier::Max(v)));
-    }
-    // Right after a pool `!` always explodes: `!=6` explodes on a six (write `<>6` to count
-    // dice other than six as successes).
-    if let Some(bang) = i.strip_prefix('!') {
-        let (r, kind) = if let Some(r) = i.strip_prefix("!!p") {
-            (r, ExplodeKind::CompoundPenetrate)
-        } else if let Some(r) = i.strip_prefix("!!") {
-            (r, ExplodeKind::Compound)
-        } else if let Some(r) = i.strip_prefix("!p") {
-            (r, ExplodeKind::Penetrate)
-        } else {
-            (bang, ExplodeKind::Standard)
-        };
-        let (r, on) = opt(compare)(r)?;
-        let (r, limit) = explode_limit(r, l)?;
-        return Ok((r, Modifier::Explode { kind, on, limit }));
-    }
-    if let Some(r) = i.strip_prefix('e') {
-        let (r, on) = cut_operand(r, compare_or_literal, "a face or comparison after `e`")?;
-        let (r, limit) = explode_limit(r, l)?;
-        return Ok((
-            r,
-            Modifier::Explode {
-                kind: ExplodeKind::Standard,
-                on: Some(on),
-                limit,
-            },
-        ));
-    }
-    if let Some(r) = i.strip_prefix('r') {
-        let (r, kind) = if let Some(r) = r.strip_prefix('o') {
-            (r, RerollKind::Once)
-        } else if let Some(r) = r.strip_prefix('a') {
-            (r, RerollKind::Add)
-        } else if let Some(r) = r.strip_prefix('r') {
-            (r, RerollKind::Until)
-        } else {
-            (r, RerollKind::Until)
-        };
-        let (r, on) = opt(compare_or_literal)(r)?;
-        return Ok((r, Modifier::Reroll { kind, on }));
-    }
-    if let Some(r) = i.strip_prefix('u') {
-        let (r, once) = match r.strip_prefix('o') {
-            Some(r) => (r, true),
-            None => (r, false),
-        };
-        let (r, on) = opt(compare)(r)?;
-        return Ok((r, Modifier::Unique { once, on }));
-    }
-    if let Some(r) = i.strip_prefix("cs") {
-        let (r, c) = cut_operand(r, compare, "a comparison after `cs`, as in `cs>=19`")?;
-        return Ok((r, Modifier::CritSuccess(c)));
-    }
-    if let Some(r) = i.strip_prefix("cf") {
-        let (r, c) = cut_operand(r, compare, "a comparison after `cf`, as in `cf<=1`")?;
-        return Ok((r, Modifier::CritFailure(c)));
-    }
-    if let Some(r) = i.strip_prefix('s') {
-        return Ok(if let Some(r) = r.strip_prefix('a') {
+    };
+    // Every byte matched below is ASCII, so `rest` is only used after a one-byte character.
+    let rest = i.get(1..).unwrap_or_default();
+    match first {
+        // Longest spellings first: `min` before `mi`.
+        b'm' => {
+            if let Some(r) = i.strip_prefix("min").or_else(|| i.strip_prefix("mi")) {
+                let (r, v) = clamp_value(r, "min")?;
+                return Ok((r, Modifier::Min(v)));
+            }
+            if let Some(r) = i.strip_prefix("max").or_else(|| i.strip_prefix("ma")) {
+                let (r, v) = clamp_value(r, "max")?;
+                return Ok((r, Modifier::Max(v)));
+            }
+            soft(i, "a modifier")
+        }
+        // Right after a pool `!` always explodes: `!=6` explodes on a six (write `<>6` to count
+        // dice other than six as successes). `!!p` before `!!` before `!`.
+        b'!' => {
+            let (r, kind) = if let Some(r) = i.strip_prefix("!!p") {
+                (r, ExplodeKind::CompoundPenetrate)
+            } else if let Some(r) = i.strip_prefix("!!") {
+                (r, ExplodeKind::Compound)
+            } else if let Some(r) = i.strip_prefix("!p") {
+                (r, ExplodeKind::Penetrate)
+            } else {
+                (rest, ExplodeKind::Standard)
+            };
+            let (r, on) = opt(compare)(r)?;
+            let (r, limit) = explode_limit(r, l)?;
+            Ok((r, Modifier::Explode { kind, on, limit }))
+        }
+        b'e' => {
+            let (r, on) = cut_operand(rest, compare_or_literal, "a face or comparison after `e`")?;
+            let (r, limit) = explode_limit(r, l)?;
+            Ok((
+                r,
+                Modifier::Explode {
+                    kind: ExplodeKind::Standard,
+                    on: Some(on),
+                    limit,
+                },
+            ))
+        }
+        b'r' => {
+            let r = rest;
+            let (r, kind) = if let Some(r) = r.strip_prefix('o') {
+                (r, RerollKind::Once)
+            } else if let Some(r) = r.strip_prefix('a') {
+                (r, RerollKind::Add)
+            } else if let Some(r) = r.strip_prefix('r') {
+                (r, RerollKind::Until)
+            } else {
+                (r, RerollKind::Until)
+            };
+            let (r, on) = opt(compare_or_literal)(r)?;
+            Ok((r, Modifier::Reroll { kind, on }))
+        }
+        b'u' => {
+            let (r, once) = match rest.strip_prefix('o') {
+                Some(r) => (r, true),
+                None => (rest, false),
+            };
+            let (r, on) = opt(compare)(r)?;
+            Ok((r, Modifier::Unique { once, on }))
+        }
+        b'c' => {
+            if let Some(r) = i.strip_prefix("cs") {
+                let (r, c) = cut_operand(r, compare, "a comparison after `cs`, as in `cs>=19`")?;
+                return Ok((r, Modifier::CritSuccess(c)));
+            }
+            if let Some(r) = i.strip_prefix("cf") {
+                let (r, c) = cut_operand(r, compare, "a comparison after `cf`, as in `cf<=1`")?;
+                return Ok((r, Modifier::CritFailure(c)));
+            }
+            soft(i, "a modifier")
+        }
+        b's' => Ok(if let Some(r) = rest.strip_prefix('a') {
             (r, Modifier::Sort(SortOrder::Ascending))
-        } else if let Some(r) = r.strip_prefix('d') {
+        } else if let Some(r) = rest.strip_prefix('d') {
             (r, Modifier::Sort(SortOrder::Descending))
         } else {
-            (r, Modifier::Sort(SortOrder::Ascending))
-        });
-    }
-    if let Some(r) = i.strip_prefix('k') {
-        return keep_drop(r, KeepDrop::Keep, "k", l);
-    }
-    if let Some(r) = i.strip_prefix('d').or_else(|| i.strip_prefix('p')) {
-        return keep_drop(r, KeepDrop::Drop, &i[..1], l);
-    }
-    if i.starts_with('f') {
-        return hard(
+            (rest, Modifier::Sort(SortOrder::Ascending))
+        }),
+        b'k' => keep_drop(rest, KeepDrop::Keep, "k", l),
+        b'd' | b'p' => keep_drop(rest, KeepDrop::Drop, &i[..1], l),
+        b'f' => hard(
             i,
             "a success comparison before `f` (failures are counted after successes, as in `>=8f<=1`)",
-        );
+        ),
+        b'<' | b'>' | b'=' => {
+            let (r, success) = compare(i)?;
+            let (r, failure) = match r.strip_prefix('f') {
+                Some(fr) => {
+                    let (fr, c) = cut_operand(fr, compare, "a comparison after `f`, as in `f<=1`")?;
+                    (fr, Some(c))
+                }
+                None => (r, None),
+            };
+            Ok((r, Modifier::Target { success, failure }))
+        }
+        // Most pools end here: leave quickly when nothing can start a modifier.
+        _ => Err(nom::Err::Error(PError::from_error_kind(i, ErrorKind::Tag))),
     }
-    if i.starts_with(['<', '>', '=']) {
-        let (r, success) = compare(i)?;
-        let (r, failure) = match r.strip_prefix('f') {
-            Some(fr) => {
-                let (fr, c) = cut_operand(fr, compare, "a comparison after `f`, as in `f<=1`")?;
-                (fr, Some(c))
-            }
-            None => (r, None),
-        };
-        return Ok((r, Modifier::Target { success, failure }));
-    }
-    soft(i, "a modifier")
 }
 
 /// `explode_limit = ["x" integer]`

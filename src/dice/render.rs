@@ -88,7 +88,7 @@ pub fn node_text(node: &RollNode, p: &dyn Paint) -> String {
 
 fn precedence(node: &RollNode) -> u8 {
     match node {
-        RollNode::Binary { op, .. } => match op.as_str() {
+        RollNode::Binary { op, .. } => match op.as_ref() {
             "+" | "-" => 2,
             "*" | "/" | "//" | "%" => 3,
             "^" => 5,

@@ -5,6 +5,8 @@
 //! so a breakdown can show exactly what happened. It serialises to JSON for `--json` and the
 //! journal.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 
@@ -54,7 +56,7 @@ pub enum RollNode {
     /// A prefix operator.
     Unary {
         /// `-` or `+`.
-        op: String,
+        op: Cow<'static, str>,
         /// The result.
         value: f64,
         /// The operand.
@@ -63,7 +65,7 @@ pub enum RollNode {
     /// A binary operator.
     Binary {
         /// The operator as written canonically (`+`, `//`, `>=`…).
-        op: String,
+        op: Cow<'static, str>,
         /// The result.
         value: f64,
         /// Left operand.
@@ -74,7 +76,7 @@ pub enum RollNode {
     /// A function call.
     Call {
         /// The function name.
-        func: String,
+        func: Cow<'static, str>,
         /// The result.
         value: f64,
         /// The arguments.

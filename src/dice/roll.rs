@@ -4,6 +4,11 @@
 //! `GRAMMAR.md`): per die, roll → reroll → explode → clamp; then over the pool, roll-and-add →
 //! unique → keep/drop → success counting → critical markers → sort. Every die comes from the
 //! source, so seeded, entered and queued dice all work the same way.
+//!
+//! When the source says every die will come from its generator ([`DiceSource::generator`]:
+//! nothing queued, nothing entered), pools draw straight from it, in the same order as one
+//! request at a time, so a seed gives the same dice either way (`pinned_tests` holds seeded
+//! rolls to what they were before this path existed).
 
 use super::arith;
 use super::ast::*;
@@ -12,6 +17,10 @@ use super::limits::Limits;
 use super::parser::{check_modifier, static_faces};
 use super::result::*;
 use super::source::{DiceSource, DieRequest, Faces, Purpose, SourceKind};
+use smallvec::SmallVec;
+
+/// Small per-pool scratch lists (keep/drop selections) stay on the stack.
+type Scratch<T> = SmallVec<[T; 16]>;
 use crate::span::Span;
 
 /// Rolls a parsed request: once, or `repeat` times (one [`Roll`] each).
@@ -20,13 +29,18 @@ pub fn roll(
     source: &mut dyn DiceSource,
     limits: &Limits,
 ) -> Result<Vec<Roll>, DiceError> {
-    (0..expr.repeat.unwrap_or(1))
-        .map(|_| {
-            let mut r = roll_expr(&expr.expr, source, limits)?;
-            r.comment.clone_from(&expr.comment);
-            Ok(r)
-        })
-        .collect()
+    let times = expr.repeat.unwrap_or(1);
+    let mut rolls = Vec::with_capacity(times as usize);
+    for _ in 0..times {
+        roll_into(
+            &expr.expr,
+            expr.comment.as_ref(),
+            source,
+            limits,
+            &mut rolls,
+        )?;
+    }
+    Ok(rolls)
 }
 
 /// Rolls one expression once.
@@ -35,6 +49,19 @@ pub fn roll_expr(
     source: &mut dyn DiceSource,
     limits: &Limits,
 ) -> Result<Roll, DiceError> {
+    let mut out = Vec::with_capacity(1);
+    roll_into(expr, None, source, limits, &mut out)?;
+    Ok(out.pop().expect("roll_into pushes one roll"))
+}
+
+/// Rolls one expression once and pushes the [`Roll`] onto `out` (built in place: it is large).
+fn roll_into(
+    expr: &Expr,
+    comment: Option<&String>,
+    source: &mut dyn DiceSource,
+    limits: &Limits,
+    out: &mut Vec<Roll>,
+) -> Result<(), DiceError> {
     let mut roller = Roller {
         source,
         limits,
@@ -45,15 +72,44 @@ pub fn roll_expr(
     // A lone pool's notation is the whole expression's: format it once.
     let text = match &tree {
         RollNode::Pool(p) => p.notation.clone(),
-        _ => expr.notation(),
+        _ => {
+            let mut out = String::with_capacity(32);
+            write_reusing(expr, &tree, &mut out, 0);
+            out
+        }
     };
-    Ok(Roll {
+    out.push(Roll {
         expr: text,
         total: tree.value(),
-        comment: None,
+        comment: comment.cloned(),
         sources: roller.sources,
         tree,
-    })
+    });
+    Ok(())
+}
+
+/// Writes `e`'s canonical notation (as [`Notation`] does) into `out`, copying each pool's
+/// notation from its rolled node instead of formatting it again.
+fn write_reusing(e: &Expr, node: &RollNode, out: &mut String, min: u8) {
+    match (e, node) {
+        (Expr::Dice(_), RollNode::Pool(p)) => out.push_str(&p.notation),
+        (Expr::Binary(op, l, r), RollNode::Binary { left, right, .. }) => {
+            let parens = e.precedence() < min;
+            if parens {
+                out.push('(');
+            }
+            let (lmin, rmin) = op.child_precedence();
+            write_reusing(l, left, out, lmin);
+            out.push(' ');
+            out.push_str(op.symbol());
+            out.push(' ');
+            write_reusing(r, right, out, rmin);
+            if parens {
+                out.push(')');
+            }
+        }
+        _ => e.write_child(out, min),
+    }
 }
 
 /// An error found while rolling: no single token is to blame, so it spans the expression.
@@ -76,7 +132,7 @@ struct Stages<'m> {
     explode: Option<(ExplodeKind, Option<Compare>, Option<u32>)>,
     reroll: Option<(RerollKind, Option<Compare>)>,
     unique: Option<(bool, Option<Compare>)>,
-    keep_drop: Vec<(KeepDrop, &'m Selector)>,
+    keep_drop: SmallVec<[(KeepDrop, &'m Selector); 2]>,
     target: Option<(Compare, Option<Compare>)>,
     crit_success: Option<Compare>,
     crit_failure: Option<Compare>,
@@ -84,6 +140,7 @@ struct Stages<'m> {
 }
 
 impl<'m> Stages<'m> {
+    #[inline]
     fn of(mods: &'m [Modifier]) -> Self {
         let mut s = Stages::default();
         for m in mods {
@@ -119,12 +176,7 @@ impl Roller<'_> {
         pool: &str,
         purpose: Purpose,
     ) -> Result<(i64, SourceKind), DiceError> {
-        self.rolled += 1;
-        if self.rolled > self.limits.max_rolls {
-            return Err(err(DiceErrorKind::TooManyRolls {
-                cap: self.limits.max_rolls,
-            }));
-        }
+        count_roll(&mut self.rolled, self.limits)?;
         let req = DieRequest {
             faces,
             pool,
@@ -153,6 +205,21 @@ impl Roller<'_> {
                 cap: self.limits.max_rolls,
             }));
         }
+        let clamps = st.min.is_some() || st.max.is_some();
+        if let Some(mut g) = self.source.generator() {
+            // Straight from the generator: same values, same order as through `next_dice`.
+            if n > 0 && !self.sources.contains(&SourceKind::Rng) {
+                self.sources.push(SourceKind::Rng);
+            }
+            g.dice(faces, n, |v| {
+                let mut die = Die::new(v, SourceKind::Rng);
+                if clamps {
+                    clamp(&mut die, st);
+                }
+                dice.push(die);
+            });
+            return Ok(());
+        }
         let req = DieRequest {
             faces,
             pool,
@@ -160,7 +227,6 @@ impl Roller<'_> {
             span: Span::default(),
         };
         let sources = &mut self.sources;
-        let clamps = st.min.is_some() || st.max.is_some();
         self.source.next_dice(&req, n, &mut |v, kind| {
             if sources.last() != Some(&kind) && !sources.contains(&kind) {
                 sources.push(kind);
@@ -280,13 +346,36 @@ impl Roller<'_> {
             }
         }
         let st = Stages::of(&d.mods);
-        let mut dice = Vec::with_capacity(n as usize);
+        // Room for the explosions an exploding pool usually has, so it rarely grows.
+        let room = if st.explode.is_some() {
+            n + n / 2 + 2
+        } else {
+            n
+        };
+        let mut dice = Vec::with_capacity(room.min(self.limits.max_dice) as usize);
         if st.reroll.is_none() && st.explode.is_none() {
             // Plain dice (the common case): the whole pool in one request to the source.
             self.draw_pool(faces, &notation, n, &st, &mut dice)?;
+        } else if let Some(mut g) = self.source.generator() {
+            // Every die from the generator: draw straight from it, in the same order as one
+            // request at a time.
+            let (limits, rolled) = (self.limits, &mut self.rolled);
+            let before = *rolled;
+            let mut draw = |_: Purpose| {
+                count_roll(rolled, limits)?;
+                Ok((g.die(faces), SourceKind::Rng))
+            };
+            let result = (0..n)
+                .try_for_each(|i| one_die(&mut draw, limits, faces, &st, i + 1, n, &mut dice));
+            if self.rolled > before && !self.sources.contains(&SourceKind::Rng) {
+                self.sources.push(SourceKind::Rng);
+            }
+            result?;
         } else {
+            let limits = self.limits;
+            let mut draw = |purpose| self.draw(faces, &notation, purpose);
             for i in 0..n {
-                self.one_die(faces, &notation, &st, i + 1, n, &mut dice)?;
+                one_die(&mut draw, limits, faces, &st, i + 1, n, &mut dice)?;
             }
         }
         if let Some((RerollKind::Add, on)) = st.reroll
@@ -301,19 +390,21 @@ impl Roller<'_> {
         if let Some((once, on)) = st.unique {
             self.make_unique(faces, &notation, &mut dice, once, on, &st)?;
         }
-        if !st.keep_drop.is_empty() {
-            let values: Vec<f64> = dice.iter().map(|x| x.value as f64).collect();
+        if !st.keep_drop.is_empty() && !keep_highest_or_lowest(&st.keep_drop, &mut dice) {
+            let values: Scratch<f64> = dice.iter().map(|x| x.value as f64).collect();
             let kept = self.select(&st.keep_drop, &values)?;
             for (die, k) in dice.iter_mut().zip(kept) {
                 die.kept = k;
             }
         }
-        for die in &mut dice {
-            let v = die.value as f64;
-            if st.crit_success.is_some_and(|c| c.matches(v)) {
-                die.critical = Some(Critical::Success);
-            } else if st.crit_failure.is_some_and(|c| c.matches(v)) {
-                die.critical = Some(Critical::Failure);
+        if st.crit_success.is_some() || st.crit_failure.is_some() {
+            for die in &mut dice {
+                let v = die.value as f64;
+                if st.crit_success.is_some_and(|c| c.matches(v)) {
+                    die.critical = Some(Critical::Success);
+                } else if st.crit_failure.is_some_and(|c| c.matches(v)) {
+                    die.critical = Some(Critical::Failure);
+                }
             }
         }
         let mut pool = PoolRoll {
@@ -338,92 +429,6 @@ impl Roller<'_> {
         }
         recount_pool(&mut pool);
         Ok(pool)
-    }
-
-    /// Rolls die `i` of `n` with its rerolls, explosions and clamp; pushes it and any dice
-    /// its explosions added.
-    fn one_die(
-        &mut self,
-        faces: Faces,
-        pool: &str,
-        st: &Stages<'_>,
-        i: u64,
-        n: u64,
-        out: &mut Vec<Die>,
-    ) -> Result<(), DiceError> {
-        let (mut face, mut source) = self.draw(faces, pool, Purpose::Die { index: i, of: n })?;
-        let mut die = Die::new(face, source);
-        match st.reroll {
-            Some((RerollKind::Until, on)) => {
-                let mut times = 0;
-                while hits(on, faces.min(), face) {
-                    times += 1;
-                    if times > self.limits.max_rerolls {
-                        let condition =
-                            on.map_or_else(|| format!("={}", faces.min()), |c| c.to_string());
-                        return Err(err(DiceErrorKind::RerollCap {
-                            cap: self.limits.max_rerolls,
-                            condition,
-                        }));
-                    }
-                    die.history_mut().rerolled.push(face);
-                    (face, source) = self.draw(faces, pool, Purpose::Reroll(i))?;
-                }
-            }
-            Some((RerollKind::Once, on)) if hits(on, faces.min(), face) => {
-                die.history_mut().rerolled.push(face);
-                (face, source) = self.draw(faces, pool, Purpose::Reroll(i))?;
-            }
-            _ => {}
-        }
-        die.value = face;
-        die.source = source;
-        let Some((kind, on, limit)) = st.explode else {
-            clamp(&mut die, st);
-            out.push(die);
-            return Ok(());
-        };
-        let limit = limit.unwrap_or(self.limits.max_explosions);
-        let penetrate = matches!(
-            kind,
-            ExplodeKind::Penetrate | ExplodeKind::CompoundPenetrate
-        );
-        let compound = matches!(kind, ExplodeKind::Compound | ExplodeKind::CompoundPenetrate);
-        let mut last = face;
-        let mut extra_dice: Vec<Die> = Vec::new();
-        for _ in 0..limit {
-            if !hits(on, faces.max(), last) {
-                break;
-            }
-            let (next, src) = self.draw(faces, pool, Purpose::Explosion(i))?;
-            last = next;
-            let counted = if penetrate { next - 1 } else { next };
-            if compound {
-                let parts = &mut die.history_mut().parts;
-                if parts.is_empty() {
-                    parts.push(face);
-                }
-                parts.push(counted);
-                die.exploded = true;
-                die.value += counted;
-                die.source = src;
-            } else {
-                match extra_dice.last_mut() {
-                    Some(prev) => prev.exploded = true,
-                    None => die.exploded = true,
-                }
-                let mut x = Die::new(counted, src);
-                x.extra = true;
-                extra_dice.push(x);
-            }
-        }
-        clamp(&mut die, st);
-        out.push(die);
-        for mut x in extra_dice {
-            clamp(&mut x, st);
-            out.push(x);
-        }
-        Ok(())
     }
 
     fn make_unique(
@@ -471,13 +476,13 @@ impl Roller<'_> {
         &mut self,
         selectors: &[(KeepDrop, &Selector)],
         values: &[f64],
-    ) -> Result<Vec<bool>, DiceError> {
+    ) -> Result<Scratch<bool>, DiceError> {
         if selectors.is_empty() {
-            return Ok(vec![true; values.len()]);
+            return Ok(smallvec::smallvec![true; values.len()]);
         }
         let any_keep = selectors.iter().any(|(kd, _)| *kd == KeepDrop::Keep);
-        let mut kept_by_keep = vec![!any_keep; values.len()];
-        let mut dropped = vec![false; values.len()];
+        let mut kept_by_keep: Scratch<bool> = smallvec::smallvec![!any_keep; values.len()];
+        let mut dropped: Scratch<bool> = smallvec::smallvec![false; values.len()];
         for (kd, sel) in selectors {
             let picked = self.pick(sel, values)?;
             let target = if *kd == KeepDrop::Keep {
@@ -498,8 +503,8 @@ impl Roller<'_> {
 
     /// The indices a selector picks. Among equal values the highest are the later ones and
     /// the lowest the earlier ones, so `kh` and `kl` never fight over a tie.
-    fn pick(&mut self, sel: &Selector, values: &[f64]) -> Result<Vec<usize>, DiceError> {
-        let mut order: Vec<usize> = (0..values.len()).collect();
+    fn pick(&mut self, sel: &Selector, values: &[f64]) -> Result<Scratch<usize>, DiceError> {
+        let mut order: Scratch<usize> = (0..values.len()).collect();
         let n = match sel {
             Selector::Matching(c) => {
                 return Ok(order
@@ -512,7 +517,8 @@ impl Roller<'_> {
         if n < 0.0 {
             return Err(err(DiceErrorKind::NoDice { count: fmt_num(n) }));
         }
-        order.sort_by(|&a, &b| values[a].total_cmp(&values[b]).then(a.cmp(&b)));
+        // A total order (ties broken by position), so an unstable sort gives the same result.
+        order.sort_unstable_by(|&a, &b| values[a].total_cmp(&values[b]).then(a.cmp(&b)));
         if matches!(sel, Selector::Highest(_)) {
             order.reverse();
         }
@@ -541,7 +547,7 @@ impl Roller<'_> {
             // `{4d6+4d8}kh3`, `(10d6kh5)kl2`: keep/drop act on the dice inside the one item.
             let node = &mut items[0].node;
             if !st.keep_drop.is_empty() {
-                let values: Vec<f64> = {
+                let values: Scratch<f64> = {
                     let mut dice = Vec::new();
                     node.collect_dice(&mut dice);
                     dice.iter()
@@ -562,7 +568,7 @@ impl Roller<'_> {
                 sort_dice_in(node, order);
             }
         } else {
-            let values: Vec<f64> = items.iter().map(|i| i.node.value()).collect();
+            let values: Scratch<f64> = items.iter().map(|i| i.node.value()).collect();
             let kept = self.select(&st.keep_drop, &values)?;
             for (item, k) in items.iter_mut().zip(kept) {
                 item.kept = k;
@@ -601,6 +607,143 @@ impl Roller<'_> {
         group.value = arith::checked(group.value, "the group total").map_err(err)?;
         Ok(group)
     }
+}
+
+/// Counts one more die against the cap on dice per roll.
+fn count_roll(rolled: &mut u64, limits: &Limits) -> Result<(), DiceError> {
+    *rolled += 1;
+    if *rolled > limits.max_rolls {
+        return Err(err(DiceErrorKind::TooManyRolls {
+            cap: limits.max_rolls,
+        }));
+    }
+    Ok(())
+}
+
+/// Rolls die `i` of `n` with its rerolls, explosions and clamp, drawing each face with
+/// `draw`; pushes it and any dice its explosions added.
+fn one_die(
+    draw: &mut impl FnMut(Purpose) -> Result<(i64, SourceKind), DiceError>,
+    limits: &Limits,
+    faces: Faces,
+    st: &Stages<'_>,
+    i: u64,
+    n: u64,
+    out: &mut Vec<Die>,
+) -> Result<(), DiceError> {
+    let (mut face, mut source) = draw(Purpose::Die { index: i, of: n })?;
+    let mut die = Die::new(face, source);
+    match st.reroll {
+        Some((RerollKind::Until, on)) => {
+            let mut times = 0;
+            while hits(on, faces.min(), face) {
+                times += 1;
+                if times > limits.max_rerolls {
+                    let condition =
+                        on.map_or_else(|| format!("={}", faces.min()), |c| c.to_string());
+                    return Err(err(DiceErrorKind::RerollCap {
+                        cap: limits.max_rerolls,
+                        condition,
+                    }));
+                }
+                die.history_mut().rerolled.push(face);
+                (face, source) = draw(Purpose::Reroll(i))?;
+            }
+        }
+        Some((RerollKind::Once, on)) if hits(on, faces.min(), face) => {
+            die.history_mut().rerolled.push(face);
+            (face, source) = draw(Purpose::Reroll(i))?;
+        }
+        _ => {}
+    }
+    die.value = face;
+    die.source = source;
+    let Some((kind, on, limit)) = st.explode else {
+        clamp(&mut die, st);
+        out.push(die);
+        return Ok(());
+    };
+    let limit = limit.unwrap_or(limits.max_explosions);
+    let penetrate = matches!(
+        kind,
+        ExplodeKind::Penetrate | ExplodeKind::CompoundPenetrate
+    );
+    let compound = matches!(kind, ExplodeKind::Compound | ExplodeKind::CompoundPenetrate);
+    // The die goes in first and the dice its explosions add follow it; all are clamped at
+    // the end.
+    let at = out.len();
+    out.push(die);
+    let mut last = face;
+    for _ in 0..limit {
+        if !hits(on, faces.max(), last) {
+            break;
+        }
+        let (next, src) = draw(Purpose::Explosion(i))?;
+        last = next;
+        let counted = if penetrate { next - 1 } else { next };
+        if compound {
+            let die = &mut out[at];
+            let parts = &mut die.history_mut().parts;
+            if parts.is_empty() {
+                parts.push(face);
+            }
+            parts.push(counted);
+            die.exploded = true;
+            die.value += counted;
+            die.source = src;
+        } else {
+            // The die (or the last extra die) before this one exploded.
+            if let Some(prev) = out.last_mut() {
+                prev.exploded = true;
+            }
+            let mut x = Die::new(counted, src);
+            x.extra = true;
+            out.push(x);
+        }
+    }
+    for d in &mut out[at..] {
+        clamp(d, st);
+    }
+    Ok(())
+}
+
+/// The usual keep/drop of a small pool, one selector keeping or dropping the highest or lowest
+/// N written as a number (`kh3`, `dl1`), done in place; `false` (nothing done) for any other.
+/// Same choice as [`Roller::select`]: a die's rank is the number of dice before it in the
+/// selector's order (by value, ties by position), and it is picked when its rank is below N.
+fn keep_highest_or_lowest(selectors: &[(KeepDrop, &Selector)], dice: &mut [Die]) -> bool {
+    let [(kd, sel)] = selectors else {
+        return false;
+    };
+    let (highest, n) = match sel {
+        Selector::Highest(Count::Number(n)) => (true, *n),
+        Selector::Lowest(Count::Number(n)) => (false, *n),
+        _ => return false,
+    };
+    if dice.len() > 32 {
+        return false;
+    }
+    let mut picked = [false; 32];
+    for (i, d) in dice.iter().enumerate() {
+        let rank = dice
+            .iter()
+            .enumerate()
+            .filter(|&(j, e)| {
+                let before = (e.value, j).cmp(&(d.value, i));
+                if highest {
+                    before.is_gt()
+                } else {
+                    before.is_lt()
+                }
+            })
+            .count() as u64;
+        picked[i] = rank < n;
+    }
+    let keep = *kd == KeepDrop::Keep;
+    for (d, &p) in dice.iter_mut().zip(&picked) {
+        d.kept = p == keep;
+    }
+    true
 }
 
 fn clamp(d: &mut Die, st: &Stages<'_>) {
@@ -699,7 +842,7 @@ fn recompute(node: &mut RollNode) -> Result<f64, DiceError> {
         }
         RollNode::Unary { op, value, operand } => {
             let x = recompute(operand)?;
-            *value = if op == "-" { -x } else { x };
+            *value = if *op == "-" { -x } else { x };
             *value
         }
         RollNode::Binary {
@@ -749,4 +892,47 @@ fn binary_op(symbol: &str) -> BinaryOp {
     .into_iter()
     .find(|op| op.symbol() == symbol)
     .unwrap_or(BinaryOp::Add)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::source::FixedSource;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The in-place keep/drop picks exactly the dice the general selection picks.
+        #[test]
+        fn in_place_keep_drop_matches_select(
+            values in proptest::collection::vec(-3i64..8, 0..40),
+            n in 0u64..45,
+            keep in any::<bool>(),
+            highest in any::<bool>(),
+        ) {
+            let kd = if keep { KeepDrop::Keep } else { KeepDrop::Drop };
+            let sel = if highest {
+                Selector::Highest(Count::Number(n))
+            } else {
+                Selector::Lowest(Count::Number(n))
+            };
+            let selectors = [(kd, &sel)];
+            let mut dice: Vec<Die> =
+                values.iter().map(|&v| Die::new(v, SourceKind::Rng)).collect();
+            let mut source = FixedSource::new([]);
+            let mut roller = Roller {
+                source: &mut source,
+                limits: &Limits::DEFAULT,
+                rolled: 0,
+                sources: Sources::new(),
+            };
+            let floats: Vec<f64> = values.iter().map(|&v| v as f64).collect();
+            let want = roller.select(&selectors, &floats).unwrap();
+            if keep_highest_or_lowest(&selectors, &mut dice) {
+                let got: Vec<bool> = dice.iter().map(|d| d.kept).collect();
+                prop_assert_eq!(got, want.to_vec());
+            } else {
+                prop_assert!(values.len() > 32);
+            }
+        }
+    }
 }

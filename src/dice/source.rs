@@ -100,6 +100,7 @@ impl Faces {
     }
 
     /// A uniform draw from the random generator.
+    #[inline]
     fn sample(self, rng: &mut ChaCha8Rng) -> i64 {
         match self {
             Faces::Numbered { sides } => rng.random_range(1..=sides) as i64,
@@ -209,8 +210,45 @@ pub enum DiceMode {
     Enter,
 }
 
+/// Direct draws from a source's seeded generator (see [`DiceSource::generator`]).
+pub struct Generator<'a>(&'a mut ChaCha8Rng);
+
+impl Generator<'_> {
+    /// One die from the generator: the value [`DiceSource::next_die`] would give for it.
+    #[inline]
+    pub fn die(&mut self, faces: Faces) -> i64 {
+        faces.sample(self.0)
+    }
+
+    /// `n` dice, passed to `each` in order: the values `n` calls of [`die`](Self::die) give,
+    /// with the kind of die looked at once.
+    pub fn dice(&mut self, faces: Faces, n: u64, mut each: impl FnMut(i64)) {
+        match faces {
+            Faces::Numbered { sides } => {
+                for _ in 0..n {
+                    each(self.0.random_range(1..=sides) as i64);
+                }
+            }
+            _ => {
+                for _ in 0..n {
+                    each(faces.sample(self.0));
+                }
+            }
+        }
+    }
+}
+
 /// A source of dice: the roller asks it for one die at a time.
 pub trait DiceSource {
+    /// The source's generator, when every die it gives from now on (until it is changed) comes
+    /// from that generator, with [`SourceKind::Rng`]: nothing queued, nothing entered by hand.
+    /// A roller may then draw through it directly, one die at a time, instead of building a
+    /// [`DieRequest`] for each; the values and their order are the same as with
+    /// [`next_die`](Self::next_die). The default is `None` (always ask `next_die`).
+    fn generator(&mut self) -> Option<Generator<'_>> {
+        None
+    }
+
     /// One die value for `request`, and which source produced it.
     fn next_die(&mut self, request: &DieRequest<'_>) -> Result<(i64, SourceKind), DiceError>;
 
@@ -314,6 +352,14 @@ pub struct BoxSource<'a> {
 }
 
 impl DiceSource for BoxSource<'_> {
+    fn generator(&mut self) -> Option<Generator<'_>> {
+        if self.dice.queue.is_empty() && self.dice.mode == DiceMode::Rng {
+            Some(Generator(&mut self.dice.rng))
+        } else {
+            None
+        }
+    }
+
     fn next_dice(
         &mut self,
         request: &DieRequest<'_>,
