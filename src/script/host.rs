@@ -96,7 +96,7 @@ impl ScriptHost {
     /// | `umpire.roll(expr)` | rolls dice through the host: returns the total and a list of the kept dice (`dice.dropped`, `dice.expr`) |
     ///
     /// and, from the standard library, only the whitelist described in
-    /// [`sandbox`](super::sandbox), with `print` captured into [`CallOutput::output`],
+    /// [`sandbox`], with `print` captured into [`CallOutput::output`],
     /// `math.random(m[, n])` rolling a die through the host, and `require "name.sub"` loading
     /// `rulesets/name/sub.lua` or `scripts/name/sub.lua`.
     pub fn new(
