@@ -1,0 +1,110 @@
+#![allow(missing_docs)] // criterion_group! generates undocumented functions
+
+//! The cost of rules in Lua (issue 4): reloading the demo ruleset; a trivial script command;
+//! a resolution that rolls `1d6` and `2d6` and adds five modifiers in a breakdown, against
+//! rolling the same dice alone (the goal: rules cost at most five times the dice). `rolls`
+//! (the two rolls alone) and `checkonly` (five `c:add`s) split the cost of `resolve`.
+//!
+//! `cargo bench --bench script`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+use umpire::dice::{self, DiceBox};
+use umpire::script::{Limits, RuleSource, load};
+
+const RULES: &str = r#"
+umpire.command { name = "noop", run = function() end }
+umpire.command { name = "rolls", run = function() umpire.roll("1d6"); umpire.roll("2d6") end }
+umpire.command { name = "checkonly", run = function(ctx)
+  local c = ctx:check("Bench 1.1")
+  for i = 1, 5 do c:add(i, "modifier") end
+  return c:total()
+end }
+umpire.command { name = "resolve", run = function(ctx)
+  local c = ctx:check("Bench 1.1")
+  c:roll("1d6", "base")
+  c:roll("2d6", "support")
+  for i = 1, 5 do c:add(i, "modifier " .. i) end
+  return c:total()
+end }
+"#;
+
+fn script(c: &mut Criterion) {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let demo = RuleSource::new(&repo, Some("demo"));
+    c.bench_function("script/reload_demo", |b| {
+        b.iter(|| {
+            black_box(load(&demo, Limits::DEFAULT, Arc::new(AtomicBool::new(false))).unwrap())
+        })
+    });
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("rulesets/bench")).unwrap();
+    std::fs::write(dir.path().join("rulesets/bench/init.lua"), RULES).unwrap();
+    let src = RuleSource::new(dir.path(), Some("bench"));
+    let loaded = load(&src, Limits::DEFAULT, Arc::default()).unwrap();
+    let mut dice_box = DiceBox::seeded(1);
+
+    c.bench_function("script/noop_command", |b| {
+        b.iter(|| {
+            let mut s = dice_box.source(None);
+            black_box(
+                loaded
+                    .host
+                    .run_command(&loaded.rules, "noop", &[], &mut s)
+                    .unwrap(),
+            )
+        })
+    });
+    for name in ["rolls", "checkonly"] {
+        c.bench_function(&format!("script/{name}"), |b| {
+            b.iter(|| {
+                let mut s = dice_box.source(None);
+                black_box(
+                    loaded
+                        .host
+                        .run_command(&loaded.rules, name, &[], &mut s)
+                        .unwrap(),
+                )
+            })
+        });
+    }
+    c.bench_function("script/resolve_1d6_2d6_5_modifiers", |b| {
+        b.iter(|| {
+            let mut s = dice_box.source(None);
+            black_box(
+                loaded
+                    .host
+                    .run_command(&loaded.rules, "resolve", &[], &mut s)
+                    .unwrap(),
+            )
+        })
+    });
+    let d6 = dice::parse("1d6").unwrap();
+    let d2d6 = dice::parse("2d6").unwrap();
+    c.bench_function("script/dice_alone_1d6_2d6", |b| {
+        b.iter(|| {
+            let mut s = dice_box.source(None);
+            let a = dice::roll(&d6, &mut s, &dice::Limits::DEFAULT).unwrap();
+            let b2 = dice::roll(&d2d6, &mut s, &dice::Limits::DEFAULT).unwrap();
+            black_box((a, b2))
+        })
+    });
+    c.bench_function("script/dice_alone_parse_and_roll_1d6_2d6", |b| {
+        b.iter(|| {
+            let mut s = dice_box.source(None);
+            let a =
+                dice::roll(&dice::parse("1d6").unwrap(), &mut s, &dice::Limits::DEFAULT).unwrap();
+            let b2 =
+                dice::roll(&dice::parse("2d6").unwrap(), &mut s, &dice::Limits::DEFAULT).unwrap();
+            black_box((a, b2))
+        })
+    });
+}
+
+criterion_group!(benches, script);
+criterion_main!(benches);
