@@ -51,6 +51,23 @@ umpire.command {
   end,
 }
 
+-- Tables from Lua: roll on one, look one up.
+umpire.command {
+  name = "morale",
+  help = "2d6 on the morale table, +quality modifier, -1 if pinned",
+  args = {
+    { name = "unit", type = "unit" },
+    { name = "quality", type = "choice", values = { "green", "trained", "veteran" }, optional = true },
+    { name = "pinned", type = "flag" },
+  },
+  run = function(ctx, args)
+    local modifier = umpire.lookup("quality", args.quality or "trained")
+    if args.pinned then modifier = modifier - 1 end
+    local result, total = umpire.roll_table("morale", modifier)
+    return args.unit .. " " .. result .. " (" .. total .. ")"
+  end,
+}
+
 umpire.on("round_begins", function(event)
   print("round " .. tostring(event.round) .. " begins")
 end)

@@ -17,6 +17,7 @@ use super::registry::{self, Rules};
 use super::sandbox::{self, BudgetState, Limits};
 use crate::dice::{self, DiceSource, Roll};
 use crate::state::Value as StateValue;
+use crate::tables::{Cell, TableSet};
 
 /// The version of the script API, as `umpire.version` (bumped when the API changes).
 pub const API_VERSION: &str = "0.1";
@@ -61,6 +62,8 @@ pub(crate) struct HostData {
     /// The rules being registered; `None` outside loading.
     pub rules: Option<Rules>,
     pub dice_limits: dice::Limits,
+    /// The tables scripts can look up and roll on (the loaded rules' tables).
+    pub tables: TableSet,
 }
 
 /// One Lua 5.4 state, sandboxed, with the `umpire` API installed.
@@ -93,6 +96,8 @@ impl ScriptHost {
     /// | `umpire.on(event, fn)` | registers an event handler; for `pre_*` events, returning `false` cancels |
     /// | `umpire.table{name, doc, dice, rows}` (or `entries`, or `rows`/`cols`/`cells`) | declares a table |
     /// | `umpire.hook(point, fn)` | registers `fn(c, ctx)` for the hook point `c:point(point)` of a check |
+    /// | `umpire.lookup(table, key [, col])` | the table's cell for `key` (and `col` for a cross table), and the row key used |
+    /// | `umpire.roll_table(table [, modifier [, col]])` | rolls on a table through the host: the value read and the modified total |
     /// | `umpire.roll(expr)` | rolls dice through the host: returns the total and a list of the kept dice (`dice.dropped`, `dice.expr`) |
     ///
     /// and, from the standard library, only the whitelist described in
@@ -119,6 +124,7 @@ impl ScriptHost {
             files: Vec::new(),
             rules: None,
             dice_limits: dice::Limits::DEFAULT,
+            tables: TableSet::new(),
         });
 
         let umpire = lua.create_table()?;
@@ -129,6 +135,8 @@ impl ScriptHost {
         umpire.set("on", lua.create_function(registry::lua_on)?)?;
         umpire.set("table", lua.create_function(registry::lua_table)?)?;
         umpire.set("hook", lua.create_function(registry::lua_hook)?)?;
+        umpire.set("lookup", lua.create_function(lua_lookup)?)?;
+        umpire.set("roll_table", lua.create_function(lua_roll_table)?)?;
         let make_ctx = breakdown::build(&lua, lua.create_function(lua_roll)?)?;
 
         let print = lua.create_function(lua_print)?;
@@ -261,12 +269,29 @@ impl ScriptHost {
         f: impl FnOnce(&Lua) -> mlua::Result<R>,
     ) -> Result<(R, CallOutput), ScriptError> {
         self.start_call();
+        let dice = std::cell::RefCell::new(dice);
         let r = self.lua.scope(|scope| {
-            let roller =
-                scope.create_function_mut(|lua, expr: String| roll_with(lua, &mut *dice, &expr))?;
+            let roller = scope.create_function(|lua, expr: String| {
+                let mut d = dice
+                    .try_borrow_mut()
+                    .map_err(|_| mlua::Error::runtime("dice are already being rolled"))?;
+                roll_with(lua, &mut **d, &expr)
+            })?;
+            let table_roller = scope.create_function(
+                |lua, (name, modifier, col): (String, Option<i64>, Option<String>)| {
+                    let mut d = dice
+                        .try_borrow_mut()
+                        .map_err(|_| mlua::Error::runtime("dice are already being rolled"))?;
+                    roll_table_with(lua, &mut **d, &name, modifier.unwrap_or(0), col.as_deref())
+                },
+            )?;
             self.lua.set_named_registry_value(DICE_KEY, roller)?;
+            self.lua
+                .set_named_registry_value(TABLE_DICE_KEY, table_roller)?;
             let r = f(&self.lua);
             self.lua.set_named_registry_value(DICE_KEY, Value::Nil)?;
+            self.lua
+                .set_named_registry_value(TABLE_DICE_KEY, Value::Nil)?;
             r
         });
         let r = self.finish_call(r, doing)?;
@@ -382,6 +407,92 @@ impl ScriptHost {
 
 /// Named registry key of the dice function valid during one call.
 const DICE_KEY: &str = "umpire.dice";
+/// Named registry key of the table-rolling function valid during one call.
+const TABLE_DICE_KEY: &str = "umpire.table_dice";
+
+/// A table cell as a Lua value (a record becomes a table).
+fn cell_to_lua(lua: &Lua, c: &Cell) -> mlua::Result<Value> {
+    Ok(match c {
+        Cell::Int(i) => Value::Integer(*i),
+        Cell::Num(n) => Value::Number(*n),
+        Cell::Text(t) => Value::String(lua.create_string(t)?),
+        Cell::Record(r) => {
+            let t = lua.create_table()?;
+            for (k, v) in r {
+                t.set(k.as_str(), cell_to_lua(lua, v)?)?;
+            }
+            Value::Table(t)
+        }
+    })
+}
+
+/// `umpire.lookup(table, key [, col])`: the cell, and the row key used.
+fn lua_lookup(
+    lua: &Lua,
+    (name, key, col): (String, Value, Option<Value>),
+) -> mlua::Result<(Value, String)> {
+    let text = |v: &Value| -> mlua::Result<String> {
+        match v {
+            Value::Integer(i) => Ok(i.to_string()),
+            Value::Number(n) => Ok(n.to_string()),
+            Value::String(s) => Ok(s.to_str()?.to_string()),
+            v => Err(mlua::Error::runtime(format!(
+                "umpire.lookup: a key is a number or text, not a {}",
+                v.type_name()
+            ))),
+        }
+    };
+    let mut keys = vec![text(&key)?];
+    if let Some(c) = &col {
+        keys.push(text(c)?);
+    }
+    let found = {
+        let d = lua
+            .app_data_ref::<HostData>()
+            .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
+        let table = d.tables.get(&name).map_err(mlua::Error::runtime)?;
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        table.lookup_args(&keys).map_err(mlua::Error::runtime)?
+    };
+    Ok((cell_to_lua(lua, &found.value)?, found.row))
+}
+
+/// Rolls on table `name` through the call's source; records the roll.
+fn roll_table_with(
+    lua: &Lua,
+    dice: &mut dyn DiceSource,
+    name: &str,
+    modifier: i64,
+    col: Option<&str>,
+) -> mlua::Result<(Value, i64)> {
+    let rolled = {
+        let d = lua
+            .app_data_ref::<HostData>()
+            .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
+        let table = d.tables.get(name).map_err(mlua::Error::runtime)?;
+        match col {
+            Some(c) => table.roll_column(c, modifier, dice),
+            None => table.roll(modifier, dice),
+        }
+        .map_err(mlua::Error::runtime)?
+    };
+    let value = cell_to_lua(lua, &rolled.value)?;
+    let total = rolled.total;
+    if let Some(mut d) = lua.app_data_mut::<HostData>() {
+        d.out.rolls.push(rolled.roll);
+    }
+    Ok((value, total))
+}
+
+/// `umpire.roll_table(name [, modifier [, col]])`: the value read and the modified total.
+fn lua_roll_table(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue> {
+    match lua.named_registry_value::<Value>(TABLE_DICE_KEY)? {
+        Value::Function(f) => f.call(args),
+        _ => Err(mlua::Error::runtime(
+            "dice can only be rolled while a command or an event runs, not while the rules load",
+        )),
+    }
+}
 
 /// Rolls `expr` through the call's source; records the roll.
 fn roll_with(lua: &Lua, dice: &mut dyn DiceSource, expr: &str) -> mlua::Result<(Value, Table)> {

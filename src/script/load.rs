@@ -129,5 +129,8 @@ pub fn load(
         ))));
     }
     rules.variant = src.variant.clone();
+    if let Some(mut d) = host.lua().app_data_mut::<HostData>() {
+        d.tables = rules.tables.clone();
+    }
     Ok(Loaded { host, rules })
 }

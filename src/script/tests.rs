@@ -761,3 +761,38 @@ fn the_sandbox_keeps_ordinary_pcall_and_coroutines_working() {
         2,
     );
 }
+
+// --- tables from Lua ---
+
+#[test]
+fn tables_are_looked_up_and_rolled_through_the_host() {
+    let Loaded { host, rules } = demo();
+    let mut dice = DiceBox::seeded(1);
+    dice.enqueue([3, 4, 3, 4]);
+    let mut s = dice.source(None);
+    let out = host
+        .run_command(
+            &rules,
+            "morale",
+            &[
+                ("unit", V::Text("B2".into())),
+                ("quality", V::Text("veteran".into())),
+            ],
+            &mut s,
+        )
+        .unwrap();
+    assert_eq!(out.output, ["B2 holds (8)"]);
+    assert_eq!(out.rolls.len(), 1);
+    let out = host
+        .run_command(
+            &rules,
+            "morale",
+            &[("unit", V::Text("B2".into())), ("pinned", V::Flag(true))],
+            &mut s,
+        )
+        .unwrap();
+    assert_eq!(out.output, ["B2 falls back (6)"]);
+    let err = contained("return umpire.lookup('quality', 'elite')", "elite");
+    assert_eq!(err.location.as_deref(), Some("test.lua:1"));
+    contained("return umpire.roll_table('nosuch')", "nosuch");
+}
