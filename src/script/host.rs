@@ -237,6 +237,13 @@ impl ScriptHost {
             .app_data_mut::<BudgetState>()
             .and_then(|mut st| st.tripped.take().map(|t| (t, st.last_location.take())));
         match r {
+            // A budget that ran out always fails the call, however the script carried on.
+            Ok(_) if tripped.is_some() => {
+                let (t, _) = tripped.expect("checked");
+                let mut err = ScriptError::new(ScriptErrorKind::Budget(t.budget));
+                err.location = t.location;
+                Err(err.context(doing.to_string()))
+            }
             Ok(v) => Ok(v),
             Err(e) => {
                 let mut err = ScriptError::from_lua(e);

@@ -30,6 +30,8 @@ pub struct Reloader {
     events: Option<Receiver<DebounceEventResult>>,
     /// Paths watched (the folders and files of the last load).
     watched: HashSet<PathBuf>,
+    /// The files of the last successful load (watched too: modules outside the folder).
+    files: Vec<PathBuf>,
 }
 
 impl std::fmt::Debug for Reloader {
@@ -54,6 +56,7 @@ impl Reloader {
             debouncer: None,
             events: None,
             watched: HashSet::new(),
+            files: Vec::new(),
         }
     }
 
@@ -79,7 +82,8 @@ impl Reloader {
         self.debouncer = Some(debouncer);
         self.events = Some(rx);
         self.watched.clear();
-        let paths = self.source.watched();
+        let mut paths = self.source.watched();
+        paths.extend(self.files.iter().cloned());
         self.watch_paths(&paths);
         Ok(())
     }
@@ -111,8 +115,9 @@ impl Reloader {
         let result = load(&self.source, self.limits, self.interrupt.clone());
         let mut paths = self.source.watched();
         if let Ok(l) = &result {
-            paths.extend(l.rules.files.iter().cloned());
+            self.files.clone_from(&l.rules.files);
         }
+        paths.extend(self.files.iter().cloned());
         self.watch_paths(&paths);
         let mut loaded = result?;
         self.generation += 1;
