@@ -796,3 +796,29 @@ fn tables_are_looked_up_and_rolled_through_the_host() {
     assert_eq!(err.location.as_deref(), Some("test.lua:1"));
     contained("return umpire.roll_table('nosuch')", "nosuch");
 }
+
+#[test]
+fn a_module_outside_the_ruleset_folder_is_watched() {
+    let (dir, src) = temp_ruleset(
+        "r",
+        "local u = require 'common.util'\numpire.command{name = 'v', run = function() return u.v end}\n",
+    );
+    let util = dir.path().join("rulesets/common/util.lua");
+    std::fs::create_dir_all(util.parent().unwrap()).unwrap();
+    std::fs::write(&util, "return {v = 'one'}\n").unwrap();
+    let mut r = Reloader::new(src, Limits::DEFAULT, Arc::default());
+    let live = r.reload().unwrap();
+    r.watch().unwrap();
+    let run = |l: &Loaded| {
+        let mut dice = DiceBox::seeded(1);
+        let mut s = dice.source(None);
+        l.host
+            .run_command(&l.rules, "v", &[], &mut s)
+            .unwrap()
+            .output
+    };
+    assert_eq!(run(&live), ["one"]);
+    std::fs::write(&util, "return {v = 'two'}\n").unwrap();
+    let live = next_reload(&mut r).unwrap();
+    assert_eq!(run(&live), ["two"]);
+}
