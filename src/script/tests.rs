@@ -9,13 +9,22 @@ use super::*;
 use crate::dice::DiceBox;
 use crate::state::Value as V;
 
+/// Budgets for the tests: small enough that a runaway stops fast in a debug build, with a
+/// deadline far enough away that a busy machine never turns an instruction-count stop into a
+/// deadline stop.
+const LIMITS: Limits = Limits {
+    instructions: 20_000_000,
+    deadline: Duration::from_secs(60),
+    memory: 16 << 20,
+};
+
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn demo() -> Loaded {
     let src = RuleSource::new(repo(), Some("demo"));
-    load(&src, Limits::DEFAULT, Arc::new(AtomicBool::new(false))).unwrap()
+    load(&src, LIMITS, Arc::new(AtomicBool::new(false))).unwrap()
 }
 
 fn host() -> ScriptHost {
@@ -241,7 +250,7 @@ fn deadline_and_interrupt_stop_a_script() {
     let limits = Limits {
         instructions: u64::MAX,
         deadline: Duration::from_millis(50),
-        ..Limits::DEFAULT
+        ..LIMITS
     };
     let h = ScriptHost::new(limits, repo().join("rulesets"), repo().join("scripts")).unwrap();
     let err = eval(&h, "while true do end").unwrap_err();
@@ -251,7 +260,7 @@ fn deadline_and_interrupt_stop_a_script() {
     let limits = Limits {
         instructions: u64::MAX,
         deadline: Duration::from_secs(60),
-        ..Limits::DEFAULT
+        ..LIMITS
     };
     let mut h = ScriptHost::new(limits, repo().join("rulesets"), repo().join("scripts")).unwrap();
     let flag = Arc::new(AtomicBool::new(false));
@@ -343,7 +352,7 @@ fn temp_ruleset(name: &str, code: &str) -> (tempfile::TempDir, RuleSource) {
 
 fn load_err(code: &str) -> ScriptError {
     let (_dir, src) = temp_ruleset("bad", code);
-    load(&src, Limits::DEFAULT, Arc::default()).unwrap_err()
+    load(&src, LIMITS, Arc::default()).unwrap_err()
 }
 
 #[test]
@@ -402,7 +411,7 @@ fn a_command_runs_with_its_arguments_and_dice() {
 fn a_variant_changes_the_rules() {
     let mut src = RuleSource::new(repo(), Some("demo"));
     src.variant = Some("classic".into());
-    let Loaded { host, rules } = load(&src, Limits::DEFAULT, Arc::default()).unwrap();
+    let Loaded { host, rules } = load(&src, LIMITS, Arc::default()).unwrap();
     let mut dice = DiceBox::seeded(1);
     dice.enqueue([4]);
     let mut s = dice.source(None);
@@ -412,7 +421,7 @@ fn a_variant_changes_the_rules() {
     assert_eq!(out.output, ["A1 misses (4)"]);
 
     src.variant = Some("modern".into());
-    let err = load(&src, Limits::DEFAULT, Arc::default()).unwrap_err();
+    let err = load(&src, LIMITS, Arc::default()).unwrap_err();
     assert!(err.to_string().contains("no variant `modern`"), "{err}");
 }
 
@@ -452,7 +461,7 @@ fn a_lua_error_in_a_command_names_file_line_and_command() {
         "oops",
         "umpire.command{name = 'boom', run = function(ctx, args)\n  local t = nil\n  return t.x\nend}\n",
     );
-    let Loaded { host, rules } = load(&src, Limits::DEFAULT, Arc::default()).unwrap();
+    let Loaded { host, rules } = load(&src, LIMITS, Arc::default()).unwrap();
     let mut dice = DiceBox::seeded(1);
     let mut s = dice.source(None);
     let err = host.run_command(&rules, "boom", &[], &mut s).unwrap_err();
@@ -468,7 +477,7 @@ fn a_runaway_command_names_its_line_and_the_next_call_works() {
         "loop",
         "umpire.command{name = 'spin', run = function()\n  while true do end\nend}\numpire.command{name = 'ok', run = function() return 'fine' end}\n",
     );
-    let Loaded { host, rules } = load(&src, Limits::DEFAULT, Arc::default()).unwrap();
+    let Loaded { host, rules } = load(&src, LIMITS, Arc::default()).unwrap();
     let mut dice = DiceBox::seeded(1);
     let mut s = dice.source(None);
     let err = host.run_command(&rules, "spin", &[], &mut s).unwrap_err();
@@ -559,7 +568,7 @@ fn house_rules_layer_over_the_ruleset() {
     )
     .unwrap();
     src.house.push("extra".into());
-    let Loaded { rules, .. } = load(&src, Limits::DEFAULT, Arc::default()).unwrap();
+    let Loaded { rules, .. } = load(&src, LIMITS, Arc::default()).unwrap();
     assert_eq!(rules.commands.keys().collect::<Vec<_>>(), ["a", "b"]);
     assert_eq!(rules.commands["b"].origin.file, "scripts/extra.lua");
 }
@@ -615,7 +624,7 @@ fn reload_swaps_in_good_rules_and_keeps_the_old_on_error() {
     let init = dir.path().join("rulesets/demo/init.lua");
     let original = std::fs::read_to_string(&init).unwrap();
 
-    let mut r = Reloader::new(src, Limits::DEFAULT, Arc::default());
+    let mut r = Reloader::new(src, LIMITS, Arc::default());
     let mut live = r.reload().unwrap();
     assert_eq!(live.rules.generation, 1);
     r.watch().unwrap();
@@ -662,7 +671,7 @@ fn reload_swaps_in_good_rules_and_keeps_the_old_on_error() {
 fn reload_by_hand_rebuilds_from_scratch() {
     let mut r = Reloader::new(
         RuleSource::new(repo(), Some("demo")),
-        Limits::DEFAULT,
+        LIMITS,
         Arc::default(),
     );
     let a = r.reload().unwrap();
@@ -714,7 +723,7 @@ fn a_house_rule_hooks_into_a_check() {
     .unwrap();
     let mut src = RuleSource::new(dir.path(), Some("demo"));
     src.house.push("smoke".into());
-    let Loaded { host, rules } = load(&src, Limits::DEFAULT, Arc::default()).unwrap();
+    let Loaded { host, rules } = load(&src, LIMITS, Arc::default()).unwrap();
     assert_eq!(rules.hooks[0].origin.to_string(), "scripts/smoke.lua:1");
     let mut dice = DiceBox::seeded(1);
     dice.enqueue([5]);
@@ -806,7 +815,7 @@ fn a_module_outside_the_ruleset_folder_is_watched() {
     let util = dir.path().join("rulesets/common/util.lua");
     std::fs::create_dir_all(util.parent().unwrap()).unwrap();
     std::fs::write(&util, "return {v = 'one'}\n").unwrap();
-    let mut r = Reloader::new(src, Limits::DEFAULT, Arc::default());
+    let mut r = Reloader::new(src, LIMITS, Arc::default());
     let live = r.reload().unwrap();
     r.watch().unwrap();
     let run = |l: &Loaded| {
