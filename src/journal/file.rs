@@ -124,35 +124,7 @@ impl JournalFile {
             ));
             bytes.truncate(complete);
         }
-        let text = String::from_utf8(bytes).map_err(|e| JournalError::Damaged {
-            path: path.clone(),
-            line: 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count(),
-            why: "not UTF-8 text".into(),
-        })?;
-        let mut entries = Vec::new();
-        let mut chain = ChainCheck::new();
-        for (i, l) in text.lines().enumerate() {
-            let damaged = |why: String| JournalError::Damaged {
-                path: path.clone(),
-                line: i + 1,
-                why,
-            };
-            let line: Line<'_> = serde_json::from_str(l).map_err(|e| damaged(e.to_string()))?;
-            if let Err(Verified::Altered { seq, line, why }) = chain.check(i + 1, &line) {
-                return Err(JournalError::Altered {
-                    path,
-                    seq,
-                    line,
-                    why,
-                });
-            }
-            entries
-                .push(serde_json::from_str(line.entry.get()).map_err(|e| damaged(e.to_string()))?);
-        }
-        let last_hash = chain.last_hash().to_string();
+        let (entries, last_hash) = read_entries(&path, bytes)?;
         let next_seq = entries.len() as u64 + 1;
         Ok(Opened {
             journal: JournalFile {
@@ -218,6 +190,54 @@ impl JournalFile {
     pub fn verify(&self) -> Result<Verified, JournalError> {
         verify_file(&self.path)
     }
+}
+
+/// Reads the entries of a journal's complete lines, checking the hash chain as it goes;
+/// returns them and the last entry's hash.
+fn read_entries<T: DeserializeOwned>(
+    path: &Path,
+    bytes: Vec<u8>,
+) -> Result<(Vec<T>, String), JournalError> {
+    let text = String::from_utf8(bytes).map_err(|e| JournalError::Damaged {
+        path: path.to_path_buf(),
+        line: 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count(),
+        why: "not UTF-8 text".into(),
+    })?;
+    let mut entries = Vec::new();
+    let mut chain = ChainCheck::new();
+    for (i, l) in text.lines().enumerate() {
+        let damaged = |why: String| JournalError::Damaged {
+            path: path.to_path_buf(),
+            line: i + 1,
+            why,
+        };
+        let line: Line<'_> = serde_json::from_str(l).map_err(|e| damaged(e.to_string()))?;
+        if let Err(Verified::Altered { seq, line, why }) = chain.check(i + 1, &line) {
+            return Err(JournalError::Altered {
+                path: path.to_path_buf(),
+                seq,
+                line,
+                why,
+            });
+        }
+        entries.push(serde_json::from_str(line.entry.get()).map_err(|e| damaged(e.to_string()))?);
+    }
+    Ok((entries, chain.last_hash().to_string()))
+}
+
+/// Reads a journal without opening it for writing: its entries, with the chain checked. A
+/// partial last line (a crash) is left out, and the file is not touched.
+pub fn read_file<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, JournalError> {
+    let mut bytes = std::fs::read(path).map_err(|source| JournalError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    bytes.truncate(complete);
+    Ok(read_entries(path, bytes)?.0)
 }
 
 /// Checks the hash chain of the journal at `path` without opening it for writing.

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::file::{JournalError, JournalFile};
+use super::file::{JournalError, JournalFile, read_file};
 use super::history::{History, Step};
 use super::record::{Record, Transaction, now};
 use crate::state::{Game, StateError};
@@ -93,29 +93,11 @@ impl Journal {
     /// Rebuilds the game a journal file describes, starting from `game`, without writing to
     /// it (and without re-rolling anything: rolls are in the records).
     pub fn replay_file(path: &Path, mut game: Game) -> Result<(Game, usize), ReplayError> {
-        let text = std::fs::read_to_string(path).map_err(|source| {
-            ReplayError::File(JournalError::Io {
-                path: path.to_path_buf(),
-                source,
-            })
-        })?;
+        let records: Vec<Record> = read_file(path)?;
+        let count = records.len();
         let mut journal = Journal::in_memory();
-        let mut count = 0;
-        for (i, line) in text.lines().enumerate() {
-            let damaged = |why: String| {
-                ReplayError::File(JournalError::Damaged {
-                    path: path.to_path_buf(),
-                    line: i + 1,
-                    why,
-                })
-            };
-            let value: serde_json::Value =
-                serde_json::from_str(line).map_err(|e| damaged(e.to_string()))?;
-            let record: Record =
-                serde_json::from_value(value.get("entry").cloned().unwrap_or_default())
-                    .map_err(|e| damaged(e.to_string()))?;
+        for record in records {
             journal.replay_one(&mut game, record)?;
-            count += 1;
         }
         Ok((game, count))
     }

@@ -14,7 +14,7 @@ mod journal;
 mod record;
 
 pub use chain::{Verified, verify_lines};
-pub use file::{JournalError, JournalFile, Opened, verify_file};
+pub use file::{JournalError, JournalFile, Opened, read_file, verify_file};
 pub use history::{History, Step};
 pub use journal::{Journal, ReplayError, Reversal};
 pub use record::{Record, Transaction, now};

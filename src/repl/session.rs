@@ -202,7 +202,13 @@ impl Session {
     /// Words worth completing in arguments: ids, selector terms, attribute and marker
     /// names, table names.
     pub fn vocabulary(&self) -> Vec<String> {
-        let mut words = crate::state::complete(&self.state.game, "");
+        let game = &self.state.game;
+        let mut words = crate::state::complete(game, "");
+        // `side:` and the like, with what may follow them (`side:romans`, `type:INF/A`).
+        let prefixes: Vec<String> = words.iter().filter(|w| w.ends_with(':')).cloned().collect();
+        for p in prefixes {
+            words.extend(crate::state::complete(game, &p));
+        }
         words.extend(self.state.tables.iter().map(|t| t.name.clone()));
         words.sort();
         words.dedup();
@@ -342,6 +348,24 @@ mod transaction_tests {
                 prop_assert!(s.execute("undo", None).unwrap().is_ok());
             }
             prop_assert_eq!(&s.state.game, &Game::default());
+        }
+    }
+
+    #[test]
+    fn ids_and_selector_terms_are_offered_for_completion() {
+        let mut s = Session::new(DiceBox::seeded(1));
+        s.execute("schema load examples/data/schema.toml", None)
+            .unwrap()
+            .unwrap();
+        s.execute("army load examples/data/romans.toml", None)
+            .unwrap()
+            .unwrap();
+        s.execute("table load examples/data/tables.toml", None)
+            .unwrap()
+            .unwrap();
+        let words = s.vocabulary();
+        for w in ["leg1", "side:romans", "terrain"] {
+            assert!(words.iter().any(|x| x == w), "{w} missing from {words:?}");
         }
     }
 
