@@ -125,8 +125,10 @@ impl ScriptError {
     pub fn message(&self) -> String {
         match &self.kind {
             ScriptErrorKind::Lua(e) => {
-                let msg = root(e).to_string();
-                let msg = msg.strip_prefix("runtime error: ").unwrap_or(&msg);
+                let full = root(e).to_string();
+                // The traceback is kept apart, in `traceback`.
+                let msg = full.split("\nstack traceback:").next().unwrap_or(&full);
+                let msg = msg.strip_prefix("runtime error: ").unwrap_or(msg);
                 let msg = msg.strip_prefix("syntax error: ").unwrap_or(msg);
                 match &self.location {
                     Some(loc) => msg

@@ -469,6 +469,9 @@ fn a_lua_error_in_a_command_names_file_line_and_command() {
     let shown = err.to_string();
     assert!(shown.contains("while running command `boom`"), "{shown}");
     assert!(shown.contains("attempt to index a nil value"), "{shown}");
+    assert!(!shown.contains("stack traceback"), "{shown}");
+    let tb = err.traceback.as_deref().unwrap_or_default();
+    assert!(tb.contains("rulesets/oops/init.lua:3"), "{err:?}");
 }
 
 #[test]
