@@ -3,16 +3,22 @@
 use serde_json::json;
 
 use super::color::Style;
-use super::command::Command;
+use super::command::{Command, Word};
 use super::error::CommandError;
 use super::game_commands::read_file;
 use super::output::{Block, Output, Text};
 use super::session::{Context, reborrow};
+use crate::tables::{Table, TableSet};
 
 const USAGE: &str = "table list · table show NAME · table roll NAME [+N] [COLUMN] · table lookup NAME ROW [COLUMN] · table load FILE";
 
 fn table_err(e: impl std::fmt::Display, span: crate::span::Span) -> CommandError {
     CommandError::invalid(e.to_string(), None, span)
+}
+
+/// The table a command names, or an error under its name that lists the tables.
+fn find<'t>(tables: &'t TableSet, w: &Word) -> Result<&'t Table, CommandError> {
+    tables.get(&w.text).map_err(|e| table_err(e, w.span))
 }
 
 /// `table …`.
@@ -54,11 +60,7 @@ pub fn table(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErro
         }
         "show" => {
             let w = name()?;
-            let table = ctx
-                .state
-                .tables
-                .get(&w.text)
-                .map_err(|e| table_err(e, w.span))?;
+            let table = find(&ctx.state.tables, w)?;
             Ok(Output::new("table")
                 .field("table", serde_json::to_value(table).unwrap_or_default())
                 .text(Text::from_plain(table.render())))
@@ -73,12 +75,7 @@ pub fn table(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErro
                     Err(_) => column = Some(a),
                 }
             }
-            let table = ctx
-                .state
-                .tables
-                .get(&w.text)
-                .map_err(|e| table_err(e, w.span))?
-                .clone();
+            let table = find(&ctx.state.tables, w)?.clone();
             let saved = ctx.state.dice.clone();
             let rolled = {
                 let mut source = ctx.state.dice.source(reborrow(&mut ctx.entry));
@@ -104,11 +101,7 @@ pub fn table(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErro
         }
         "lookup" => {
             let w = name()?;
-            let table = ctx
-                .state
-                .tables
-                .get(&w.text)
-                .map_err(|e| table_err(e, w.span))?;
+            let table = find(&ctx.state.tables, w)?;
             let keys: Vec<&str> = args[1..].iter().map(|a| a.text.as_str()).collect();
             let found = table
                 .lookup_args(&keys)
