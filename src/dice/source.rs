@@ -262,15 +262,7 @@ pub trait DiceSource {
         n: u64,
         out: &mut dyn FnMut(i64, SourceKind),
     ) -> Result<(), DiceError> {
-        for index in 1..=n {
-            let req = DieRequest {
-                purpose: Purpose::Die { index, of: n },
-                ..request.clone()
-            };
-            let (v, kind) = self.next_die(&req)?;
-            out(v, kind);
-        }
-        Ok(())
+        one_by_one(self, request, 1, n, out)
     }
 }
 
@@ -385,28 +377,14 @@ impl DiceSource for BoxSource<'_> {
             }
             return Ok(());
         }
-        for index in index..=n {
-            let req = DieRequest {
-                purpose: Purpose::Die { index, of: n },
-                ..request.clone()
-            };
-            let (v, kind) = self.next_die(&req)?;
-            out(v, kind);
-        }
-        Ok(())
+        one_by_one(self, request, index, n, out)
     }
 
     fn next_die(&mut self, request: &DieRequest<'_>) -> Result<(i64, SourceKind), DiceError> {
         if let Some(&v) = self.dice.queue.front() {
             if !request.faces.contains(v) {
                 // Leave the bad value queued so `dice` shows it and the umpire can clear it.
-                return Err(DiceError::new(
-                    DiceErrorKind::ImpossibleValue {
-                        value: v,
-                        die: request.faces.to_string(),
-                    },
-                    request.span,
-                ));
+                return Err(impossible(request, v));
             }
             self.dice.queue.pop_front();
             return Ok((v, SourceKind::Queue));
@@ -426,18 +404,42 @@ impl DiceSource for BoxSource<'_> {
                     DiceError::new(DiceErrorKind::SourceCancelled { reason }, request.span)
                 })?;
                 if !request.faces.contains(v) {
-                    return Err(DiceError::new(
-                        DiceErrorKind::ImpossibleValue {
-                            value: v,
-                            die: request.faces.to_string(),
-                        },
-                        request.span,
-                    ));
+                    return Err(impossible(request, v));
                 }
                 Ok((v, SourceKind::Entered))
             }
         }
     }
+}
+
+/// The error for a value (queued, entered or recorded) the requested die cannot show.
+fn impossible(request: &DieRequest<'_>, v: i64) -> DiceError {
+    DiceError::new(
+        DiceErrorKind::ImpossibleValue {
+            value: v,
+            die: request.faces.to_string(),
+        },
+        request.span,
+    )
+}
+
+/// Asks `source` for dice `from..=n` of a pool of `n`, one at a time, in order.
+fn one_by_one<S: DiceSource + ?Sized>(
+    source: &mut S,
+    request: &DieRequest<'_>,
+    from: u64,
+    n: u64,
+    out: &mut dyn FnMut(i64, SourceKind),
+) -> Result<(), DiceError> {
+    for index in from..=n {
+        let req = DieRequest {
+            purpose: Purpose::Die { index, of: n },
+            ..request.clone()
+        };
+        let (v, kind) = source.next_die(&req)?;
+        out(v, kind);
+    }
+    Ok(())
 }
 
 /// A seed from the operating system's randomness, small enough to read out and type back.
@@ -471,13 +473,7 @@ impl DiceSource for FixedSource {
             )
         })?;
         if !request.faces.contains(v) {
-            return Err(DiceError::new(
-                DiceErrorKind::ImpossibleValue {
-                    value: v,
-                    die: request.faces.to_string(),
-                },
-                request.span,
-            ));
+            return Err(impossible(request, v));
         }
         Ok((v, SourceKind::Queue))
     }
