@@ -55,7 +55,7 @@ fn script(c: &mut Criterion) {
             black_box(
                 loaded
                     .host
-                    .run_command(&loaded.rules, "noop", &[], &mut s)
+                    .run_command(&loaded.rules, "noop", &[], &mut s, None)
                     .unwrap(),
             )
         })
@@ -67,7 +67,7 @@ fn script(c: &mut Criterion) {
                 black_box(
                     loaded
                         .host
-                        .run_command(&loaded.rules, name, &[], &mut s)
+                        .run_command(&loaded.rules, name, &[], &mut s, None)
                         .unwrap(),
                 )
             })
@@ -79,7 +79,7 @@ fn script(c: &mut Criterion) {
             black_box(
                 loaded
                     .host
-                    .run_command(&loaded.rules, "resolve", &[], &mut s)
+                    .run_command(&loaded.rules, "resolve", &[], &mut s, None)
                     .unwrap(),
             )
         })

@@ -47,6 +47,19 @@ pub struct Args {
     /// Keep no journal file (undo and redo still work within the session).
     #[arg(long, global = true, conflicts_with = "journal")]
     pub no_journal: bool,
+    /// The rule system to load from `rulesets/NAME/` (see `ruleset list`).
+    #[arg(long, global = true, value_name = "NAME")]
+    pub ruleset: Option<String>,
+    /// The ruleset's variant (an older edition, say) to load with --ruleset.
+    #[arg(long, global = true, value_name = "VARIANT", requires = "ruleset")]
+    pub variant: Option<String>,
+    /// A house rule to switch on, from `scripts/NAME.lua` (repeat for several, in order).
+    #[arg(long, global = true, value_name = "NAME")]
+    pub house: Vec<String>,
+    /// The folder holding `rulesets/` and `scripts/` (default: the current folder if it has
+    /// `rulesets/`, else the folder umpire was built from).
+    #[arg(long, global = true, env = "UMPIRE_RULES", value_name = "DIR")]
+    pub rules: Option<PathBuf>,
 }
 
 /// The modes besides the interactive shell.
@@ -95,6 +108,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         Some(path) => open_journal(path, seed)?,
         None => Session::new(DiceBox::seeded(seed)),
     };
+    session.set_rules_root(crate::repl::rules::rules_root(args.rules.as_deref()));
     let use_color = if args.no_color {
         UseColor::Never
     } else {
@@ -105,6 +119,20 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         palette: Palette::new(use_color),
         err_palette: Palette::for_stderr(use_color),
     };
+    let mut startup = Vec::new();
+    if let Some(r) = &args.ruleset {
+        let variant = args.variant.as_deref().map_or(String::new(), |v| format!(" {v}"));
+        startup.push(format!("ruleset use {r}{variant}"));
+    }
+    startup.extend(args.house.iter().map(|h| format!("house on {h}")));
+    for line in &startup {
+        if let Some(executed) = session.execute(line, None) {
+            let ok = printer.print(&executed, line, None)?;
+            if !ok && args.mode.is_some() {
+                return Ok(ExitCode::FAILURE);
+            }
+        }
+    }
     let ok = match args.mode {
         None => {
             let history = args.history.or_else(default_history);

@@ -57,6 +57,7 @@ fn spec(
         help: help.into(),
         complete,
         run,
+        script: None,
     }
 }
 
@@ -255,6 +256,50 @@ fn specs() -> Vec<CommandSpec> {
              example: table load examples/data/tables.toml · table roll terrain +1",
             Some(complete_table),
             table_commands::table,
+        ),
+        spec(
+            "ruleset",
+            &[],
+            "ruleset [list | use NAME [VARIANT]]",
+            "show, list or choose the rule system",
+            "`ruleset` shows the rules in force: the ruleset, its variant, the house rules on,\n\
+             the rules generation and the commands the rules add.\n\
+             `ruleset list` lists the rulesets under `rulesets/` (with `--rules DIR`, under\n\
+             DIR/rulesets).\n\
+             `ruleset use NAME [VARIANT]` loads rulesets/NAME/ (a variant such as an older\n\
+             edition, if the ruleset declares it) and applies its unit schema and sequence of\n\
+             play to the game, as one journalled change. If anything fails to load, the rules\n\
+             in force stay and the error names the file and line.\n\
+             The loaded files are watched: save a change and the new rules come in at the next\n\
+             prompt (a broken file leaves the old rules in force, with the error shown).\n\
+             examples: ruleset list · ruleset use demo · ruleset use demo classic",
+            Some(super::rules::complete_ruleset),
+            super::rules::ruleset,
+        ),
+        spec(
+            "house",
+            &[],
+            "house [list | on NAME | off NAME]",
+            "list, switch on or off house rules",
+            "House rules are Lua files in `scripts/` layered over the ruleset, in the order\n\
+             they are switched on. `house list` shows them with the first comment line of each;\n\
+             `house on NAME` loads scripts/NAME.lua with the rules in force; `house off NAME`\n\
+             takes it away. Either way the rules are rebuilt from their files, and if anything\n\
+             fails the rules in force stay.\n\
+             examples: house list · house on ambush · house off ambush",
+            Some(super::rules::complete_house),
+            super::rules::house,
+        ),
+        spec(
+            "reload",
+            &[],
+            "reload",
+            "load the rules again from their files",
+            "Rebuilds the rules from their files, as saving a watched file does. The game is\n\
+             not touched. If anything fails, the rules in force stay and the error names the\n\
+             file and line. The prompt and the journal show the rules generation.",
+            None,
+            super::rules::reload,
         ),
         spec(
             "undo",

@@ -36,6 +36,8 @@ pub struct CommandSpec {
     pub complete: Option<ArgCompleter>,
     /// What runs it.
     pub run: Handler,
+    /// For a command the rules registered: its declared arguments (they drive completion).
+    pub script: Option<Vec<crate::script::ArgSpec>>,
 }
 
 impl std::fmt::Debug for CommandSpec {
@@ -72,6 +74,11 @@ impl Registry {
             Some(old) => *old = spec,
             None => self.specs.push(spec),
         }
+    }
+
+    /// Keeps only the commands for which `keep` is true.
+    pub fn retain(&mut self, keep: impl FnMut(&CommandSpec) -> bool) {
+        self.specs.retain(keep);
     }
 
     /// Every command, in registration order.
@@ -113,13 +120,19 @@ impl Registry {
         };
         let candidates: Vec<String> = match before.split_first() {
             None => self.specs.iter().map(|s| s.name.to_string()).collect(),
-            Some((name, args)) => match self.find(&name.text).and_then(|s| s.complete) {
-                Some(complete) => {
-                    let args: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
-                    complete(self, &args)
+            Some((name, args)) => {
+                let args: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
+                match self.find(&name.text) {
+                    Some(CommandSpec {
+                        script: Some(decl), ..
+                    }) => super::script_commands::complete(decl, &args),
+                    Some(CommandSpec {
+                        complete: Some(complete),
+                        ..
+                    }) => complete(self, &args),
+                    _ => Vec::new(),
                 }
-                None => Vec::new(),
-            },
+            }
         };
         let mut matching: Vec<String> = candidates
             .into_iter()

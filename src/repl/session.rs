@@ -16,6 +16,8 @@ use super::error::{CommandError, CommandErrorKind};
 use super::output::Output;
 use super::registry::Registry;
 use super::render;
+use super::rules::Scripts;
+use super::script_commands;
 use crate::dice::{DiceBox, DieEntry, ExactOptions, Limits, Roll};
 use crate::journal::{Journal, Transaction, now};
 use crate::state::{Change, Game, StateError};
@@ -40,6 +42,8 @@ pub struct State {
     pub generation: u64,
     /// What the running command has rolled and changed so far.
     pub pending: Pending,
+    /// The rules: ruleset, house rules and the Lua host they run in.
+    pub scripts: Scripts,
 }
 
 /// The rolls and changes of the command being run, committed together when it succeeds.
@@ -104,6 +108,8 @@ pub struct Session {
     pub registry: Registry,
     /// The state.
     pub state: State,
+    /// The rules generation the registry's script commands come from.
+    registry_generation: u64,
 }
 
 /// The result of one line: what it produced, or why it failed (with the canonical command name
@@ -118,8 +124,16 @@ impl Session {
 
     /// A session on `game` (already replayed from `journal`, when it has a file).
     pub fn with_journal(dice: DiceBox, journal: Journal, game: Game) -> Self {
+        let registry = builtins::registry();
+        let names = registry
+            .specs()
+            .iter()
+            .flat_map(|s| std::iter::once(&s.name).chain(&s.aliases))
+            .map(|n| n.to_string())
+            .collect();
         Session {
-            registry: builtins::registry(),
+            registry,
+            registry_generation: 0,
             state: State {
                 dice,
                 limits: Limits::default(),
@@ -129,7 +143,33 @@ impl Session {
                 journal,
                 generation: 0,
                 pending: Pending::default(),
+                scripts: Scripts::new(super::rules::rules_root(None), names),
             },
+        }
+    }
+
+    /// Looks for rule files under `root` (`root/rulesets`, `root/scripts`) from now on.
+    pub fn set_rules_root(&mut self, root: std::path::PathBuf) {
+        let builtins = std::mem::take(&mut self.state.scripts.builtins);
+        self.state.scripts = Scripts::new(root, builtins);
+    }
+
+    /// Called at the prompt, never during a command: swaps in new rules if a watched file
+    /// changed and all of it loaded. `None` if nothing changed; otherwise the new generation,
+    /// or the error that kept the old rules in force.
+    pub fn poll_rules(&mut self) -> Option<Result<u64, crate::script::ScriptError>> {
+        let r = self.state.scripts.poll()?;
+        self.sync_rules();
+        Some(r)
+    }
+
+    /// Makes the registry and the generation follow the rules in force.
+    fn sync_rules(&mut self) {
+        let g = self.state.scripts.generation();
+        if g != self.state.generation || self.registry_generation != g {
+            self.state.generation = g;
+            script_commands::sync(&mut self.registry, &self.state);
+            self.registry_generation = g;
         }
     }
 
@@ -152,15 +192,17 @@ impl Session {
         let name = spec.name.to_string();
         let run = spec.run;
         let mut entry = entry;
-        let entry = reborrow(&mut entry);
         let saved_dice = self.state.dice.clone();
         self.state.pending = Pending::default();
         let mut ctx = Context {
             state: &mut self.state,
             registry: &self.registry,
-            entry,
+            entry: reborrow(&mut entry),
         };
-        let result = run(&mut ctx, cmd);
+        let result = run(&mut ctx, cmd).and_then(|out| {
+            script_commands::emit_events(&mut self.state, reborrow(&mut entry), out)
+        });
+        self.sync_rules();
         let pending = std::mem::take(&mut self.state.pending);
         match result {
             Ok(out) if pending.rolls.is_empty() && pending.changes.is_empty() => Ok(out),

@@ -163,8 +163,24 @@ pub fn repl(session: &mut Session, printer: &Printer, history: Option<PathBuf>) 
             printer.palette.style(super::color::Style::Strong, &banner)
         )?;
     }
+    if let Err(e) = session.state.scripts.reloader.watch() {
+        eprintln!("umpire: {e}; `reload` still works");
+    }
+    // Ctrl-C while a command runs stops a running script (the terminal is not in raw mode
+    // then); a second Ctrl-C in the same command leaves, as usual.
+    let interrupt = session.state.scripts.interrupt.clone();
+    let _ = ctrlc::set_handler(move || {
+        if interrupt.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
     loop {
-        let line = match editor.readline(PROMPT) {
+        report_reload(session, printer)?;
+        if let Some(helper) = editor.helper_mut() {
+            helper.registry = session.registry.clone();
+        }
+        let prompt = prompt(session);
+        let line = match editor.readline(&prompt) {
             Ok(line) => line,
             // Ctrl-C clears the line; Ctrl-D leaves.
             Err(ReadlineError::Interrupted) => continue,
@@ -180,6 +196,13 @@ pub fn repl(session: &mut Session, printer: &Printer, history: Option<PathBuf>) 
                 history = None;
             }
         }
+        // A file saved while the line was typed: the new rules answer it.
+        report_reload(session, printer)?;
+        session
+            .state
+            .scripts
+            .interrupt
+            .store(false, std::sync::atomic::Ordering::SeqCst);
         let executed = {
             let mut entry = ReplEntry::new(&mut editor);
             session.execute(&line, Some(&mut entry))
@@ -194,6 +217,54 @@ pub fn repl(session: &mut Session, printer: &Printer, history: Option<PathBuf>) 
         }
     }
     Ok(())
+}
+
+/// The REPL prompt: `umpire> `, or with rules `umpire demo#2> ` (the rules generation).
+pub fn prompt(session: &Session) -> String {
+    match &session.state.scripts.loaded {
+        Some(l) => format!(
+            "umpire {}#{}> ",
+            l.rules.name.as_deref().unwrap_or("house"),
+            l.rules.generation
+        ),
+        None => PROMPT.to_string(),
+    }
+}
+
+/// Swaps in rules whose files changed, saying so (or why the old rules stay).
+pub fn report_reload(session: &mut Session, printer: &Printer) -> io::Result<()> {
+    let Some(result) = session.poll_rules() else {
+        return Ok(());
+    };
+    if printer.json {
+        writeln!(io::stdout().lock(), "{}", super::rules::reload_report(&result))?;
+        return Ok(());
+    }
+    match result {
+        Ok(_) => writeln!(
+            io::stdout().lock(),
+            "{}",
+            printer.palette.style(
+                super::color::Style::Dim,
+                &format!("rules reloaded · {}", super::rules::summary(&session.state.scripts))
+            )
+        ),
+        Err(e) => {
+            let mut text = format!(
+                "rules not reloaded, generation {} stays in force: {e}",
+                session.state.scripts.generation()
+            );
+            if let Some(t) = &e.traceback {
+                text.push('\n');
+                text.push_str(t);
+            }
+            writeln!(
+                io::stderr().lock(),
+                "{}",
+                printer.err_palette.style(super::color::Style::Error, &text)
+            )
+        }
+    }
 }
 
 /// Creates the history file's folder and loads it; false (after saying why) when unusable.

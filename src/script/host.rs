@@ -15,6 +15,7 @@ use super::breakdown::{self, Breakdown};
 use super::error::{Budget, ScriptError, ScriptErrorKind};
 use super::registry::{self, Rules};
 use super::sandbox::{self, BudgetState, Limits};
+use super::world::{self, Note, World};
 use crate::dice::{self, DiceSource, Roll};
 use crate::state::Value as StateValue;
 use crate::tables::{Cell, TableSet};
@@ -32,12 +33,34 @@ pub struct CallOutput {
     pub rolls: Vec<Roll>,
     /// The itemised checks a command built with `ctx:check`, in order.
     pub checks: Vec<Breakdown>,
+    /// Every change the scripts made, with its reason, in order.
+    pub notes: Vec<Note>,
+}
+
+/// A command argument or event field as handed to Lua: a plain value, or units (which
+/// scripts get as handles).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArgValue {
+    /// A number, text, flag or list.
+    Value(StateValue),
+    /// One unit, by id.
+    Unit(String),
+    /// Several units, by id.
+    Units(Vec<String>),
+}
+
+impl From<StateValue> for ArgValue {
+    fn from(v: StateValue) -> Self {
+        ArgValue::Value(v)
+    }
 }
 
 impl CallOutput {
-    /// The printed lines, then each check's breakdown, as the shell shows them.
+    /// Each check's breakdown, the changes with their reasons, then the printed lines, as the
+    /// shell shows them.
     pub fn render(&self) -> String {
         let mut parts: Vec<String> = self.checks.iter().map(|c| c.to_string()).collect();
+        parts.extend(self.notes.iter().map(|n| format!("→ {n}")));
         parts.extend(self.output.iter().cloned());
         parts.join("\n")
     }
@@ -71,6 +94,7 @@ pub struct ScriptHost {
     lua: Lua,
     new_env: Function,
     make_ctx: Function,
+    handle: Function,
     umpire: Table,
     interrupt: Arc<AtomicBool>,
 }
@@ -138,16 +162,23 @@ impl ScriptHost {
         umpire.set("lookup", lua.create_function(lua_lookup)?)?;
         umpire.set("roll_table", lua.create_function(lua_roll_table)?)?;
         let make_ctx = breakdown::build(&lua, lua.create_function(lua_roll)?)?;
+        let units = world::build(&lua)?;
+        for name in ["unit", "units", "clock"] {
+            umpire.set(name, units.get::<Function>(name)?)?;
+        }
+        let handle: Function = units.get("handle")?;
+        let store: Function = units.get("store")?;
 
         let print = lua.create_function(lua_print)?;
         let require = lua.create_function(lua_require)?;
         let random = lua.create_function(lua_random)?;
-        let new_env = sandbox::build(&lua, umpire.clone(), print, require, random)?;
+        let new_env = sandbox::build(&lua, umpire.clone(), print, require, random, store)?;
         lua.set_named_registry_value(ENV_KEY, new_env.clone())?;
         Ok(ScriptHost {
             lua,
             new_env,
             make_ctx,
+            handle,
             umpire,
             interrupt,
         })
@@ -202,7 +233,7 @@ impl ScriptHost {
             d.files.push(path.to_path_buf());
         }
         self.guarded(&doing, |lua| {
-            let env: Table = self.new_env.call(())?;
+            let env: Table = self.new_env.call(namespace(name))?;
             lua.load(&src[..])
                 .set_name(format!("@{name}"))
                 .set_mode(mlua::chunk::ChunkMode::Text)
@@ -266,18 +297,41 @@ impl ScriptHost {
     }
 
     /// Runs `f` as one host call: under a fresh budget, with `dice` as the source of every
-    /// die rolled (`umpire.roll`, `math.random`), returning what `f` returned and what the
-    /// scripts printed and rolled. `doing` says what the host was doing, for errors
-    /// (`while running command `shoot``).
+    /// die rolled (`umpire.roll`, `math.random`) and `world` as the game units are read from
+    /// and changed in, returning what `f` returned and what the scripts printed, rolled and
+    /// changed. `doing` says what the host was doing, for errors (`while running command
+    /// `shoot``).
+    ///
+    /// On error the changes already made stay applied to the world's game and listed in
+    /// its changes: the caller rolls them back with the rest of its transaction.
     pub fn call<R>(
         &self,
         doing: &str,
         dice: &mut dyn DiceSource,
+        world: Option<&mut World<'_>>,
         f: impl FnOnce(&Lua) -> mlua::Result<R>,
     ) -> Result<(R, CallOutput), ScriptError> {
         self.start_call();
         let dice = std::cell::RefCell::new(dice);
+        let world = std::cell::RefCell::new(world);
+        let notes = std::cell::RefCell::new(Vec::new());
         let r = self.lua.scope(|scope| {
+            let world_fn = scope.create_function(|lua, (op, args): (String, MultiValue)| {
+                let mut w = world
+                    .try_borrow_mut()
+                    .map_err(|_| mlua::Error::runtime("the game is already being changed"))?;
+                let Some(w) = w.as_mut() else {
+                    return Err(mlua::Error::runtime(
+                        "there is no game here: units and the store are not available",
+                    ));
+                };
+                let mut n = notes
+                    .try_borrow_mut()
+                    .map_err(|_| mlua::Error::runtime("the game is already being changed"))?;
+                world::op(lua, w, &mut n, &op, args)
+            })?;
+            self.lua
+                .set_named_registry_value(world::WORLD_KEY, world_fn)?;
             let roller = scope.create_function(|lua, expr: String| {
                 let mut d = dice
                     .try_borrow_mut()
@@ -296,17 +350,20 @@ impl ScriptHost {
             self.lua
                 .set_named_registry_value(TABLE_DICE_KEY, table_roller)?;
             let r = f(&self.lua);
+            self.lua
+                .set_named_registry_value(world::WORLD_KEY, Value::Nil)?;
             self.lua.set_named_registry_value(DICE_KEY, Value::Nil)?;
             self.lua
                 .set_named_registry_value(TABLE_DICE_KEY, Value::Nil)?;
             r
         });
         let r = self.finish_call(r, doing)?;
-        let out = self
+        let mut out = self
             .lua
             .app_data_mut::<HostData>()
             .map(|mut d| std::mem::take(&mut d.out))
             .unwrap_or_default();
+        out.notes = notes.into_inner();
         Ok((r, out))
     }
 
@@ -319,7 +376,7 @@ impl ScriptHost {
         dice: &mut dyn DiceSource,
     ) -> Result<(Vec<String>, CallOutput), ScriptError> {
         let env: Table = self.new_env.call(()).map_err(ScriptError::from_lua)?;
-        self.call(&format!("while running `{name}`"), dice, |lua| {
+        self.call(&format!("while running `{name}`"), dice, None, |lua| {
             let values: MultiValue = lua
                 .load(code)
                 .set_name(format!("@{name}"))
@@ -331,13 +388,15 @@ impl ScriptHost {
     }
 
     /// Runs the command `name` of `rules` with `args` (already parsed and checked against
-    /// the command's [`ArgSpec`](super::ArgSpec)s by the caller), rolling with `dice`.
+    /// the command's [`ArgSpec`](super::ArgSpec)s by the caller), rolling with `dice`, on the
+    /// game in `world` (none: scripts that touch units fail).
     pub fn run_command(
         &self,
         rules: &Rules,
         name: &str,
-        args: &[(&str, StateValue)],
+        args: &[(&str, ArgValue)],
         dice: &mut dyn DiceSource,
+        world: Option<&mut World<'_>>,
     ) -> Result<CallOutput, ScriptError> {
         let cmd = rules.commands.get(name).ok_or_else(|| {
             ScriptError::new(ScriptErrorKind::Usage(format!(
@@ -348,7 +407,7 @@ impl ScriptHost {
             "while running command `{name}` (registered at {})",
             cmd.origin
         );
-        let ((ret, checks), mut out) = self.call(&doing, dice, |lua| {
+        let ((ret, checks), mut out) = self.call(&doing, dice, world, |lua| {
             let hooks = lua.create_table()?;
             for h in &rules.hooks {
                 let list = match hooks.get::<Option<Table>>(h.event.as_str())? {
@@ -364,7 +423,7 @@ impl ScriptHost {
             let (ctx, checks): (Table, Table) = self.make_ctx.call((name, hooks))?;
             let a = lua.create_table()?;
             for (k, v) in args {
-                a.set(*k, state_to_lua(lua, v)?)?;
+                a.set(*k, self.arg_to_lua(v)?)?;
             }
             let ret: Value = cmd.run.call((ctx, a))?;
             let ret = match ret {
@@ -385,31 +444,68 @@ impl ScriptHost {
         &self,
         rules: &Rules,
         event: &str,
-        payload: &[(&str, StateValue)],
+        payload: &[(&str, ArgValue)],
         dice: &mut dyn DiceSource,
+        world: Option<&mut World<'_>>,
     ) -> Result<(bool, CallOutput), ScriptError> {
         let handlers: Vec<_> = rules.handlers.iter().filter(|h| h.event == event).collect();
         if handlers.is_empty() {
             return Ok((true, CallOutput::default()));
         }
-        self.call(&format!("while handling event `{event}`"), dice, |lua| {
-            let p = lua.create_table()?;
-            p.set("event", event)?;
-            for (k, v) in payload {
-                p.set(*k, state_to_lua(lua, v)?)?;
-            }
-            for h in handlers {
-                let r: Value = h
-                    .func
-                    .call(p.clone())
-                    .map_err(|e| e.context(format!("in the handler registered at {}", h.origin)))?;
-                if r == Value::Boolean(false) {
-                    return Ok(false);
+        self.call(
+            &format!("while handling event `{event}`"),
+            dice,
+            world,
+            |lua| {
+                let p = lua.create_table()?;
+                p.set("event", event)?;
+                for (k, v) in payload {
+                    p.set(*k, self.arg_to_lua(v)?)?;
                 }
+                for h in handlers {
+                    let r: Value = h.func.call(p.clone()).map_err(|e| {
+                        e.context(format!("in the handler registered at {}", h.origin))
+                    })?;
+                    if r == Value::Boolean(false) {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            },
+        )
+    }
+}
+
+impl ScriptHost {
+    /// An argument as Lua sees it: units become handles.
+    fn arg_to_lua(&self, v: &ArgValue) -> mlua::Result<Value> {
+        Ok(match v {
+            ArgValue::Value(v) => state_to_lua(&self.lua, v)?,
+            ArgValue::Unit(id) => self.handle.call(id.as_str())?,
+            ArgValue::Units(ids) => {
+                let t = self.lua.create_table()?;
+                for id in ids {
+                    t.raw_push(self.handle.call::<Value>(id.as_str())?)?;
+                }
+                Value::Table(t)
             }
-            Ok(true)
         })
     }
+
+    /// Whether any handler listens to `event`.
+    pub fn listens(rules: &Rules, event: &str) -> bool {
+        rules.handlers.iter().any(|h| h.event == event)
+    }
+}
+
+/// The store namespace of a rule file shown as `rulesets/NAME/…` or `scripts/NAME.lua` /
+/// `scripts/NAME/…`: `NAME`.
+fn namespace(shown: &str) -> Option<String> {
+    let rest = shown
+        .strip_prefix("rulesets/")
+        .or_else(|| shown.strip_prefix("scripts/"))?;
+    let first = rest.split('/').next()?;
+    Some(first.strip_suffix(".lua").unwrap_or(first).to_string())
 }
 
 /// Named registry key of the dice function valid during one call.
@@ -680,7 +776,7 @@ fn lua_require(lua: &Lua, name: String) -> mlua::Result<Value> {
         d.modules.insert(name.clone(), None);
         d.files.push(path);
     }
-    let env: Table = new_env.call(())?;
+    let env: Table = new_env.call(name.split('.').next())?;
     let result = lua
         .load(&src[..])
         .set_name(format!("@{shown}"))

@@ -16,14 +16,16 @@ pub mod load;
 pub mod registry;
 pub mod reload;
 pub mod sandbox;
+pub mod world;
 
 pub use breakdown::{Breakdown, Factor};
 pub use error::{Budget, ScriptError, ScriptErrorKind};
-pub use host::{CallOutput, ScriptHost};
+pub use host::{ArgValue, CallOutput, ScriptHost};
 pub use load::{Loaded, RuleSource, load};
 pub use registry::{ArgKind, ArgSpec, CommandDef, Handler, Origin, Rules, Variant};
 pub use reload::Reloader;
 pub use sandbox::Limits;
+pub use world::{Note, World};
 
 #[cfg(test)]
 mod tests;

@@ -175,6 +175,7 @@ pub(crate) fn build(
     print: Function,
     require: Function,
     random: Function,
+    store: Function,
 ) -> mlua::Result<Function> {
     let check = lua.create_function(check_caught)?;
     let tripped = lua.create_function(|lua, ()| {
@@ -184,12 +185,12 @@ pub(crate) fn build(
     })?;
     lua.load(PRELUDE)
         .set_name("=umpire sandbox")
-        .call((umpire, print, require, random, check, tripped))
+        .call((umpire, print, require, random, check, tripped, store))
 }
 
 /// Runs with the real globals; everything it hands out is a copy or a read-only proxy.
 const PRELUDE: &str = r#"
-local umpire, host_print, host_require, host_random, check_caught, is_tripped = ...
+local umpire, host_print, host_require, host_random, check_caught, is_tripped, make_store = ...
 local G = _G
 local raw_pcall, raw_xpcall, raw_load = G.pcall, G.xpcall, G.load
 local raw_setmetatable, raw_rawset, raw_rawget = G.setmetatable, G.rawset, G.rawget
@@ -270,9 +271,11 @@ base.umpire = readonly(umpire, "umpire")
 
 local shared = readonly(base, "_G")
 local env_mt = { __index = shared, __metatable = false }
-local function new_env()
+-- A script's environment; `store` is the named script's store (none for `load`ed chunks).
+local function new_env(script)
   local env = {}
   env._G = env
+  if script then env.store = make_store(script) end
   return raw_setmetatable(env, env_mt)
 end
 
@@ -280,7 +283,7 @@ base.load = function(chunk, name, mode, env)
   if mode ~= nil and mode ~= "t" then
     error("load: only text chunks are allowed (mode \"t\")", 2)
   end
-  return raw_load(chunk, name, "t", env or new_env())
+  return raw_load(chunk, name, "t", env or new_env(nil))
 end
 
 -- Nothing else may reach the real globals' loaders.

@@ -390,8 +390,9 @@ fn a_command_runs_with_its_arguments_and_dice() {
         .run_command(
             &rules,
             "shoot",
-            &[("firer", V::Text("A1".into()))],
+            &[("firer", ArgValue::Value(V::Text("A1".into())))],
             &mut src,
+            None,
         )
         .unwrap();
     assert_eq!(out.output, ["A1 hits (4)"]);
@@ -400,8 +401,12 @@ fn a_command_runs_with_its_arguments_and_dice() {
         .run_command(
             &rules,
             "shoot",
-            &[("firer", V::Text("A1".into())), ("modifier", V::Int(-1))],
+            &[
+                ("firer", ArgValue::Value(V::Text("A1".into()))),
+                ("modifier", ArgValue::Value(V::Int(-1))),
+            ],
             &mut src,
+            None,
         )
         .unwrap();
     assert_eq!(out.output, ["A1 misses (3)"]);
@@ -416,7 +421,13 @@ fn a_variant_changes_the_rules() {
     dice.enqueue([4]);
     let mut s = dice.source(None);
     let out = host
-        .run_command(&rules, "shoot", &[("firer", V::Text("A1".into()))], &mut s)
+        .run_command(
+            &rules,
+            "shoot",
+            &[("firer", ArgValue::Value(V::Text("A1".into())))],
+            &mut s,
+            None,
+        )
         .unwrap();
     assert_eq!(out.output, ["A1 misses (4)"]);
 
@@ -431,7 +442,13 @@ fn events_reach_handlers_and_pre_events_cancel() {
     let mut dice = DiceBox::seeded(1);
     let mut s = dice.source(None);
     let (go, out) = host
-        .emit(&rules, "round_begins", &[("round", V::Int(3))], &mut s)
+        .emit(
+            &rules,
+            "round_begins",
+            &[("round", ArgValue::Value(V::Int(3)))],
+            &mut s,
+            None,
+        )
         .unwrap();
     assert!(go);
     assert_eq!(out.output, ["round 3 begins"]);
@@ -439,8 +456,9 @@ fn events_reach_handlers_and_pre_events_cancel() {
         .emit(
             &rules,
             "pre_rally",
-            &[("unit", V::Text("routed".into()))],
+            &[("unit", ArgValue::Value(V::Text("routed".into())))],
             &mut s,
+            None,
         )
         .unwrap();
     assert!(!go);
@@ -448,8 +466,9 @@ fn events_reach_handlers_and_pre_events_cancel() {
         .emit(
             &rules,
             "pre_rally",
-            &[("unit", V::Text("B2".into()))],
+            &[("unit", ArgValue::Value(V::Text("B2".into())))],
             &mut s,
+            None,
         )
         .unwrap();
     assert!(go);
@@ -464,7 +483,9 @@ fn a_lua_error_in_a_command_names_file_line_and_command() {
     let Loaded { host, rules } = load(&src, LIMITS, Arc::default()).unwrap();
     let mut dice = DiceBox::seeded(1);
     let mut s = dice.source(None);
-    let err = host.run_command(&rules, "boom", &[], &mut s).unwrap_err();
+    let err = host
+        .run_command(&rules, "boom", &[], &mut s, None)
+        .unwrap_err();
     assert_eq!(err.location.as_deref(), Some("rulesets/oops/init.lua:3"));
     let shown = err.to_string();
     assert!(shown.contains("while running command `boom`"), "{shown}");
@@ -483,7 +504,9 @@ fn a_runaway_command_names_its_line_and_the_next_call_works() {
     let Loaded { host, rules } = load(&src, LIMITS, Arc::default()).unwrap();
     let mut dice = DiceBox::seeded(1);
     let mut s = dice.source(None);
-    let err = host.run_command(&rules, "spin", &[], &mut s).unwrap_err();
+    let err = host
+        .run_command(&rules, "spin", &[], &mut s, None)
+        .unwrap_err();
     assert_eq!(err.budget(), Some(Budget::Instructions));
     assert_eq!(err.location.as_deref(), Some("rulesets/loop/init.lua:2"));
     assert!(
@@ -491,7 +514,9 @@ fn a_runaway_command_names_its_line_and_the_next_call_works() {
         "{err}"
     );
     assert_eq!(
-        host.run_command(&rules, "ok", &[], &mut s).unwrap().output,
+        host.run_command(&rules, "ok", &[], &mut s, None)
+            .unwrap()
+            .output,
         ["fine"]
     );
 }
@@ -594,8 +619,9 @@ fn shoot(l: &Loaded, die: i64) -> String {
         .run_command(
             &l.rules,
             "shoot",
-            &[("firer", V::Text("A1".into()))],
+            &[("firer", ArgValue::Value(V::Text("A1".into())))],
             &mut s,
+            None,
         )
         .unwrap()
         .output
@@ -696,8 +722,12 @@ fn a_check_renders_one_line_per_factor_with_its_rule() {
         .run_command(
             &rules,
             "shoot",
-            &[("firer", V::Text("A1".into())), ("modifier", V::Int(-2))],
+            &[
+                ("firer", ArgValue::Value(V::Text("A1".into()))),
+                ("modifier", ArgValue::Value(V::Int(-2))),
+            ],
             &mut s,
+            None,
         )
         .unwrap();
     assert_eq!(out.checks.len(), 1);
@@ -735,8 +765,12 @@ fn a_house_rule_hooks_into_a_check() {
         .run_command(
             &rules,
             "shoot",
-            &[("firer", V::Text("A1".into())), ("modifier", V::Int(2))],
+            &[
+                ("firer", ArgValue::Value(V::Text("A1".into()))),
+                ("modifier", ArgValue::Value(V::Int(2))),
+            ],
             &mut s,
+            None,
         )
         .unwrap();
     let labels: Vec<&str> = out.checks[0]
@@ -787,10 +821,11 @@ fn tables_are_looked_up_and_rolled_through_the_host() {
             &rules,
             "morale",
             &[
-                ("unit", V::Text("B2".into())),
-                ("quality", V::Text("veteran".into())),
+                ("unit", ArgValue::Value(V::Text("B2".into()))),
+                ("quality", ArgValue::Value(V::Text("veteran".into()))),
             ],
             &mut s,
+            None,
         )
         .unwrap();
     assert_eq!(out.output, ["B2 holds (8)"]);
@@ -799,8 +834,12 @@ fn tables_are_looked_up_and_rolled_through_the_host() {
         .run_command(
             &rules,
             "morale",
-            &[("unit", V::Text("B2".into())), ("pinned", V::Flag(true))],
+            &[
+                ("unit", ArgValue::Value(V::Text("B2".into()))),
+                ("pinned", ArgValue::Value(V::Flag(true))),
+            ],
             &mut s,
+            None,
         )
         .unwrap();
     assert_eq!(out.output, ["B2 falls back (6)"]);
@@ -825,7 +864,7 @@ fn a_module_outside_the_ruleset_folder_is_watched() {
         let mut dice = DiceBox::seeded(1);
         let mut s = dice.source(None);
         l.host
-            .run_command(&l.rules, "v", &[], &mut s)
+            .run_command(&l.rules, "v", &[], &mut s, None)
             .unwrap()
             .output
     };

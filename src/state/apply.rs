@@ -200,6 +200,33 @@ impl Game {
                 }
                 *name = new.clone();
             }
+            SetStore {
+                script,
+                key,
+                old,
+                new,
+            } => {
+                if self.stored(script, key) != old.as_ref() {
+                    return stale(format!(
+                        "store {script}.{key} is {}, not {}",
+                        self.stored(script, key)
+                            .map_or("unset".to_string(), |v| v.to_string()),
+                        old.as_ref().map_or("unset".to_string(), |v| v.to_string())
+                    ));
+                }
+                let entries = self.store.entry(script.clone()).or_default();
+                match new {
+                    Some(v) => {
+                        entries.insert(key.clone(), v.clone());
+                    }
+                    None => {
+                        entries.remove(key);
+                    }
+                }
+                if entries.is_empty() {
+                    self.store.remove(script);
+                }
+            }
             SetAttr { id, attr, old, new } => {
                 let (kind, attrs) = self
                     .attrs_of(id.as_str())

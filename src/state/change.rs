@@ -153,6 +153,19 @@ pub enum Change {
         /// The order after.
         new: Vec<Id>,
     },
+    /// A script's `store` entry is set (or removed, with `None`).
+    SetStore {
+        /// The script's name (the ruleset or house rule).
+        script: String,
+        /// The key.
+        key: String,
+        /// The value before.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        old: Option<serde_json::Value>,
+        /// The value after.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        new: Option<serde_json::Value>,
+    },
     /// The whole game is replaced (`load`, `replay`): undoable like any other change.
     Replace {
         /// The game before.
@@ -218,6 +231,17 @@ impl Change {
             },
             SetClock { old, new } => SetClock { old: new, new: old },
             SetTurnOrder { old, new } => SetTurnOrder { old: new, new: old },
+            SetStore {
+                script,
+                key,
+                old,
+                new,
+            } => SetStore {
+                script,
+                key,
+                old: new,
+                new: old,
+            },
             Replace { old, new } => Replace { old: new, new: old },
         }
     }
@@ -280,6 +304,12 @@ impl std::fmt::Display for Change {
                 let list: Vec<&str> = new.iter().map(Id::as_str).collect();
                 write!(f, "turn order {}", list.join(", "))
             }
+            SetStore {
+                script, key, new, ..
+            } => match new {
+                Some(v) => write!(f, "store {script}.{key} = {v}"),
+                None => write!(f, "store {script}.{key} removed"),
+            },
             Replace { new, .. } => write!(f, "game replaced ({} units)", new.unit_count()),
         }
     }

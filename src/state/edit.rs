@@ -235,6 +235,21 @@ impl Game {
         })
     }
 
+    /// Sets (or, with `None`, removes) `key` in script `script`'s store.
+    pub fn set_stored(
+        &mut self,
+        script: &str,
+        key: &str,
+        value: Option<serde_json::Value>,
+    ) -> Result<Change, StateError> {
+        self.applied(Change::SetStore {
+            script: script.to_string(),
+            key: key.to_string(),
+            old: self.stored(script, key).cloned(),
+            new: value,
+        })
+    }
+
     /// Sets attribute `attr` of `id` from text typed by the umpire (`6`, `yes`, `INF/A`).
     pub fn set_attr_text(
         &mut self,

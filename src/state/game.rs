@@ -157,6 +157,10 @@ pub struct Game {
     pub(crate) commands: BTreeMap<Id, Command>,
     pub(crate) units: BTreeMap<Id, Unit>,
     pub(crate) elements: BTreeMap<Id, Element>,
+    /// Rule state that is not unit state: each script's `store` (plain JSON data), by
+    /// script name and key.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) store: BTreeMap<String, BTreeMap<String, serde_json::Value>>,
 }
 
 impl Game {
@@ -166,6 +170,17 @@ impl Game {
             schema,
             ..Game::default()
         }
+    }
+
+    /// The value a script stored under `key` in its `store` (`script` is the ruleset's or the
+    /// house rule's name).
+    pub fn stored(&self, script: &str, key: &str) -> Option<&serde_json::Value> {
+        self.store.get(script)?.get(key)
+    }
+
+    /// Everything script `script` has stored.
+    pub fn store_of(&self, script: &str) -> Option<&BTreeMap<String, serde_json::Value>> {
+        self.store.get(script)
     }
 
     /// The schema values are checked against.

@@ -1,0 +1,382 @@
+//! The rules a session runs under: which ruleset and house rules are loaded, the Lua host
+//! they live in, and swapping in new rules (by hand, or when the watcher sees a file change).
+//!
+//! The commands `ruleset`, `house` and `reload` live here too. Swapping never touches game
+//! state: only `ruleset use` applies a ruleset's schema to the game, as a journalled change.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use serde_json::json;
+
+use super::color::Style;
+use super::command::Command;
+use super::error::CommandError;
+use super::output::{Output, Text};
+use super::registry::Registry;
+use super::session::Context;
+use crate::script::{Limits, Loaded, Reloader, RuleSource, ScriptError};
+
+/// The session's rules: where rule files are, what is loaded and the Lua host.
+#[derive(Debug)]
+pub struct Scripts {
+    /// The folder holding `rulesets/` and `scripts/`.
+    pub root: PathBuf,
+    /// Budgets for every script call.
+    pub limits: Limits,
+    /// Set by Ctrl-C while a script runs.
+    pub interrupt: Arc<AtomicBool>,
+    /// Loads and watches the rules.
+    pub reloader: Reloader,
+    /// The rules in force, if any loaded.
+    pub loaded: Option<Loaded>,
+    /// Names commands of the rules may not take.
+    pub builtins: Vec<String>,
+}
+
+impl Scripts {
+    /// No rules yet, rule files under `root`.
+    pub fn new(root: PathBuf, builtins: Vec<String>) -> Self {
+        let interrupt = Arc::new(AtomicBool::new(false));
+        let limits = Limits::default();
+        Scripts {
+            reloader: Reloader::new(RuleSource::new(&root, None), limits, interrupt.clone()),
+            root,
+            limits,
+            interrupt,
+            loaded: None,
+            builtins,
+        }
+    }
+
+    /// What is (to be) loaded.
+    pub fn source(&self) -> &RuleSource {
+        self.reloader.source()
+    }
+
+    /// The generation of the rules in force (0: none).
+    pub fn generation(&self) -> u64 {
+        self.loaded.as_ref().map_or(0, |l| l.rules.generation)
+    }
+
+    /// Loads `source` now; on success the new rules are in force, on failure the old ones
+    /// stay and `source` is not kept.
+    pub fn load(&mut self, source: RuleSource) -> Result<&Loaded, ScriptError> {
+        let old = self.reloader.source().clone();
+        self.reloader.set_source(source);
+        match self.reloader.reload().and_then(|l| self.accept(l)) {
+            Ok(()) => Ok(self.loaded.as_ref().expect("just accepted")),
+            Err(e) => {
+                self.reloader.set_source(old);
+                Err(e)
+            }
+        }
+    }
+
+    /// Takes freshly loaded rules if their commands leave the built-ins alone.
+    pub fn accept(&mut self, loaded: Loaded) -> Result<(), ScriptError> {
+        if let Some(c) = loaded
+            .rules
+            .commands
+            .values()
+            .find(|c| self.builtins.iter().any(|b| *b == c.name))
+        {
+            return Err(ScriptError::new(crate::script::ScriptErrorKind::Usage(
+                format!(
+                    "{}: command `{}` has the name of a built-in command; give it another name",
+                    c.origin, c.name
+                ),
+            )));
+        }
+        self.loaded = Some(loaded);
+        Ok(())
+    }
+
+    /// Called at the prompt: new rules if a watched file changed and everything loaded, an
+    /// error if it did not (the old rules stay), `None` if nothing changed.
+    pub fn poll(&mut self) -> Option<Result<u64, ScriptError>> {
+        let r = self.reloader.poll()?;
+        Some(r.and_then(|l| self.accept(l)).map(|()| self.generation()))
+    }
+
+    /// The rulesets found under `rulesets/` (folders with an `init.lua`), sorted.
+    pub fn rulesets(&self) -> Vec<String> {
+        folder_names(&self.root.join("rulesets"), |p| p.join("init.lua").is_file())
+    }
+
+    /// The house rules found under `scripts/` (`NAME.lua`), sorted.
+    pub fn house_rules(&self) -> Vec<String> {
+        let mut out: Vec<String> = std::fs::read_dir(self.root.join("scripts"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| {
+                let p = e.path();
+                (p.extension()? == "lua" && p.is_file())
+                    .then(|| p.file_stem()?.to_str().map(str::to_string))?
+            })
+            .collect();
+        out.sort();
+        out
+    }
+}
+
+fn folder_names(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| keep(&e.path()))
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The first comment line of a Lua file (`-- Ambush: …`), for lists.
+fn description(path: &Path) -> String {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.trim().strip_prefix("--").map(|d| d.trim().to_string()))
+        })
+        .unwrap_or_default()
+}
+
+/// Where rule files are looked for: `dir` if given, else the current folder if it has a
+/// `rulesets/` folder, else the folder umpire was built from (a source checkout).
+pub fn rules_root(dir: Option<&Path>) -> PathBuf {
+    if let Some(d) = dir {
+        return d.to_path_buf();
+    }
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    if cwd.join("rulesets").is_dir() {
+        return cwd;
+    }
+    let built = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    if built.join("rulesets").is_dir() {
+        built
+    } else {
+        cwd
+    }
+}
+
+/// A script error as a command error (its text keeps file, line and what was running).
+pub fn script_err(e: ScriptError, span: crate::span::Span) -> CommandError {
+    let help = e.traceback.clone().filter(|t| !t.is_empty());
+    CommandError::invalid(e.to_string(), help, span)
+}
+
+/// One line saying what is in force: `rules: demo (variant classic) + ambush · generation 3`.
+pub fn summary(scripts: &Scripts) -> String {
+    let Some(l) = &scripts.loaded else {
+        return "no rules loaded (`ruleset list`, then `ruleset use NAME`)".into();
+    };
+    let src = scripts.source();
+    let mut s = match (&l.rules.name, &src.variant) {
+        (Some(n), Some(v)) => format!("rules: {n} (variant {v})"),
+        (Some(n), None) => format!("rules: {n}"),
+        (None, _) => "rules: no ruleset".to_string(),
+    };
+    for h in &src.house {
+        s.push_str(&format!(" + {h}"));
+    }
+    s.push_str(&format!(
+        " · generation {} · {} commands",
+        l.rules.generation,
+        l.rules.commands.len()
+    ));
+    s
+}
+
+/// Loads `source` for a command, applying the ruleset's schema when `apply_schema`; the
+/// output names what is now in force.
+fn switch(
+    ctx: &mut Context<'_>,
+    cmd: &Command,
+    source: RuleSource,
+    apply_schema: bool,
+) -> Result<Output, CommandError> {
+    let name = cmd.name.text.clone();
+    let scripts = &mut ctx.state.scripts;
+    let loaded = scripts
+        .load(source)
+        .map_err(|e| script_err(e, cmd.rest_span()))?;
+    let schema = loaded.rules.schema.clone();
+    let declares = loaded.rules.name.is_some() && schema != crate::state::Schema::default();
+    ctx.state.generation = ctx.state.scripts.generation();
+    let mut text = Text::new().push(Style::Strong, summary(&ctx.state.scripts));
+    if apply_schema && declares && *ctx.state.game.schema() != schema {
+        ctx.state
+            .change(|g| g.set_schema(schema))
+            .map_err(|e| super::game_commands::state_err(e, 0))?;
+        text = text.plain("\nthe ruleset's unit schema and sequence of play now apply");
+    }
+    Ok(Output::new(&name)
+        .field("generation", ctx.state.generation)
+        .text(text))
+}
+
+/// `ruleset`, `ruleset list`, `ruleset use NAME [VARIANT]`.
+pub fn ruleset(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    const USAGE: &str = "ruleset [list | use NAME [VARIANT]]";
+    let args = cmd.arg_texts();
+    match args.as_slice() {
+        [] => {
+            let s = &ctx.state.scripts;
+            let mut text = Text::new().push(Style::Strong, summary(s));
+            if let Some(l) = &s.loaded {
+                if !l.rules.doc.is_empty() {
+                    text = text.plain(format!("\n{}", l.rules.doc));
+                }
+                for v in &l.rules.variants {
+                    text = text.plain(format!("\n  variant {}: {}", v.name, v.doc));
+                }
+                let names: Vec<&str> = l.rules.commands.keys().map(String::as_str).collect();
+                if !names.is_empty() {
+                    text = text.plain(format!("\ncommands: {}", names.join(", ")));
+                }
+            }
+            Ok(Output::new("ruleset")
+                .field("ruleset", s.loaded.as_ref().and_then(|l| l.rules.name.clone()))
+                .field("variant", s.source().variant.clone())
+                .field("house", s.source().house.clone())
+                .field("generation", s.generation())
+                .text(text))
+        }
+        ["list"] => {
+            let s = &ctx.state.scripts;
+            let names = s.rulesets();
+            let mut text = Text::new().push(
+                Style::Strong,
+                format!("rulesets in {}", s.root.join("rulesets").display()),
+            );
+            for n in &names {
+                let doc = description(&s.root.join("rulesets").join(n).join("init.lua"));
+                let on = s.source().ruleset.as_deref() == Some(n.as_str());
+                text = text
+                    .plain(format!("\n  {} ", if on { "*" } else { " " }))
+                    .push(Style::Strong, n.clone())
+                    .plain(format!("  {doc}"));
+            }
+            if names.is_empty() {
+                text = text.plain("\n  (none)");
+            }
+            Ok(Output::new("ruleset").field("rulesets", names).text(text))
+        }
+        ["use", name] | ["use", name, _] => {
+            let mut src = ctx.state.scripts.source().clone();
+            src.ruleset = Some(name.to_string());
+            src.variant = args.get(2).map(|v| v.to_string());
+            switch(ctx, cmd, src, true)
+        }
+        _ => Err(CommandError::usage(
+            "`ruleset` takes `list` or `use NAME [VARIANT]`",
+            USAGE,
+            cmd.rest_span(),
+        )),
+    }
+}
+
+/// `house list`, `house on NAME`, `house off NAME`.
+pub fn house(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    const USAGE: &str = "house [list | on NAME | off NAME]";
+    let args = cmd.arg_texts();
+    match args.as_slice() {
+        [] | ["list"] => {
+            let s = &ctx.state.scripts;
+            let names = s.house_rules();
+            let mut text = Text::new().push(
+                Style::Strong,
+                format!("house rules in {}", s.root.join("scripts").display()),
+            );
+            for n in &names {
+                let on = s.source().house.contains(n);
+                let doc = description(&s.root.join("scripts").join(format!("{n}.lua")));
+                text = text
+                    .plain(format!("\n  {} ", if on { "on " } else { "off" }))
+                    .push(Style::Strong, n.clone())
+                    .plain(format!("  {doc}"));
+            }
+            if names.is_empty() {
+                text = text.plain("\n  (none)");
+            }
+            Ok(Output::new("house")
+                .field("house", names)
+                .field("on", s.source().house.clone())
+                .text(text))
+        }
+        ["on", name] => {
+            let mut src = ctx.state.scripts.source().clone();
+            if src.house.iter().any(|h| h == name) {
+                return Err(CommandError::invalid(
+                    format!("house rule `{name}` is already on"),
+                    Some("`house list` shows what is on".into()),
+                    cmd.args[1].span,
+                ));
+            }
+            src.house.push(name.to_string());
+            switch(ctx, cmd, src, false)
+        }
+        ["off", name] => {
+            let mut src = ctx.state.scripts.source().clone();
+            let before = src.house.len();
+            src.house.retain(|h| h != name);
+            if src.house.len() == before {
+                return Err(CommandError::invalid(
+                    format!("house rule `{name}` is not on"),
+                    Some(format!("on now: {}", src.house.join(", "))),
+                    cmd.args[1].span,
+                ));
+            }
+            switch(ctx, cmd, src, false)
+        }
+        _ => Err(CommandError::usage(
+            "`house` takes `list`, `on NAME` or `off NAME`",
+            USAGE,
+            cmd.rest_span(),
+        )),
+    }
+}
+
+/// `reload`: loads the rules again from their files.
+pub fn reload(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    if ctx.state.scripts.source().ruleset.is_none() && ctx.state.scripts.source().house.is_empty()
+    {
+        return Err(CommandError::invalid(
+            "no rules are loaded, so there is nothing to reload",
+            Some("`ruleset use NAME` loads a ruleset".into()),
+            cmd.name.span,
+        ));
+    }
+    let src = ctx.state.scripts.source().clone();
+    switch(ctx, cmd, src, false)
+}
+
+/// Completion of `ruleset`: subcommands, then the rulesets found.
+pub fn complete_ruleset(_: &Registry, before: &[&str]) -> Vec<String> {
+    match before {
+        [] => vec!["list".into(), "use".into()],
+        ["use"] => Scripts::new(rules_root(None), Vec::new()).rulesets(),
+        _ => Vec::new(),
+    }
+}
+
+/// Completion of `house`: subcommands, then the house rules found.
+pub fn complete_house(_: &Registry, before: &[&str]) -> Vec<String> {
+    match before {
+        [] => vec!["list".into(), "on".into(), "off".into()],
+        ["on"] | ["off"] => Scripts::new(rules_root(None), Vec::new()).house_rules(),
+        _ => Vec::new(),
+    }
+}
+
+/// The JSON for a reload outside a command (the REPL prints it as text).
+pub fn reload_report(result: &Result<u64, ScriptError>) -> serde_json::Value {
+    match result {
+        Ok(g) => json!({"event": "reload", "generation": g}),
+        Err(e) => json!({"event": "reload", "error": e.to_string()}),
+    }
+}

@@ -1,0 +1,514 @@
+//! Commands the rules registered (`umpire.command{…}`) as shell commands: their
+//! [`CommandSpec`]s (usage, help naming the file and line, completion of their arguments),
+//! the parsing and checking of their arguments from the declared types, the call into Lua,
+//! and the events (`umpire.on`) that the changes of any command raise.
+
+use serde_json::{Value as Json, json};
+
+use super::color::Style;
+use super::command::{Command, Word};
+use super::error::CommandError;
+use super::output::{Output, Text};
+use super::registry::{CommandSpec, Registry};
+use super::rules::script_err;
+use super::session::{Context, State, reborrow};
+use crate::dice::DieEntry;
+use crate::script::{ArgKind, ArgSpec, ArgValue, CallOutput, CommandDef, ScriptHost, World};
+use crate::span::Span;
+use crate::state::{Change, Selector, Value};
+
+/// How many rounds of events a command may set off (a handler's changes raise events too).
+const EVENT_ROUNDS: usize = 8;
+
+/// The usage line of a script command: `shoot FIRER [MODIFIER] [pinned]`.
+pub fn usage(def: &CommandDef) -> String {
+    let mut u = def.name.clone();
+    for a in &def.args {
+        let word = match &a.kind {
+            ArgKind::Flag => a.name.clone(),
+            ArgKind::Choice(v) => v.join("|"),
+            ArgKind::Text => format!("{}…", a.name.to_uppercase()),
+            _ => a.name.to_uppercase(),
+        };
+        if a.optional {
+            u.push_str(&format!(" [{word}]"));
+        } else {
+            u.push_str(&format!(" {word}"));
+        }
+    }
+    u
+}
+
+fn kind_name(k: &ArgKind) -> &'static str {
+    match k {
+        ArgKind::Unit => "a unit",
+        ArgKind::Selector => "units (a selector)",
+        ArgKind::Int => "a whole number",
+        ArgKind::Number => "a number",
+        ArgKind::Dice => "dice",
+        ArgKind::Choice(_) => "one of",
+        ArgKind::Flag => "a flag",
+        ArgKind::Text => "text",
+    }
+}
+
+/// The shell's entry for a script command.
+pub fn spec(def: &CommandDef) -> CommandSpec {
+    let mut help = String::new();
+    let mut lines = def.help.lines();
+    let summary = lines.next().unwrap_or("").to_string();
+    for l in lines {
+        help.push_str(l);
+        help.push('\n');
+    }
+    if !def.args.is_empty() {
+        help.push_str("arguments:\n");
+        for a in &def.args {
+            let kind = match &a.kind {
+                ArgKind::Choice(v) => format!("one of {}", v.join(", ")),
+                k => kind_name(k).to_string(),
+            };
+            let opt = if a.optional && a.kind != ArgKind::Flag {
+                ", optional"
+            } else {
+                ""
+            };
+            help.push_str(&format!("  {:<10} {kind}{opt}", a.name));
+            if !a.help.is_empty() {
+                help.push_str(&format!(" — {}", a.help));
+            }
+            help.push('\n');
+        }
+    }
+    help.push_str(&format!("registered at {}", def.origin));
+    CommandSpec {
+        name: def.name.clone().into(),
+        aliases: Vec::new(),
+        usage: usage(def).into(),
+        summary: summary.into(),
+        help: help.into(),
+        complete: None,
+        run,
+        script: Some(def.args.clone()),
+    }
+}
+
+/// Replaces the script commands of `registry` with those of the rules in force.
+pub fn sync(registry: &mut Registry, state: &State) {
+    registry.retain(|s| s.script.is_none());
+    if let Some(l) = &state.scripts.loaded {
+        for def in l.rules.commands.values() {
+            registry.register(spec(def));
+        }
+    }
+}
+
+/// Candidates for the next argument of a script command with `args`, after `before`.
+pub fn complete(args: &[ArgSpec], before: &[&str]) -> Vec<String> {
+    // Walk the words typed so far the way `parse` will, then offer what may come next.
+    let mut i = 0;
+    for w in before {
+        while i < args.len() && !fits(&args[i].kind, w) && args[i].optional {
+            i += 1;
+        }
+        if args.iter().any(|a| a.kind == ArgKind::Flag && a.name == *w) {
+            continue;
+        }
+        if i < args.len() && args[i].kind == ArgKind::Text {
+            return Vec::new();
+        }
+        i += 1;
+    }
+    let mut out = Vec::new();
+    for a in args.iter().skip(i) {
+        match &a.kind {
+            ArgKind::Choice(v) => out.extend(v.iter().cloned()),
+            ArgKind::Flag => {
+                if !before.contains(&a.name.as_str()) {
+                    out.push(a.name.clone());
+                }
+            }
+            _ => {}
+        }
+        if !a.optional {
+            break;
+        }
+    }
+    out
+}
+
+/// Whether `word` can be the value of an argument of `kind` (judged on its shape only).
+fn fits(kind: &ArgKind, word: &str) -> bool {
+    match kind {
+        ArgKind::Int => word.parse::<i64>().is_ok(),
+        ArgKind::Number => word.parse::<f64>().is_ok_and(f64::is_finite),
+        ArgKind::Dice => crate::dice::parse(word).is_ok(),
+        ArgKind::Choice(v) => v.iter().any(|c| c.eq_ignore_ascii_case(word)),
+        ArgKind::Flag => false,
+        _ => true,
+    }
+}
+
+/// Parses and checks the words of `cmd` against `def`'s arguments: positional in order, an
+/// optional argument skipped when the word does not fit it, flags by name anywhere.
+pub fn parse_args(
+    def: &CommandDef,
+    cmd: &Command,
+    state: &State,
+) -> Result<Vec<(String, ArgValue)>, CommandError> {
+    let usage = usage(def);
+    let flags: Vec<&ArgSpec> = def.args.iter().filter(|a| a.kind == ArgKind::Flag).collect();
+    let mut out: Vec<(String, ArgValue)> = flags
+        .iter()
+        .map(|a| (a.name.clone(), ArgValue::Value(Value::Flag(false))))
+        .collect();
+    let positional: Vec<&ArgSpec> = def.args.iter().filter(|a| a.kind != ArgKind::Flag).collect();
+    let mut next = 0;
+    let mut words = cmd.args.iter();
+    while let Some(w) = words.next() {
+        let bare = w.text.strip_prefix("--").unwrap_or(&w.text);
+        if let Some(f) = flags.iter().find(|f| f.name == bare) {
+            if let Some(slot) = out.iter_mut().find(|(n, _)| *n == f.name) {
+                slot.1 = ArgValue::Value(Value::Flag(true));
+            }
+            continue;
+        }
+        // Skip optional arguments this word does not fit.
+        while next < positional.len()
+            && positional[next].optional
+            && positional[next].kind != ArgKind::Text
+            && !fits(&positional[next].kind, &w.text)
+        {
+            next += 1;
+        }
+        let Some(arg) = positional.get(next) else {
+            return Err(CommandError::usage(
+                format!("`{}` takes no more arguments, found `{}`", def.name, w.text),
+                &usage,
+                w.span,
+            ));
+        };
+        next += 1;
+        let value = if arg.kind == ArgKind::Text {
+            // The rest of the line, as typed.
+            let end = cmd.args.last().map_or(w.span.end, |l| l.span.end);
+            let text = cmd.line[w.span.start..end].to_string();
+            words.by_ref().for_each(drop);
+            ArgValue::Value(Value::Text(text))
+        } else {
+            value(arg, w, state, &usage)?
+        };
+        out.push((arg.name.clone(), value));
+    }
+    if let Some(missing) = positional[next.min(positional.len())..]
+        .iter()
+        .find(|a| !a.optional)
+    {
+        let at = cmd.args.last().map_or(cmd.name.span, |w| w.span);
+        return Err(CommandError::usage(
+            format!(
+                "`{}` needs {} ({}{})",
+                def.name,
+                missing.name.to_uppercase(),
+                kind_name(&missing.kind),
+                match &missing.kind {
+                    ArgKind::Choice(v) => format!(" {}", v.join(", ")),
+                    _ => String::new(),
+                }
+            ),
+            &usage,
+            Span::point(at.end),
+        ));
+    }
+    Ok(out)
+}
+
+fn value(arg: &ArgSpec, w: &Word, state: &State, usage: &str) -> Result<ArgValue, CommandError> {
+    let bad = |what: String| {
+        CommandError::invalid(
+            format!("{}: expected {what}, found `{}`", arg.name, w.text),
+            Some(format!("usage: {usage}")),
+            w.span,
+        )
+    };
+    Ok(match &arg.kind {
+        ArgKind::Unit => {
+            let u = state.game.find_unit(&w.text).map_err(|e| {
+                CommandError::invalid(format!("{}: {e}", arg.name), None, w.span)
+            })?;
+            ArgValue::Unit(u.id.to_string())
+        }
+        ArgKind::Selector => {
+            let ids = Selector::parse(&w.text)
+                .and_then(|s| s.resolve_ids(&state.game))
+                .map_err(|e| super::game_commands::state_err(e, w.span.start))?;
+            ArgValue::Units(ids.into_iter().map(|i| i.to_string()).collect())
+        }
+        ArgKind::Int => ArgValue::Value(Value::Int(
+            w.text.parse().map_err(|_| bad("a whole number".into()))?,
+        )),
+        ArgKind::Number => {
+            let n: f64 = w.text.parse().map_err(|_| bad("a number".into()))?;
+            if !n.is_finite() {
+                return Err(bad("a finite number".into()));
+            }
+            ArgValue::Value(Value::Num(n))
+        }
+        ArgKind::Dice => {
+            crate::dice::parse(&w.text).map_err(|e| CommandError::dice(e, w.span.start))?;
+            ArgValue::Value(Value::Text(w.text.clone()))
+        }
+        ArgKind::Choice(values) => {
+            let found = values.iter().find(|v| v.eq_ignore_ascii_case(&w.text));
+            match found {
+                Some(v) => ArgValue::Value(Value::Text(v.clone())),
+                None => return Err(bad(format!("one of {}", values.join(", ")))),
+            }
+        }
+        _ => ArgValue::Value(Value::Text(w.text.clone())),
+    })
+}
+
+/// Adds what a call produced to `out`: breakdowns, changes with reasons, printed lines.
+pub fn add_call(mut out: Output, call: &CallOutput) -> Output {
+    for c in &call.checks {
+        out = out.text(Text::from_plain(c.to_string()));
+    }
+    for n in &call.notes {
+        out = out.text(
+            Text::new()
+                .push(Style::Dim, "→ ")
+                .plain(n.change.clone())
+                .push(Style::Dim, format!(" — {}", n.reason)),
+        );
+    }
+    for line in &call.output {
+        out = out.text(Text::from_plain(line.clone()));
+    }
+    out
+}
+
+/// The JSON fields of what calls produced.
+fn call_json(calls: &[CallOutput]) -> (Json, Json, Json) {
+    let checks: Vec<Json> = calls
+        .iter()
+        .flat_map(|c| &c.checks)
+        .map(|c| serde_json::to_value(c).unwrap_or(Json::Null))
+        .collect();
+    let notes: Vec<Json> = calls
+        .iter()
+        .flat_map(|c| &c.notes)
+        .map(|n| json!({"change": n.change, "reason": n.reason}))
+        .collect();
+    let printed: Vec<&String> = calls.iter().flat_map(|c| &c.output).collect();
+    (json!(checks), json!(notes), json!(printed))
+}
+
+/// Runs a script command: checks its arguments, tells `pre_NAME` handlers (any may cancel),
+/// then calls `run` with the session's dice and game.
+pub fn run(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    let state = &mut *ctx.state;
+    let Some(loaded) = state.scripts.loaded.as_ref() else {
+        return Err(CommandError::invalid(
+            format!("`{}` belonged to rules that are no longer loaded", cmd.name.text),
+            Some("`ruleset` shows what is loaded".into()),
+            cmd.name.span,
+        ));
+    };
+    let name = cmd.name.text.clone();
+    let Some(def) = loaded.rules.commands.get(&name) else {
+        return Err(CommandError::invalid(
+            format!("the rules in force have no command `{name}`"),
+            Some("`ruleset` lists the commands of the rules in force".into()),
+            cmd.name.span,
+        ));
+    };
+    let args = parse_args(def, cmd, state)?;
+    let mut out = Output::new(&name).field("generation", loaded.rules.generation);
+    let mut calls = Vec::new();
+    let pairs: Vec<(&str, ArgValue)> = args.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+    let span = cmd.rest_span();
+    let go_on = {
+        let mut source = state.dice.source(reborrow(&mut ctx.entry));
+        let mut world = World {
+            game: &mut state.game,
+            changes: &mut state.pending.changes,
+        };
+        let (go_on, call) = loaded
+            .host
+            .emit(
+                &loaded.rules,
+                &format!("pre_{name}"),
+                &pairs,
+                &mut source,
+                Some(&mut world),
+            )
+            .map_err(|e| script_err(e, span))?;
+        calls.push(call);
+        if go_on {
+            let call = loaded
+                .host
+                .run_command(&loaded.rules, &name, &pairs, &mut source, Some(&mut world))
+                .map_err(|e| script_err(e, span))?;
+            calls.push(call);
+        }
+        go_on
+    };
+    for c in &calls {
+        state.pending.rolls.extend(c.rolls.iter().cloned());
+        out = add_call(out, c);
+    }
+    if !go_on {
+        out = out.text(
+            Text::new().push(Style::Dim, format!("`{name}` was cancelled by a `pre_{name}` rule")),
+        );
+    }
+    let (checks, notes, printed) = call_json(&calls);
+    Ok(out
+        .field("cancelled", !go_on)
+        .field("checks", checks)
+        .field("notes", notes)
+        .field("output", printed))
+}
+
+/// The events the change `c` raises, with their fields.
+fn events_of(c: &Change, state: &State) -> Vec<(String, Vec<(&'static str, ArgValue)>)> {
+    let v = |x: Value| ArgValue::Value(x);
+    let strength = state.game.schema().status.strength.as_deref();
+    match c {
+        Change::Advance { from, to, expired } => {
+            let mut out = Vec::new();
+            if to.round != from.round {
+                out.push((
+                    "round_begins".into(),
+                    vec![("round", v(Value::Int(i64::from(to.round))))],
+                ));
+            }
+            if let Some(step) = state.game.step() {
+                let mut fields = vec![("round", v(Value::Int(i64::from(to.round))))];
+                if let Some(p) = &step.phase {
+                    fields.push(("phase", v(Value::Text(p.clone()))));
+                }
+                if let Some(s) = &step.side {
+                    fields.push(("side", v(Value::Text(s.to_string()))));
+                }
+                out.push(("step_begins".into(), fields));
+            }
+            for e in expired {
+                if state.game.unit(e.unit.as_str()).is_some() {
+                    out.push((
+                        "marker_expired".into(),
+                        vec![
+                            ("unit", ArgValue::Unit(e.unit.to_string())),
+                            ("marker", v(Value::Text(e.marker.name.clone()))),
+                        ],
+                    ));
+                }
+            }
+            out
+        }
+        Change::SetAttr { id, attr, old, new } if Some(attr.as_str()) == strength => {
+            let before = old
+                .as_ref()
+                .or_else(|| {
+                    state
+                        .game
+                        .schema()
+                        .attrs(crate::state::Kind::Unit)
+                        .get(attr)
+                        .map(|d| &d.default)
+                })
+                .and_then(Value::as_f64);
+            let after = new.as_ref().and_then(Value::as_f64);
+            match (before, after, state.game.unit(id.as_str())) {
+                (Some(b), Some(a), Some(_)) if a < b => vec![(
+                    "unit_damaged".into(),
+                    vec![
+                        ("unit", ArgValue::Unit(id.to_string())),
+                        ("attr", v(Value::Text(attr.clone()))),
+                        ("old", v(Value::Num(b))),
+                        ("new", v(Value::Num(a))),
+                        ("loss", v(Value::Num(b - a))),
+                    ],
+                )],
+                _ => Vec::new(),
+            }
+        }
+        Change::Mark { unit, marker, .. } if state.game.unit(unit.as_str()).is_some() => vec![(
+            "unit_marked".into(),
+            vec![
+                ("unit", ArgValue::Unit(unit.to_string())),
+                ("marker", v(Value::Text(marker.name.clone()))),
+            ],
+        )],
+        Change::Unmark { unit, marker, .. } if state.game.unit(unit.as_str()).is_some() => vec![(
+            "unit_unmarked".into(),
+            vec![
+                ("unit", ArgValue::Unit(unit.to_string())),
+                ("marker", v(Value::Text(marker.name.clone()))),
+            ],
+        )],
+        _ => Vec::new(),
+    }
+}
+
+/// Tells the rules' handlers about the changes the command made from `from` on (and about
+/// the changes those handlers make, up to [`EVENT_ROUNDS`] deep), adding what they print to
+/// `out`. Part of the command's transaction: an error fails the command.
+pub fn emit_events(
+    state: &mut State,
+    mut entry: Option<&mut dyn DieEntry>,
+    mut out: Output,
+) -> Result<Output, CommandError> {
+    let Some(loaded) = state.scripts.loaded.as_ref() else {
+        return Ok(out);
+    };
+    if loaded.rules.handlers.is_empty() {
+        return Ok(out);
+    }
+    let mut from = 0;
+    let mut calls = Vec::new();
+    for _ in 0..EVENT_ROUNDS {
+        let to = state.pending.changes.len();
+        if from == to {
+            break;
+        }
+        let events: Vec<_> = state.pending.changes[from..to]
+            .iter()
+            .flat_map(|c| events_of(c, state))
+            .filter(|(e, _)| ScriptHost::listens(&loaded.rules, e))
+            .collect();
+        from = to;
+        for (event, fields) in events {
+            let mut source = state.dice.source(reborrow(&mut entry));
+            let mut world = World {
+                game: &mut state.game,
+                changes: &mut state.pending.changes,
+            };
+            let (_, call) = loaded
+                .host
+                .emit(&loaded.rules, &event, &fields, &mut source, Some(&mut world))
+                .map_err(|e| script_err(e, Span::point(0)))?;
+            state.pending.rolls.extend(call.rolls.iter().cloned());
+            out = add_call(out, &call);
+            calls.push(call);
+        }
+    }
+    if from < state.pending.changes.len() {
+        return Err(CommandError::invalid(
+            format!(
+                "the rules' event handlers kept changing the game after {EVENT_ROUNDS} rounds of events"
+            ),
+            Some("a handler probably reacts to its own change; check the `umpire.on` handlers".into()),
+            Span::point(0),
+        ));
+    }
+    if !calls.is_empty() {
+        let (checks, notes, printed) = call_json(&calls);
+        out = out.field(
+            "events",
+            json!({"checks": checks, "notes": notes, "output": printed}),
+        );
+    }
+    Ok(out)
+}

@@ -1,0 +1,334 @@
+//! The game as scripts see it during a command or an event: unit handles
+//! (`umpire.unit`, `umpire.units`, unit arguments), their attributes and markers, changes
+//! with a reason, the clock, and each script's `store`.
+//!
+//! The shell lends the host a [`World`] for one call: the game, and the list its changes are
+//! noted in (the shell's pending transaction, so that an error anywhere rolls every change
+//! back). Every change a script makes carries a reason, which the call hands back as a
+//! [`Note`] for the output and the journal.
+//!
+//! Lua reaches the world through one host function, `world(op, …)`, wrapped by the trusted
+//! Lua in [`UNIT`] into handles with methods (`u.sp`, `u:set("sp", 3, "reason")`).
+
+use mlua::{Lua, LuaSerdeExt, MultiValue, Table, Value};
+use serde::{Deserialize, Serialize};
+
+use crate::state::{Change, Expiry, Game, Selector};
+
+/// What a call may read and change: the game, and where its changes are noted.
+pub struct World<'a> {
+    /// The game.
+    pub game: &'a mut Game,
+    /// The running transaction's changes: every change a script makes is applied to
+    /// [`World::game`] and pushed here.
+    pub changes: &'a mut Vec<Change>,
+}
+
+impl std::fmt::Debug for World<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("World")
+            .field("changes", &self.changes.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A change a script made, with the reason it gave.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Note {
+    /// The change, for people (`leg1 sp 4 → 3`).
+    pub change: String,
+    /// Why (`lost a stand to shooting (5.2.4)`).
+    pub reason: String,
+}
+
+impl std::fmt::Display for Note {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} — {}", self.change, self.reason)
+    }
+}
+
+/// Named registry key of the world function valid during one call.
+pub(crate) const WORLD_KEY: &str = "umpire.world";
+
+fn runtime(e: impl std::fmt::Display) -> mlua::Error {
+    mlua::Error::runtime(e.to_string())
+}
+
+/// A reason argument: required, non-empty text.
+fn reason(v: Value, what: &str) -> mlua::Result<String> {
+    match v {
+        Value::String(s) if !s.to_str()?.trim().is_empty() => Ok(s.to_str()?.to_string()),
+        _ => Err(runtime(format!(
+            "{what} needs a reason (text), such as \"lost a stand to shooting (5.2.4)\": it is shown in the breakdown and kept in the journal"
+        ))),
+    }
+}
+
+fn text(v: &Value, what: &str) -> mlua::Result<String> {
+    match v {
+        Value::String(s) => Ok(s.to_str()?.to_string()),
+        Value::Integer(i) => Ok(i.to_string()),
+        v => Err(runtime(format!(
+            "{what} must be text, not a {}",
+            v.type_name()
+        ))),
+    }
+}
+
+/// Runs one world operation for Lua. `ops` are listed in [`UNIT`].
+pub(crate) fn op(
+    lua: &Lua,
+    world: &mut World<'_>,
+    notes: &mut Vec<Note>,
+    name: &str,
+    mut args: MultiValue,
+) -> mlua::Result<MultiValue> {
+    let mut arg = || args.pop_front().unwrap_or(Value::Nil);
+    let game = &mut *world.game;
+    let out = match name {
+        "unit" => {
+            let id = text(&arg(), "a unit id")?;
+            let u = game.find_unit(&id).map_err(runtime)?;
+            let t = lua.create_table()?;
+            t.set("id", u.id.as_str())?;
+            t.set("name", u.name.as_str())?;
+            t.set("side", u.side.as_str())?;
+            t.set("command", u.command.as_str())?;
+            Value::Table(t)
+        }
+        "units" => {
+            let sel = text(&arg(), "a selector")?;
+            let ids = Selector::parse(&sel)
+                .and_then(|s| s.resolve_ids(game))
+                .map_err(|e| runtime(format!("`{sel}`: {e}")))?;
+            let t = lua.create_table()?;
+            for id in ids {
+                t.raw_push(id.as_str())?;
+            }
+            Value::Table(t)
+        }
+        "get" => {
+            let id = text(&arg(), "a unit id")?;
+            let attr = text(&arg(), "an attribute name")?;
+            let (kind, _) = game
+                .attrs_of(&id)
+                .ok_or_else(|| runtime(game.unknown_any(&id)))?;
+            game.schema()
+                .attr(kind, &attr, &format!("{kind} `{id}`"))
+                .map_err(runtime)?;
+            match game.attr(&id, &attr) {
+                Some(v) => super::host::state_to_lua(lua, v)?,
+                None => Value::Nil,
+            }
+        }
+        "set" => {
+            let id = text(&arg(), "a unit id")?;
+            let attr = text(&arg(), "an attribute name")?;
+            let value = arg();
+            let why = reason(arg(), &format!("changing {id} {attr}"))?;
+            let value = super::registry::lua_to_state(&value).ok_or_else(|| {
+                runtime(format!(
+                    "{id} {attr}: a value is a number, text, true/false or a list"
+                ))
+            })?;
+            let c = game.set_attr(&id, &attr, value).map_err(runtime)?;
+            notes.push(Note {
+                change: c.to_string(),
+                reason: why,
+            });
+            world.changes.push(c);
+            Value::Nil
+        }
+        "markers" => {
+            let id = text(&arg(), "a unit id")?;
+            let u = game.find_unit(&id).map_err(runtime)?;
+            let t = lua.create_table()?;
+            for m in &u.markers {
+                t.raw_push(m.name.as_str())?;
+            }
+            Value::Table(t)
+        }
+        "has" => {
+            let id = text(&arg(), "a unit id")?;
+            let marker = text(&arg(), "a marker name")?;
+            let u = game.find_unit(&id).map_err(runtime)?;
+            Value::Boolean(u.marker(&marker).is_some())
+        }
+        "mark" => {
+            let id = text(&arg(), "a unit id")?;
+            let marker = text(&arg(), "a marker name")?;
+            let why = reason(arg(), &format!("marking {id} {marker}"))?;
+            let expiry = match arg() {
+                Value::Nil => None,
+                v => {
+                    let e = text(&v, "an expiry")?;
+                    Some(Expiry::parse(&e).map_err(|m| runtime(format!("{marker}: {m}")))?)
+                }
+            };
+            let c = game.mark(&id, &marker, expiry).map_err(runtime)?;
+            notes.push(Note {
+                change: c.to_string(),
+                reason: why,
+            });
+            world.changes.push(c);
+            Value::Nil
+        }
+        "unmark" => {
+            let id = text(&arg(), "a unit id")?;
+            let marker = text(&arg(), "a marker name")?;
+            let why = reason(arg(), &format!("unmarking {id} {marker}"))?;
+            let c = game.unmark(&id, &marker).map_err(runtime)?;
+            notes.push(Note {
+                change: c.to_string(),
+                reason: why,
+            });
+            world.changes.push(c);
+            Value::Nil
+        }
+        "clock" => {
+            let t = lua.create_table()?;
+            let pos = game.clock().pos;
+            t.set("round", pos.round)?;
+            if let Some(step) = game.step() {
+                t.set("phase", step.phase)?;
+                t.set("side", step.side.map(|s| s.as_str().to_string()))?;
+            }
+            t.set("text", game.clock_text())?;
+            Value::Table(t)
+        }
+        "store_get" => {
+            let script = text(&arg(), "a script name")?;
+            let key = text(&arg(), "a store key")?;
+            match game.stored(&script, &key) {
+                Some(v) => lua.to_value(v)?,
+                None => Value::Nil,
+            }
+        }
+        "store_set" => {
+            let script = text(&arg(), "a script name")?;
+            let key = text(&arg(), "a store key")?;
+            let value = match arg() {
+                Value::Nil => None,
+                v => Some(lua.from_value::<serde_json::Value>(v).map_err(|e| {
+                    runtime(format!(
+                        "store.{key}: only plain data can be stored (numbers, text, true/false and tables of them): {e}"
+                    ))
+                })?),
+            };
+            let c = game.set_stored(&script, &key, value).map_err(runtime)?;
+            world.changes.push(c);
+            Value::Nil
+        }
+        "store_keys" => {
+            let script = text(&arg(), "a script name")?;
+            let t = lua.create_table()?;
+            for k in game.store_of(&script).into_iter().flat_map(|m| m.keys()) {
+                t.raw_push(k.as_str())?;
+            }
+            Value::Table(t)
+        }
+        other => return Err(runtime(format!("no world operation `{other}`"))),
+    };
+    Ok(MultiValue::from_vec(vec![out]))
+}
+
+/// `world(op, …)` from Lua: the call's world function, or an error outside a call.
+pub(crate) fn lua_world(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue> {
+    match lua.named_registry_value::<Value>(WORLD_KEY)? {
+        Value::Function(f) => f.call(args),
+        _ => Err(runtime(
+            "units and the store can only be used while a command or an event runs, not while the rules load",
+        )),
+    }
+}
+
+/// Builds the unit API from [`UNIT`]: returns the table of functions the host installs
+/// (`unit`, `units`, `clock`, `handles`, `store`).
+pub(crate) fn build(lua: &Lua) -> mlua::Result<Table> {
+    let world = lua.create_function(lua_world)?;
+    lua.load(UNIT).set_name("=umpire units").call(world)
+}
+
+/// Trusted Lua: unit handles and the store proxy over `world(op, …)`.
+const UNIT: &str = r#"
+local world = ...
+local type, tostring, error, setmetatable, rawget = type, tostring, error, setmetatable, rawget
+
+local Unit = {}
+local methods = {}
+local fields = { id = true, name = true, side = true, command = true }
+
+-- A handle: the unit's id; everything else is read from the game when asked.
+local function handle(id)
+  return setmetatable({ [Unit] = id }, Unit)
+end
+local function id_of(u) return rawget(u, Unit) end
+
+Unit.__index = function(u, k)
+  local m = methods[k]
+  if m then return m end
+  if type(k) ~= "string" then return nil end
+  if fields[k] then return world("unit", id_of(u))[k] end
+  return world("get", id_of(u), k)
+end
+Unit.__newindex = function(u, k)
+  error("units change through u:set(\"" .. tostring(k) .. "\", value, \"reason\"): every change needs a reason", 2)
+end
+Unit.__tostring = function(u) return world("unit", id_of(u)).name end
+Unit.__concat = function(a, b) return tostring(a) .. tostring(b) end
+Unit.__eq = function(a, b) return id_of(a) == id_of(b) end
+Unit.__metatable = false
+
+-- u:get("sp"): an attribute (the same as u.sp).
+function methods:get(attr) return world("get", id_of(self), attr) end
+-- u:set("sp", 3, "reason"): changes an attribute.
+function methods:set(attr, value, reason) world("set", id_of(self), attr, value, reason) return self end
+-- u:add("sp", -1, "reason"): adds to a number attribute.
+function methods:add(attr, delta, reason)
+  if type(delta) ~= "number" then error("u:add(attr, delta, reason): delta must be a number", 2) end
+  local v = world("get", id_of(self), attr)
+  if type(v) ~= "number" then error("u:add: `" .. tostring(attr) .. "` is not a number", 2) end
+  world("set", id_of(self), attr, v + delta, reason)
+  return self
+end
+-- u:has("routed"): whether the marker is on.
+function methods:has(marker) return world("has", id_of(self), marker) end
+-- u:markers(): the names of its markers.
+function methods:markers() return world("markers", id_of(self)) end
+-- u:mark("routed", "reason" [, "end of round"]): puts a marker on.
+function methods:mark(marker, reason, expiry) world("mark", id_of(self), marker, reason, expiry) return self end
+-- u:unmark("routed", "reason"): takes it off.
+function methods:unmark(marker, reason) world("unmark", id_of(self), marker, reason) return self end
+
+local api = {}
+function api.unit(id)
+  if type(id) == "table" and id_of(id) then return id end
+  return handle(world("unit", id).id)
+end
+function api.units(selector)
+  local out = {}
+  for i, id in ipairs(world("units", selector)) do out[i] = handle(id) end
+  return out
+end
+function api.clock() return world("clock") end
+api.handle = handle
+
+-- `store`: plain data kept in the game (journalled, undone, replayed), one per script.
+function api.store(script)
+  local proxy = {}
+  return setmetatable(proxy, {
+    __index = function(_, k) return world("store_get", script, k) end,
+    __newindex = function(_, k, v) world("store_set", script, k, v) end,
+    __pairs = function()
+      local keys, i = world("store_keys", script), 0
+      return function()
+        i = i + 1
+        local k = keys[i]
+        if k ~= nil then return k, world("store_get", script, k) end
+      end
+    end,
+    __metatable = false,
+  })
+end
+return api
+"#;
