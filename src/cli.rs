@@ -121,7 +121,10 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     };
     let mut startup = Vec::new();
     if let Some(r) = &args.ruleset {
-        let variant = args.variant.as_deref().map_or(String::new(), |v| format!(" {v}"));
+        let variant = args
+            .variant
+            .as_deref()
+            .map_or(String::new(), |v| format!(" {v}"));
         startup.push(format!("ruleset use {r}{variant}"));
     }
     startup.extend(args.house.iter().map(|h| format!("house on {h}")));

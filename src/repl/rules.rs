@@ -102,7 +102,9 @@ impl Scripts {
 
     /// The rulesets found under `rulesets/` (folders with an `init.lua`), sorted.
     pub fn rulesets(&self) -> Vec<String> {
-        folder_names(&self.root.join("rulesets"), |p| p.join("init.lua").is_file())
+        folder_names(&self.root.join("rulesets"), |p| {
+            p.join("init.lua").is_file()
+        })
     }
 
     /// The house rules found under `scripts/` (`NAME.lua`), sorted.
@@ -240,7 +242,10 @@ pub fn ruleset(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandEr
                 }
             }
             Ok(Output::new("ruleset")
-                .field("ruleset", s.loaded.as_ref().and_then(|l| l.rules.name.clone()))
+                .field(
+                    "ruleset",
+                    s.loaded.as_ref().and_then(|l| l.rules.name.clone()),
+                )
                 .field("variant", s.source().variant.clone())
                 .field("house", s.source().house.clone())
                 .field("generation", s.generation())
@@ -343,8 +348,7 @@ pub fn house(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErro
 
 /// `reload`: loads the rules again from their files.
 pub fn reload(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
-    if ctx.state.scripts.source().ruleset.is_none() && ctx.state.scripts.source().house.is_empty()
-    {
+    if ctx.state.scripts.source().ruleset.is_none() && ctx.state.scripts.source().house.is_empty() {
         return Err(CommandError::invalid(
             "no rules are loaded, so there is nothing to reload",
             Some("`ruleset use NAME` loads a ruleset".into()),

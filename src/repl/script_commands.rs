@@ -157,12 +157,20 @@ pub fn parse_args(
     state: &State,
 ) -> Result<Vec<(String, ArgValue)>, CommandError> {
     let usage = usage(def);
-    let flags: Vec<&ArgSpec> = def.args.iter().filter(|a| a.kind == ArgKind::Flag).collect();
+    let flags: Vec<&ArgSpec> = def
+        .args
+        .iter()
+        .filter(|a| a.kind == ArgKind::Flag)
+        .collect();
     let mut out: Vec<(String, ArgValue)> = flags
         .iter()
         .map(|a| (a.name.clone(), ArgValue::Value(Value::Flag(false))))
         .collect();
-    let positional: Vec<&ArgSpec> = def.args.iter().filter(|a| a.kind != ArgKind::Flag).collect();
+    let positional: Vec<&ArgSpec> = def
+        .args
+        .iter()
+        .filter(|a| a.kind != ArgKind::Flag)
+        .collect();
     let mut next = 0;
     let mut words = cmd.args.iter();
     while let Some(w) = words.next() {
@@ -233,9 +241,10 @@ fn value(arg: &ArgSpec, w: &Word, state: &State, usage: &str) -> Result<ArgValue
     };
     Ok(match &arg.kind {
         ArgKind::Unit => {
-            let u = state.game.find_unit(&w.text).map_err(|e| {
-                CommandError::invalid(format!("{}: {e}", arg.name), None, w.span)
-            })?;
+            let u = state
+                .game
+                .find_unit(&w.text)
+                .map_err(|e| CommandError::invalid(format!("{}: {e}", arg.name), None, w.span))?;
             ArgValue::Unit(u.id.to_string())
         }
         ArgKind::Selector => {
@@ -310,7 +319,10 @@ pub fn run(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError>
     let state = &mut *ctx.state;
     let Some(loaded) = state.scripts.loaded.as_ref() else {
         return Err(CommandError::invalid(
-            format!("`{}` belonged to rules that are no longer loaded", cmd.name.text),
+            format!(
+                "`{}` belonged to rules that are no longer loaded",
+                cmd.name.text
+            ),
             Some("`ruleset` shows what is loaded".into()),
             cmd.name.span,
         ));
@@ -359,9 +371,10 @@ pub fn run(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError>
         out = add_call(out, c);
     }
     if !go_on {
-        out = out.text(
-            Text::new().push(Style::Dim, format!("`{name}` was cancelled by a `pre_{name}` rule")),
-        );
+        out = out.text(Text::new().push(
+            Style::Dim,
+            format!("`{name}` was cancelled by a `pre_{name}` rule"),
+        ));
     }
     let (checks, notes, printed) = call_json(&calls);
     Ok(out
@@ -487,7 +500,13 @@ pub fn emit_events(
             };
             let (_, call) = loaded
                 .host
-                .emit(&loaded.rules, &event, &fields, &mut source, Some(&mut world))
+                .emit(
+                    &loaded.rules,
+                    &event,
+                    &fields,
+                    &mut source,
+                    Some(&mut world),
+                )
                 .map_err(|e| script_err(e, Span::point(0)))?;
             state.pending.rolls.extend(call.rolls.iter().cloned());
             out = add_call(out, &call);
@@ -499,7 +518,10 @@ pub fn emit_events(
             format!(
                 "the rules' event handlers kept changing the game after {EVENT_ROUNDS} rounds of events"
             ),
-            Some("a handler probably reacts to its own change; check the `umpire.on` handlers".into()),
+            Some(
+                "a handler probably reacts to its own change; check the `umpire.on` handlers"
+                    .into(),
+            ),
             Span::point(0),
         ));
     }

@@ -237,7 +237,11 @@ pub fn report_reload(session: &mut Session, printer: &Printer) -> io::Result<()>
         return Ok(());
     };
     if printer.json {
-        writeln!(io::stdout().lock(), "{}", super::rules::reload_report(&result))?;
+        writeln!(
+            io::stdout().lock(),
+            "{}",
+            super::rules::reload_report(&result)
+        )?;
         return Ok(());
     }
     match result {
@@ -246,7 +250,10 @@ pub fn report_reload(session: &mut Session, printer: &Printer) -> io::Result<()>
             "{}",
             printer.palette.style(
                 super::color::Style::Dim,
-                &format!("rules reloaded · {}", super::rules::summary(&session.state.scripts))
+                &format!(
+                    "rules reloaded · {}",
+                    super::rules::summary(&session.state.scripts)
+                )
             )
         ),
         Err(e) => {

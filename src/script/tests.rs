@@ -38,6 +38,14 @@ fn eval(host: &ScriptHost, code: &str) -> Result<Vec<String>, ScriptError> {
     host.eval("test.lua", code, &mut src).map(|(v, _)| v)
 }
 
+/// Evaluates `code` with `queue` as the dice.
+fn eval_with_dice(host: &ScriptHost, code: &str, queue: &[i64]) -> Vec<String> {
+    let mut dice = DiceBox::seeded(1);
+    dice.enqueue(queue.iter().copied());
+    let mut src = dice.source(None);
+    host.eval("test.lua", code, &mut src).unwrap().0
+}
+
 /// Asserts the host still works after a contained escape attempt.
 fn still_works(host: &ScriptHost) {
     assert_eq!(eval(host, "return 1 + 1").unwrap(), ["2"]);
@@ -360,10 +368,10 @@ fn the_demo_registers_everything() {
     let Loaded { rules, .. } = demo();
     assert_eq!(rules.name.as_deref(), Some("demo"));
     let shoot = &rules.commands["shoot"];
-    assert_eq!(shoot.origin.to_string(), "rulesets/demo/init.lua:32");
-    assert_eq!(shoot.args.len(), 2);
+    assert_eq!(shoot.origin.to_string(), "rulesets/demo/init.lua:33");
+    assert_eq!(shoot.args.len(), 3);
     assert_eq!(shoot.args[0].kind, ArgKind::Unit);
-    assert!(shoot.args[1].optional);
+    assert!(shoot.args[1].optional && shoot.args[2].optional);
     assert_eq!(rules.schema.unit["sp"].default, V::Int(4));
     assert_eq!(rules.schema.sequence.steps.len(), 3);
     assert!(rules.schema.markers.contains_key("pinned"));
@@ -371,7 +379,7 @@ fn the_demo_registers_everything() {
         rules.tables.get(t).unwrap();
     }
     assert_eq!(rules.variants[0].name, "classic");
-    assert_eq!(rules.handlers.len(), 2);
+    assert_eq!(rules.handlers.len(), 3);
     let files: Vec<String> = rules
         .files
         .iter()
@@ -380,55 +388,102 @@ fn the_demo_registers_everything() {
     assert_eq!(files, ["init.lua", "tables.lua"]);
 }
 
+/// A game under `rules`' schema: side `s`, command `c`, units `a1` and `b2` (named `A1`, `B2`).
+fn demo_game(rules: &Rules) -> crate::state::Game {
+    let mut g = crate::state::Game::new(rules.schema.clone());
+    g.add_side("s", "S").unwrap();
+    g.add_command("s", "c", "C").unwrap();
+    for (id, name) in [("a1", "A1"), ("b2", "B2")] {
+        g.add_unit("c", id, name, []).unwrap();
+    }
+    g
+}
+
+/// Runs command `name` of `l` on `game` with `queue` as the dice.
+fn run_on(
+    l: &Loaded,
+    game: &mut crate::state::Game,
+    name: &str,
+    args: &[(&str, ArgValue)],
+    queue: &[i64],
+) -> Result<CallOutput, ScriptError> {
+    let mut dice = DiceBox::seeded(1);
+    dice.enqueue(queue.iter().copied());
+    let mut s = dice.source(None);
+    let mut changes = Vec::new();
+    let mut world = World {
+        game,
+        changes: &mut changes,
+    };
+    l.host
+        .run_command(&l.rules, name, args, &mut s, Some(&mut world))
+}
+
+/// Runs `name` of the demo on a fresh demo game.
+fn run_demo(l: &Loaded, name: &str, args: &[(&str, ArgValue)], queue: &[i64]) -> CallOutput {
+    let mut g = demo_game(&l.rules);
+    run_on(l, &mut g, name, args, queue).unwrap()
+}
+
+fn unit(id: &str) -> ArgValue {
+    ArgValue::Unit(id.into())
+}
+
 #[test]
 fn a_command_runs_with_its_arguments_and_dice() {
-    let Loaded { host, rules } = demo();
-    let mut dice = DiceBox::seeded(1);
-    dice.enqueue([4, 4]);
-    let mut src = dice.source(None);
-    let out = host
-        .run_command(
-            &rules,
-            "shoot",
-            &[("firer", ArgValue::Value(V::Text("A1".into())))],
-            &mut src,
-            None,
-        )
-        .unwrap();
+    let l = demo();
+    let out = run_demo(&l, "shoot", &[("firer", unit("a1"))], &[4]);
     assert_eq!(out.output, ["A1 hits (4)"]);
     assert_eq!(out.rolls.len(), 1);
-    let out = host
-        .run_command(
-            &rules,
-            "shoot",
-            &[
-                ("firer", ArgValue::Value(V::Text("A1".into()))),
-                ("modifier", ArgValue::Value(V::Int(-1))),
-            ],
-            &mut src,
-            None,
-        )
-        .unwrap();
+    let out = run_demo(
+        &l,
+        "shoot",
+        &[
+            ("firer", unit("a1")),
+            ("modifier", ArgValue::Value(V::Int(-1))),
+        ],
+        &[4],
+    );
     assert_eq!(out.output, ["A1 misses (3)"]);
+}
+
+#[test]
+fn units_change_with_a_reason_and_the_store_keeps_data() {
+    let l = demo();
+    let mut g = demo_game(&l.rules);
+    let out = run_on(
+        &l,
+        &mut g,
+        "shoot",
+        &[("firer", unit("a1")), ("target", unit("b2"))],
+        &[6],
+    )
+    .unwrap();
+    assert_eq!(g.attr("b2", "sp"), Some(&V::Int(3)));
+    assert_eq!(out.notes.len(), 1);
+    assert_eq!(out.notes[0].change, "b2 sp 4 → 3");
+    assert_eq!(out.notes[0].reason, "hit by A1 (5.2.4)");
+    assert_eq!(g.stored("demo", "shots"), Some(&serde_json::json!(1)));
+    run_on(&l, &mut g, "shoot", &[("firer", unit("a1"))], &[1]).unwrap();
+    assert_eq!(g.stored("demo", "shots"), Some(&serde_json::json!(2)));
+
+    // A change without a reason is refused, naming what is missing.
+    let (_dir, src) = temp_ruleset(
+        "bare",
+        "umpire.command{name = 'x', args = {{name = 'u', type = 'unit'}}, run = function(ctx, a)\n  a.u:set('sp', 1)\nend}",
+    );
+    let bare = load(&src, LIMITS, Arc::default()).unwrap();
+    let err = run_on(&bare, &mut g, "x", &[("u", unit("a1"))], &[]).unwrap_err();
+    assert!(err.to_string().contains("needs a reason"), "{err}");
+    assert_eq!(err.location.as_deref(), Some("rulesets/bare/init.lua:2"));
 }
 
 #[test]
 fn a_variant_changes_the_rules() {
     let mut src = RuleSource::new(repo(), Some("demo"));
     src.variant = Some("classic".into());
-    let Loaded { host, rules } = load(&src, LIMITS, Arc::default()).unwrap();
-    let mut dice = DiceBox::seeded(1);
-    dice.enqueue([4]);
-    let mut s = dice.source(None);
-    let out = host
-        .run_command(
-            &rules,
-            "shoot",
-            &[("firer", ArgValue::Value(V::Text("A1".into())))],
-            &mut s,
-            None,
-        )
-        .unwrap();
+    let l = load(&src, LIMITS, Arc::default()).unwrap();
+    let out = run_demo(&l, "shoot", &[("firer", unit("a1"))], &[4]);
     assert_eq!(out.output, ["A1 misses (4)"]);
 
     src.variant = Some("modern".into());
@@ -438,12 +493,14 @@ fn a_variant_changes_the_rules() {
 
 #[test]
 fn events_reach_handlers_and_pre_events_cancel() {
-    let Loaded { host, rules } = demo();
+    let l = demo();
+    let mut g = demo_game(&l.rules);
     let mut dice = DiceBox::seeded(1);
     let mut s = dice.source(None);
-    let (go, out) = host
+    let (go, out) = l
+        .host
         .emit(
-            &rules,
+            &l.rules,
             "round_begins",
             &[("round", ArgValue::Value(V::Int(3)))],
             &mut s,
@@ -452,23 +509,32 @@ fn events_reach_handlers_and_pre_events_cancel() {
         .unwrap();
     assert!(go);
     assert_eq!(out.output, ["round 3 begins"]);
-    let (go, _) = host
+    g.mark("b2", "routed", None).unwrap();
+    let mut changes = Vec::new();
+    let mut world = World {
+        game: &mut g,
+        changes: &mut changes,
+    };
+    let (go, out) = l
+        .host
         .emit(
-            &rules,
-            "pre_rally",
-            &[("unit", ArgValue::Value(V::Text("routed".into())))],
+            &l.rules,
+            "pre_shoot",
+            &[("firer", unit("b2"))],
             &mut s,
-            None,
+            Some(&mut world),
         )
         .unwrap();
     assert!(!go);
-    let (go, _) = host
+    assert_eq!(out.output, ["B2 is routed and cannot shoot (7.3)"]);
+    let (go, _) = l
+        .host
         .emit(
-            &rules,
-            "pre_rally",
-            &[("unit", ArgValue::Value(V::Text("B2".into())))],
+            &l.rules,
+            "pre_shoot",
+            &[("firer", unit("a1"))],
             &mut s,
-            None,
+            Some(&mut world),
         )
         .unwrap();
     assert!(go);
@@ -612,18 +678,7 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 fn shoot(l: &Loaded, die: i64) -> String {
-    let mut dice = DiceBox::seeded(1);
-    dice.enqueue([die]);
-    let mut s = dice.source(None);
-    l.host
-        .run_command(
-            &l.rules,
-            "shoot",
-            &[("firer", ArgValue::Value(V::Text("A1".into())))],
-            &mut s,
-            None,
-        )
-        .unwrap()
+    run_demo(l, "shoot", &[("firer", unit("a1"))], &[die])
         .output
         .join("\n")
 }
@@ -714,22 +769,16 @@ fn reload_by_hand_rebuilds_from_scratch() {
 
 #[test]
 fn a_check_renders_one_line_per_factor_with_its_rule() {
-    let Loaded { host, rules } = demo();
-    let mut dice = DiceBox::seeded(1);
-    dice.enqueue([5]);
-    let mut s = dice.source(None);
-    let out = host
-        .run_command(
-            &rules,
-            "shoot",
-            &[
-                ("firer", ArgValue::Value(V::Text("A1".into()))),
-                ("modifier", ArgValue::Value(V::Int(-2))),
-            ],
-            &mut s,
-            None,
-        )
-        .unwrap();
+    let l = demo();
+    let out = run_demo(
+        &l,
+        "shoot",
+        &[
+            ("firer", unit("a1")),
+            ("modifier", ArgValue::Value(V::Int(-2))),
+        ],
+        &[5],
+    );
     assert_eq!(out.checks.len(), 1);
     let c = &out.checks[0];
     assert_eq!(c.total, 3.0);
@@ -758,21 +807,16 @@ fn a_house_rule_hooks_into_a_check() {
     src.house.push("smoke".into());
     let Loaded { host, rules } = load(&src, LIMITS, Arc::default()).unwrap();
     assert_eq!(rules.hooks[0].origin.to_string(), "scripts/smoke.lua:1");
-    let mut dice = DiceBox::seeded(1);
-    dice.enqueue([5]);
-    let mut s = dice.source(None);
-    let out = host
-        .run_command(
-            &rules,
-            "shoot",
-            &[
-                ("firer", ArgValue::Value(V::Text("A1".into()))),
-                ("modifier", ArgValue::Value(V::Int(2))),
-            ],
-            &mut s,
-            None,
-        )
-        .unwrap();
+    let l = Loaded { host, rules };
+    let out = run_demo(
+        &l,
+        "shoot",
+        &[
+            ("firer", unit("a1")),
+            ("modifier", ArgValue::Value(V::Int(2))),
+        ],
+        &[5],
+    );
     let labels: Vec<&str> = out.checks[0]
         .factors
         .iter()
@@ -812,37 +856,39 @@ fn the_sandbox_keeps_ordinary_pcall_and_coroutines_working() {
 
 #[test]
 fn tables_are_looked_up_and_rolled_through_the_host() {
-    let Loaded { host, rules } = demo();
-    let mut dice = DiceBox::seeded(1);
-    dice.enqueue([3, 4, 3, 4]);
-    let mut s = dice.source(None);
-    let out = host
-        .run_command(
-            &rules,
-            "morale",
-            &[
-                ("unit", ArgValue::Value(V::Text("B2".into()))),
-                ("quality", ArgValue::Value(V::Text("veteran".into()))),
-            ],
-            &mut s,
-            None,
-        )
-        .unwrap();
-    assert_eq!(out.output, ["B2 holds (8)"]);
+    let l = demo();
+    let mut g = demo_game(&l.rules);
+    let q = |v: &str| ArgValue::Value(V::Text(v.into()));
+    let out = run_on(
+        &l,
+        &mut g,
+        "morale",
+        &[("unit", unit("b2")), ("quality", q("veteran"))],
+        &[3, 4],
+    )
+    .unwrap();
+    assert_eq!(out.checks[0].total, 8.0);
+    assert_eq!(out.checks[0].result.as_deref(), Some("holds"));
     assert_eq!(out.rolls.len(), 1);
-    let out = host
-        .run_command(
-            &rules,
-            "morale",
-            &[
-                ("unit", ArgValue::Value(V::Text("B2".into()))),
-                ("pinned", ArgValue::Value(V::Flag(true))),
-            ],
-            &mut s,
-            None,
-        )
-        .unwrap();
-    assert_eq!(out.output, ["B2 falls back (6)"]);
+    let out = run_on(
+        &l,
+        &mut g,
+        "morale",
+        &[
+            ("unit", unit("b2")),
+            ("pinned", ArgValue::Value(V::Flag(true))),
+        ],
+        &[3, 4],
+    )
+    .unwrap();
+    assert_eq!(out.checks[0].total, 6.0);
+    assert_eq!(out.checks[0].result.as_deref(), Some("falls back"));
+    assert_eq!(
+        out.notes[0].change,
+        "b2 marked pinned (end of the next turn of s)"
+    );
+    let rolled = eval_with_dice(&l.host, "return umpire.roll_table('morale', 1)", &[5, 6]);
+    assert_eq!(rolled, ["holds", "12"]);
     let err = contained("return umpire.lookup('quality', 'elite')", "elite");
     assert_eq!(err.location.as_deref(), Some("test.lua:1"));
     contained("return umpire.roll_table('nosuch')", "nosuch");
