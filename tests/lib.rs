@@ -4,4 +4,5 @@ mod cli;
 mod corpus;
 mod crash;
 mod dice_props;
+mod rules;
 mod transcripts;

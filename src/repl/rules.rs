@@ -136,6 +136,17 @@ fn folder_names(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<String> {
     out
 }
 
+/// `path` for people: relative to the current folder when it is inside it.
+fn shown(path: &Path) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let rel = path.strip_prefix(&cwd).unwrap_or(path);
+    if rel.as_os_str().is_empty() {
+        ".".into()
+    } else {
+        rel.display().to_string()
+    }
+}
+
 /// The first comment line of a Lua file (`-- Ambush: …`), for lists.
 fn description(path: &Path) -> String {
     std::fs::read_to_string(path)
@@ -256,7 +267,7 @@ pub fn ruleset(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandEr
             let names = s.rulesets();
             let mut text = Text::new().push(
                 Style::Strong,
-                format!("rulesets in {}", s.root.join("rulesets").display()),
+                format!("rulesets in {}", shown(&s.root.join("rulesets"))),
             );
             for n in &names {
                 let doc = description(&s.root.join("rulesets").join(n).join("init.lua"));
@@ -295,7 +306,7 @@ pub fn house(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErro
             let names = s.house_rules();
             let mut text = Text::new().push(
                 Style::Strong,
-                format!("house rules in {}", s.root.join("scripts").display()),
+                format!("house rules in {}", shown(&s.root.join("scripts"))),
             );
             for n in &names {
                 let on = s.source().house.contains(n);

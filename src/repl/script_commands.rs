@@ -182,6 +182,7 @@ pub fn parse_args(
             continue;
         }
         // Skip optional arguments this word does not fit.
+        let first_skipped = next;
         while next < positional.len()
             && positional[next].optional
             && positional[next].kind != ArgKind::Text
@@ -190,6 +191,12 @@ pub fn parse_args(
             next += 1;
         }
         let Some(arg) = positional.get(next) else {
+            // The word fits nothing left: say what the first argument it skipped expects.
+            if let Some(skipped) = positional.get(first_skipped) {
+                return Err(value(skipped, w, state, &usage)
+                    .err()
+                    .unwrap_or_else(|| CommandError::usage("unexpected word", &usage, w.span)));
+            }
             return Err(CommandError::usage(
                 format!("`{}` takes no more arguments, found `{}`", def.name, w.text),
                 &usage,

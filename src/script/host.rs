@@ -425,6 +425,7 @@ impl ScriptHost {
             for (k, v) in args {
                 a.set(*k, self.arg_to_lua(v)?)?;
             }
+            ctx.raw_set("args", a.clone())?;
             let ret: Value = cmd.run.call((ctx, a))?;
             let ret = match ret {
                 Value::Nil => None,

@@ -1,0 +1,218 @@
+//! Lua rules in a running shell session: hot reload (good edit, broken edit, fix), the
+//! generation in the journal, rollback of a failing script command, runaway scripts.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use umpire::dice::DiceBox;
+use umpire::journal::Record;
+use umpire::repl::Session;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.path().is_file() {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// A session on a copy of the demo ruleset in a temporary folder, with two units.
+fn session() -> (tempfile::TempDir, Session) {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(
+        &repo().join("rulesets/demo"),
+        &dir.path().join("rulesets/demo"),
+    );
+    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
+    let mut s = Session::new(DiceBox::seeded(1));
+    s.set_rules_root(dir.path().to_path_buf());
+    for line in [
+        "ruleset use demo",
+        "add side red Red",
+        "add command red r1 R",
+        "add unit r1 a1 Archers",
+        "add unit r1 b2 Spears sp=1",
+    ] {
+        ok(&mut s, line);
+    }
+    (dir, s)
+}
+
+/// Runs `line`, which must succeed; returns what it printed (plain text).
+fn ok(s: &mut Session, line: &str) -> String {
+    match s.execute(line, None).expect("a command") {
+        Ok(out) => umpire::repl::render::output(&out, &umpire::repl::Palette::plain()),
+        Err((_, e)) => panic!("`{line}` failed: {e}"),
+    }
+}
+
+/// Runs `line`, which must fail; returns the error.
+fn fails(s: &mut Session, line: &str) -> String {
+    match s.execute(line, None).expect("a command") {
+        Ok(_) => panic!("`{line}` should have failed"),
+        Err((_, e)) => format!("{e}"),
+    }
+}
+
+fn shoot(s: &mut Session) -> String {
+    ok(s, "dice queue 4");
+    ok(s, "shoot a1")
+}
+
+/// Waits (up to 10 s) for the watcher to bring in an edit; returns the reload's result.
+fn next_reload(s: &mut Session) -> Result<u64, String> {
+    let start = Instant::now();
+    loop {
+        if let Some(r) = s.poll_rules() {
+            // Let the rest of the editor's writes settle into the same reload.
+            std::thread::sleep(Duration::from_millis(400));
+            let r = s.poll_rules().unwrap_or(r);
+            return r.map_err(|e| e.to_string());
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no reload after an edit"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn edit(dir: &Path, from: &str, to: &str) {
+    let f = dir.join("rulesets/demo/init.lua");
+    let text = std::fs::read_to_string(&f).unwrap();
+    assert!(text.contains(from), "`{from}` not in the demo");
+    std::fs::write(&f, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn an_edit_reloads_a_broken_edit_keeps_the_old_rules_and_the_fix_comes_in() {
+    let (dir, mut s) = session();
+    s.state.scripts.reloader.watch().unwrap();
+    assert!(shoot(&mut s).contains("Archers hits (4)"));
+    let game = s.state.game.clone();
+    assert_eq!(s.state.generation, 1);
+
+    edit(dir.path(), "\" hits (\"", "\" HITS (\"");
+    let g = next_reload(&mut s).unwrap();
+    assert!(g >= 2);
+    assert_eq!(s.state.game, game, "a reload never touches the game");
+    assert!(shoot(&mut s).contains("Archers HITS (4)"));
+
+    edit(dir.path(), "c:result(\"hit\")", "c:result(\"hit\"");
+    let err = next_reload(&mut s).unwrap_err();
+    assert!(err.contains("rulesets/demo/init.lua:"), "{err}");
+    assert_eq!(s.state.generation, g, "the old rules stay in force");
+    assert!(shoot(&mut s).contains("Archers HITS (4)"));
+
+    edit(dir.path(), "c:result(\"hit\"", "c:result(\"hit\")");
+    let fixed = next_reload(&mut s).unwrap();
+    assert!(fixed > g);
+    assert!(shoot(&mut s).contains("Archers HITS (4)"));
+    assert_eq!(s.state.game.unit_count(), game.unit_count());
+}
+
+#[test]
+fn the_journal_records_the_generation_of_each_command() {
+    let (dir, mut s) = session();
+    shoot(&mut s);
+    edit(dir.path(), "\" hits (\"", "\" strikes (\"");
+    assert!(ok(&mut s, "reload").contains("generation 2"));
+    assert!(shoot(&mut s).contains("Archers strikes (4)"));
+    let gens: Vec<u64> = s
+        .state
+        .journal
+        .records()
+        .iter()
+        .filter_map(|r| match r {
+            Record::Tx(tx) if tx.command == "shoot a1" => Some(tx.generation),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(gens, [1, 2]);
+}
+
+#[test]
+fn a_broken_reload_by_hand_names_file_and_line_and_changes_nothing() {
+    let (dir, mut s) = session();
+    edit(dir.path(), "local tables", "local = tables");
+    let err = fails(&mut s, "reload");
+    assert!(err.contains("rulesets/demo/init.lua:4"), "{err}");
+    assert_eq!(s.state.generation, 1);
+    assert!(shoot(&mut s).contains("Archers hits (4)"));
+}
+
+#[test]
+fn a_failing_script_command_leaves_the_game_and_the_dice_as_they_were() {
+    let (dir, mut s) = session();
+    std::fs::write(
+        dir.path().join("scripts/halfway.lua"),
+        "-- Changes a unit, rolls, then fails.\n\
+         umpire.command{name = 'halfway', args = {{name = 'u', type = 'unit'}}, run = function(ctx, a)\n\
+         a.u:set('sp', 9, 'about to fail')\n\
+         umpire.roll('1d6')\n\
+         error('something went wrong')\n\
+         end}\n",
+    )
+    .unwrap();
+    ok(&mut s, "house on halfway");
+    ok(&mut s, "dice queue 2 3");
+    let game = s.state.game.clone();
+    let records = s.state.journal.records().len();
+    let err = fails(&mut s, "halfway a1");
+    assert!(err.contains("scripts/halfway.lua:5"), "{err}");
+    assert!(err.contains("something went wrong"), "{err}");
+    assert!(err.contains("while running command `halfway`"), "{err}");
+    assert_eq!(s.state.game, game);
+    assert_eq!(s.state.journal.records().len(), records);
+    assert_eq!(s.state.dice.queued().collect::<Vec<_>>(), [2, 3]);
+}
+
+#[test]
+fn a_runaway_script_command_is_stopped_and_the_next_command_works() {
+    let (dir, mut s) = session();
+    std::fs::write(
+        dir.path().join("scripts/spin.lua"),
+        "-- Never ends.\numpire.command{name = 'spin', run = function()\n  while true do end\nend}\n",
+    )
+    .unwrap();
+    ok(&mut s, "house on spin");
+    let err = fails(&mut s, "spin");
+    assert!(err.contains("scripts/spin.lua:3"), "{err}");
+    assert!(shoot(&mut s).contains("Archers hits (4)"));
+}
+
+#[test]
+fn a_script_command_may_not_take_a_builtin_name() {
+    let (dir, mut s) = session();
+    std::fs::write(
+        dir.path().join("scripts/clash.lua"),
+        "-- Shadows roll.\numpire.command{name = 'roll', run = function() end}\n",
+    )
+    .unwrap();
+    let err = fails(&mut s, "house on clash");
+    assert!(err.contains("scripts/clash.lua:2"), "{err}");
+    assert!(err.contains("built-in"), "{err}");
+    assert!(ok(&mut s, "roll 1d6").contains("1d6"));
+    assert!(ok(&mut s, "ruleset").contains("generation 1"));
+}
+
+#[test]
+fn script_commands_complete_their_choices_and_flags() {
+    let (_dir, s) = session();
+    let (_, words) = s.registry.complete("morale a1 ", 10);
+    assert_eq!(words, ["green", "trained", "veteran", "pinned"]);
+    let (_, words) = s.registry.complete("morale a1 veteran p", 19);
+    assert_eq!(words, ["pinned"]);
+    assert!(
+        s.registry
+            .complete("sh", 2)
+            .1
+            .contains(&"shoot".to_string())
+    );
+}
