@@ -80,6 +80,13 @@ pub enum Mode {
         #[arg(long)]
         echo: bool,
     },
+    /// Run Lua rule tests: a test file, or every `.lua` file in the `tests/` folders under a
+    /// folder (`umpire test rulesets`). Exits with 1 when any test fails.
+    Test {
+        /// Test files or folders.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
     /// Roll a dice expression once and exit: `umpire roll 4d6kh3`.
     Roll {
         /// The expression (several words are joined with spaces; `umpire roll -- -1d4` for one
@@ -98,6 +105,15 @@ pub enum Mode {
 /// Runs umpire as the arguments say. `Ok` carries the exit code (1 when a command failed);
 /// `Err` is a failure to start or to write output (the binary treats a broken pipe as success).
 pub fn run(args: Args) -> io::Result<ExitCode> {
+    if let Some(Mode::Test { paths }) = &args.mode {
+        let report = crate::repl::rule_tests::run_paths(paths)?;
+        println!("{report}");
+        return Ok(if report.failed() == 0 {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        });
+    }
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let journal_path = match (&args.journal, args.no_journal, &args.mode) {
         (Some(p), _, _) => Some(p.clone()),
@@ -165,6 +181,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
                 shell::run_script(&mut session, &mut script, &printer, options)?
             }
         }
+        Some(Mode::Test { .. }) => unreachable!("handled above"),
         Some(Mode::Roll { expr }) => {
             shell::one_shot(&mut session, &format!("roll {}", expr.join(" ")), &printer)?
         }

@@ -5,4 +5,5 @@ mod corpus;
 mod crash;
 mod dice_props;
 mod rules;
+mod scripts;
 mod transcripts;

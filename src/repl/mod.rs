@@ -19,6 +19,7 @@ pub mod journal_commands;
 pub mod output;
 pub mod registry;
 pub mod render;
+pub mod rule_tests;
 pub mod rules;
 pub mod script;
 pub mod script_commands;

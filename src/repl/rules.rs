@@ -80,7 +80,7 @@ impl Scripts {
             .rules
             .commands
             .values()
-            .find(|c| self.builtins.iter().any(|b| *b == c.name))
+            .find(|c| self.builtins.contains(&c.name))
         {
             return Err(ScriptError::new(crate::script::ScriptErrorKind::Usage(
                 format!(

@@ -123,11 +123,7 @@ pub fn complete(args: &[ArgSpec], before: &[&str]) -> Vec<String> {
     for a in args.iter().skip(i) {
         match &a.kind {
             ArgKind::Choice(v) => out.extend(v.iter().cloned()),
-            ArgKind::Flag => {
-                if !before.contains(&a.name.as_str()) {
-                    out.push(a.name.clone());
-                }
-            }
+            ArgKind::Flag if !before.contains(&a.name.as_str()) => out.push(a.name.clone()),
             _ => {}
         }
         if !a.optional {
