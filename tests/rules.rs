@@ -216,3 +216,29 @@ fn script_commands_complete_their_choices_and_flags() {
             .contains(&"shoot".to_string())
     );
 }
+
+#[test]
+fn a_pre_event_can_cancel_a_builtin_command() {
+    let (dir, mut s) = session();
+    std::fs::write(
+        dir.path().join("scripts/hold.lua"),
+        "-- The clock may not pass round 1.\n\
+         umpire.on('pre_next', function(e)\n\
+         if umpire.clock().round == 1 and umpire.clock().phase == 'morale' then\n\
+         print('the game ends after round 1 (' .. e.line .. ')')\n\
+         return false\n\
+         end\n\
+         end)\n",
+    )
+    .unwrap();
+    ok(&mut s, "house on hold");
+    let clock = |s: &Session| s.state.game.clock().pos;
+    for _ in 0..4 {
+        ok(&mut s, "next");
+    }
+    let before = clock(&s);
+    let out = ok(&mut s, "next");
+    assert!(out.contains("the game ends after round 1 (next)"), "{out}");
+    assert!(out.contains("cancelled"), "{out}");
+    assert_eq!(clock(&s), before);
+}

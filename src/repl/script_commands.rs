@@ -387,6 +387,60 @@ pub fn run(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError>
         .field("output", printed))
 }
 
+/// Tells `pre_NAME` handlers that the built-in command `NAME` is about to run, with `line`
+/// and `words`. `Some(output)` when a handler cancelled it.
+pub fn pre_builtin(
+    state: &mut State,
+    entry: Option<&mut dyn DieEntry>,
+    name: &str,
+    cmd: &Command,
+) -> Result<Option<Output>, CommandError> {
+    let Some(loaded) = state.scripts.loaded.as_ref() else {
+        return Ok(None);
+    };
+    let event = format!("pre_{name}");
+    if !ScriptHost::listens(&loaded.rules, &event) {
+        return Ok(None);
+    }
+    let words = cmd
+        .args
+        .iter()
+        .map(|w| Value::Text(w.text.clone()))
+        .collect();
+    let fields = [
+        (
+            "line",
+            ArgValue::Value(Value::Text(cmd.line.trim().to_string())),
+        ),
+        ("words", ArgValue::Value(Value::List(words))),
+    ];
+    let mut entry = entry;
+    let mut source = state.dice.source(reborrow(&mut entry));
+    let mut world = World {
+        game: &mut state.game,
+        changes: &mut state.pending.changes,
+    };
+    let (go_on, call) = loaded
+        .host
+        .emit(
+            &loaded.rules,
+            &event,
+            &fields,
+            &mut source,
+            Some(&mut world),
+        )
+        .map_err(|e| script_err(e, cmd.name.span))?;
+    state.pending.rolls.extend(call.rolls.iter().cloned());
+    if go_on {
+        return Ok(None);
+    }
+    let out = add_call(Output::new(name), &call).text(Text::new().push(
+        Style::Dim,
+        format!("`{name}` was cancelled by a `{event}` rule"),
+    ));
+    Ok(Some(out.field("cancelled", true)))
+}
+
 /// The events the change `c` raises, with their fields.
 fn events_of(c: &Change, state: &State) -> Vec<(String, Vec<(&'static str, ArgValue)>)> {
     let v = |x: Value| ArgValue::Value(x);

@@ -56,6 +56,24 @@ pub struct Pending {
 }
 
 impl State {
+    /// The tables commands can use: the rules' tables, then those loaded with `table load`
+    /// (a loaded table of the same name as a rules' table is left out).
+    pub fn all_tables(&self) -> std::borrow::Cow<'_, TableSet> {
+        let Some(l) = self
+            .scripts
+            .loaded
+            .as_ref()
+            .filter(|l| l.rules.tables.iter().next().is_some())
+        else {
+            return std::borrow::Cow::Borrowed(&self.tables);
+        };
+        let mut all = l.rules.tables.clone();
+        for t in self.tables.iter() {
+            let _ = all.insert(t.clone());
+        }
+        std::borrow::Cow::Owned(all)
+    }
+
     /// Notes a roll for the journal.
     pub fn record_roll(&mut self, roll: &Roll) {
         self.pending.rolls.push(roll.clone());
@@ -191,6 +209,7 @@ impl Session {
         };
         let name = spec.name.to_string();
         let run = spec.run;
+        let builtin = spec.script.is_none();
         let mut entry = entry;
         let saved_dice = self.state.dice.clone();
         self.state.pending = Pending::default();
@@ -199,9 +218,17 @@ impl Session {
             registry: &self.registry,
             entry: reborrow(&mut entry),
         };
-        let result = run(&mut ctx, cmd).and_then(|out| {
-            script_commands::emit_events(&mut self.state, reborrow(&mut entry), out)
-        });
+        let cancelled = if builtin {
+            script_commands::pre_builtin(ctx.state, reborrow(&mut ctx.entry), &name, cmd)
+        } else {
+            Ok(None)
+        };
+        let result = match cancelled {
+            Ok(Some(out)) => Ok(out),
+            Ok(None) => run(&mut ctx, cmd),
+            Err(e) => Err(e),
+        }
+        .and_then(|out| script_commands::emit_events(&mut self.state, reborrow(&mut entry), out));
         self.sync_rules();
         let pending = std::mem::take(&mut self.state.pending);
         match result {
@@ -251,7 +278,7 @@ impl Session {
         for p in prefixes {
             words.extend(crate::state::complete(game, &p));
         }
-        words.extend(self.state.tables.iter().map(|t| t.name.clone()));
+        words.extend(self.state.all_tables().iter().map(|t| t.name.clone()));
         words.sort();
         words.dedup();
         words

@@ -44,7 +44,7 @@ pub fn table(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErro
         "list" => {
             let mut t = Text::new();
             let mut names = Vec::new();
-            for (i, table) in ctx.state.tables.iter().enumerate() {
+            for (i, table) in ctx.state.all_tables().iter().enumerate() {
                 if i > 0 {
                     t = t.plain("\n");
                 }
@@ -60,7 +60,8 @@ pub fn table(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErro
         }
         "show" => {
             let w = name()?;
-            let table = find(&ctx.state.tables, w)?;
+            let tables = ctx.state.all_tables();
+            let table = find(&tables, w)?;
             Ok(Output::new("table")
                 .field("table", serde_json::to_value(table).unwrap_or_default())
                 .text(Text::from_plain(table.render())))
@@ -75,7 +76,7 @@ pub fn table(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErro
                     Err(_) => column = Some(a),
                 }
             }
-            let table = find(&ctx.state.tables, w)?.clone();
+            let table = find(&ctx.state.all_tables(), w)?.clone();
             let saved = ctx.state.dice.clone();
             let rolled = {
                 let mut source = ctx.state.dice.source(reborrow(&mut ctx.entry));
@@ -101,7 +102,8 @@ pub fn table(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErro
         }
         "lookup" => {
             let w = name()?;
-            let table = find(&ctx.state.tables, w)?;
+            let tables = ctx.state.all_tables();
+            let table = find(&tables, w)?;
             let keys: Vec<&str> = args[1..].iter().map(|a| a.text.as_str()).collect();
             let found = table
                 .lookup_args(&keys)

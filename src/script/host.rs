@@ -119,6 +119,9 @@ impl ScriptHost {
     /// | `umpire.command{name, args, help, run}` | registers a command; `run(ctx, args)` is called with the checked arguments |
     /// | `umpire.on(event, fn)` | registers an event handler; for `pre_*` events, returning `false` cancels |
     /// | `umpire.table{name, doc, dice, rows}` (or `entries`, or `rows`/`cols`/`cells`) | declares a table |
+    /// | `umpire.table(name)` | a declared table, with `:lookup(key [, col])` and `:roll([modifier [, col]])` |
+    /// | `umpire.unit(id)`, `umpire.units(selector)` | unit handles (see [`world`](super::world)) |
+    /// | `umpire.clock()` | the round, phase and side whose turn it is |
     /// | `umpire.hook(point, fn)` | registers `fn(c, ctx)` for the hook point `c:point(point)` of a check |
     /// | `umpire.lookup(table, key [, col])` | the table's cell for `key` (and `col` for a cross table), and the row key used |
     /// | `umpire.roll_table(table [, modifier [, col]])` | rolls on a table through the host: the value read and the modified total |
@@ -159,8 +162,15 @@ impl ScriptHost {
         umpire.set("on", lua.create_function(registry::lua_on)?)?;
         umpire.set("table", lua.create_function(registry::lua_table)?)?;
         umpire.set("hook", lua.create_function(registry::lua_hook)?)?;
-        umpire.set("lookup", lua.create_function(lua_lookup)?)?;
-        umpire.set("roll_table", lua.create_function(lua_roll_table)?)?;
+        let lookup = lua.create_function(lua_lookup)?;
+        let roll_table = lua.create_function(lua_roll_table)?;
+        let table_handle: Function = lua
+            .load(registry::TABLE_HANDLE)
+            .set_name("=umpire tables")
+            .call((lookup.clone(), roll_table.clone()))?;
+        lua.set_named_registry_value(registry::TABLE_HANDLE_KEY, table_handle)?;
+        umpire.set("lookup", lookup)?;
+        umpire.set("roll_table", roll_table)?;
         let make_ctx = breakdown::build(&lua, lua.create_function(lua_roll)?)?;
         let units = world::build(&lua)?;
         for name in ["unit", "units", "clock"] {

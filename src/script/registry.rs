@@ -654,13 +654,50 @@ fn rule_table(t: &Table, name: Option<String>, origin: &Origin) -> mlua::Result<
 }
 
 /// `umpire.table{name, …}`: declares a table.
-pub(crate) fn lua_table(lua: &Lua, t: Table) -> mlua::Result<()> {
+/// `umpire.table{…}` declares a table (while loading); `umpire.table("name")` returns a
+/// handle to a declared one, with `:lookup(key [, col])` and `:roll([modifier [, col]])`.
+pub(crate) fn lua_table(lua: &Lua, t: Value) -> mlua::Result<Value> {
     let origin = caller(lua);
+    let t = match t {
+        Value::String(name) => {
+            let make: Function = lua.named_registry_value(TABLE_HANDLE_KEY)?;
+            return make.call(name);
+        }
+        Value::Table(t) => t,
+        v => {
+            return fail(
+                &origin,
+                format!(
+                    "umpire.table takes a declaration {{name = …, …}} or a table's name, not a {}",
+                    v.type_name()
+                ),
+            );
+        }
+    };
     let table = rule_table(&t, None, &origin)?;
     with_rules(lua, &origin, "umpire.table", |rules| {
         rules.tables.insert(table).map_err(|e| e.to_string())
-    })
+    })?;
+    Ok(Value::Nil)
 }
+
+/// Named registry key of the table-handle maker (see [`TABLE_HANDLE`]).
+pub(crate) const TABLE_HANDLE_KEY: &str = "umpire.table_handle";
+
+/// Trusted Lua: `umpire.table("name")` handles over `umpire.lookup` and `umpire.roll_table`.
+pub(crate) const TABLE_HANDLE: &str = r#"
+local lookup, roll_table = ...
+local Handle = {}
+Handle.__index = Handle
+Handle.__metatable = false
+-- t:lookup(key [, col]): the cell, and the row key used.
+function Handle:lookup(key, col) return lookup(self.name, key, col) end
+-- t:roll([modifier [, col]]): the value read and the modified total.
+function Handle:roll(modifier, col) return roll_table(self.name, modifier, col) end
+return function(name)
+  return setmetatable({ name = name }, Handle)
+end
+"#;
 
 fn valid_word(name: &str) -> bool {
     let mut b = name.bytes();

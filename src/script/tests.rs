@@ -889,6 +889,12 @@ fn tables_are_looked_up_and_rolled_through_the_host() {
     );
     let rolled = eval_with_dice(&l.host, "return umpire.roll_table('morale', 1)", &[5, 6]);
     assert_eq!(rolled, ["holds", "12"]);
+    let handle = eval_with_dice(
+        &l.host,
+        "local q = umpire.table('quality')\nlocal m = umpire.table('morale')\nreturn q:lookup('green'), m:roll(-1)",
+        &[1, 2],
+    );
+    assert_eq!(handle, ["-1", "falls back", "2"]);
     let err = contained("return umpire.lookup('quality', 'elite')", "elite");
     assert_eq!(err.location.as_deref(), Some("test.lua:1"));
     contained("return umpire.roll_table('nosuch')", "nosuch");
