@@ -447,8 +447,15 @@ fn attr(v: &Value, what: &str, origin: &Origin) -> mlua::Result<AttrDef> {
     match t.get::<Value>("default")? {
         Value::Nil => {}
         v => {
-            def.default = lua_to_state(&v)
-                .ok_or_else(|| mlua::Error::runtime(format!("{origin}: {w}: bad default")))?
+            let value = lua_to_state(&v)
+                .ok_or_else(|| mlua::Error::runtime(format!("{origin}: {w}: bad default")))?;
+            // Normalised to the type (a whole-number default of a `number` is stored as one).
+            def.default = def.ty.check(&value).ok_or_else(|| {
+                mlua::Error::runtime(format!(
+                    "{origin}: {w}: the default {value} is not {}",
+                    def.ty.expected()
+                ))
+            })?;
         }
     }
     if let Some(doc) = string_field(t, "doc", &w, origin, false)? {

@@ -925,3 +925,17 @@ fn a_module_outside_the_ruleset_folder_is_watched() {
     let live = next_reload(&mut r).unwrap();
     assert_eq!(run(&live), ["two"]);
 }
+
+#[test]
+fn attribute_defaults_are_normalised_to_their_type() {
+    let (_dir, src) = temp_ruleset(
+        "n",
+        "umpire.ruleset{name = 'n', schema = {unit = {pcp = {type = 'number', default = 0}}}}",
+    );
+    let l = load(&src, LIMITS, Arc::default()).unwrap();
+    assert_eq!(l.rules.schema.unit["pcp"].default, V::Num(0.0));
+    let err = load_err(
+        "umpire.ruleset{name = 'n', schema = {unit = {q = {type = 'int', default = 'x'}}}}",
+    );
+    assert!(err.to_string().contains("the default x is not"), "{err}");
+}

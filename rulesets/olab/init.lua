@@ -1,0 +1,20 @@
+-- Obsidian Ludum Ad Bellum (OLAB): stands with strength points, modifier tables, sets of five.
+-- Default edition: the Player Notes (PN); `ruleset use olab 2e` selects the 2nd Edition.
+-- Rule references in breakdowns are the rulebook's section numbers; see README.md for every
+-- reading of an ambiguous rule (AMB-nn refers to the list in the README).
+
+local schema = require "olab.schema"
+local tables = require "olab.tables"
+
+umpire.ruleset {
+  name = "olab",
+  doc = "Obsidian Ludum Ad Bellum: stands, SP, sets of five (Player Notes; variant 2e)",
+  schema = schema,
+  -- One round: initiative, then each phase played through by both sides in sets of five.
+  sequence = { "initiative", "command", "manoeuvre", "shooting", "close_combat", "aob" },
+  tables = tables,
+  variants = { ["2e"] = "the 2nd Edition rules instead of the Player Notes" },
+}
+
+-- Each part of the rules registers its own commands, events and hook points.
+require "olab.actions"
