@@ -1,6 +1,7 @@
 #![allow(missing_docs)] // criterion_group! generates undocumented functions
 
-//! The cost of rules in Lua (issue 4): reloading the demo ruleset; a trivial script command;
+//! The cost of rules in Lua (issue 4): reloading every shipped ruleset (with every house rule);
+//! a trivial script command against a trivial built-in one, both through the shell session;
 //! a resolution that rolls `1d6` and `2d6` and adds five modifiers in a breakdown, against
 //! rolling the same dice alone (the goal: rules cost at most five times the dice). `rolls`
 //! (the two rolls alone) and `checkonly` (five `c:add`s) split the cost of `resolve`.
@@ -14,6 +15,7 @@ use std::sync::atomic::AtomicBool;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use umpire::dice::{self, DiceBox};
+use umpire::repl::Session;
 use umpire::script::{Limits, RuleSource, load};
 
 const RULES: &str = r#"
@@ -39,6 +41,44 @@ fn script(c: &mut Criterion) {
     c.bench_function("script/reload_demo", |b| {
         b.iter(|| {
             black_box(load(&demo, Limits::DEFAULT, Arc::new(AtomicBool::new(false))).unwrap())
+        })
+    });
+    // Every ruleset shipped, each with every house rule that loads on it.
+    let rulesets: Vec<String> = std::fs::read_dir(repo.join("rulesets"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().join("init.lua").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let house: Vec<String> = std::fs::read_dir(repo.join("scripts"))
+        .map(|d| {
+            d.flatten()
+                .filter_map(|e| {
+                    let p = e.path();
+                    (p.extension()? == "lua").then(|| p.file_stem()?.to_str().map(String::from))?
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let sources: Vec<RuleSource> = rulesets
+        .iter()
+        .map(|r| {
+            let mut s = RuleSource::new(&repo, Some(r));
+            for h in &house {
+                let mut with = s.clone();
+                with.house.push(h.clone());
+                if load(&with, Limits::DEFAULT, Arc::default()).is_ok() {
+                    s = with;
+                }
+            }
+            s
+        })
+        .collect();
+    c.bench_function("script/reload_all_shipped_rules", |b| {
+        b.iter(|| {
+            for s in &sources {
+                black_box(load(s, Limits::DEFAULT, Arc::default()).unwrap());
+            }
         })
     });
 
@@ -84,6 +124,29 @@ fn script(c: &mut Criterion) {
             )
         })
     });
+    // Through the shell session (argument parsing, transaction, events): a trivial script
+    // command against a trivial built-in one, neither rolling nor changing anything.
+    let mut session = Session::new(DiceBox::seeded(1));
+    session.set_rules_root(dir.path().to_path_buf());
+    assert!(session.execute("ruleset use bench", None).unwrap().is_ok());
+    c.bench_function("session/builtin_clock", |b| {
+        b.iter(|| black_box(session.execute("clock", None).unwrap().is_ok()))
+    });
+    c.bench_function("session/script_noop", |b| {
+        b.iter(|| black_box(session.execute("noop", None).unwrap().is_ok()))
+    });
+    // The same comparison as below, through the shell: the Lua resolution as one command
+    // against `roll 1d6` and `roll 2d6` typed as two (each journalled, in memory).
+    c.bench_function("session/script_resolve", |b| {
+        b.iter(|| black_box(session.execute("resolve", None).unwrap().is_ok()))
+    });
+    c.bench_function("session/roll_1d6_then_2d6", |b| {
+        b.iter(|| {
+            black_box(session.execute("roll 1d6", None).unwrap().is_ok());
+            black_box(session.execute("roll 2d6", None).unwrap().is_ok())
+        })
+    });
+
     let d6 = dice::parse("1d6").unwrap();
     let d2d6 = dice::parse("2d6").unwrap();
     c.bench_function("script/dice_alone_1d6_2d6", |b| {

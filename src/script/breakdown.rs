@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use mlua::{Function, Lua, Table, Value};
+use mlua::{Function, Lua};
 use serde::{Deserialize, Serialize};
 
 /// One factor of a check.
@@ -81,44 +81,48 @@ impl fmt::Display for Breakdown {
     }
 }
 
-/// Builds the `ctx` maker: `make_ctx(command, hooks)` returns the `ctx` handed to `run` and
-/// the list its checks are collected in.
-pub(crate) fn build(lua: &Lua, roll: Function) -> mlua::Result<Function> {
+/// Builds the `ctx` maker — `make_ctx(command, hooks)` returns the `ctx` handed to `run` and
+/// the list its checks are collected in — and `encode(checks)`, which makes one string of
+/// them for [`decode`].
+pub(crate) fn build(lua: &Lua, roll: Function) -> mlua::Result<(Function, Function)> {
     lua.load(CHECK).set_name("=umpire check").call(roll)
 }
 
-/// Reads the checks a call collected.
-pub(crate) fn collect(list: &Table) -> mlua::Result<Vec<Breakdown>> {
-    let mut out = Vec::new();
-    for c in list.sequence_values::<Table>() {
-        let c = c?;
-        let mut factors = Vec::new();
-        for l in c.get::<Table>("lines")?.sequence_values::<Table>() {
-            let l = l?;
-            let dice = match l.get::<Option<String>>("expr")? {
-                Some(expr) => {
-                    let shown: Vec<String> = l
-                        .get::<Table>("dice")?
-                        .sequence_values::<Value>()
-                        .map(|v| v.map(|v| v.to_string().unwrap_or_default()))
-                        .collect::<mlua::Result<_>>()?;
-                    Some(format!("{expr} [{}]", shown.join(", ")))
-                }
-                None => None,
-            };
-            factors.push(Factor {
-                label: l.get::<Option<String>>("label")?.unwrap_or_default(),
-                value: l.get("value")?,
-                rule: l.get("rule")?,
-                dice,
-            });
+/// Reads the checks a call collected, from the one string the trusted Lua `encode` made of
+/// them (one call across the Lua boundary instead of several per line): records separated
+/// by `\x1e`, fields by `\x1f`; a check is `C title outcome`, a line `L value label rule
+/// dice` (empty: none). The builder keeps those separators out of the texts.
+pub(crate) fn decode(encoded: &[u8]) -> mlua::Result<Vec<Breakdown>> {
+    let text = String::from_utf8_lossy(encoded);
+    let opt = |s: &str| (!s.is_empty()).then(|| s.to_string());
+    let mut out: Vec<Breakdown> = Vec::new();
+    for record in text.split('\x1e').filter(|r| !r.is_empty()) {
+        let mut f = record.split('\x1f');
+        match f.next() {
+            Some("C") => out.push(Breakdown {
+                title: f.next().unwrap_or_default().to_string(),
+                result: opt(f.next().unwrap_or_default()),
+                factors: Vec::new(),
+                total: 0.0,
+            }),
+            Some("L") => {
+                let value: f64 = f
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .ok_or_else(|| mlua::Error::runtime("a check line without a value"))?;
+                let c = out
+                    .last_mut()
+                    .ok_or_else(|| mlua::Error::runtime("a check line outside a check"))?;
+                c.total += value;
+                c.factors.push(Factor {
+                    value,
+                    label: f.next().unwrap_or_default().to_string(),
+                    rule: opt(f.next().unwrap_or_default()),
+                    dice: opt(f.next().unwrap_or_default()),
+                });
+            }
+            _ => return Err(mlua::Error::runtime("a malformed check record")),
         }
-        out.push(Breakdown {
-            title: c.get("title")?,
-            total: factors.iter().map(|f| f.value).sum(),
-            factors,
-            result: c.get("outcome")?,
-        });
     }
     Ok(out)
 }
@@ -126,25 +130,30 @@ pub(crate) fn collect(list: &Table) -> mlua::Result<Vec<Breakdown>> {
 const CHECK: &str = r#"
 local roll = ...
 local type, tostring, error, select = type, tostring, error, select
+local find, gsub, format, concat, mtype = string.find, string.gsub, string.format, table.concat, math.type
 
 local Check = {}
 Check.__index = Check
 Check.__metatable = false
 
+-- Texts cross to Rust in one string with these separators, so they are kept out.
+local function clean(s)
+  if find(s, "[\28-\31]") then s = gsub(s, "[\28-\31]", " ") end
+  return s
+end
+
 local function label_of(v, what)
   if v == nil then return nil end
   if type(v) ~= "string" then error(what .. " must be text", 3) end
-  return v
+  return clean(v)
 end
 
 -- c:roll("1d6", "base" [, "5.2"]): rolls through the host, adds the total as a factor.
 function Check:roll(expr, label, rule)
-  local total, dice = roll(expr)
-  local d = {}
-  for i = 1, #dice do d[i] = dice[i] end
-  self.lines[#self.lines + 1] = {
-    expr = dice.expr, dice = d, value = total,
-    label = label_of(label, "the label of c:roll") or expr, rule = label_of(rule, "the rule of c:roll"),
+  local total, dice, shown = roll(expr)
+  local lines = self.lines
+  lines[#lines + 1] = {
+    total, label_of(label, "the label of c:roll") or expr, label_of(rule, "the rule of c:roll"), shown,
   }
   return total, dice
 end
@@ -154,16 +163,15 @@ function Check:add(value, label, rule)
   if type(value) ~= "number" then
     error("c:add(value, label): value must be a number, not " .. type(value), 2)
   end
-  self.lines[#self.lines + 1] = {
-    value = value, label = label_of(label, "the label of c:add") or "", rule = label_of(rule, "the rule of c:add"),
-  }
+  local lines = self.lines
+  lines[#lines + 1] = { value, label_of(label, "the label of c:add") or "", label_of(rule, "the rule of c:add") }
   return value
 end
 
 -- c:find("label"): the factor's value, or nil.
 function Check:find(label)
   for _, l in ipairs(self.lines) do
-    if l.label == label then return l.value end
+    if l[2] == label then return l[1] end
   end
   return nil
 end
@@ -171,10 +179,10 @@ end
 -- c:set("label", value [, "rule"]): changes a factor (adds it if absent).
 function Check:set(label, value, rule)
   for _, l in ipairs(self.lines) do
-    if l.label == label then
+    if l[2] == label then
       if type(value) ~= "number" then error("c:set: value must be a number", 2) end
-      l.value = value
-      if rule then l.rule = rule end
+      l[1] = value
+      if rule then l[3] = rule end
       return value
     end
   end
@@ -184,9 +192,9 @@ end
 -- c:remove("label"): drops a factor; returns its value (nil if there was none).
 function Check:remove(label)
   for i, l in ipairs(self.lines) do
-    if l.label == label then
+    if l[2] == label then
       table.remove(self.lines, i)
-      return l.value
+      return l[1]
     end
   end
   return nil
@@ -195,7 +203,7 @@ end
 -- c:total(): the sum of the factors so far.
 function Check:total()
   local t = 0
-  for _, l in ipairs(self.lines) do t = t + l.value end
+  for _, l in ipairs(self.lines) do t = t + l[1] end
   return t
 end
 
@@ -210,19 +218,68 @@ end
 
 -- c:result("hit"): the outcome shown after the total.
 function Check:result(text)
-  self.outcome = tostring(text)
+  self.outcome = clean(tostring(text))
   return self
 end
 
-return function(command, hooks)
-  local checks = {}
-  local ctx = { command = command }
-  function ctx:check(title)
-    if type(title) ~= "string" then error("ctx:check(title): the title is text, such as \"Shooting 5.2.1\"", 2) end
-    local c = setmetatable({ title = title, lines = {}, hooks = hooks, ctx = ctx }, Check)
-    checks[#checks + 1] = c
-    return c
+-- `ctx`: what `run` gets. Its checks and the hook table sit under private keys.
+local CHECKS, HOOKS = {}, {}
+local Ctx = {}
+Ctx.__index = Ctx
+function Ctx:check(title)
+  if type(title) ~= "string" then error("ctx:check(title): the title is text, such as \"Shooting 5.2.1\"", 2) end
+  local c = setmetatable({ title = clean(title), lines = {}, hooks = self[HOOKS], ctx = self }, Check)
+  local checks = self[CHECKS]
+  checks[#checks + 1] = c
+  return c
+end
+
+local function num(v)
+  if mtype(v) == "integer" then return tostring(v) end
+  return format("%.17g", v)
+end
+
+-- All the checks of a call as one string (see `decode` in breakdown.rs).
+local function encode(checks)
+  local out, n = {}, 0
+  for i = 1, #checks do
+    local c = checks[i]
+    n = n + 1
+    out[n] = "C\31" .. c.title .. "\31" .. (c.outcome or "")
+    local lines = c.lines
+    for j = 1, #lines do
+      local l = lines[j]
+      n = n + 1
+      out[n] = "L\31" .. num(l[1]) .. "\31" .. l[2] .. "\31" .. (l[3] or "") .. "\31" .. (l[4] or "")
+    end
   end
+  return concat(out, "\30")
+end
+
+local function make(command, hooks)
+  local checks = {}
+  local ctx = setmetatable({ command = command, [CHECKS] = checks, [HOOKS] = hooks }, Ctx)
   return ctx, checks
 end
+return make, encode
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decoding_reads_checks_and_lines_and_keeps_fractions_exact() {
+        let text = "C\x1fShooting 5.2\x1fhit\x1eL\x1f4\x1fto hit\x1f5.2.1\x1f1d6 [4]\x1eL\x1f0.1\x1fsmoke\x1f\x1f\x1eC\x1fMorale\x1f";
+        let got = decode(text.as_bytes()).unwrap();
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].title, "Shooting 5.2");
+        assert_eq!(got[0].result.as_deref(), Some("hit"));
+        assert_eq!(got[0].factors[0].dice.as_deref(), Some("1d6 [4]"));
+        assert_eq!(got[0].factors[1].rule, None);
+        assert_eq!(got[0].factors[1].value, 0.1);
+        assert_eq!(got[0].total, 4.1);
+        assert!(got[1].factors.is_empty() && got[1].result.is_none());
+        assert!(decode(b"L\x1f1\x1fx\x1f\x1f").is_err());
+    }
+}

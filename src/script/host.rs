@@ -9,7 +9,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use mlua::{ErrorContext, Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value, Variadic};
+use mlua::{
+    ErrorContext, Function, IntoLuaMulti, Lua, LuaOptions, MultiValue, StdLib, Table, Value,
+    Variadic,
+};
 
 use super::breakdown::{self, Breakdown};
 use super::error::{Budget, ScriptError, ScriptErrorKind};
@@ -94,6 +97,7 @@ pub struct ScriptHost {
     lua: Lua,
     new_env: Function,
     make_ctx: Function,
+    encode_checks: Function,
     handle: Function,
     umpire: Table,
     interrupt: Arc<AtomicBool>,
@@ -171,7 +175,7 @@ impl ScriptHost {
         lua.set_named_registry_value(registry::TABLE_HANDLE_KEY, table_handle)?;
         umpire.set("lookup", lookup)?;
         umpire.set("roll_table", roll_table)?;
-        let make_ctx = breakdown::build(&lua, lua.create_function(lua_roll)?)?;
+        let (make_ctx, encode_checks) = breakdown::build(&lua, lua.create_function(lua_roll)?)?;
         let units = world::build(&lua)?;
         for name in ["unit", "units", "clock"] {
             umpire.set(name, units.get::<Function>(name)?)?;
@@ -188,6 +192,7 @@ impl ScriptHost {
             lua,
             new_env,
             make_ctx,
+            encode_checks,
             handle,
             umpire,
             interrupt,
@@ -326,45 +331,52 @@ impl ScriptHost {
         let world = std::cell::RefCell::new(world);
         let notes = std::cell::RefCell::new(Vec::new());
         let r = self.lua.scope(|scope| {
-            let world_fn = scope.create_function(|lua, (op, args): (String, MultiValue)| {
-                let mut w = world
-                    .try_borrow_mut()
-                    .map_err(|_| mlua::Error::runtime("the game is already being changed"))?;
-                let Some(w) = w.as_mut() else {
-                    return Err(mlua::Error::runtime(
-                        "there is no game here: units and the store are not available",
-                    ));
-                };
-                let mut n = notes
-                    .try_borrow_mut()
-                    .map_err(|_| mlua::Error::runtime("the game is already being changed"))?;
-                world::op(lua, w, &mut n, &op, args)
-            })?;
-            self.lua
-                .set_named_registry_value(world::WORLD_KEY, world_fn)?;
-            let roller = scope.create_function(|lua, expr: String| {
-                let mut d = dice
-                    .try_borrow_mut()
-                    .map_err(|_| mlua::Error::runtime("dice are already being rolled"))?;
-                roll_with(lua, &mut **d, &expr)
-            })?;
-            let table_roller = scope.create_function(
-                |lua, (name, modifier, col): (String, Option<i64>, Option<String>)| {
+            // One callback per call reaches everything the call borrows: op 1 rolls dice,
+            // op 2 rolls on a table, op 3 reads or changes the world.
+            let host = scope.create_function(|lua, (op, args): (u8, MultiValue)| match op {
+                OP_ROLL | OP_ROLL_TABLE => {
                     let mut d = dice
                         .try_borrow_mut()
                         .map_err(|_| mlua::Error::runtime("dice are already being rolled"))?;
-                    roll_table_with(lua, &mut **d, &name, modifier.unwrap_or(0), col.as_deref())
-                },
-            )?;
-            self.lua.set_named_registry_value(DICE_KEY, roller)?;
-            self.lua
-                .set_named_registry_value(TABLE_DICE_KEY, table_roller)?;
+                    if op == OP_ROLL {
+                        let expr: String = lua.unpack_multi(args)?;
+                        roll_with(lua, &mut **d, &expr)?.into_lua_multi(lua)
+                    } else {
+                        let (name, modifier, col): (String, Option<i64>, Option<String>) =
+                            lua.unpack_multi(args)?;
+                        roll_table_with(
+                            lua,
+                            &mut **d,
+                            &name,
+                            modifier.unwrap_or(0),
+                            col.as_deref(),
+                        )?
+                        .into_lua_multi(lua)
+                    }
+                }
+                _ => {
+                    let mut w = world
+                        .try_borrow_mut()
+                        .map_err(|_| mlua::Error::runtime("the game is already being changed"))?;
+                    let Some(w) = w.as_mut() else {
+                        return Err(mlua::Error::runtime(
+                            "there is no game here: units and the store are not available",
+                        ));
+                    };
+                    let mut n = notes
+                        .try_borrow_mut()
+                        .map_err(|_| mlua::Error::runtime("the game is already being changed"))?;
+                    let mut args = args;
+                    let name: String = match args.pop_front() {
+                        Some(v) => lua.unpack(v)?,
+                        None => return Err(mlua::Error::runtime("world: no operation")),
+                    };
+                    world::op(lua, w, &mut n, &name, args)
+                }
+            })?;
+            self.lua.set_app_data(CallFn(Some(host)));
             let r = f(&self.lua);
-            self.lua
-                .set_named_registry_value(world::WORLD_KEY, Value::Nil)?;
-            self.lua.set_named_registry_value(DICE_KEY, Value::Nil)?;
-            self.lua
-                .set_named_registry_value(TABLE_DICE_KEY, Value::Nil)?;
+            self.lua.set_app_data(CallFn(None));
             r
         });
         let r = self.finish_call(r, doing)?;
@@ -418,18 +430,10 @@ impl ScriptHost {
             cmd.origin
         );
         let ((ret, checks), mut out) = self.call(&doing, dice, world, |lua| {
-            let hooks = lua.create_table()?;
-            for h in &rules.hooks {
-                let list = match hooks.get::<Option<Table>>(h.event.as_str())? {
-                    Some(l) => l,
-                    None => {
-                        let l = lua.create_table()?;
-                        hooks.set(h.event.as_str(), l.clone())?;
-                        l
-                    }
-                };
-                list.raw_push(h.func.clone())?;
-            }
+            let hooks = match &rules.hook_table {
+                Some(t) => t.clone(),
+                None => hook_table(lua, rules)?,
+            };
             let (ctx, checks): (Table, Table) = self.make_ctx.call((name, hooks))?;
             let a = lua.create_table()?;
             for (k, v) in args {
@@ -441,7 +445,8 @@ impl ScriptHost {
                 Value::Nil => None,
                 v => Some(to_text(lua, &v)?),
             };
-            Ok((ret, breakdown::collect(&checks)?))
+            let encoded: mlua::LuaString = self.encode_checks.call(checks)?;
+            Ok((ret, breakdown::decode(&encoded.as_bytes())?))
         })?;
         out.output.extend(ret);
         out.checks = checks;
@@ -519,10 +524,51 @@ fn namespace(shown: &str) -> Option<String> {
     Some(first.strip_suffix(".lua").unwrap_or(first).to_string())
 }
 
-/// Named registry key of the dice function valid during one call.
-const DICE_KEY: &str = "umpire.dice";
-/// Named registry key of the table-rolling function valid during one call.
-const TABLE_DICE_KEY: &str = "umpire.table_dice";
+/// The hook points of `rules` as a Lua table: point name → list of functions, in order.
+pub(crate) fn hook_table(lua: &Lua, rules: &Rules) -> mlua::Result<Table> {
+    let hooks = lua.create_table()?;
+    for h in &rules.hooks {
+        let list = match hooks.get::<Option<Table>>(h.event.as_str())? {
+            Some(l) => l,
+            None => {
+                let l = lua.create_table()?;
+                hooks.set(h.event.as_str(), l.clone())?;
+                l
+            }
+        };
+        list.raw_push(h.func.clone())?;
+    }
+    Ok(hooks)
+}
+
+/// The host callback of the running call (see [`ScriptHost::call`]); `None` between calls.
+struct CallFn(Option<Function>);
+
+/// Operations of the call's host callback.
+const OP_ROLL: u8 = 1;
+const OP_ROLL_TABLE: u8 = 2;
+pub(crate) const OP_WORLD: u8 = 3;
+
+/// Calls the running call's host callback with `op`, or fails outside a call with `outside`.
+pub(crate) fn call_host(
+    lua: &Lua,
+    op: u8,
+    args: MultiValue,
+    outside: &str,
+) -> mlua::Result<MultiValue> {
+    let f = lua
+        .app_data_ref::<CallFn>()
+        .and_then(|c| c.0.clone())
+        .ok_or_else(|| mlua::Error::runtime(outside.to_string()))?;
+    let mut all = MultiValue::with_capacity(args.len() + 1);
+    all.push_back(Value::Integer(i64::from(op)));
+    all.extend(args);
+    f.call(all)
+}
+
+/// Why dice cannot be rolled outside a call.
+const NO_DICE: &str =
+    "dice can only be rolled while a command or an event runs, not while the rules load";
 
 /// A table cell as a Lua value (a record becomes a table).
 fn cell_to_lua(lua: &Lua, c: &Cell) -> mlua::Result<Value> {
@@ -600,16 +646,17 @@ fn roll_table_with(
 
 /// `umpire.roll_table(name [, modifier [, col]])`: the value read and the modified total.
 fn lua_roll_table(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue> {
-    match lua.named_registry_value::<Value>(TABLE_DICE_KEY)? {
-        Value::Function(f) => f.call(args),
-        _ => Err(mlua::Error::runtime(
-            "dice can only be rolled while a command or an event runs, not while the rules load",
-        )),
-    }
+    call_host(lua, OP_ROLL_TABLE, args, NO_DICE)
 }
 
 /// Rolls `expr` through the call's source; records the roll.
-fn roll_with(lua: &Lua, dice: &mut dyn DiceSource, expr: &str) -> mlua::Result<(Value, Table)> {
+/// Returns the total, the kept dice (with `dropped` and `expr`) and the roll as a breakdown
+/// shows it (`1d6 [4]`).
+fn roll_with(
+    lua: &Lua,
+    dice: &mut dyn DiceSource,
+    expr: &str,
+) -> mlua::Result<(Value, Table, String)> {
     let limits = lua
         .app_data_ref::<HostData>()
         .map(|d| d.dice_limits)
@@ -626,20 +673,26 @@ fn roll_with(lua: &Lua, dice: &mut dyn DiceSource, expr: &str) -> mlua::Result<(
     let roll = rolls.remove(0);
     let list = lua.create_table()?;
     let dropped = lua.create_table()?;
+    let mut shown = format!("{} [", roll.expr);
     for d in roll.dice() {
         if d.kept {
+            if list.raw_len() > 0 {
+                shown.push_str(", ");
+            }
+            shown.push_str(&d.value.to_string());
             list.raw_push(d.value)?;
         } else {
             dropped.raw_push(d.value)?;
         }
     }
-    list.set("dropped", dropped)?;
-    list.set("expr", roll.expr.as_str())?;
+    shown.push(']');
+    list.raw_set("dropped", dropped)?;
+    list.raw_set("expr", roll.expr.as_str())?;
     let total = number(roll.total);
     if let Some(mut d) = lua.app_data_mut::<HostData>() {
         d.out.rolls.push(roll);
     }
-    Ok((total, list))
+    Ok((total, list, shown))
 }
 
 /// A whole number as a Lua integer, anything else as a float.
@@ -651,19 +704,9 @@ fn number(x: f64) -> Value {
     }
 }
 
-/// The call's dice function, or an error outside a call.
-fn dice_fn(lua: &Lua) -> mlua::Result<Function> {
-    match lua.named_registry_value::<Value>(DICE_KEY)? {
-        Value::Function(f) => Ok(f),
-        _ => Err(mlua::Error::runtime(
-            "dice can only be rolled while a command or an event runs, not while the rules load",
-        )),
-    }
-}
-
 /// `umpire.roll(expr)`.
-fn lua_roll(lua: &Lua, expr: String) -> mlua::Result<MultiValue> {
-    dice_fn(lua)?.call(expr)
+fn lua_roll(lua: &Lua, expr: Value) -> mlua::Result<MultiValue> {
+    call_host(lua, OP_ROLL, MultiValue::from_vec(vec![expr]), NO_DICE)
 }
 
 /// `math.random([m [, n]])`: one die through the host.
@@ -682,7 +725,13 @@ fn lua_random(lua: &Lua, (m, n): (Option<i64>, Option<i64>)) -> mlua::Result<i64
             "math.random: interval [{lo}, {hi}] is empty"
         )));
     }
-    let (v, _): (i64, Value) = dice_fn(lua)?.call(format!("1d{}", hi - lo + 1))?;
+    let expr = Value::String(lua.create_string(format!("1d{}", hi - lo + 1))?);
+    let (v, _): (i64, Value) = lua.unpack_multi(call_host(
+        lua,
+        OP_ROLL,
+        MultiValue::from_vec(vec![expr]),
+        NO_DICE,
+    )?)?;
     Ok(v + lo - 1)
 }
 

@@ -129,6 +129,7 @@ pub fn load(
         ))));
     }
     rules.variant = src.variant.clone();
+    rules.hook_table = Some(super::host::hook_table(host.lua(), &rules)?);
     if let Some(mut d) = host.lua().app_data_mut::<HostData>() {
         d.tables = rules.tables.clone();
     }

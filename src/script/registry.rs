@@ -130,6 +130,8 @@ pub struct Rules {
     pub files: Vec<PathBuf>,
     /// The rules generation: 1 for the first load, bumped by every successful reload.
     pub generation: u64,
+    /// [`Rules::hooks`] as the Lua table checks read (built once per load).
+    pub(crate) hook_table: Option<Table>,
 }
 
 /// Where the Lua code that called the current Rust function is.

@@ -47,9 +47,6 @@ impl std::fmt::Display for Note {
     }
 }
 
-/// Named registry key of the world function valid during one call.
-pub(crate) const WORLD_KEY: &str = "umpire.world";
-
 fn runtime(e: impl std::fmt::Display) -> mlua::Error {
     mlua::Error::runtime(e.to_string())
 }
@@ -234,12 +231,12 @@ pub(crate) fn op(
 
 /// `world(op, …)` from Lua: the call's world function, or an error outside a call.
 pub(crate) fn lua_world(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue> {
-    match lua.named_registry_value::<Value>(WORLD_KEY)? {
-        Value::Function(f) => f.call(args),
-        _ => Err(runtime(
-            "units and the store can only be used while a command or an event runs, not while the rules load",
-        )),
-    }
+    super::host::call_host(
+        lua,
+        super::host::OP_WORLD,
+        args,
+        "units and the store can only be used while a command or an event runs, not while the rules load",
+    )
 }
 
 /// Builds the unit API from [`UNIT`]: returns the table of functions the host installs
