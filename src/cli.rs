@@ -144,6 +144,12 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         startup.push(format!("ruleset use {r}{variant}"));
     }
     startup.extend(args.house.iter().map(|h| format!("house on {h}")));
+    if startup.is_empty() {
+        startup = crate::repl::rules::remembered_rules(&session.state.game);
+        if !startup.is_empty() {
+            eprintln!("umpire: loading the rules the journal was played under");
+        }
+    }
     for line in &startup {
         if let Some(executed) = session.execute(line, None) {
             let ok = printer.print(&executed, line, None)?;

@@ -237,3 +237,42 @@ fn a_journal_carries_the_game_into_the_next_session() {
         "{out}"
     );
 }
+
+#[test]
+fn rules_load_from_flags_and_again_when_a_journal_is_continued() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j.jsonl");
+    let j = journal.to_str().unwrap();
+    let o = umpire_with_input(
+        &[
+            "run",
+            "-",
+            "--journal",
+            j,
+            "--ruleset",
+            "demo",
+            "--house",
+            "veterans",
+        ],
+        "add side red Red\nruleset\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("rules: demo + veterans"),
+        "{}",
+        stdout(&o)
+    );
+    let o = umpire_with_input(&["run", "-", "--journal", j], "ruleset\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("loading the rules the journal was played under"));
+    assert!(
+        stdout(&o).contains("rules: demo + veterans"),
+        "{}",
+        stdout(&o)
+    );
+    // A ruleset that does not exist stops `run` before any command.
+    let o = umpire_with_input(&["run", "-", "--ruleset", "nosuch"], "roll 1d6\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no ruleset `nosuch`"), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+}

@@ -213,23 +213,80 @@ fn switch(
     apply_schema: bool,
 ) -> Result<Output, CommandError> {
     let name = cmd.name.text.clone();
-    let scripts = &mut ctx.state.scripts;
-    let loaded = scripts
-        .load(source)
-        .map_err(|e| script_err(e, cmd.rest_span()))?;
-    let schema = loaded.rules.schema.clone();
-    let declares = loaded.rules.name.is_some() && schema != crate::state::Schema::default();
-    ctx.state.generation = ctx.state.scripts.generation();
+    let previous = ctx.state.scripts.loaded.take();
+    let previous_source = ctx.state.scripts.source().clone();
+    let schema = match ctx.state.scripts.load(source) {
+        Ok(loaded) => loaded.rules.schema.clone(),
+        Err(e) => {
+            ctx.state.scripts.loaded = previous;
+            return Err(script_err(e, cmd.rest_span()));
+        }
+    };
+    let declares = ctx
+        .state
+        .scripts
+        .loaded
+        .as_ref()
+        .is_some_and(|l| l.rules.name.is_some())
+        && schema != crate::state::Schema::default();
     let mut text = Text::new().push(Style::Strong, summary(&ctx.state.scripts));
-    if apply_schema && declares && *ctx.state.game.schema() != schema {
-        ctx.state
-            .change(|g| g.set_schema(schema))
-            .map_err(|e| super::game_commands::state_err(e, 0))?;
+    let applied = if apply_schema && declares && *ctx.state.game.schema() != schema {
         text = text.plain("\nthe ruleset's unit schema and sequence of play now apply");
+        ctx.state.change(|g| g.set_schema(schema))
+    } else {
+        Ok(())
+    };
+    // The rules in force are kept in the game, so a session continued from its journal
+    // loads them again.
+    let remembered = applied.and_then(|()| {
+        let value = rules_value(ctx.state.scripts.source());
+        if ctx.state.game.stored(RULES_SCRIPT, RULES_KEY) == Some(&value) {
+            Ok(())
+        } else {
+            ctx.state
+                .change(|g| g.set_stored(RULES_SCRIPT, RULES_KEY, Some(value)))
+        }
+    });
+    if let Err(e) = remembered {
+        ctx.state.scripts.loaded = previous;
+        ctx.state.scripts.reloader.set_source(previous_source);
+        return Err(super::game_commands::state_err(e, 0));
     }
+    ctx.state.generation = ctx.state.scripts.generation();
     Ok(Output::new(&name)
         .field("generation", ctx.state.generation)
         .text(text))
+}
+
+/// Where the rules in force are kept in the game's store.
+pub const RULES_SCRIPT: &str = "umpire";
+/// The store key of the rules in force.
+pub const RULES_KEY: &str = "rules";
+
+/// The rules in force as stored: `{"ruleset": …, "variant": …, "house": […]}`.
+fn rules_value(src: &RuleSource) -> serde_json::Value {
+    json!({"ruleset": src.ruleset, "variant": src.variant, "house": src.house})
+}
+
+/// The commands that load the rules a game was last played under (from its store), for a
+/// session continued from a journal.
+pub fn remembered_rules(game: &crate::state::Game) -> Vec<String> {
+    let Some(v) = game.stored(RULES_SCRIPT, RULES_KEY) else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    if let Some(r) = v["ruleset"].as_str() {
+        let variant = v["variant"]
+            .as_str()
+            .map_or(String::new(), |v| format!(" {v}"));
+        lines.push(format!("ruleset use {r}{variant}"));
+    }
+    for h in v["house"].as_array().into_iter().flatten() {
+        if let Some(h) = h.as_str() {
+            lines.push(format!("house on {h}"));
+        }
+    }
+    lines
 }
 
 /// `ruleset`, `ruleset list`, `ruleset use NAME [VARIANT]`.
