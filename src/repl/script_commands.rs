@@ -316,68 +316,103 @@ fn call_json(calls: &[CallOutput]) -> (Json, Json, Json) {
     (json!(checks), json!(notes), json!(printed))
 }
 
+/// A call into the rules: tell an event's handlers, or run one of the rules' commands.
+enum Call<'a> {
+    Event(&'a str),
+    Command(&'a str),
+}
+
+/// Makes `call` with `fields`; returns whether to go on (`false`: a `pre_` handler cancelled)
+/// and what the scripts produced. Nothing to call (no rules) goes on with nothing.
+fn call_rules(
+    state: &mut State,
+    entry: Option<&mut dyn DieEntry>,
+    call: Call<'_>,
+    fields: &[(&str, ArgValue)],
+    span: Span,
+) -> Result<(bool, CallOutput), CommandError> {
+    let State {
+        scripts,
+        dice,
+        game,
+        pending,
+        ..
+    } = state;
+    let Some(loaded) = scripts.loaded.as_ref() else {
+        return Ok((true, CallOutput::default()));
+    };
+    let mut entry = entry;
+    let mut source = dice.source(reborrow(&mut entry));
+    let mut world = World {
+        game,
+        changes: &mut pending.changes,
+    };
+    let result = match call {
+        Call::Event(event) => {
+            loaded
+                .host
+                .emit(&loaded.rules, event, fields, &mut source, Some(&mut world))
+        }
+        Call::Command(name) => loaded
+            .host
+            .run_command(&loaded.rules, name, fields, &mut source, Some(&mut world))
+            .map(|out| (true, out)),
+    };
+    let (go_on, out) = result.map_err(|e| script_err(e, span))?;
+    pending.rolls.extend(out.rolls.iter().cloned());
+    Ok((go_on, out))
+}
+
 /// Runs a script command: checks its arguments, tells `pre_NAME` handlers (any may cancel),
 /// then calls `run` with the session's dice and game.
 pub fn run(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
-    let state = &mut *ctx.state;
-    let Some(loaded) = state.scripts.loaded.as_ref() else {
-        return Err(CommandError::invalid(
-            format!(
-                "`{}` belonged to rules that are no longer loaded",
-                cmd.name.text
-            ),
-            Some("`ruleset` shows what is loaded".into()),
-            cmd.name.span,
-        ));
-    };
     let name = cmd.name.text.clone();
-    let Some(def) = loaded.rules.commands.get(&name) else {
-        return Err(CommandError::invalid(
-            format!("the rules in force have no command `{name}`"),
-            Some("`ruleset` lists the commands of the rules in force".into()),
-            cmd.name.span,
-        ));
-    };
-    let args = parse_args(def, cmd, state)?;
-    let mut out = Output::new(&name).field("generation", loaded.rules.generation);
-    let mut calls = Vec::new();
-    let pairs: Vec<(&str, ArgValue)> = args.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-    let span = cmd.rest_span();
-    let go_on = {
-        let mut source = state.dice.source(reborrow(&mut ctx.entry));
-        let mut world = World {
-            game: &mut state.game,
-            changes: &mut state.pending.changes,
+    let (args, generation) = {
+        let state = &*ctx.state;
+        let Some(loaded) = state.scripts.loaded.as_ref() else {
+            return Err(CommandError::invalid(
+                format!("`{name}` belonged to rules that are no longer loaded"),
+                Some("`ruleset` shows what is loaded".into()),
+                cmd.name.span,
+            ));
         };
-        let (go_on, call) = loaded
-            .host
-            .emit(
-                &loaded.rules,
-                &format!("pre_{name}"),
-                &pairs,
-                &mut source,
-                Some(&mut world),
-            )
-            .map_err(|e| script_err(e, span))?;
-        calls.push(call);
-        if go_on {
-            let call = loaded
-                .host
-                .run_command(&loaded.rules, &name, &pairs, &mut source, Some(&mut world))
-                .map_err(|e| script_err(e, span))?;
-            calls.push(call);
-        }
-        go_on
+        let Some(def) = loaded.rules.commands.get(&name) else {
+            return Err(CommandError::invalid(
+                format!("the rules in force have no command `{name}`"),
+                Some("`ruleset` lists the commands of the rules in force".into()),
+                cmd.name.span,
+            ));
+        };
+        (parse_args(def, cmd, state)?, loaded.rules.generation)
     };
+    let fields: Vec<(&str, ArgValue)> = args.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+    let span = cmd.rest_span();
+    let pre = format!("pre_{name}");
+    let mut calls = Vec::new();
+    let (go_on, call) = call_rules(
+        ctx.state,
+        reborrow(&mut ctx.entry),
+        Call::Event(&pre),
+        &fields,
+        span,
+    )?;
+    calls.push(call);
+    if go_on {
+        let (_, call) = call_rules(
+            ctx.state,
+            reborrow(&mut ctx.entry),
+            Call::Command(&name),
+            &fields,
+            span,
+        )?;
+        calls.push(call);
+    }
+    let mut out = Output::new(&name).field("generation", generation);
     for c in &calls {
-        state.pending.rolls.extend(c.rolls.iter().cloned());
         out = add_call(out, c);
     }
     if !go_on {
-        out = out.text(Text::new().push(
-            Style::Dim,
-            format!("`{name}` was cancelled by a `pre_{name}` rule"),
-        ));
+        out = out.text(cancelled(&name, &pre));
     }
     let (checks, notes, printed) = call_json(&calls);
     Ok(out
@@ -385,6 +420,14 @@ pub fn run(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError>
         .field("checks", checks)
         .field("notes", notes)
         .field("output", printed))
+}
+
+/// `` `NAME` was cancelled by a `pre_NAME` rule ``.
+fn cancelled(name: &str, event: &str) -> Text {
+    Text::new().push(
+        Style::Dim,
+        format!("`{name}` was cancelled by a `{event}` rule"),
+    )
 }
 
 /// Tells `pre_NAME` handlers that the built-in command `NAME` is about to run, with `line`
@@ -395,11 +438,13 @@ pub fn pre_builtin(
     name: &str,
     cmd: &Command,
 ) -> Result<Option<Output>, CommandError> {
-    let Some(loaded) = state.scripts.loaded.as_ref() else {
-        return Ok(None);
-    };
     let event = format!("pre_{name}");
-    if !ScriptHost::listens(&loaded.rules, &event) {
+    let listens = state
+        .scripts
+        .loaded
+        .as_ref()
+        .is_some_and(|l| ScriptHost::listens(&l.rules, &event));
+    if !listens {
         return Ok(None);
     }
     let words = cmd
@@ -414,30 +459,11 @@ pub fn pre_builtin(
         ),
         ("words", ArgValue::Value(Value::List(words))),
     ];
-    let mut entry = entry;
-    let mut source = state.dice.source(reborrow(&mut entry));
-    let mut world = World {
-        game: &mut state.game,
-        changes: &mut state.pending.changes,
-    };
-    let (go_on, call) = loaded
-        .host
-        .emit(
-            &loaded.rules,
-            &event,
-            &fields,
-            &mut source,
-            Some(&mut world),
-        )
-        .map_err(|e| script_err(e, cmd.name.span))?;
-    state.pending.rolls.extend(call.rolls.iter().cloned());
+    let (go_on, call) = call_rules(state, entry, Call::Event(&event), &fields, cmd.name.span)?;
     if go_on {
         return Ok(None);
     }
-    let out = add_call(Output::new(name), &call).text(Text::new().push(
-        Style::Dim,
-        format!("`{name}` was cancelled by a `{event}` rule"),
-    ));
+    let out = add_call(Output::new(name), &call).text(cancelled(name, &event));
     Ok(Some(out.field("cancelled", true)))
 }
 
@@ -530,10 +556,14 @@ pub fn emit_events(
     mut entry: Option<&mut dyn DieEntry>,
     mut out: Output,
 ) -> Result<Output, CommandError> {
-    let Some(loaded) = state.scripts.loaded.as_ref() else {
-        return Ok(out);
+    let has_handlers = |state: &State| {
+        state
+            .scripts
+            .loaded
+            .as_ref()
+            .is_some_and(|l| !l.rules.handlers.is_empty())
     };
-    if loaded.rules.handlers.is_empty() {
+    if !has_handlers(state) {
         return Ok(out);
     }
     let mut from = 0;
@@ -543,29 +573,23 @@ pub fn emit_events(
         if from == to {
             break;
         }
-        let events: Vec<_> = state.pending.changes[from..to]
-            .iter()
-            .flat_map(|c| events_of(c, state))
-            .filter(|(e, _)| ScriptHost::listens(&loaded.rules, e))
-            .collect();
+        let events: Vec<_> = {
+            let rules = &state.scripts.loaded.as_ref().expect("checked").rules;
+            state.pending.changes[from..to]
+                .iter()
+                .flat_map(|c| events_of(c, state))
+                .filter(|(e, _)| ScriptHost::listens(rules, e))
+                .collect()
+        };
         from = to;
         for (event, fields) in events {
-            let mut source = state.dice.source(reborrow(&mut entry));
-            let mut world = World {
-                game: &mut state.game,
-                changes: &mut state.pending.changes,
-            };
-            let (_, call) = loaded
-                .host
-                .emit(
-                    &loaded.rules,
-                    &event,
-                    &fields,
-                    &mut source,
-                    Some(&mut world),
-                )
-                .map_err(|e| script_err(e, Span::point(0)))?;
-            state.pending.rolls.extend(call.rolls.iter().cloned());
+            let (_, call) = call_rules(
+                state,
+                reborrow(&mut entry),
+                Call::Event(&event),
+                &fields,
+                Span::point(0),
+            )?;
             out = add_call(out, &call);
             calls.push(call);
         }

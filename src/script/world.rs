@@ -72,6 +72,16 @@ fn text(v: &Value, what: &str) -> mlua::Result<String> {
     }
 }
 
+/// Notes a change the game has applied, with its reason; `nil` for Lua.
+fn note(changes: &mut Vec<Change>, notes: &mut Vec<Note>, c: Change, reason: String) -> Value {
+    notes.push(Note {
+        change: c.to_string(),
+        reason,
+    });
+    changes.push(c);
+    Value::Nil
+}
+
 /// Runs one world operation for Lua. `ops` are listed in [`UNIT`].
 pub(crate) fn op(
     lua: &Lua,
@@ -129,12 +139,7 @@ pub(crate) fn op(
                 ))
             })?;
             let c = game.set_attr(&id, &attr, value).map_err(runtime)?;
-            notes.push(Note {
-                change: c.to_string(),
-                reason: why,
-            });
-            world.changes.push(c);
-            Value::Nil
+            note(world.changes, notes, c, why)
         }
         "markers" => {
             let id = text(&arg(), "a unit id")?;
@@ -163,24 +168,14 @@ pub(crate) fn op(
                 }
             };
             let c = game.mark(&id, &marker, expiry).map_err(runtime)?;
-            notes.push(Note {
-                change: c.to_string(),
-                reason: why,
-            });
-            world.changes.push(c);
-            Value::Nil
+            note(world.changes, notes, c, why)
         }
         "unmark" => {
             let id = text(&arg(), "a unit id")?;
             let marker = text(&arg(), "a marker name")?;
             let why = reason(arg(), &format!("unmarking {id} {marker}"))?;
             let c = game.unmark(&id, &marker).map_err(runtime)?;
-            notes.push(Note {
-                change: c.to_string(),
-                reason: why,
-            });
-            world.changes.push(c);
-            Value::Nil
+            note(world.changes, notes, c, why)
         }
         "clock" => {
             let t = lua.create_table()?;
