@@ -4,6 +4,7 @@ mod cli;
 mod corpus;
 mod crash;
 mod dice_props;
+mod live;
 mod rules;
 mod scripts;
 mod transcripts;

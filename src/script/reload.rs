@@ -32,6 +32,9 @@ pub struct Reloader {
     watched: HashSet<PathBuf>,
     /// The files of the last successful load (watched too: modules outside the folder).
     files: Vec<PathBuf>,
+    /// What the rule files held at the last load (tried): a change event that leaves them
+    /// as they were (an editor touching a file, one save seen twice) reloads nothing.
+    fingerprint: u64,
 }
 
 impl std::fmt::Debug for Reloader {
@@ -57,6 +60,7 @@ impl Reloader {
             events: None,
             watched: HashSet::new(),
             files: Vec::new(),
+            fingerprint: 0,
         }
     }
 
@@ -112,6 +116,7 @@ impl Reloader {
     /// new host and rules are returned for the caller to swap in; on failure the caller keeps
     /// its old rules and shows the error.
     pub fn reload(&mut self) -> Result<Loaded, ScriptError> {
+        self.fingerprint = self.fingerprint();
         let result = load(&self.source, self.limits, self.interrupt.clone());
         let mut paths = self.source.watched();
         if let Ok(l) = &result {
@@ -142,7 +147,37 @@ impl Reloader {
                 }
             }
         }
-        changed.then(|| self.reload())
+        (changed && self.fingerprint() != self.fingerprint).then(|| self.reload())
+    }
+
+    /// A hash of the names and contents of every Lua file the rules are loaded from: the
+    /// watched folders' and files', and the modules of the last load.
+    fn fingerprint(&self) -> u64 {
+        use std::hash::{DefaultHasher, Hash, Hasher};
+        let mut paths: Vec<PathBuf> = Vec::new();
+        let mut todo: Vec<PathBuf> = self.source.watched();
+        todo.extend(self.files.iter().cloned());
+        while let Some(p) = todo.pop() {
+            if p.is_dir() {
+                todo.extend(
+                    std::fs::read_dir(&p)
+                        .into_iter()
+                        .flatten()
+                        .flatten()
+                        .map(|e| e.path()),
+                );
+            } else if relevant(&p) {
+                paths.push(p);
+            }
+        }
+        paths.sort();
+        paths.dedup();
+        let mut h = DefaultHasher::new();
+        for p in paths {
+            p.hash(&mut h);
+            std::fs::read(&p).ok().hash(&mut h);
+        }
+        h.finish()
     }
 
     /// Waits up to `timeout` for a change, then polls (for tests and scripted sessions).
