@@ -19,3 +19,4 @@ umpire.ruleset {
 -- Each part of the rules registers its own commands, events and hook points.
 require "olab.actions"
 require "olab.stands"     -- strength (2.2.1), points (2.2.2), changes of order (2.2.4)
+require "olab.sequence"   -- deployment, reserves, initiative, sets of five (3.2-3.3)
