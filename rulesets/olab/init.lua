@@ -20,3 +20,4 @@ umpire.ruleset {
 require "olab.actions"
 require "olab.stands"     -- strength (2.2.1), points (2.2.2), changes of order (2.2.4)
 require "olab.sequence"   -- deployment, reserves, initiative, sets of five (3.2-3.3)
+require "olab.command"    -- command distance (4.1.2), replacing Generals (7.4)

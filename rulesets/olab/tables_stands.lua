@@ -90,6 +90,15 @@ return {
     },
   },
 
+  command_distance = {
+    doc = "4.1.2: command distance in inches by the army's communications",
+    entries = {
+      { "none", { pn = 6, e2 = 4 } },
+      { "telephone", { pn = 12, e2 = 8 } },
+      { "radio", { pn = 24, e2 = 18 } },
+    },
+  },
+
   pcp_weapon = {
     doc = "2.2.2: fire factors (Table 7) added to ART (TNK: 1 less) when pricing",
     entries = {
