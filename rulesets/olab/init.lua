@@ -22,3 +22,4 @@ require "olab.stands"     -- strength (2.2.1), points (2.2.2), changes of order 
 require "olab.sequence"   -- deployment, reserves, initiative, sets of five (3.2-3.3)
 require "olab.command"    -- command distance (4.1.2), replacing Generals (7.4)
 require "olab.movement"   -- move allowance (Tables 4-5, 4.3), charges and evades (4.4)
+require "olab.dispute"    -- settling disputes (PN 1.3)
