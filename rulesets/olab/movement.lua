@@ -28,8 +28,14 @@ local function motorised(u)
     (u.transport == "motor" or u.transport == "jeep"))
 end
 
--- The Table 4 row for a stand: key, value (a number or a record) and a label.
-local function table4(u)
+-- Whether an ART stand moves on its limber this time: it has a transport and is limbered
+-- already or limbers as part of this move.
+local function on_limber(u, m)
+  return u.type == "ART" and u.transport ~= "none" and (u.formation == "limbered" or m.limber)
+end
+
+-- The Table 4 row for a stand (`m`: the move described).
+local function table4(u, m)
   local t = u.type
   if t == "INF/A" or t == "INF/U" then return "INF" end
   if t == "TNK" then
@@ -38,10 +44,10 @@ local function table4(u)
     end
     return "TNK " .. u.speed
   end
+  if t == "ART" and not on_limber(u, m) then return "ART manhandled" end
   if t == "TPT" or t == "ART" then
     local tr = u.transport
     if tr == "animal" or tr == "motor" or tr == "jeep" then return "TPT " .. tr end
-    if t == "ART" then return "ART manhandled" end
     error(u.id .. " is a TPT without a kind: set transport=animal|motor|jeep (Table 4)", 0)
   end
   if t == "AIR" then
@@ -55,7 +61,7 @@ end
 -- every step to check `c`. Returns the allowance in inches, or raises the reason the move
 -- is not allowed.
 function M.allowance(c, u, m)
-  local key = table4(u)
+  local key = table4(u, m)
   local row = moves(key)
   if u.type == "AIR" then
     local lo, hi = row.min, util.ed(row)
@@ -80,7 +86,7 @@ function M.allowance(c, u, m)
     base = row
     c:add(base, key, "Table 4")
   end
-  if u.type == "ART" and u.transport == "animal" and u.horse_artillery then
+  if key == "TPT animal" and u.type == "ART" and u.horse_artillery then
     c:add(moves("horse artillery TPT"), "horse artillery", "2.2.4")
   end
   if m.backstep then
@@ -253,7 +259,15 @@ umpire.command {
       u:mark("disengaged", "disengaged: no shooting or new close combat this round (4.3)")
       if u:has("engaged") then u:unmark("engaged", "disengaged (4.3)") end
     end
-    if not args.plan then actions.use(u, "move", args.force) end
+    if not args.plan then
+      actions.use(u, "move", args.force)
+      -- The gun's state after the move: on its limber, or deployed again.
+      if args.unlimber and u.formation == "limbered" or (args.unlimber and args.limber) then
+        u:set("formation", "normal", "unlimbered (Table 4)")
+      elseif args.limber and not args.unlimber then
+        u:set("formation", "limbered", "limbered up (Table 4)")
+      end
+    end
     if distance then return u.name .. " moves " .. distance .. "\"" end
     return u.name .. " may move up to " .. math.max(allow, 2) .. "\""
   end,

@@ -247,6 +247,26 @@ umpire.command {
   end,
 }
 
+-- Leaving a phase with stands not yet activated: every stand is activated once in each
+-- phase, even to do nothing (AMB-34). A warning only; the umpire may move on.
+local SET_PHASES = { command = true, manoeuvre = true, shooting = true, close_combat = true,
+  aob = true }
+umpire.on("pre_next", function()
+  local phase = umpire.clock().phase
+  if not SET_PHASES[phase] then return end
+  local left = {}
+  for _, side in ipairs(util.sides()) do
+    local n = #M.waiting(side)
+    if n > 0 then left[#left + 1] = side .. " " .. n end
+  end
+  if #left > 0 then
+    -- umpire drops what a pre_ handler of a built-in prints unless it cancels, so the note
+    -- is kept in the store and printed when the next step begins.
+    store.note = "note: stands not activated in the " .. phase .. " phase: " ..
+      table.concat(left, ", ") .. " (3.3; AMB-34)"
+  end
+end)
+
 -- Reminders as the clock moves: initiative at the start of a round, reserves and
 -- compulsory moves when the manoeuvre phase begins.
 umpire.on("round_begins", function(event)
@@ -254,6 +274,10 @@ umpire.on("round_begins", function(event)
 end)
 
 umpire.on("step_begins", function(event)
+  if store.note then
+    print(store.note)
+    store.note = nil
+  end
   if event.phase == "manoeuvre" then
     local n = #util.units("off_table=reserve")
     if n > 0 and event.round >= 2 then

@@ -249,6 +249,14 @@ umpire.command {
       c:result(avg .. " PCP")
       sides[b.side] = sides[b.side] + avg
     end
+    -- Fortifications and minefields bought with `works … SIDE`.
+    local works = store.works or {}
+    for _, s in ipairs(side_order) do
+      for _, w in ipairs(works[s] or {}) do
+        sides[s] = sides[s] + w.pcp
+        print(s .. ": " .. w.kind .. " " .. w.inches .. "\" " .. w.pcp .. " PCP (8.1)")
+      end
+    end
     local lines = {}
     for _, s in ipairs(side_order) do lines[#lines + 1] = s .. ": " .. sides[s] .. " PCP" end
     return table.concat(lines, "\n")
@@ -262,6 +270,8 @@ umpire.command {
     { name = "kind", type = "choice", values = { "fieldworks", "castle", "minefield" },
       help = "fieldworks 2 PCP per 6\", castle walls 4, minefield perimeter 2 (AMB-44)" },
     { name = "inches", type = "int", help = "frontage (minefield: perimeter) in inches" },
+    { name = "side", type = "selector", optional = true,
+      help = "the side that buys them: `pcp` then adds them to its total" },
   },
   run = function(ctx, args)
     if args.inches < 0 then error("frontage must be 0 or more inches", 0) end
@@ -271,6 +281,15 @@ umpire.command {
     c:add(units * rate, units .. " x 6\" at " .. rate .. " PCP",
       args.kind == "minefield" and "8.1; AMB-44" or "8.1")
     c:result(c:total() .. " PCP")
+    if args.side then
+      local side = args.side[1].side
+      local works = store.works or {}
+      local list = works[side] or {}
+      list[#list + 1] = { kind = args.kind, inches = args.inches, pcp = c:total() }
+      works[side] = list
+      store.works = works
+      return side .. " buys " .. args.kind .. ": " .. c:total() .. " PCP"
+    end
     return args.kind .. ": " .. c:total() .. " PCP"
   end,
 }

@@ -33,8 +33,9 @@ test("Table 4: every ground row", function()
   eq(allow(s, "type=ART"), 3)                                  -- manhandled / portee
   eq(allow(s, "type=TNK armour=light speed=fast"), 16)
   eq(allow(s, "type=TPT transport=jeep"), 16)
-  eq(allow(s, "type=ART transport=animal"), 6)                 -- limbered, moving as its TPT
-  eq(allow(s, "type=ART transport=animal horse_artillery=true"), 10)  -- +4" (2.2.4)
+  eq(allow(s, "type=ART transport=animal formation=limbered"), 6)   -- moving as its TPT
+  eq(allow(s, "type=ART transport=animal"), 3)       -- deployed: manhandled unless it limbers
+  eq(allow(s, "type=ART transport=motor formation=limbered"), 10)
   contains(s:fails("move m1 plan obstacle limber"), "only ART limber")
   s:run("add unit rc tk Tk type=TNK armour=light")
   contains(s:fails("move tk plan"), "speed=")
@@ -64,7 +65,22 @@ test("Table 4: limbering costs 2\" (animal) or 4\" (motor) per action", function
   local s = game()
   eq(allow(s, "type=ART transport=animal", "limber"), 4)
   eq(allow(s, "type=ART transport=animal", "limber unlimber"), 2)
-  eq(allow(s, "type=ART transport=motor", "unlimber"), 6)
+  eq(allow(s, "type=ART transport=motor formation=limbered", "unlimber"), 6)
+  -- The gun's formation follows: limbered after `limber`, deployed after `unlimber`.
+  s:run("add unit rc gun Gun type=ART transport=animal")
+  s:run("move gun 4 limber")
+  eq(s:get("gun", "formation"), "limbered")
+  -- A new round clears the MOVE action.
+  for _ = 1, 8 do if s:run("clock"):find("round 2") then break end s:run("next") end
+  s:run("move gun 4 unlimber")
+  eq(s:get("gun", "formation"), "normal")
+end)
+
+test("horse artillery: its TPT moves 4\" more (2.2.4)", function()
+  local s = game()
+  eq(allow(s, "type=ART transport=animal formation=limbered horse_artillery=true"), 10)
+  eq(allow(s, "type=ART transport=animal horse_artillery=true", "limber"), 8)
+  eq(allow(s, "type=ART horse_artillery=true"), 3)   -- manhandled: no bonus
 end)
 
 test("Table 5: roads +4\", +8\" for TNK and motor TPT, none when charging", function()

@@ -178,6 +178,32 @@ test("Fortifications 2 PCP per 6\", castle walls 4, minefields as fieldworks (8.
   contains(s:run("works fieldworks 12"), "4 PCP")
   contains(s:run("works castle 18"), "12 PCP")
   contains(s:run("works minefield 9"), "4 PCP")   -- 9/6 = 1.5 rounds up to 2 units
+  -- Bought for a side, they count in its total.
+  s:run("add unit c1 inf Inf type=INF/U")
+  s:run("works fieldworks 12 red")
+  contains(s:run("pcp side:red"), "red: 7 PCP")
+end)
+
+test("every row of the 2.2.2 price lists (Table 7 factors, Table 11)", function()
+  local s = game()
+  local factors = { torsion_art = 0, rocket = 0, ml_smoothbore = 1, ml_rifled = 2, bl_to79 = 3,
+    light_beam_cannon = 3, bl_80_130 = 4, beam_cannon = 4, bl_over130 = 5,
+    heavy_beam_cannon = 5, ship = 7 }
+  for key, f in pairs(factors) do
+    s:run("add unit c1 a_" .. key .. " A type=ART weapon=" .. key)
+    s:run("add unit c1 t_" .. key .. " T type=TNK armour=light weapon=" .. key)
+    s:run("sp a_" .. key .. ",t_" .. key .. " apply")
+    local torsion = key == "torsion_art" and 1 or 0
+    contains(s:run("pcp a_" .. key), (4 + f - torsion) .. " PCP")
+    contains(s:run("pcp t_" .. key), (5 + math.max(0, f - 1)) .. " PCP")
+  end
+  local arms = { unarmed = 0, fighter = 1, fighter_bomber = 2, tactical_bomber = 3, jet = 4,
+    attack_helicopter = 5 }
+  for key, extra in pairs(arms) do
+    s:run("add unit c1 air_" .. key .. " Air type=AIR warload=" .. key)
+    s:run("sp air_" .. key .. " apply")
+    contains(s:run("pcp air_" .. key), (4 + extra) .. " PCP")
+  end
 end)
 
 test("The Borsetshire split: 2 MSK of 5 SP become 3 SKI/F of 3, 4 and 3 (2.2.3)", function()
