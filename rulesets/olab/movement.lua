@@ -168,6 +168,14 @@ local function route_cost(u, m, distance)
     string.format("%g\" open + %g\" %s x%d", distance - inside, inside, m.terrain, rate)
 end
 
+-- Moves happen when a stand's set is activated (3.3): a reminder, not a refusal, since
+-- the umpire may resolve moves without keeping the sets in umpire.
+local function remind_activation(u)
+  if umpire.clock().phase == "manoeuvre" and not u:has("activated") then
+    print("note: " .. u.id .. " has not been activated in this manoeuvre phase (`activate`, 3.3)")
+  end
+end
+
 -- The move arguments shared by `move` and `charge`.
 local move_args = {
   { name = "terrain", type = "choice", optional = true,
@@ -255,6 +263,7 @@ umpire.command {
       error(u.name .. " is in close combat: add `disengage` to move away (4.3)", 0)
     end
     local allow, distance = judge(ctx, "Manoeuvre 4.2: " .. u.name, u, args)
+    if not args.plan then remind_activation(u) end
     if args.disengage then
       u:mark("disengaged", "disengaged: no shooting or new close combat this round (4.3)")
       if u:has("engaged") then u:unmark("engaged", "disengaged (4.3)") end
@@ -301,6 +310,7 @@ umpire.command {
     for k, v in pairs(args) do m[k] = v end
     m.charge = true
     judge(ctx, "Charge 4.4: " .. u.name .. " at " .. target.name, u, m)
+    if not args.plan then remind_activation(u) end
     local arc = args.arc or "front"
     local lines = { u.name .. " charges " .. target.name }
     local bonus = true

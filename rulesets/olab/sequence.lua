@@ -182,7 +182,7 @@ umpire.command {
     st.last = side
     store.sets = st
     for _, u in ipairs(set) do
-      u:mark("activated", side .. "'s set " .. n .. " of the " .. phase .. " phase (3.3)")
+      u:mark("activated", "set " .. n .. " of " .. side .. " in the " .. phase .. " phase (3.3)")
     end
     local left = #waiting - #set
     local lines = { side .. " set " .. n .. " (" .. phase .. "): " .. ids(set) ..

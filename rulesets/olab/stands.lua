@@ -5,6 +5,7 @@
 -- or `army load FILE`); `sp` then works out their strength from Tables 2 and 3, `pcp` prices
 -- them, and `convert` splits a body's SP between its alternative stands.
 local util = require "olab.util"
+local actions = require "olab.actions"
 
 local M = {}
 
@@ -304,6 +305,8 @@ umpire.command {
     { name = "n", type = "int", help = "how many stands they become" },
     { name = "type", type = "choice", values = util.types, help = "the new stand type" },
     { name = "to", type = "selector", optional = true, help = "the N stands to become (sabots)" },
+    { name = "free", type = "flag", help = "no MOVE action (e.g. before play); AMB-30" },
+    { name = "force", type = "flag", help = "the umpire overrides the action limit (2.1.1)" },
   },
   run = function(ctx, args)
     local from, n = args.from, args.n
@@ -341,6 +344,12 @@ umpire.command {
       if u.off_table ~= "no" then u:set("off_table", "no", reason) end
     end
     for _, f in ipairs(from) do f:set("off_table", "sabot", "changed order (2.2.4)") end
+    -- A change of order is a manoeuvre costing half a move (AMB-30): the new stands have
+    -- used their MOVE action.
+    if not args.free then
+      for _, u in ipairs(args.to) do actions.use(u, "move", args.force) end
+      print("the change of order is their MOVE action and costs half a Table 4 move (AMB-30)")
+    end
     return "now " .. n .. " " .. args.type .. ": " .. table.concat(sps, ", ") .. " SP"
   end,
 }
