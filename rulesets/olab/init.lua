@@ -18,3 +18,8 @@ umpire.ruleset {
 
 -- Each part of the rules registers its own commands, events and hook points.
 require "olab.actions"
+require "olab.stands"     -- strength (2.2.1), points (2.2.2), changes of order (2.2.4)
+require "olab.sequence"   -- deployment, reserves, initiative, sets of five (3.2-3.3)
+require "olab.command"    -- command distance (4.1.2), replacing Generals (7.4)
+require "olab.movement"   -- move allowance (Tables 4-5, 4.3), charges and evades (4.4)
+require "olab.dispute"    -- settling disputes (PN 1.3)

@@ -1,0 +1,186 @@
+-- Command and control (4.1.2) and replacing a fallen General (7.4).
+--
+-- The umpire measures; the script decides. `incommand UNIT GAP` takes the longest gap (in
+-- inches, base edge to base edge) along the best chain of friendly stands from the stand to
+-- its Command's General (or the straight distance to the General). Scripts cannot read side
+-- attributes, so each side's communications are set with `comms` and kept in the store:
+--   store.comms        = { [SIDE] = "none" | "telephone" | "radio" }
+--   store.attrition    = { [UNIT] = ROUND }      PN 4.1.2 loss taken this round (AMB-28)
+--   store.generals_lost = { {side=, command=, id=, round=, replaced_by=}, … }   (7.1, 7.4)
+local util = require "olab.util"
+
+local M = {}
+
+-- A side's communications: set with `comms`; sci-fi armies have radio (8.7.2).
+function M.comms(side)
+  local c = store.comms
+  if c and c[side] then return c[side], "set with `comms`" end
+  for _, u in ipairs(util.units("side:" .. side)) do
+    if u.scifi then return "radio", "sci-fi (8.7.2)" end
+  end
+  return "none", "default"
+end
+
+function M.distance(side)
+  local comms, why = M.comms(side)
+  return util.ed(umpire.table("command_distance"):lookup(comms)), comms, why
+end
+
+-- The General of a stand's Command: the stand of that Command with a General rating.
+function M.general_of(u)
+  for _, g in ipairs(util.units("command:" .. u.command)) do
+    if g.general ~= "none" and g.sp > 0 then return g end
+  end
+  return nil
+end
+
+umpire.command {
+  name = "comms",
+  help = "set a side's communications for the command distance (4.1.2):\n" ..
+    "none 6\" (2E 4\"), telephone 12\" (8\"), radio 24\" (18\")",
+  args = {
+    { name = "side", type = "selector", help = "the side (its id selects its stands)" },
+    { name = "level", type = "choice", values = { "none", "telephone", "radio" } },
+  },
+  run = function(ctx, args)
+    local side = args.side[1].side
+    local c = store.comms or {}
+    c[side] = args.level
+    store.comms = c
+    local d = M.distance(side)
+    return side .. ": " .. args.level .. ", command distance " .. d .. "\" (4.1.2)"
+  end,
+}
+
+umpire.command {
+  name = "incommand",
+  help = "is a stand within command distance of its Command's General (4.1.2)? GAP is the\n" ..
+    "longest gap along the best chain of friendly stands (or the distance to the General).\n" ..
+    "`after` at the end of its manoeuvre: PN, still out and not pinned, it loses 1 SP",
+  args = {
+    { name = "unit", type = "unit" },
+    { name = "gap", type = "number", optional = true, help = "inches, measured by the umpire" },
+    { name = "pinned", type = "flag", help = "pinned in close combat (also: the engaged marker)" },
+    { name = "after", type = "flag", help = "the end of its manoeuvre activation" },
+  },
+  run = function(ctx, args)
+    local u = args.unit
+    if u.type == "AIR" then return u.name .. ": AIR are never checked (4.1.2)" end
+    if u.off_table ~= "no" then
+      if u.off_table == "reserve" and not util.is_2e() then
+        return u.name .. ": off-table reserves count as in command (PN 8.2)"
+      end
+      return u.name .. " is off the table (" .. u.off_table .. "): not checked"
+    end
+    local d, comms = M.distance(u.side)
+    local c = ctx:check("Command distance 4.1.2: " .. u.name)
+    local general = M.general_of(u)
+    local inside
+    if u.general ~= "none" then
+      c:result("a General: in command")
+      inside = true
+    else
+      if args.gap == nil then
+        error("give GAP: the longest gap in inches from " .. u.id .. " along friendly stands " ..
+          "to " .. (general and general.id or "its General") .. ", e.g. `incommand " .. u.id ..
+          " 5`", 0)
+      end
+      if args.gap < 0 then error("GAP is a distance: 0 or more inches", 0) end
+      local gap = util.rhu(args.gap)
+      c:add(gap, "longest gap to " .. (general and general.name or "a General") ..
+        (gap ~= args.gap and " (rounded, 1.2)" or ""), "4.1.2; AMB-27")
+      c:add(-d, "command distance, " .. comms, "4.1.2")
+      inside = gap <= d
+      c:result(inside and "in command" or "out of command")
+      if not general then
+        print("note: " .. u.command .. " has no General left; `newgeneral` appoints one (7.4)")
+      end
+    end
+    if inside then
+      if u:has("out_of_command") then u:unmark("out_of_command", "back within " .. d .. "\" (4.1.2)") end
+      return u.name .. " is in command"
+    end
+    if not u:has("out_of_command") then
+      u:mark("out_of_command", "more than " .. d .. "\" from its chain of command (4.1.2)")
+    end
+    local pinned = args.pinned or u:has("engaged")
+    if pinned then
+      return u.name .. " is out of command but pinned in close combat: no compulsory move (4.1.2)"
+    end
+    if not args.after then
+      return u.name .. " is out of command: its move must bring it back within " .. d ..
+        "\" before any shooting or close combat (4.1.2)"
+    end
+    if util.is_2e() then
+      return u.name .. " is still out of command (2E: no SP loss)"
+    end
+    if u:has("routed") then
+      return u.name .. " is still out of command; it is routing, so no loss (AMB-28)"
+    end
+    local round = umpire.clock().round
+    local done = store.attrition or {}
+    if done[u.id] == round then
+      return u.name .. " already lost 1 SP for being out of command this round (AMB-28)"
+    end
+    done[u.id] = round
+    store.attrition = done
+    u:add("sp", -1, "still out of command after its move (PN 4.1.2; AMB-28)")
+    return u.name .. " stays out of command and loses 1 SP (PN 4.1.2)"
+  end,
+}
+
+-- Whether a General has fallen: no SP left or eliminated.
+local function fallen(g)
+  return g.sp <= 0 or g.off_table == "eliminated"
+end
+
+umpire.command {
+  name = "newgeneral",
+  help = "replace a fallen General with another stand, rated Inferior (7.4); PN: from the\n" ..
+    "same Command, for each Command; 2E: only when the army's last General has fallen",
+  args = {
+    { name = "old", type = "unit", help = "the fallen General" },
+    { name = "new", type = "unit", help = "the stand that takes command" },
+    { name = "force", type = "flag", help = "the umpire overrides the checks" },
+  },
+  run = function(ctx, args)
+    local old, new = args.old, args.new
+    local problems = {}
+    if old.general == "none" then error(old.id .. " is not a General", 0) end
+    if new.general ~= "none" then error(new.id .. " is already a General", 0) end
+    if new.side ~= old.side then error(new.id .. " is not on " .. old.side .. "'s side", 0) end
+    if not fallen(old) then problems[#problems + 1] = old.id .. " has not fallen (SP " .. old.sp .. ")" end
+    if fallen(new) then problems[#problems + 1] = new.id .. " has been eliminated itself" end
+    if util.is_2e() then
+      for _, g in ipairs(util.units("side:" .. old.side)) do
+        if g.general ~= "none" and g ~= old and not fallen(g) then
+          problems[#problems + 1] = "2E 7.4: " .. g.id .. " is still a General; a new one is " ..
+            "named only when the last falls"
+          break
+        end
+      end
+    elseif new.command ~= old.command then
+      problems[#problems + 1] = "PN 7.4: the new General comes from " .. old.command
+    end
+    if #problems > 0 then
+      if not args.force then error(table.concat(problems, "; ") .. "; add `force` to override", 0) end
+      print("umpire's override: " .. table.concat(problems, "; "))
+    end
+    local reason = "replaces " .. old.name .. " (7.4)"
+    new:set("general", "inferior", reason)
+    local was_cinc = old.cinc
+    if was_cinc then
+      new:set("cinc", true, reason .. "; the new C-in-C is Inferior (AMB-45)")
+      old:set("cinc", false, "replaced as C-in-C (7.4)")
+    end
+    old:set("general", "none", "fallen; replaced by " .. new.name .. " (7.4)")
+    local lost = store.generals_lost or {}
+    lost[#lost + 1] = { side = old.side, command = old.command, id = old.id,
+      round = umpire.clock().round, replaced_by = new.id }
+    store.generals_lost = lost
+    return new.name .. " commands " .. old.command .. " as an Inferior General" ..
+      (was_cinc and ", and is the C-in-C" or "") .. "; SP unchanged (AMB-45)"
+  end,
+}
+
+return M

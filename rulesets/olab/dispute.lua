@@ -1,0 +1,45 @@
+-- Settling disputes (PN 1.3): an opposed D6 between the sides, or a single D6 test that
+-- succeeds on 4 or more (+1 when the stand concerned is a Hero, 8.8.4). The 2nd Edition has
+-- no such rule.
+local util = require "olab.util"
+
+umpire.command {
+  name = "dispute",
+  help = "PN 1.3: `dispute` rolls an opposed D6 per side (ties roll again, AMB-33);\n" ..
+    "`dispute test [UNIT]` rolls a D6 that succeeds on 4+, +1 if UNIT is a Hero",
+  args = {
+    { name = "mode", type = "choice", values = { "opposed", "test" }, optional = true,
+      help = "opposed (default) or a single test" },
+    { name = "unit", type = "unit", optional = true, help = "the stand the test concerns" },
+  },
+  run = function(ctx, args)
+    if util.is_2e() then
+      error("the 2nd Edition has no dispute rule (it is PN 1.3); the umpire decides", 0)
+    end
+    if (args.mode or "opposed") == "test" then
+      local c = ctx:check("Dispute test 1.3" .. (args.unit and (": " .. args.unit.name) or ""))
+      c:roll("1d6", "D6", "1.3")
+      if args.unit and args.unit.hero then c:add(1, "Hero", "1.3, 8.8.4") end
+      local yes = c:total() >= 4
+      c:result(yes and "it happens (4+)" or "it does not (under 4)")
+      return yes and "yes: the test succeeds" or "no: the test fails"
+    end
+    local sides = util.sides()
+    if #sides < 2 then error("an opposed dispute needs two sides with stands", 0) end
+    local contenders = sides
+    for attempt = 1, 50 do
+      local best, leaders = nil, {}
+      for _, side in ipairs(contenders) do
+        local c = ctx:check("Dispute 1.3: " .. side .. (attempt > 1 and " (again after a tie)" or ""))
+        local d = c:roll("1d6", "D6", "1.3")
+        c:result(tostring(d))
+        if best == nil or d > best then best, leaders = d, { side }
+        elseif d == best then leaders[#leaders + 1] = side end
+      end
+      if #leaders == 1 then return leaders[1] .. " wins the dispute" end
+      print("tie at " .. best .. ": roll again (AMB-33)")
+      contenders = leaders
+    end
+    error("still tied after 50 rolls; check the dice queue", 0)
+  end,
+}

@@ -1,0 +1,372 @@
+-- Manoeuvre (4.2-4.4): how far a stand may move (Tables 4 and 5 with the 4.3 deductions),
+-- charges and evades. The umpire describes the move; the script works out the allowance,
+-- refuses what the rules forbid, and records the MOVE action (2.1.1).
+local util = require "olab.util"
+local actions = require "olab.actions"
+
+local M = {}
+
+local function moves(key) return umpire.table("moves"):lookup(key) end
+local function terrain(key) return umpire.table("terrain"):lookup(key) end
+
+-- Half the speed of each transport a stand may mount or leave (4.3).
+M.transports = { animal = 6, cavalry = 10, motor = 10, slow_tnk = 8, medium_tnk = 10, fast = 16 }
+local transport_names = { "animal", "cavalry", "motor", "slow_tnk", "medium_tnk", "fast" }
+
+local FOOT = { ["INF/A"] = true, ["INF/U"] = true, WBD = true, PKE = true, ARC = true,
+  MSK = true, ["SKI/F"] = true, ["SKI/S"] = true }
+local NO_CHARGE = { PKE = true, TNK = true, ["SKI/S"] = true, ARC = true, TPT = true, ART = true }
+
+-- Wheeled for Table 5: motor and jeep transport, and guns moving on their limbers (PN).
+local function wheeled(u)
+  return (u.type == "TPT" or u.type == "ART") and (u.transport == "motor" or u.transport == "jeep")
+    or (u.type == "ART" and u.transport == "animal")
+end
+
+local function motorised(u)
+  return (u.type == "TNK") or ((u.type == "TPT" or u.type == "ART") and
+    (u.transport == "motor" or u.transport == "jeep"))
+end
+
+-- Whether an ART stand moves on its limber this time: it has a transport and is limbered
+-- already or limbers as part of this move.
+local function on_limber(u, m)
+  return u.type == "ART" and u.transport ~= "none" and (u.formation == "limbered" or m.limber)
+end
+
+-- The Table 4 row for a stand (`m`: the move described).
+local function table4(u, m)
+  local t = u.type
+  if t == "INF/A" or t == "INF/U" then return "INF" end
+  if t == "TNK" then
+    if u.speed == "none" then
+      error(u.id .. " is a TNK without a speed: set speed=slow|medium|fast (Table 4)", 0)
+    end
+    return "TNK " .. u.speed
+  end
+  if t == "ART" and not on_limber(u, m) then return "ART manhandled" end
+  if t == "TPT" or t == "ART" then
+    local tr = u.transport
+    if tr == "animal" or tr == "motor" or tr == "jeep" then return "TPT " .. tr end
+    error(u.id .. " is a TPT without a kind: set transport=animal|motor|jeep (Table 4)", 0)
+  end
+  if t == "AIR" then
+    if u.air == "fixed" then return "AIR fixed" end
+    return u.loiter and "AIR rotary loitering" or "AIR rotary"
+  end
+  return t
+end
+
+-- Works out the allowance for a move described by `m` (see the `move` arguments), adding
+-- every step to check `c`. Returns the allowance in inches, or raises the reason the move
+-- is not allowed.
+function M.allowance(c, u, m)
+  local key = table4(u, m)
+  local row = moves(key)
+  if u.type == "AIR" then
+    local lo, hi = row.min, util.ed(row)
+    c:add(hi, key .. " maximum (minimum " .. lo .. "\")", "Table 4")
+    return hi, lo
+  end
+  -- Formations that hardly move (6.6).
+  if u.formation == "square" then
+    if not util.is_2e() then error(u.name .. " is in square: a square cannot move (PN 6.6)", 0) end
+    c:add(2, "square: the 2\" minimum only", "2E 6.6")
+    return 2, 0
+  end
+  if u.formation == "testudo" then
+    c:add(2, "testudo: the 2\" minimum only", "6.6")
+    return 2, 0
+  end
+  local base
+  if type(row) == "table" then
+    base = m.charge and row.charge or row.move
+    c:add(base, key .. (m.charge and " charging" or ""), "Table 4")
+  else
+    base = row
+    c:add(base, key, "Table 4")
+  end
+  if key == "TPT animal" and u.type == "ART" and u.horse_artillery then
+    c:add(moves("horse artillery TPT"), "horse artillery", "2.2.4")
+  end
+  if m.backstep then
+    if not FOOT[u.type] or u.type:match("^SKI") then
+      error("only infantry may backstep (4.3); " .. u.id .. " is " .. u.type, 0)
+    end
+    c:add(util.rhu(base / 2) - base, "backstep: half a move straight back", "4.3")
+  end
+  if m.road then
+    if m.charge then
+      c:add(0, "no road bonus when charging", "Table 5")
+    else
+      local r = terrain("road")
+      local bonus = motorised(u) and r.motor or r.bonus
+      c:add(bonus, "whole move along a road" .. (bonus == r.motor and " (TNK/motor)" or ""),
+        "Table 5; AMB-32")
+    end
+  end
+  if m.slope then c:add(terrain("steep slope up"), "up a steep slope", "Table 5") end
+  if m.obstacle then
+    c:add(util.ed(terrain("linear obstacle")), "crossing a linear obstacle",
+      util.is_2e() and "2E 4.3" or "PN 4.3")
+  end
+  if m.disengage then c:add(terrain("disengage"), "disengaging", "4.3") end
+  if m.swap then c:add(terrain("swap places"), "swapping places", "4.3") end
+  local limbering = (m.limber and 1 or 0) + (m.unlimber and 1 or 0)
+  if limbering > 0 then
+    if u.type ~= "ART" then error("only ART limber or unlimber (Table 4)", 0) end
+    local per = (u.transport == "animal") and moves("limber animal") or moves("limber motor")
+    c:add(per * limbering, (limbering == 2 and "limbering and unlimbering" or
+      (m.limber and "limbering" or "unlimbering")) .. " (" .. per .. "\" each)", "Table 4")
+  end
+  if m.mounting then
+    local speed = M.transports[m.mounting]
+    c:add(-util.rhu(speed / 2), "mounting/dismounting: half of " .. m.mounting .. " " ..
+      speed .. "\"", "4.3")
+  end
+  if m.terrain == "woods" and u.type:match("^SKI") then
+    c:add(terrain("woods").ski_flat, "SKI in woods (instead of double cost)", "Table 5")
+  end
+  return c:total(), 0
+end
+
+-- Refuses terrain the stand may not enter (Table 5, 4.3).
+local function check_terrain(u, m)
+  local t, code = m.terrain, u.type
+  local main = util.main_type(code)
+  if not t or t == "open" or m.road then return end
+  local function no(why) error(u.name .. " cannot enter " .. t .. ": " .. why, 0) end
+  if t == "woods" then
+    if code == "PKE" then no("woods are impassable to PKE (Table 5)") end
+    if not util.is_2e() and wheeled(u) then no("PN: woods are impassable to wheeled vehicles") end
+  elseif t == "bua" then
+    if code == "PKE" or main == "CAV" or code == "ART" or code == "TPT" or code == "TNK" then
+      no(code .. " enter built-up areas only along roads (add `road`) (Table 5)")
+    end
+  elseif t == "marsh" then
+    if code == "ART" or code == "TNK" or main == "CAV" or code == "PKE" then
+      no("marsh is impassable to ART, TNK, CAV and PKE (Table 5)")
+    end
+    if code == "TPT" and (u.transport == "motor" or u.transport == "jeep") then
+      no(util.is_2e() and "2E: marsh bars TPT not on foot" or "PN: marsh bars wheeled TPT")
+    end
+  elseif t == "river" then
+    if main ~= "SKI" then
+      no("only SKI cross rivers away from bridges and fords (use `ford`, or `road` for a bridge)")
+    end
+  end
+end
+
+-- The cost of the route: open ground 1:1, `inside` inches of terrain at its rate.
+local function route_cost(u, m, distance)
+  local inside = m.inside or 0
+  if not m.terrain or m.terrain == "open" or m.road then return distance, "" end
+  local rate = terrain(m.terrain).cost
+  if m.terrain == "woods" and u.type:match("^SKI") then rate = 1 end
+  if inside > distance then distance = inside end
+  return (distance - inside) + inside * rate,
+    string.format("%g\" open + %g\" %s x%d", distance - inside, inside, m.terrain, rate)
+end
+
+-- Moves happen when a stand's set is activated (3.3): a reminder, not a refusal, since
+-- the umpire may resolve moves without keeping the sets in umpire.
+local function remind_activation(u)
+  if umpire.clock().phase == "manoeuvre" and not u:has("activated") then
+    print("note: " .. u.id .. " has not been activated in this manoeuvre phase (`activate`, 3.3)")
+  end
+end
+
+-- The move arguments shared by `move` and `charge`.
+local move_args = {
+  { name = "terrain", type = "choice", optional = true,
+    values = { "open", "woods", "bua", "marsh", "river", "ford" },
+    help = "difficult ground on the route (Table 5)" },
+  { name = "inside", type = "number", optional = true,
+    help = "inches of the route inside that ground" },
+  { name = "mounting", type = "choice", optional = true, values = transport_names,
+    help = "mounting or dismounting this transport: half its speed (4.3)" },
+  { name = "road", type = "flag", help = "the whole move is along a road (Table 5)" },
+  { name = "slope", type = "flag", help = "moving up a steep slope (Table 5)" },
+  { name = "obstacle", type = "flag", help = "crossing a wall or hedge (4.3)" },
+  { name = "swap", type = "flag", help = "swapping places with an adjacent stand (4.3)" },
+  { name = "limber", type = "flag", help = "ART limbers up (Table 4)" },
+  { name = "unlimber", type = "flag", help = "ART unlimbers (Table 4)" },
+  { name = "plan", type = "flag", help = "only work it out: no MOVE action recorded" },
+  { name = "force", type = "flag", help = "the umpire overrides the action limit (2.1.1)" },
+}
+
+local function with(extra)
+  local out = {}
+  for _, a in ipairs(extra) do out[#out + 1] = a end
+  for _, a in ipairs(move_args) do out[#out + 1] = a end
+  return out
+end
+
+-- Works out and judges a move; returns the allowance, the cost and a verdict line.
+local function judge(ctx, title, u, m)
+  check_terrain(u, m)
+  local c = ctx:check(title)
+  local allow, min = M.allowance(c, u, m)
+  local distance = m.distance and util.rhu(m.distance) or nil
+  if u.type == "AIR" then
+    if distance and (distance < min or distance > allow) then
+      c:result("not allowed")
+      error(u.name .. " must fly between " .. min .. "\" and " .. allow .. "\" (Table 4)", 0)
+    end
+    c:result(min .. "-" .. allow .. "\"")
+    return allow, distance
+  end
+  local limit = 2 -- the minimum move (4.3; AMB-31)
+  if distance == nil then
+    if m.terrain and m.terrain ~= "open" and not m.road then
+      local rate = terrain(m.terrain).cost
+      if m.terrain == "woods" and u.type:match("^SKI") then rate = 1 end
+      c:result(math.max(allow, limit) .. "\" in the open; " ..
+        math.max(util.rhu(math.max(allow, 0) / rate), limit) .. "\" all in " .. m.terrain)
+    else
+      c:result(math.max(allow, limit) .. "\"")
+    end
+    return allow, nil
+  end
+  local cost, how = route_cost(u, m, distance)
+  if how ~= "" then print(string.format("route: %s = %g\" of movement (Table 5)", how, cost)) end
+  local capped = m.terrain == "woods" and not m.road and
+    (util.main_type(u.type) == "CAV" or u.type == "ART" or u.type == "TPT" or u.type == "TNK")
+  if capped and (m.inside or 0) > terrain("woods").limit then
+    c:result("not allowed")
+    error(u.name .. " may move at most 2\" inside woods a turn (Table 5)", 0)
+  end
+  if cost > allow and distance > limit then
+    c:result("not allowed")
+    error(string.format("%s cannot move %d\": it costs %g\" of an allowance of %d\" (Tables 4-5)",
+      u.name, distance, cost, allow), 0)
+  end
+  c:result(distance .. "\" allowed" .. (cost > allow and " (the 2\" minimum, 4.3)" or ""))
+  return allow, distance
+end
+
+umpire.command {
+  name = "move",
+  help = "how far a stand may move and whether the move described is allowed (Tables 4-5,\n" ..
+    "4.3), with the breakdown; records its MOVE action (2.1.1) unless `plan`.\n" ..
+    "e.g. `move leg1 6 woods 2 slope`, `move gun1 limber road`, `move ski1 3 medium_tnk`",
+  args = with({
+    { name = "unit", type = "unit" },
+    { name = "distance", type = "number", optional = true, help = "inches to move (route length)" },
+    { name = "backstep", type = "flag", help = "infantry stepping straight back (4.3)" },
+    { name = "disengage", type = "flag", help = "leaving a close combat (4.3)" },
+  }),
+  run = function(ctx, args)
+    local u = args.unit
+    if not util.on_table(u) then error(u.id .. " is not on the table (" .. u.off_table .. ")", 0) end
+    if u:has("engaged") and not args.disengage then
+      error(u.name .. " is in close combat: add `disengage` to move away (4.3)", 0)
+    end
+    local allow, distance = judge(ctx, "Manoeuvre 4.2: " .. u.name, u, args)
+    if not args.plan then remind_activation(u) end
+    if args.disengage then
+      u:mark("disengaged", "disengaged: no shooting or new close combat this round (4.3)")
+      if u:has("engaged") then u:unmark("engaged", "disengaged (4.3)") end
+    end
+    if not args.plan then
+      actions.use(u, "move", args.force)
+      -- The gun's state after the move: on its limber, or deployed again.
+      if args.unlimber and u.formation == "limbered" or (args.unlimber and args.limber) then
+        u:set("formation", "normal", "unlimbered (Table 4)")
+      elseif args.limber and not args.unlimber then
+        u:set("formation", "limbered", "limbered up (Table 4)")
+      end
+    end
+    if distance then return u.name .. " moves " .. distance .. "\"" end
+    return u.name .. " may move up to " .. math.max(allow, 2) .. "\""
+  end,
+}
+
+umpire.command {
+  name = "charge",
+  help = "declare a charge (4.4): a straight move of 2\" or more, one turn to an adjacent\n" ..
+    "facing at the start; not PKE, TNK, SKI/S, ARC, TPT or ART; WBD 8\", CAV/U and SKI/M\n" ..
+    "12\", no road bonus. Says whether the Table 9 charge bonus applies and what the target may do",
+  args = with({
+    { name = "unit", type = "unit", help = "the charger" },
+    { name = "target", type = "unit", help = "the stand charged" },
+    { name = "distance", type = "number", help = "inches from the charger to the target" },
+    { name = "arc", type = "choice", optional = true, values = { "front", "flank", "rear" },
+      help = "the target's arc the charger will contact (default front)" },
+  }),
+  run = function(ctx, args)
+    local u, target = args.unit, args.target
+    if NO_CHARGE[u.type] then
+      error(u.type .. " may not charge (4.4); it may still advance into contact with `move`", 0)
+    end
+    if u.side == target.side then error(target.id .. " is on the same side", 0) end
+    if u:has("engaged") then error(u.name .. " is in close combat: no new charges until it ends (6.2)", 0) end
+    if u:has("routed") then error(u.name .. " is routing and cannot charge (7.2; AMB-49)", 0) end
+    if u:has("disengaged") then error(u.name .. " disengaged this round: no new close combat (4.3)", 0) end
+    if util.rhu(args.distance) < 2 then
+      error("a charge is a straight move of at least 2\" (4.4); from closer, advance with `move`", 0)
+    end
+    local m = {}
+    for k, v in pairs(args) do m[k] = v end
+    m.charge = true
+    judge(ctx, "Charge 4.4: " .. u.name .. " at " .. target.name, u, m)
+    if not args.plan then remind_activation(u) end
+    local arc = args.arc or "front"
+    local lines = { u.name .. " charges " .. target.name }
+    local bonus = true
+    if arc == "front" and (target.type == "ART" or target.type == "PKE" or target.type == "SKI/S") then
+      bonus = false
+      lines[#lines + 1] = "no charge bonus against the front of " .. target.type ..
+        " (4.4; AMB-22): it needs the move to take the target's place"
+    elseif target.formation == "square" or target.formation == "testudo" then
+      bonus = false
+      lines[#lines + 1] = "no charge bonus against a " .. target.formation .. " (6.6)"
+    end
+    if bonus then
+      lines[#lines + 1] = "charge bonus if contact is made this turn (Table 9, 6.2)"
+    end
+    if not args.plan then
+      actions.use(u, "move", args.force)
+      if not u:has("charging") then u:mark("charging", "charged " .. target.name .. " (4.4)") end
+      if bonus and not u:has("charge_bonus") then
+        u:mark("charge_bonus", "first turn of its charge: Table 9 bonus on contact this turn (6.2)")
+      end
+      local charges = store.charges or {}
+      charges[u.id] = { round = umpire.clock().round, target = target.id, bonus = bonus }
+      store.charges = charges
+    end
+    if (target.type == "SKI/F" or target.type == "SKI/M") and not target:has("moved") then
+      lines[#lines + 1] = target.name .. " may evade 6\" (`evade " .. target.id .. "`, 4.4)"
+    end
+    if util.rhu(args.distance) > 7 then
+      lines[#lines + 1] = target.name .. " may fire before contact if its weapon reaches more " ..
+        "than 7\" and it has its SHOOT action left (6.3; AMB-21)"
+    end
+    return table.concat(lines, "\n")
+  end,
+}
+
+umpire.command {
+  name = "evade",
+  help = "a charged SKI/F or SKI/M that has not moved this round falls back 6\" (4.4);\n" ..
+    "this is its MOVE action (2.1.1)",
+  args = {
+    { name = "unit", type = "unit" },
+    { name = "force", type = "flag", help = "the umpire overrides the checks" },
+  },
+  run = function(ctx, args)
+    local u = args.unit
+    if u.type ~= "SKI/F" and u.type ~= "SKI/M" then
+      error("only SKI/F and SKI/M may evade (4.4); " .. u.id .. " is " .. u.type, 0)
+    end
+    if u:has("moved") and not args.force then
+      error(u.name .. " has already moved this round and cannot evade (4.4)", 0)
+    end
+    actions.use(u, "move", args.force)
+    u:mark("evaded", "evaded a charge (4.4)")
+    return u.name .. " falls back 6\" straight away from the charger; the charger may go on " ..
+      "up to its full move (4.4; AMB-18)"
+  end,
+}
+
+return M

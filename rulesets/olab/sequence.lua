@@ -1,0 +1,289 @@
+-- The sequence of play (3.2-3.3): background initiative for deployment, reserves coming on,
+-- the round's initiative, and activation in sets of five within each phase.
+--
+-- Rule state kept in the store (journalled and undone with the game):
+--   store.deploy     = { winner = SIDE }                      background initiative (3.2)
+--   store.initiative = { round = N, side = SIDE }             this round's initiative (3.3)
+--   store.sets       = { round = N, phase = P, last = SIDE, count = { [SIDE] = n } }
+local util = require "olab.util"
+
+local M = {}
+
+-- Rolls D6 + C-in-C rating for every side, each in its own breakdown, and rolls again
+-- on a tie for first place (AMB-33). Returns the winning side.
+local function contest(ctx, title, rule)
+  local sides = util.sides()
+  if #sides < 2 then
+    error("need two sides with stands; add them or load the armies (`army load FILE`)", 0)
+  end
+  local contenders = sides
+  for attempt = 1, 50 do
+    local best, leaders = nil, {}
+    for _, side in ipairs(contenders) do
+      local label = attempt == 1 and side or (side .. ", roll " .. attempt .. " after a tie")
+      local c = ctx:check(title .. ": " .. label)
+      c:roll("1d6", "D6", rule)
+      local rating, cinc = util.cinc_rating(side)
+      if cinc then
+        c:add(rating, "C-in-C " .. cinc.name .. " (" .. cinc.general .. ")", rule)
+      else
+        c:add(0, "no C-in-C flagged (cinc=true)", rule)
+      end
+      local t = c:total()
+      c:result(tostring(t))
+      if best == nil or t > best then
+        best, leaders = t, { side }
+      elseif t == best then
+        leaders[#leaders + 1] = side
+      end
+    end
+    if #leaders == 1 then return leaders[1] end
+    print("tie at " .. best .. " between " .. table.concat(leaders, " and ") ..
+      ": roll again (AMB-33)")
+    contenders = leaders
+  end
+  error("still tied after 50 rolls; check the dice queue", 0)
+end
+
+umpire.command {
+  name = "deploy",
+  help = "background initiative (3.2): D6 + C-in-C rating per side, ties roll again;\n" ..
+    "the winner picks a table edge and deploys first or makes the opponent deploy first",
+  args = {},
+  run = function(ctx)
+    local winner = contest(ctx, "Background initiative 3.2", "3.2")
+    store.deploy = { winner = winner }
+    return winner .. " wins the background initiative: choose a table edge, then deploy first " ..
+      "or make the opponent do so. Scratch games: up to 8\" in from your edge, 6\" clear at the " ..
+      "flanks, five stands at a time in turn (3.2)"
+  end,
+}
+
+umpire.command {
+  name = "initiative",
+  help = "the round's initiative (3.3): D6 + C-in-C rating per side, ties roll again;\n" ..
+    "the winner's set goes first in each phase, unless it makes the opponent go first",
+  args = { { name = "again", type = "flag", help = "roll again although rolled this round" } },
+  run = function(ctx, args)
+    local round = umpire.clock().round
+    local prev = store.initiative
+    if prev and prev.round == round and not args.again then
+      error("initiative for round " .. round .. " is already " .. prev.side ..
+        "'s; add `again` to roll it afresh", 0)
+    end
+    local winner = contest(ctx, "Initiative 3.3, round " .. round, "3.3")
+    store.initiative = { round = round, side = winner }
+    return winner .. " has the initiative in round " .. round .. " (3.3)"
+  end,
+}
+
+-- The initiative side of the current round, or nil if not rolled.
+function M.initiative_side()
+  local i = store.initiative
+  if i and i.round == umpire.clock().round then return i.side end
+  return nil
+end
+
+-- Stands of `side` that still have to be activated in this phase: on the table, not
+-- eliminated, no `activated` marker.
+function M.waiting(side)
+  local out = {}
+  for _, u in ipairs(util.units("side:" .. side)) do
+    if util.on_table(u) and u.sp > 0 and not u:has("activated") then out[#out + 1] = u end
+  end
+  return out
+end
+
+-- A stand that must move first (PN 3.3): routing (7.2) or out of command (4.1.2).
+local function compulsory(u)
+  return u:has("routed") or u:has("out_of_command")
+end
+
+local function ids(list)
+  local out = {}
+  for i, u in ipairs(list) do out[i] = u.id end
+  return table.concat(out, ", ")
+end
+
+umpire.command {
+  name = "activate",
+  help = "activate a set of exactly five stands of one side in this phase (3.3): sides\n" ..
+    "alternate; fewer than five only for a side's last stands, after all full sets (AMB-34);\n" ..
+    "PN: in the manoeuvre phase routing and out-of-command stands come first",
+  args = {
+    { name = "units", type = "selector", help = "the set, e.g. leg1,leg2,leg3,leg4,arc1" },
+    { name = "force", type = "flag", help = "the umpire overrides the checks (journalled)" },
+  },
+  run = function(ctx, args)
+    local set, clock = args.units, umpire.clock()
+    local phase = clock.phase
+    if phase == nil or phase == "initiative" then
+      error("sets are activated in the command, manoeuvre, shooting, close_combat and aob " ..
+        "phases; move the clock on with `next`", 0)
+    end
+    local side = set[1].side
+    local problems = {}
+    local function problem(text) problems[#problems + 1] = text end
+    for _, u in ipairs(set) do
+      if u.side ~= side then error("a set is of one side: " .. u.id .. " is " .. u.side, 0) end
+      if not util.on_table(u) then error(u.id .. " is not on the table (" .. u.off_table .. ")", 0) end
+      if u.sp <= 0 then error(u.id .. " has been eliminated (7.4)", 0) end
+      if u:has("activated") then error(u.id .. " was already activated in this phase", 0) end
+    end
+    if #set > 5 then error("a set is five stands, not " .. #set .. " (3.3)", 0) end
+    local waiting = M.waiting(side)
+    local others = {}
+    for _, s in ipairs(util.sides()) do
+      if s ~= side then others[#others + 1] = { side = s, n = #M.waiting(s) } end
+    end
+    local other_full = nil
+    for _, o in ipairs(others) do if o.n >= 5 then other_full = o.side end end
+    if #set < 5 then
+      if #waiting >= 5 then
+        problem(side .. " has " .. #waiting .. " stands to activate: a set is exactly five (3.3)")
+      elseif #set ~= #waiting then
+        problem("the last set must hold all of " .. side .. "'s " .. #waiting ..
+          " remaining stands (" .. ids(waiting) .. ")")
+      elseif other_full then
+        problem("sets of fewer than five wait until the end: " .. other_full ..
+          " still has full sets (3.3; AMB-34)")
+      end
+    end
+    -- Sides alternate; a side with no full set left lets the other continue (AMB-34).
+    local st = store.sets
+    if not st or st.round ~= clock.round or st.phase ~= phase then
+      st = { round = clock.round, phase = phase, count = {} }
+      local init = M.initiative_side()
+      if init and init ~= side then
+        print("(" .. init .. " holds the initiative and lets " .. side .. " go first, 3.3)")
+      end
+    elseif st.last == side and other_full then
+      problem("sides alternate: it is " .. other_full .. "'s turn to activate a set (3.3)")
+    end
+    -- PN: stands with a compulsory move are activated first.
+    if not util.is_2e() and phase == "manoeuvre" then
+      local must, chosen = {}, {}
+      for _, u in ipairs(set) do chosen[u.id] = true end
+      for _, u in ipairs(waiting) do
+        if compulsory(u) and not chosen[u.id] then must[#must + 1] = u end
+      end
+      local free = false
+      for _, u in ipairs(set) do if not compulsory(u) then free = true end end
+      if #must > 0 and free then
+        problem("compulsory moves first (PN 3.3): " .. ids(must) .. " must be in this set")
+      end
+    end
+    if #problems > 0 then
+      if not args.force then error(table.concat(problems, "; ") .. "; add `force` to override", 0) end
+      print("umpire's override: " .. table.concat(problems, "; "))
+    end
+    local n = (st.count[side] or 0) + 1
+    st.count[side] = n
+    st.last = side
+    store.sets = st
+    for _, u in ipairs(set) do
+      u:mark("activated", "set " .. n .. " of " .. side .. " in the " .. phase .. " phase (3.3)")
+    end
+    local left = #waiting - #set
+    local lines = { side .. " set " .. n .. " (" .. phase .. "): " .. ids(set) ..
+      "; " .. left .. " of its stands still to activate" }
+    for _, o in ipairs(others) do
+      lines[#lines + 1] = o.side .. ": " .. o.n .. " still to activate"
+    end
+    return table.concat(lines, "\n")
+  end,
+}
+
+umpire.command {
+  name = "sets",
+  help = "who still has stands to activate in this phase, and who has the initiative (3.3)",
+  args = {},
+  run = function()
+    local clock = umpire.clock()
+    local lines = { clock.text .. "; initiative: " .. (M.initiative_side() or "not rolled") }
+    for _, side in ipairs(util.sides()) do
+      local w = M.waiting(side)
+      local must = {}
+      for _, u in ipairs(w) do if compulsory(u) then must[#must + 1] = u end end
+      lines[#lines + 1] = string.format("%s: %d to activate%s", side, #w,
+        #must > 0 and (" (compulsory first: " .. ids(must) .. ")") or "")
+    end
+    return table.concat(lines, "\n")
+  end,
+}
+
+umpire.command {
+  name = "reserves",
+  help = "roll for reserves to come on (3.2): D6 each, 2-6 enters from behind its own base\n" ..
+    "edge, 1 waits a round; from round 2 on. Default: every stand with off_table=reserve",
+  args = {
+    { name = "units", type = "selector", optional = true, help = "which reserves (default all)" },
+    { name = "force", type = "flag", help = "roll although it is round 1" },
+  },
+  run = function(ctx, args)
+    local round = umpire.clock().round
+    if round < 2 and not args.force then
+      error("reserves come on from a later round than the first (3.2); add `force` to roll now", 0)
+    end
+    local units = args.units or util.units("off_table=reserve")
+    local lines = {}
+    for _, u in ipairs(units) do
+      if u.off_table ~= "reserve" then
+        error(u.id .. " is not in reserve (off_table=" .. u.off_table .. ")", 0)
+      end
+      local c = ctx:check("Reserves 3.2: " .. u.name)
+      local d = c:roll("1d6", "D6", "3.2")
+      if d >= 2 then
+        c:result("enters")
+        u:set("off_table", "no", "reserve arrives on a " .. d .. " (3.2)")
+        lines[#lines + 1] = u.id .. " enters from behind its own base edge"
+      else
+        c:result("delayed a round")
+        lines[#lines + 1] = u.id .. " is delayed: roll again next round"
+      end
+    end
+    if #lines == 0 then return "no stands in reserve" end
+    return table.concat(lines, "\n")
+  end,
+}
+
+-- Leaving a phase with stands not yet activated: every stand is activated once in each
+-- phase, even to do nothing (AMB-34). A warning only; the umpire may move on.
+local SET_PHASES = { command = true, manoeuvre = true, shooting = true, close_combat = true,
+  aob = true }
+umpire.on("pre_next", function()
+  local phase = umpire.clock().phase
+  if not SET_PHASES[phase] then return end
+  local left = {}
+  for _, side in ipairs(util.sides()) do
+    local n = #M.waiting(side)
+    if n > 0 then left[#left + 1] = side .. " " .. n end
+  end
+  if #left > 0 then
+    -- umpire drops what a pre_ handler of a built-in prints unless it cancels, so the note
+    -- is kept in the store and printed when the next step begins.
+    store.note = "note: stands not activated in the " .. phase .. " phase: " ..
+      table.concat(left, ", ") .. " (3.3; AMB-34)"
+  end
+end)
+
+-- Reminders as the clock moves: initiative at the start of a round, reserves and
+-- compulsory moves when the manoeuvre phase begins.
+umpire.on("round_begins", function(event)
+  print("round " .. event.round .. ": roll `initiative` (3.3)")
+end)
+
+umpire.on("step_begins", function(event)
+  if store.note then
+    print(store.note)
+    store.note = nil
+  end
+  if event.phase == "manoeuvre" then
+    local n = #util.units("off_table=reserve")
+    if n > 0 and event.round >= 2 then
+      print(n .. " stand(s) in reserve: `reserves` rolls for them (3.2)")
+    end
+  end
+end)
+
+return M

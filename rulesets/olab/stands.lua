@@ -1,0 +1,357 @@
+-- Stand strength (2.2.1), the points cost system (2.2.2) and changes of order between
+-- duplicate stands (2.2.3-2.2.4).
+--
+-- Scripts cannot create stands: the umpire adds them (`add unit CMD ID NAME type=… quality=…`
+-- or `army load FILE`); `sp` then works out their strength from Tables 2 and 3, `pcp` prices
+-- them, and `convert` splits a body's SP between its alternative stands.
+local util = require "olab.util"
+local actions = require "olab.actions"
+
+local M = {}
+
+local function lookup(name, key)
+  return util.ed(umpire.table(name):lookup(key))
+end
+
+-- The Table 2 key of a stand: its code, or "TNK <armour>" for tanks.
+local function base_key(u)
+  if u.type == "TNK" then
+    if u.armour == "none" then
+      error(u.id .. " is a TNK without an armour class: set armour=light|medium|heavy|super " ..
+        "(Table 2)", 0)
+    end
+    return "TNK " .. u.armour
+  end
+  return u.type
+end
+
+-- The Table 2 and Table 3 steps for a stand, as {value, label, rule} in order.
+-- Returns the steps and the raw sum (before the 2-12 limits).
+function M.build(u)
+  local steps = {}
+  local function step(v, label, rule) steps[#steps + 1] = { v, label, rule } end
+  local key = base_key(u)
+  step(lookup("base_sp", key), "base " .. key, "Table 2")
+  if u.quality ~= "trained" then
+    step(lookup("quality", u.quality), u.quality, "Table 3")
+  end
+  if u.magic_user then step(lookup("quality", "magic user"), "magic user", "Table 3, 8.7.3.1") end
+  if u.modern and (u.type == "SKI/F" or u.type == "SKI/S") then
+    step(2, u.type .. " after 1906 / sci-fi", "Table 3")
+  end
+  if u.general ~= "none" then step(1, "General", "Table 3") end
+  if u.hero then
+    local v = lookup("quality", "Hero")
+    if v ~= 0 then step(v, "Hero", "Table 3, 8.8.4; AMB-24") end
+  end
+  if u.elephant and u.type == "PKE" then step(-1, "elephant PKE", "Table 3") end
+  if u.trait ~= 0 then step(u.trait, "agreed trait", "Table 3") end
+  local raw = 0
+  for _, s in ipairs(steps) do raw = raw + s[1] end
+  return steps, raw
+end
+
+-- A dedicated transport keeps its Table 2 value of 1 (AMB-25).
+local function floor_of(u)
+  if u.type == "TPT" and u.dedicated then return 1 end
+  return 2
+end
+
+-- The SP a stand gets at creation: the raw sum held within 2-12 (2.2.1).
+function M.sp_of(u)
+  local _, raw = M.build(u)
+  return util.clamp(raw, floor_of(u), 12), raw
+end
+
+-- Adds the build of `u` to check `c` and the limits; returns the SP.
+local function show_build(c, u)
+  local steps, raw = M.build(u)
+  for _, s in ipairs(steps) do c:add(s[1], s[2], s[3]) end
+  local lo = floor_of(u)
+  local sp = util.clamp(raw, lo, 12)
+  if sp ~= raw then
+    local why = sp > raw and ("minimum " .. lo) or "maximum 12"
+    if lo == 1 and sp > raw then why = "dedicated transport minimum 1 (AMB-25)" end
+    c:add(sp - raw, why, "2.2.1")
+  end
+  return sp, raw
+end
+
+umpire.command {
+  name = "sp",
+  help = "work out stands' strength from Table 2 and Table 3, step by step (2.2.1)\n" ..
+    "add `apply` to set sp and sp_start; without it the roster is only compared",
+  args = {
+    { name = "units", type = "selector", help = "which stands, e.g. leg1 or side:romans" },
+    { name = "apply", type = "flag", help = "set sp and sp_start to the result" },
+  },
+  run = function(ctx, args)
+    local lines = {}
+    for _, u in ipairs(args.units) do
+      local c = ctx:check("Strength 2.2.1: " .. u.name)
+      local sp = show_build(c, u)
+      if args.apply then
+        c:result("SP " .. sp)
+        local reason = "Table 2 and Table 3 (2.2.1)"
+        if u.sp_start ~= sp then u:set("sp_start", sp, reason) end
+        if u.sp ~= sp then u:set("sp", sp, reason) end
+        lines[#lines + 1] = u.id .. ": SP " .. sp
+      elseif u.sp_start == sp then
+        c:result("SP " .. sp .. ", as on the roster")
+        lines[#lines + 1] = u.id .. ": SP " .. sp .. " (roster agrees)"
+      else
+        c:result("SP " .. sp .. "; the roster has " .. u.sp_start)
+        lines[#lines + 1] = u.id .. ": SP " .. sp .. " by the tables, roster " .. u.sp_start ..
+          " (`sp " .. u.id .. " apply` to change it)"
+      end
+    end
+    return table.concat(lines, "\n")
+  end,
+}
+
+-- The Table 7 factor of a weapon class for pricing, or nil if it has none listed.
+local function weapon_factor(key)
+  if key == nil or key == "" then return nil end
+  local ok, v = pcall(function() return umpire.table("pcp_weapon"):lookup(key) end)
+  if ok then return v end
+  return nil
+end
+
+local function has_guided(u)
+  for _, w in ipairs({ u.weapon, u.weapon2 }) do
+    if w == "atgw" or w == "aagw" then return true end
+  end
+  return false
+end
+
+-- Adds the 2.2.2 price of `u` to check `c`; returns the PCP.
+function M.price(c, u)
+  local sp, raw = M.sp_of(u)
+  if u.type == "TPT" and u.dedicated then
+    c:add(1, "dedicated transport, as Table 2", "2.2.2; AMB-25")
+  elseif sp == u.sp_start then
+    -- The tables' value, with only the minimum applied: SP over 12 still cost (2.2.2).
+    c:add(math.max(2, raw), "SP by Tables 2-3" .. (raw > 12 and " (no maximum for PCP)" or ""),
+      "2.2.2")
+  else
+    c:add(u.sp_start, "roster SP (the tables give " .. sp .. ")", "2.2.2")
+  end
+  if u.type == "ART" then
+    local f = weapon_factor(u.weapon)
+    if f then
+      c:add(f, "fire factor of " .. u.weapon, "2.2.2, Table 7")
+    else
+      c:add(0, "fire factor: no weapon class set (weapon=KEY)", "2.2.2")
+    end
+    if u.weapon == "torsion_art" then c:add(-1, "torsion ART", "2.2.2; AMB-43") end
+  elseif u.type == "TNK" then
+    local f = weapon_factor(u.weapon)
+    if f then
+      c:add(math.max(0, f - 1), "gun as " .. u.weapon .. " ART, less 1 for TNK", "2.2.2, 5.2.1")
+    end
+  end
+  if u.type == "SKI/S" then c:add(1, "SKI/S", "2.2.2") end
+  if (u.type == "SKI/F" or u.type == "SKI/S") and has_guided(u) then
+    c:add(1, "ATGW/AAGW", "2.2.2")
+  end
+  if u.magic_user then c:add(20, "magic user", "8.7.3.1") end
+  if u.type == "AIR" then
+    local arm = umpire.table("pcp_air"):lookup(u.warload)
+    if arm ~= 0 then c:add(arm, "armament: " .. u.warload, "Table 11") end
+    if u.scifi then c:add(5, "sci-fi warload", "Table 11") end
+    if u.loiter then c:add(c:total(), "transport AIR able to loiter: doubled", "2.2.2; AMB-41") end
+  end
+  return c:total()
+end
+
+-- Splits `total` SP over `n` stands as evenly as possible; odd points go to the middle
+-- stands first (10 over 3 gives 3, 4, 3 as in the Borsetshire example, 2.2.3).
+function M.split(total, n)
+  local base, extra = total // n, total % n
+  local out = {}
+  for i = 1, n do out[i] = base end
+  local order = {}
+  for i = 1, n do order[i] = i end
+  local mid = (n + 1) / 2
+  table.sort(order, function(a, b)
+    local da, db = math.abs(a - mid), math.abs(b - mid)
+    if da ~= db then return da < db end
+    return a < b
+  end)
+  for k = 1, extra do out[order[k]] = out[order[k]] + 1 end
+  return out
+end
+
+-- Reads a `sabot` text, "N TYPE" or "N TYPE SP": the body's alternative stands.
+local function parse_sabot(text, id)
+  local n, code, sp = text:match("^%s*(%d+)%s+(%S+)%s*(%d*)%s*$")
+  if not n then
+    error(id .. ": sabot must read like \"3 SKI/F\" or \"3 SKI/F 4\", not \"" .. text .. "\"", 0)
+  end
+  return tonumber(n), code:upper(), tonumber(sp)
+end
+
+-- Price of the alternative set: each stand its SP, SKI/S +1 (2.2.2).
+local function alt_cost(n, code, sp_each, total)
+  local sps = sp_each and {} or M.split(total, n)
+  local sum = 0
+  for i = 1, n do
+    local sp = sp_each or sps[i]
+    sum = sum + math.max(floor_of({ type = code }), sp) + (code == "SKI/S" and 1 or 0)
+  end
+  return sum, sps
+end
+
+umpire.command {
+  name = "pcp",
+  help = "points cost of stands and of each side (2.2.2): SP, ART/TNK fire factors, SKI/S,\n" ..
+    "ATGW/AAGW, torsion, magic users, AIR armament, loiter doubling; bodies with a `sabot`\n" ..
+    "alternative are averaged (duplicates). `apply` stores each stand's price in `pcp`",
+  args = {
+    { name = "units", type = "selector", help = "which stands, e.g. side:romans or all" },
+    { name = "apply", type = "flag", help = "store each stand's price in its pcp attribute" },
+  },
+  run = function(ctx, args)
+    local per_unit, bodies, body_order = {}, {}, {}
+    local sides, side_order = {}, {}
+    for _, u in ipairs(args.units) do
+      local c = ctx:check("Points cost 2.2.2: " .. u.name)
+      local p = M.price(c, u)
+      c:result(p .. " PCP")
+      per_unit[u.id] = p
+      if args.apply and u.pcp ~= p then u:set("pcp", p, "points cost (2.2.2)") end
+      if not sides[u.side] then sides[u.side] = 0; side_order[#side_order + 1] = u.side end
+      if u.body ~= "" and u.sabot ~= "" then
+        local b = bodies[u.body]
+        if not b then
+          b = { side = u.side, units = {}, sabot = u.sabot, sp = 0 }
+          bodies[u.body] = b
+          body_order[#body_order + 1] = u.body
+        end
+        b.units[#b.units + 1] = u
+        b.sp = b.sp + u.sp_start
+      else
+        sides[u.side] = sides[u.side] + p
+      end
+    end
+    -- Duplicates: the body costs the average of its two sets of stands.
+    for _, name in ipairs(body_order) do
+      local b = bodies[name]
+      local n, code, sp_each = parse_sabot(b.sabot, name)
+      local c = ctx:check("Duplicates 2.2.2: " .. name)
+      local now = 0
+      for _, u in ipairs(b.units) do now = now + per_unit[u.id] end
+      local alt, sps = alt_cost(n, code, sp_each, b.sp)
+      local shown = sp_each and (n .. " x SP " .. sp_each) or table.concat(sps, "+")
+      c:add(now, #b.units .. " " .. b.units[1].type .. " as deployed", "2.2.2")
+      c:add(alt, n .. " " .. code .. " (" .. shown .. ")", "2.2.2")
+      local avg = util.rhu((now + alt) / 2)
+      c:add(avg - (now + alt), "averaged", "2.2.2, 1.2")
+      c:result(avg .. " PCP")
+      sides[b.side] = sides[b.side] + avg
+    end
+    -- Fortifications and minefields bought with `works … SIDE`.
+    local works = store.works or {}
+    for _, s in ipairs(side_order) do
+      for _, w in ipairs(works[s] or {}) do
+        sides[s] = sides[s] + w.pcp
+        print(s .. ": " .. w.kind .. " " .. w.inches .. "\" " .. w.pcp .. " PCP (8.1)")
+      end
+    end
+    local lines = {}
+    for _, s in ipairs(side_order) do lines[#lines + 1] = s .. ": " .. sides[s] .. " PCP" end
+    return table.concat(lines, "\n")
+  end,
+}
+
+umpire.command {
+  name = "works",
+  help = "points cost of fortifications or a minefield by frontage (2.2.2, 8.1; AMB-44)",
+  args = {
+    { name = "kind", type = "choice", values = { "fieldworks", "castle", "minefield" },
+      help = "fieldworks 2 PCP per 6\", castle walls 4, minefield perimeter 2 (AMB-44)" },
+    { name = "inches", type = "int", help = "frontage (minefield: perimeter) in inches" },
+    { name = "side", type = "selector", optional = true,
+      help = "the side that buys them: `pcp` then adds them to its total" },
+  },
+  run = function(ctx, args)
+    if args.inches < 0 then error("frontage must be 0 or more inches", 0) end
+    local rate = args.kind == "castle" and 4 or 2
+    local units = util.rhu(args.inches / 6)
+    local c = ctx:check("Works 8.1: " .. args.kind)
+    c:add(units * rate, units .. " x 6\" at " .. rate .. " PCP",
+      args.kind == "minefield" and "8.1; AMB-44" or "8.1")
+    c:result(c:total() .. " PCP")
+    if args.side then
+      local side = args.side[1].side
+      local works = store.works or {}
+      local list = works[side] or {}
+      list[#list + 1] = { kind = args.kind, inches = args.inches, pcp = c:total() }
+      works[side] = list
+      store.works = works
+      return side .. " buys " .. args.kind .. ": " .. c:total() .. " PCP"
+    end
+    return args.kind .. ": " .. c:total() .. " PCP"
+  end,
+}
+
+umpire.command {
+  name = "convert",
+  help = "change order: share the stands' SP between N stands of another type, never adding\n" ..
+    "SP (2.2.3, 2.2.4). With TO (N stands already added), sets their SP and type, puts them\n" ..
+    "on the table and the old stands aside (off_table=sabot)",
+  args = {
+    { name = "from", type = "selector", help = "the stands changing order, e.g. bor1,bor2" },
+    { name = "n", type = "int", help = "how many stands they become" },
+    { name = "type", type = "choice", values = util.types, help = "the new stand type" },
+    { name = "to", type = "selector", optional = true, help = "the N stands to become (sabots)" },
+    { name = "free", type = "flag", help = "no MOVE action (e.g. before play); AMB-30" },
+    { name = "force", type = "flag", help = "the umpire overrides the action limit (2.1.1)" },
+  },
+  run = function(ctx, args)
+    local from, n = args.from, args.n
+    if n < 1 then error("convert into at least one stand", 0) end
+    local total, start = 0, 0
+    for _, u in ipairs(from) do
+      if not util.on_table(u) then
+        error(u.id .. " is not on the table (off_table=" .. u.off_table .. ")", 0)
+      end
+      total, start = total + u.sp, start + u.sp_start
+    end
+    if total < n then
+      error(total .. " SP cannot give each of " .. n .. " stands at least 1 (2.2.4)", 0)
+    end
+    local sps, starts = M.split(total, n), M.split(math.max(start, n), n)
+    local c = ctx:check("Change of order 2.2.4")
+    for _, u in ipairs(from) do c:add(u.sp, u.id .. " " .. u.type, "2.2.3") end
+    c:result(n .. " " .. args.type .. ": " .. table.concat(sps, ", "))
+    if not args.to then
+      return "split " .. total .. " SP as " .. table.concat(sps, ", ") .. " for " .. n .. " " ..
+        args.type .. " (start values " .. table.concat(starts, ", ") .. "); add them and give " ..
+        "their ids as TO to apply"
+    end
+    if #args.to ~= n then
+      error("TO names " .. #args.to .. " stands but the split is into " .. n, 0)
+    end
+    local reason = "change of order from " .. from[1].type .. " (2.2.4)"
+    for i, u in ipairs(args.to) do
+      for _, f in ipairs(from) do
+        if f.id == u.id then error(u.id .. " is in both FROM and TO", 0) end
+      end
+      if u.type ~= args.type then u:set("type", args.type, reason) end
+      u:set("sp_start", starts[i], reason)
+      u:set("sp", sps[i], reason)
+      if u.off_table ~= "no" then u:set("off_table", "no", reason) end
+    end
+    for _, f in ipairs(from) do f:set("off_table", "sabot", "changed order (2.2.4)") end
+    -- A change of order is a manoeuvre costing half a move (AMB-30): the new stands have
+    -- used their MOVE action.
+    if not args.free then
+      for _, u in ipairs(args.to) do actions.use(u, "move", args.force) end
+      print("the change of order is their MOVE action and costs half a Table 4 move (AMB-30)")
+    end
+    return "now " .. n .. " " .. args.type .. ": " .. table.concat(sps, ", ") .. " SP"
+  end,
+}
+
+return M
