@@ -18,3 +18,7 @@ umpire.ruleset {
 
 -- Each part of the rules registers its own commands, events and hook points.
 require "olab.actions"
+require "olab.period"
+require "olab.shooting"
+require "olab.morale"
+require "olab.combat"
