@@ -98,6 +98,16 @@ function M.weapon_row(firer, w, target, spec)
   return nil
 end
 
+-- Fails unless `f` is a kind of stand that shoots (5.1, 6.6).
+function M.eligible(f)
+  if f.sp <= 0 then error(f.name .. " has no SP left", 0) end
+  if f.formation == "testudo" then error(f.name .. " is in testudo and never shoots (6.6)", 0) end
+  if not SHOOTERS[util.main_type(f.type)] and f.formation ~= "square" then
+    if f.type == "AIR" then error("AIR attack with `strike` (5.1, 8.3)", 0) end
+    error(f.type .. " stands may not shoot (5.1): only ARC, MSK, ART, SKI and TNK", 0)
+  end
+end
+
 -- Checks whether the shot may be made at all; fails with what is wrong and how to fix it.
 local function validate(spec)
   local f, force = spec.firer, spec.force
@@ -108,12 +118,7 @@ local function validate(spec)
   if not spec.offtable and util.off_table(f) then
     error(f.name .. " is off the table (" .. f.off_table .. ")", 0)
   end
-  if f.sp <= 0 then error(f.name .. " has no SP left", 0) end
-  if not SHOOTERS[util.main_type(f.type)] and f.formation ~= "square" then
-    if f.type == "AIR" then error("AIR attack with `strike` (5.1, 8.3)", 0) end
-    error(f.type .. " stands may not shoot (5.1): only ARC, MSK, ART, SKI and TNK", 0)
-  end
-  if f.formation == "testudo" then error(f.name .. " is in testudo and never shoots (6.6)", 0) end
+  M.eligible(f)
   if f:has("routed") then refuse(f.name .. " is routing and cannot shoot (AMB-49)") end
   if f:has("observing") then refuse(f.name .. " is observing: MOVE only this round (8.2)") end
   for _, t in ipairs(spec.targets) do
@@ -333,6 +338,7 @@ umpire.command {
   },
   run = function(ctx, args)
     local f = args.firer
+    M.eligible(f)
     local targets = { args.target }
     if args.target2 then targets[2] = args.target2 end
     local spec = {
