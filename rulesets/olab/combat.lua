@@ -107,7 +107,8 @@ function M.strike(ctx, s, d, arc, opts)
   if util.is_ski(s) then c:add(row("cc_deductions", "striker_ski"), "striker is SKI", "Table 10") end
   c:point("olab.combat.modifiers")
   -- NEXT: defending terrain (squares and testudo count as such), then flank and rear.
-  if arc == "front" and (util.is_foot(d) or d.type == "ART") and (opts.defended or formed(d)) then
+  -- Squares and testudo have no flanks: every blow lands on a front (6.6).
+  if (arc == "front" or formed(d)) and (util.is_foot(d) or d.type == "ART") and (opts.defended or formed(d)) then
     c:add(row("cc_deductions", "defended"), formed(d) and d.formation .. ": defending terrain" or
       "defending terrain", "6.5")
   end
@@ -156,7 +157,8 @@ local function result(u, hp, before, from, blocked)
   if u.sp <= 0 or u.off_table == "eliminated" then
     return string.format("%s takes %d HP and is eliminated (7.4)", u.name, hp)
   end
-  local recoils = util.is_2e() and 2 * hp > before or 2 * hp >= before
+  local recoils
+  if util.is_2e() then recoils = 2 * hp > before else recoils = 2 * hp >= before end
   if not recoils then
     return string.format("%s takes %d HP (less than half of %d): stays (6.7)", u.name, hp, before)
   end
@@ -239,7 +241,7 @@ umpire.command {
       local opts = { charging = args.charge or a:has("charging"), woods = args.woods,
         defended = args.defended, column = args.column }
       hp_d = hp_d + M.strike(ctx, a, d, e.arc, opts)
-      if e.arc == "front" and not from then from = a end
+      if (e.arc == "front" or formed(d)) and not from then from = a end
     end
     local lines = {}
     local back, hp_back = nil, 0

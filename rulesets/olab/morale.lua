@@ -10,11 +10,12 @@ local M = {}
 
 local function round() return umpire.clock().round end
 
--- 7.2, 7.4: what an SP loss does to a stand.
-umpire.on("unit_damaged", function(ev)
-  local u = ev.unit
+-- 7.2, 7.4: what an SP loss from `old` to `new` does to stand `u`. Called at once by
+-- util.damage and again by the unit_damaged event (for losses from any other command); the
+-- second call finds nothing left to do.
+function M.after_loss(u, old, new)
   if u.off_table == "eliminated" then return end
-  if ev.new <= 0 then
+  if new <= 0 then
     local why = u.type == "AIR" and "SP 0: eliminated, crashes off the table (7.4, 5.2.1)"
       or "SP 0: eliminated (7.4)"
     u:set("off_table", "eliminated", why)
@@ -26,17 +27,20 @@ umpire.on("unit_damaged", function(ev)
     end
     return
   end
-  if 2 * ev.new < u.sp_start and not u:has("routed") then
+  if 2 * new < u.sp_start and not u:has("routed") then
     if u.hero and not util.is_2e() then
       print(u.name .. " is a Hero and never routs (8.8.4)")
       return
     end
-    u:mark("routed", string.format("SP %d is below half of its starting %d (7.2)", ev.new, u.sp_start))
+    u:mark("routed", string.format("SP %d is below half of its starting %d (7.2)", new, u.sp_start))
     local r = store.rout_round or {}
     r[u.id] = round()
     store.rout_round = r
   end
-end)
+end
+util.on_loss = M.after_loss
+
+umpire.on("unit_damaged", function(ev) M.after_loss(ev.unit, ev.old, ev.new) end)
 
 -- A friendly General's rating as a modifier (2.1).
 local function rating_of(g)
