@@ -91,7 +91,7 @@ umpire.command {
     if c:total() >= 5 then
       c:result("rallies (5+)")
       u:unmark("routed", "rallied (7.3)")
-      u:mark("rallied", "rallied (7.3)")
+      if not u:has("rallied") then u:mark("rallied", "rallied (7.3)") end
       return u.name .. " rallies"
     end
     c:result("still routing (needs 5+)")
