@@ -109,7 +109,7 @@ function M.eligible(f)
 end
 
 -- Checks whether the shot may be made at all; fails with what is wrong and how to fix it.
-local function validate(spec)
+function M.validate(spec)
   local f, force = spec.firer, spec.force
   local function refuse(msg)
     if not force then error(msg .. "; add `force` to override", 0) end
@@ -146,7 +146,7 @@ local function validate(spec)
 end
 
 -- Checks the range (Table 6, 5.1, 8.2, 8.4); prints how the limit was reached.
-local function check_range(spec)
+function M.check_range(spec)
   local f, t, w = spec.firer, spec.targets[1], spec.weapon
   local limit, notes
   if spec.offtable then
@@ -177,7 +177,10 @@ end
 -- Table 8 rows for shooting at `t` (all that apply are summed).
 local function table8(c, f, t, w, spec)
   if util.is_ski(t) then c:add(row("fire_deductions", "target_ski"), "target is SKI", "Table 8") end
-  if util.is_ski(f) then c:add(row("fire_deductions", "firer_ski"), "firer is SKI", "Table 8") end
+  if util.is_ski(f) or spec.as_ski then
+    c:add(row("fire_deductions", "firer_ski"), spec.as_ski and "firer shoots as " .. spec.as_ski or
+      "firer is SKI", spec.as_ski and "Table 8, Table 11" or "Table 8")
+  end
   if (t.type == "TNK" or t.type == "AIR") and t.armour ~= "none" then
     c:add(row("fire_deductions", t.armour), "target " .. t.armour .. "-armour " .. t.type,
       t.type == "AIR" and "Table 8, AMB-38" or "Table 8")
@@ -205,8 +208,12 @@ function M.score(ctx, spec, t, c, d6)
   else
     c:add(f.sp, "firer's current SP", "Table 7")
   end
-  local key = M.weapon_row(f, w, t, spec)
-  if key then
+  local key = not spec.weapon_row and M.weapon_row(f, w, t, spec)
+  if spec.weapon_row then
+    -- a row chosen by the caller (aircraft ordnance, special.lua)
+    local r = spec.weapon_row(t)
+    if r then c:add(row("fire_additions", r.key), r.label, r.rule or "Table 7") end
+  elseif key then
     local v = row("fire_additions", key)
     local label = w .. (key == w and "" or " (" .. key .. ")")
     if is_tnk(f) and ART_ROWS[w] and not spec.full_factor then
@@ -288,8 +295,8 @@ function M.resolve(ctx, spec)
     spec.partner = partner and umpire.unit(partner) or nil
   end
   if not spec.skip_checks then
-    validate(spec)
-    check_range(spec)
+    M.validate(spec)
+    M.check_range(spec)
   end
   local lines, d6 = {}, nil
   for i, t in ipairs(spec.targets) do
