@@ -112,7 +112,8 @@ test("attack helicopters' ATGW: +4 against TNK; loitering AIR stay over the tabl
 end)
 
 test("indirect bombs may hit two stands within 4\" (5.2.1)", function()
-  local s = game({ "r1 b Bomber type=AIR sp=4 air=fixed", FOOT, "b1 foot2 Foot2 type=INF/U sp=6" })
+  local s = game({ "r1 b Bomber type=AIR sp=4 air=fixed", "b1 foot Foot type=INF/U sp=12 sp_start=12",
+    "b1 foot2 Foot2 type=INF/U sp=6" })
   s:run("arm b tactical_bomber")
   s:dice(6, 1, 1, 1, 1)
   local out = s:run("strike b foot bomb more foot2")
