@@ -61,12 +61,12 @@ umpire.command {
     if a.sp <= 0 then error(a.name .. " has no SP left", 0) end
     local targets = { args.target }
     if args.target2 then targets[2] = args.target2 end
+    if #targets > 1 and not kind.indirect then
+      error("only Indirect bombs hit a second stand (5.2.1)", 0)
+    end
     for _, t in ipairs(targets) do
       if t.side == a.side then error(t.name .. " is on " .. a.name .. "'s own side", 0) end
       if util.off_table(t) then error(t.name .. " is not on the table", 0) end
-    end
-    if #targets > 1 and not kind.indirect then
-      error("only Indirect bombs hit a second stand (5.2.1)", 0)
     end
     if kind.item and a.ordnance < 1 then
       if not args.force then
