@@ -29,7 +29,7 @@ local function guns_row(air)
     local as = umpire.table("aircraft"):lookup(air.aircraft).shoots_as
     if as == "SKI/F" then
       return { key = "small_arms", label = "guns, as SKI/F (Table 11, AMB-40)" }, "SKI/F"
-    elseif as ~= "" then
+    elseif as ~= "none" then
       return { key = "ski_s", label = "guns, as SKI/S (Table 11, AMB-40)" }, "SKI/S"
     end
   end
@@ -159,8 +159,7 @@ umpire.command {
       if u.type == "AIR" and not u.loiter then strike = strike + 1 end
     end
     local out = string.format("%s: %s, shoots as %s, %d item(s) of %s, +%d PCP (Table 11)",
-      a.name, args.aircraft, row.shoots_as ~= "" and row.shoots_as or "-", items,
-      row.ordnance ~= "" and row.ordnance or "ordnance", pcp)
+      a.name, args.aircraft, row.shoots_as, items, row.ordnance, pcp)
     if 10 * strike > all then
       out = out .. string.format("\nnote: %d strike AIR in %d stands is over the 10%% recommended (8.3)",
         strike, all)

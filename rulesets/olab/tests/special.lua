@@ -22,12 +22,12 @@ local FOOT = "b1 foot Foot type=INF/U sp=6 sp_start=6"
 
 test("Table 11: each aircraft's warload, guns and extra PCP (8.3)", function()
   local rows = {
-    piston_fighter = "shoots as SKI/F, 0 item(s) of ordnance, +1 PCP",
+    piston_fighter = "shoots as SKI/F, 0 item(s) of none, +1 PCP",
     piston_fighter_bomber = "shoots as SKI/F, 1 item(s) of bomb or rocket, +2 PCP",
-    tactical_bomber = "shoots as -, 2 item(s) of bomb, +3 PCP",
+    tactical_bomber = "shoots as none, 2 item(s) of bomb, +3 PCP",
     jet_fighter_bomber = "shoots as SKI/F or SKI/S, 3 item(s) of bomb or rocket, +4 PCP",
-    attack_helicopter = "shoots as -, 3 item(s) of rocket or atgw, +5 PCP",
-    unarmed = "shoots as -, 0 item(s) of ordnance, +0 PCP",
+    attack_helicopter = "shoots as none, 3 item(s) of rocket or atgw, +5 PCP",
+    unarmed = "shoots as none, 0 item(s) of none, +0 PCP",
   }
   for kind, text in pairs(rows) do
     local s = game({ STUKA })
