@@ -57,7 +57,7 @@ function M.strike(ctx, s, d, arc, opts)
   -- Table 9
   if s.type == "INF/A" or s.type == "INF/U" or s.type == "MSK" then
     c:add(row("cc_additions", "close_order"), s.type .. " striker", "Table 9")
-  elseif util.is_mounted(s) and (util.is_foot(d) or d.type == "TPT" or d.type == "ART") then
+  elseif (is_cav(s) or s.type == "SKI/M") and (util.is_foot(d) or d.type == "TPT" or d.type == "ART") then
     c:add(row("cc_additions", "mounted_vs_foot"), "mounted striking " .. d.type, "Table 9")
   end
   if util.is_foot(s) and (d.type == "TNK" or d.type == "SKI/S" or (d.type == "PKE" and d.elephant)) then
@@ -164,7 +164,9 @@ local function result(u, hp, before, from, blocked)
   end
   local half = util.is_2e() and "more than half" or "half or more"
   if blocked then
+    local old = u.sp
     u:set("sp", 0, "cannot recoil 3\": eliminated (6.7)")
+    if util.on_loss then util.on_loss(u, old, 0) end
     return string.format("%s takes %d HP (%s of %d) and cannot recoil: eliminated (6.7)",
       u.name, hp, half, before)
   end

@@ -13,7 +13,7 @@ local function round() return umpire.clock().round end
 -- 7.2, 7.4: what an SP loss from `old` to `new` does to stand `u`. Called at once by
 -- util.damage and again by the unit_damaged event (for losses from any other command); the
 -- second call finds nothing left to do.
-function M.after_loss(u, old, new)
+function M.after_loss(u, old, new, quiet)
   if u.off_table == "eliminated" then return end
   if new <= 0 then
     local why = u.type == "AIR" and "SP 0: eliminated, crashes off the table (7.4, 5.2.1)"
@@ -21,6 +21,14 @@ function M.after_loss(u, old, new)
     u:set("off_table", "eliminated", why)
     if u:has("routed") then u:unmark("routed", "eliminated (7.4)") end
     if u:has("engaged") then u:unmark("engaged", "eliminated (7.4)") end
+    -- a square loses its second stand: the survivor stands alone again (6.6)
+    local sq = store.squares or {}
+    if sq[u.id] then
+      local p = umpire.unit(sq[u.id])
+      sq[u.id], sq[p.id] = nil, nil
+      store.squares = sq
+      if p.formation == "square" then p:set("formation", "normal", "its square partner is gone (6.6)") end
+    end
     if u.general ~= "none" then
       print(string.format("%s was a General: its Command names an Inferior replacement (7.4)",
         u.name))
@@ -29,7 +37,7 @@ function M.after_loss(u, old, new)
   end
   if 2 * new < u.sp_start and not u:has("routed") then
     if u.hero and not util.is_2e() then
-      print(u.name .. " is a Hero and never routs (8.8.4)")
+      if not quiet then print(u.name .. " is a Hero and never routs (8.8.4)") end
       return
     end
     u:mark("routed", string.format("SP %d is below half of its starting %d (7.2)", new, u.sp_start))
@@ -38,7 +46,7 @@ function M.after_loss(u, old, new)
     store.rout_round = r
   end
 end
-util.on_loss = M.after_loss
+util.on_loss = function(u, old, new) M.after_loss(u, old, new, true) end
 
 umpire.on("unit_damaged", function(ev) M.after_loss(ev.unit, ev.old, ev.new) end)
 

@@ -303,3 +303,20 @@ test("close combat uses the CLOSE COMBAT action and marks both stands engaged (2
   ok(s:has("a", "engaged") and s:has("d", "engaged"), "engaged")
   contains(s:fails("cc a d"), "already used its CLOSE COMBAT action")
 end)
+
+test("an elephant strikes as PKE (+3) without the mounted +2 (AMB-37)", function()
+  local out = fight("type=PKE sp=4 elephant=true", "type=INF/U sp=4")
+  contains(out, "+3  PKE striking a non-PKE (Table 9, AMB-23)")
+  ok(not out:find("mounted striking"), "not a mounted striker")
+end)
+
+test("a square shoots with 1/4 of its two stands' SP; when one falls the other stands alone (6.6)", function()
+  local s = game({ "r1 m1 M1 type=MSK sp=6 sp_start=6", "r1 m2 M2 type=MSK sp=6 sp_start=6",
+    "b1 cav Cav type=CAV/U sp=4 sp_start=4" })
+  s:run("square m1 m2")
+  s:dice(1, 1, 1)
+  contains(s:run("shoot m1 cav 8"), "+3  square: 1/4 of M1 + M2 SP (6.6)")
+  s:run("set m2 sp 0")
+  eq(s:get("m1", "formation"), "normal")
+  eq(s:stored("olab", "squares").m1, nil)
+end)
