@@ -162,7 +162,6 @@ function M.check_range(spec)
   if alt > 0 then text = text .. string.format(" + %d\" altitude (5.1) = %d\"", alt, eff) end
   text = text .. string.format("; %s reaches %d\"", spec.offtable and "off-table fire" or w, limit)
   if #notes > 0 then text = text .. " (" .. table.concat(notes, ", ") .. ")" end
-  print(text)
   if eff > limit then
     local msg = string.format("%s is out of range: %d\" > %d\"", t.name, eff, limit)
     if not spec.force then error(msg .. " (Table 6); add `force` to override", 0) end
@@ -172,6 +171,7 @@ function M.check_range(spec)
     error(string.format("%s is inside the 6\" minimum range of mortars, ATGW and AAGW (PN 5.1)",
       t.name), 0)
   end
+  return text
 end
 
 -- Table 8 rows for shooting at `t` (all that apply are summed).
@@ -294,14 +294,15 @@ function M.resolve(ctx, spec)
     local partner = (store.squares or {})[spec.firer.id]
     spec.partner = partner and umpire.unit(partner) or nil
   end
+  local range_text = spec.range_text
   if not spec.skip_checks then
     M.validate(spec)
-    M.check_range(spec)
+    range_text = M.check_range(spec)
   end
   local lines, d6 = {}, nil
   for i, t in ipairs(spec.targets) do
-    local c = ctx:check(string.format("%s %s: %s at %s", spec.title or "Shooting", "5.2.1",
-      spec.firer.name, t.name))
+    local c = ctx:check(string.format("%s %s: %s at %s%s", spec.title or "Shooting", "5.2.1",
+      spec.firer.name, t.name, range_text and " — " .. range_text or ""))
     local _
     _, d6 = M.score(ctx, spec, t, c, d6)
     local hp = M.save(ctx, spec, t, c)

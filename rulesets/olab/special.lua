@@ -97,8 +97,8 @@ umpire.command {
       end
       local limit = args.ordnance == "rocket" and 24 or umpire.table("ranges"):lookup(w)
       local eff = util.rhu(args.range) + shooting.altitude(a, args.target)
-      print(string.format("range %d\" + %d\" altitude = %d\"; %s reach %d\"", util.rhu(args.range),
-        eff - util.rhu(args.range), eff, args.ordnance, limit))
+      spec.range_text = string.format("range %d\" + %d\" altitude = %d\"; %s reach %d\"",
+        util.rhu(args.range), eff - util.rhu(args.range), eff, args.ordnance, limit)
       if eff > limit and not args.force then
         error(string.format("%s is out of range: %d\" > %d\" (5.1); add `force` to override",
           args.target.name, eff, limit), 0)
