@@ -155,7 +155,8 @@ local function result(u, hp, before, from, blocked)
   if hp <= 0 then return u.name .. " takes no HP" end
   take(u, hp, string.format("%d HP in close combat (6.5)", hp))
   if u.sp <= 0 or u.off_table == "eliminated" then
-    return string.format("%s takes %d HP and is eliminated (7.4)", u.name, hp)
+    return string.format("%s takes %d HP and is eliminated (7.4); %s may follow up into the " ..
+      "space or swap with a fresh stand behind it (6.7)", u.name, hp, from.name), true
   end
   local recoils
   if util.is_2e() then recoils = 2 * hp > before else recoils = 2 * hp >= before end
@@ -167,8 +168,9 @@ local function result(u, hp, before, from, blocked)
     local old = u.sp
     u:set("sp", 0, "cannot recoil 3\": eliminated (6.7)")
     if util.on_loss then util.on_loss(u, old, 0) end
-    return string.format("%s takes %d HP (%s of %d) and cannot recoil: eliminated (6.7)",
-      u.name, hp, half, before)
+    return string.format("%s takes %d HP (%s of %d) and cannot recoil: eliminated (6.7); %s " ..
+      "may follow up into the space or swap with a fresh stand behind it", u.name, hp, half,
+      before, from.name), true
   end
   if u:has("engaged") then u:unmark("engaged", "recoiled out of contact (6.7)") end
   return (string.format("%s takes %d HP (%s of %d): recoils 3\" straight away from %s (6.7); " ..

@@ -192,9 +192,32 @@ local function table8(c, f, t, w, spec)
   end
 end
 
+-- Fills in a spec's defaults: front arc, the firer's weapon, how cover is read, a square's
+-- partner. `score` and `resolve` call it; callers may too.
+function M.prepare(spec)
+  if spec.prepared then return spec end
+  spec.prepared = true
+  spec.arc = spec.arc or "front"
+  spec.targets = spec.targets or {}
+  spec.weapon = spec.weapon or M.weapon_of(spec.firer, spec.targets[1], nil)
+  -- The cover level of a target and why: the `cover` field for the first target, else the
+  -- stand's own `cover` attribute; a suppressed stand counts as in cover (8.8.1).
+  spec.cover_for = spec.cover_for or function(t)
+    local lvl = (t == spec.targets[1] and spec.cover) or t.cover
+    if lvl == 0 and t:has("suppressed") then return 1, "suppressed: counts as in cover" end
+    return lvl, "target in cover"
+  end
+  if spec.firer.formation == "square" then
+    local partner = (store.squares or {})[spec.firer.id]
+    spec.partner = partner and umpire.unit(partner) or nil
+  end
+  return spec
+end
+
 -- The score before the save against one target (5.2.1 up to the save), in check `c`. `d6` is
 -- the shot's die (rolled here when nil). Returns the total and the die.
 function M.score(ctx, spec, t, c, d6)
+  M.prepare(spec)
   local f, w = spec.firer, spec.weapon
   M.current = { spec = spec, target = t, check = c }
   if d6 then
@@ -281,19 +304,7 @@ end
 -- targets, range, weapon, arc, cover (nil: each target's own), indirect, offtable, observed,
 -- canister, chemical, superior_tech, force, air, title.
 function M.resolve(ctx, spec)
-  spec.arc = spec.arc or "front"
-  spec.weapon = spec.weapon or M.weapon_of(spec.firer, spec.targets[1], nil)
-  -- The cover level of a target and why: the `cover` argument for the first target, else the
-  -- stand's own `cover` attribute; a suppressed stand counts as in cover (8.8.1).
-  spec.cover_for = function(t)
-    local lvl = (t == spec.targets[1] and spec.cover) or t.cover
-    if lvl == 0 and t:has("suppressed") then return 1, "suppressed: counts as in cover" end
-    return lvl, "target in cover"
-  end
-  if spec.firer.formation == "square" then
-    local partner = (store.squares or {})[spec.firer.id]
-    spec.partner = partner and umpire.unit(partner) or nil
-  end
+  M.prepare(spec)
   local range_text = spec.range_text
   if not spec.skip_checks then
     M.validate(spec)
