@@ -25,8 +25,8 @@ local ORDNANCE_NAMES = { "guns", "bomb", "dive_bomb", "guided_bomb", "rocket", "
 -- The Table 7 row of an AIR's guns (AMB-40): Table 11's "shoots as" when its aircraft type is
 -- listed there (SKI/F: +2 and -2 as SKI; a jet: SKI/S, +3 and -2), else strafing as MSK with rifles.
 local function guns_row(air)
-  if air.aircraft ~= "none" then
-    local as = umpire.table("aircraft"):lookup(air.aircraft).shoots_as
+  if air.warload ~= "unarmed" then
+    local as = umpire.table("aircraft"):lookup(air.warload).shoots_as
     if as == "SKI/F" then
       return { key = "small_arms", label = "guns, as SKI/F (Table 11, AMB-40)" }, "SKI/F"
     elseif as ~= "none" then
@@ -131,23 +131,25 @@ umpire.command {
 umpire.command {
   name = "arm",
   help = "loads an AIR with its Table 11 warload (sci-fi: PN +1 item, 2e +2) and shows the " ..
-    "extra PCP (8.3)\ne.g. `arm stuka piston_fighter_bomber`",
+    "extra PCP (8.3)\ne.g. `arm stuka fighter_bomber`",
   args = {
     { name = "air", type = "unit", help = "the AIR stand" },
-    { name = "aircraft", type = "choice", values = { "piston_fighter", "piston_fighter_bomber",
-      "tactical_bomber", "jet_fighter_bomber", "attack_helicopter", "unarmed" } },
+    { name = "warload", type = "choice", values = { "fighter", "fighter_bomber",
+      "tactical_bomber", "jet", "attack_helicopter", "unarmed" }, help = "its Table 11 row" },
     { name = "scifi", type = "flag", help = "a sci-fi attack AIR: more ordnance, +5 PCP" },
   },
   run = function(ctx, args)
     local a = args.air
     if a.type ~= "AIR" then error(a.name .. " is not AIR", 0) end
-    local row = umpire.table("aircraft"):lookup(args.aircraft)
+    local row = umpire.table("aircraft"):lookup(args.warload)
     local items, pcp = row.items, row.pcp
-    if args.scifi and args.aircraft ~= "unarmed" then
+    local scifi = args.scifi or a.scifi
+    if scifi and args.warload ~= "unarmed" then
       items = items + (util.is_2e() and 2 or 1)
       pcp = pcp + 5
     end
-    a:set("aircraft", args.aircraft, "Table 11 (8.3)")
+    if a.warload ~= args.warload then a:set("warload", args.warload, "Table 11 (8.3)") end
+    if args.scifi and not a.scifi then a:set("scifi", true, "a sci-fi attack AIR (8.7.2)") end
     a:set("ordnance", items, "warload: " .. items .. " item(s) (Table 11)")
     local w = store.warload or {}
     w[a.id] = items
@@ -159,7 +161,7 @@ umpire.command {
       if u.type == "AIR" and not u.loiter then strike = strike + 1 end
     end
     local out = string.format("%s: %s, shoots as %s, %d item(s) of %s, +%d PCP (Table 11)",
-      a.name, args.aircraft, row.shoots_as, items, row.ordnance, pcp)
+      a.name, args.warload, row.shoots_as, items, row.ordnance, pcp)
     if 10 * strike > all then
       out = out .. string.format("\nnote: %d strike AIR in %d stands is over the 10%% recommended (8.3)",
         strike, all)

@@ -122,10 +122,10 @@ T.cc_deductions = {
 T.aircraft = {
   doc = "Table 11: aircraft ordnance and extra PCP (8.3); sci-fi: PN +1 item, 2e +2 items, +5 PCP",
   entries = {
-    { "piston_fighter", { shoots_as = "SKI/F", items = 0, ordnance = "none", pcp = 1 } },
-    { "piston_fighter_bomber", { shoots_as = "SKI/F", items = 1, ordnance = "bomb or rocket", pcp = 2 } },
+    { "fighter", { shoots_as = "SKI/F", items = 0, ordnance = "none", pcp = 1 } },
+    { "fighter_bomber", { shoots_as = "SKI/F", items = 1, ordnance = "bomb or rocket", pcp = 2 } },
     { "tactical_bomber", { shoots_as = "none", items = 2, ordnance = "bomb", pcp = 3 } },
-    { "jet_fighter_bomber", { shoots_as = "SKI/F or SKI/S", items = 3, ordnance = "bomb or rocket", pcp = 4 } },
+    { "jet", { shoots_as = "SKI/F or SKI/S", items = 3, ordnance = "bomb or rocket", pcp = 4 } },
     { "attack_helicopter", { shoots_as = "none", items = 3, ordnance = "rocket or atgw", pcp = 5 } },
     { "unarmed", { shoots_as = "none", items = 0, ordnance = "none", pcp = 0 } },
   },

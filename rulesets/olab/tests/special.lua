@@ -22,10 +22,10 @@ local FOOT = "b1 foot Foot type=INF/U sp=6 sp_start=6"
 
 test("Table 11: each aircraft's warload, guns and extra PCP (8.3)", function()
   local rows = {
-    piston_fighter = "shoots as SKI/F, 0 item(s) of none, +1 PCP",
-    piston_fighter_bomber = "shoots as SKI/F, 1 item(s) of bomb or rocket, +2 PCP",
+    fighter = "shoots as SKI/F, 0 item(s) of none, +1 PCP",
+    fighter_bomber = "shoots as SKI/F, 1 item(s) of bomb or rocket, +2 PCP",
     tactical_bomber = "shoots as none, 2 item(s) of bomb, +3 PCP",
-    jet_fighter_bomber = "shoots as SKI/F or SKI/S, 3 item(s) of bomb or rocket, +4 PCP",
+    jet = "shoots as SKI/F or SKI/S, 3 item(s) of bomb or rocket, +4 PCP",
     attack_helicopter = "shoots as none, 3 item(s) of rocket or atgw, +5 PCP",
     unarmed = "shoots as none, 0 item(s) of none, +0 PCP",
   }
@@ -45,14 +45,14 @@ end)
 
 test("arm warns when strike AIR pass 10% of the army (8.3)", function()
   local s = game({ STUKA, "r1 x X type=INF/U sp=4" })
-  contains(s:run("arm stuka piston_fighter"), "over the 10% recommended")
+  contains(s:run("arm stuka fighter"), "over the 10% recommended")
 end)
 
 -- Strikes ------------------------------------------------------------------------------------
 
 test("a bomb load is a 130 mm ART shot, Indirect; no flank bonus for AIR (5.2.1, AMB-51)", function()
   local s = game({ STUKA, FOOT })
-  s:run("arm stuka piston_fighter_bomber")
+  s:run("arm stuka fighter_bomber")
   s:dice(6, 1, 1)
   local out = s:run("strike stuka foot bomb")
   contains(out, "+4  a bomb load as 130 mm ART, Indirect (Table 7)")
@@ -64,7 +64,7 @@ end)
 
 test("dive bombs are direct; an empty warload is refused (5.1, Table 11)", function()
   local s = game({ STUKA, FOOT })
-  s:run("arm stuka piston_fighter_bomber")
+  s:run("arm stuka fighter_bomber")
   s:dice(6, 1, 1)
   local out = s:run("strike stuka foot dive_bomb")
   ok(not out:find("Indirect"), "dive bombing is direct")
@@ -74,13 +74,13 @@ end)
 
 test("AIR guns: Table 11's SKI/F (+2 -2), a jet as SKI/S (+3 -2), else MSK with rifles (AMB-40)", function()
   local s = game({ STUKA, FOOT })
-  s:run("arm stuka piston_fighter")
+  s:run("arm stuka fighter")
   s:dice(1, 1, 1)
   local out = s:run("strike stuka foot guns")
   contains(out, "+2  guns, as SKI/F (Table 11, AMB-40)")
   contains(out, "-2  firer shoots as SKI/F (Table 8, Table 11)")
   s = game({ STUKA, FOOT })
-  s:run("arm stuka jet_fighter_bomber")
+  s:run("arm stuka jet")
   s:dice(1, 1, 1)
   contains(s:run("strike stuka foot guns"), "+3  guns, as SKI/S (Table 11, AMB-40)")
   s = game({ STUKA, FOOT })
@@ -90,7 +90,7 @@ end)
 
 test("rockets: the comparable ART, up to 24\" with the altitude (5.1)", function()
   local s = game({ "r1 typhoon Typhoon type=AIR sp=4 air=fixed weapon=bl_80_130", "b1 tiger Tiger type=TNK sp=9 armour=heavy" })
-  s:run("arm typhoon jet_fighter_bomber")
+  s:run("arm typhoon jet")
   contains(s:fails("strike typhoon tiger rocket 9"), "out of range: 25\" > 24\"")
   s:dice(6, 1, 1)
   local out = s:run("strike typhoon tiger rocket 8 more")
@@ -132,7 +132,7 @@ end)
 
 test("a strike AIR returns only from ten rounds after it left, on a 6 (8.3, AMB-46)", function()
   local s = game({ STUKA, FOOT })
-  s:run("arm stuka piston_fighter_bomber")
+  s:run("arm stuka fighter_bomber")
   s:run("strike stuka foot bomb")
   contains(s:fails("airreturn stuka"), "it may try from round 11")
   for _ = 1, 10 do next_round(s) end
