@@ -28,6 +28,19 @@ local function is_cav(u) return u.type == "CAV/A" or u.type == "CAV/U" end
 local function is_motor(u)
   return u.type == "TNK" or (u.type == "TPT" and (u.transport == "motor" or u.transport == "jeep"))
 end
+-- Whether `u` carries marker `name`; false when the schema has no such marker (the movement
+-- part adds `charge_bonus`, which this branch's schema may not have yet).
+local function marked(u, name)
+  local ok, v = pcall(u.has, u, name)
+  return ok and v
+end
+
+-- The Table 9 charge bonus (6.2): the `charge` flag typed by the umpire, or the movement part's
+-- markers for the first turn of a charge.
+local function charging(u, flag)
+  return flag or marked(u, "charge_bonus") or marked(u, "charging")
+end
+
 -- Squares and testudo count as PKE in close combat (6.6).
 local function counts_as_pke(u) return u.type == "PKE" or formed(u) end
 
@@ -230,7 +243,7 @@ umpire.command {
       if a.type == "ART" then refuse("ART can never start a close combat (6.1)") end
       if a:has("routed") then refuse(a.name .. " is routing and cannot attack (AMB-49)") end
       if a:has("observing") then refuse(a.name .. " is observing: MOVE only this round (8.2)") end
-      if (args.charge or a:has("charging")) and NO_CHARGE[a.type] then
+      if charging(a, args.charge) and NO_CHARGE[a.type] then
         error(a.type .. " may never charge (4.4): drop `charge` (it may still advance into contact)", 0)
       end
     end
@@ -242,7 +255,7 @@ umpire.command {
     local hp_d, from = 0, nil
     for _, e in ipairs(list) do
       local a = e.unit
-      local opts = { charging = args.charge or a:has("charging"), woods = args.woods,
+      local opts = { charging = charging(a, args.charge), woods = args.woods,
         defended = args.defended, column = args.column }
       hp_d = hp_d + M.strike(ctx, a, d, e.arc, opts)
       if (e.arc == "front" or formed(d)) and not from then from = a end

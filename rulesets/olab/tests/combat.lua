@@ -320,3 +320,10 @@ test("a square shoots with 1/4 of its two stands' SP; when one falls the other s
   eq(s:get("m1", "formation"), "normal")
   eq(s:stored("olab", "squares").m1, nil)
 end)
+
+test("the charge bonus also follows the movement part's `charging` marker (6.2)", function()
+  local s = game({ "r1 a A type=CAV/U sp=4", "b1 d D type=INF/U sp=8 sp_start=8" })
+  s:run("mark a charging")
+  s:dice(1, 1, 1, 1, 1, 1)
+  contains(s:run("cc a d"), "+2  bonus: charging (Table 9, AMB-04)")
+end)
