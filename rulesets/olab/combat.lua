@@ -28,12 +28,7 @@ local function is_cav(u) return u.type == "CAV/A" or u.type == "CAV/U" end
 local function is_motor(u)
   return u.type == "TNK" or (u.type == "TPT" and (u.transport == "motor" or u.transport == "jeep"))
 end
--- Whether `u` carries marker `name`; false when the schema has no such marker (the movement
--- part adds `charge_bonus`, which this branch's schema may not have yet).
-local function marked(u, name)
-  local ok, v = pcall(u.has, u, name)
-  return ok and v
-end
+local marked = util.marked
 
 -- The Table 9 charge bonus (6.2): the `charge` flag typed by the umpire, or the movement part's
 -- markers for the first turn of a charge.
@@ -243,6 +238,9 @@ umpire.command {
       if a.type == "ART" then refuse("ART can never start a close combat (6.1)") end
       if a:has("routed") then refuse(a.name .. " is routing and cannot attack (AMB-49)") end
       if a:has("observing") then refuse(a.name .. " is observing: MOVE only this round (8.2)") end
+      if marked(a, "disengaged") then
+        refuse(a.name .. " disengaged this round and may not start a close combat (4.3)")
+      end
       if charging(a, args.charge) and NO_CHARGE[a.type] then
         error(a.type .. " may never charge (4.4): drop `charge` (it may still advance into contact)", 0)
       end

@@ -121,6 +121,9 @@ function M.validate(spec)
   M.eligible(f)
   if f:has("routed") then refuse(f.name .. " is routing and cannot shoot (AMB-49)") end
   if f:has("observing") then refuse(f.name .. " is observing: MOVE only this round (8.2)") end
+  if util.marked(f, "disengaged") then
+    refuse(f.name .. " disengaged this round and may not shoot (4.3)")
+  end
   for _, t in ipairs(spec.targets) do
     if t.side == f.side then refuse(t.name .. " is on " .. f.name .. "'s own side") end
     if util.off_table(t) then error(t.name .. " is not on the table (" .. t.off_table .. ")", 0) end

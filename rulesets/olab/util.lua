@@ -90,4 +90,11 @@ function M.off_table(u)
   return u.off_table ~= "no"
 end
 
+-- Whether `u` carries marker `name`; false when the schema has no such marker (a part may
+-- read a marker another part declares).
+function M.marked(u, name)
+  local ok, v = pcall(u.has, u, name)
+  return ok and v == true
+end
+
 return M
