@@ -317,8 +317,7 @@ function M.resolve(ctx, spec)
   for i, t in ipairs(spec.targets) do
     local c = ctx:check(string.format("%s %s: %s at %s%s", spec.title or "Shooting", "5.2.1",
       spec.firer.name, t.name, range_text and " — " .. range_text or ""))
-    local _
-    _, d6 = M.score(ctx, spec, t, c, d6)
+    d6 = select(2, M.score(ctx, spec, t, c, d6))
     local hp = M.save(ctx, spec, t, c)
     lines[i] = M.apply(ctx, spec, t, hp)
   end
