@@ -238,6 +238,7 @@ umpire.command {
       if a.type == "ART" then refuse("ART can never start a close combat (6.1)") end
       if a:has("routed") then refuse(a.name .. " is routing and cannot attack (AMB-49)") end
       if a:has("observing") then refuse(a.name .. " is observing: MOVE only this round (8.2)") end
+      if a:has("clearing") then refuse(a.name .. " is clearing mines and may not fight (8.1)") end
       if marked(a, "disengaged") then
         refuse(a.name .. " disengaged this round and may not start a close combat (4.3)")
       end

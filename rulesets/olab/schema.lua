@@ -80,6 +80,8 @@ return {
     observing = { doc = "forward observer spotting for off-table ART: MOVE only this round (8.2)",
       expires = "round" },
     retreating = "its Command (2e: army) retreats in good order (7.1)",
+    clearing = { doc = "engineers clearing a minefield lane: may not shoot or fight (8.1)",
+      expires = "round" },
   },
   status = { attrs = { "type", "quality" }, strength = "sp", max = "sp_start" },
 }

@@ -216,6 +216,29 @@ umpire.command {
   end,
 }
 
+-- 8.1: engineers clear a lane through a minefield.
+umpire.command {
+  name = "clearlane",
+  help = "engineers clear a minefield lane one base wide, 2\" a move; that round they may not " ..
+    "shoot or fight (8.1). Uses the MOVE action",
+  args = {
+    { name = "stand", type = "unit", help = "a stand with the `engineer` flag" },
+    { name = "force", type = "flag", help = "umpire's override" },
+  },
+  run = function(ctx, args)
+    local u = args.stand
+    if not u.engineer and not args.force then
+      error(u.name .. " is not engineers: `set " .. u.id .. " engineer true` (8.1)", 0)
+    end
+    if (u:has("shot") or u:has("fought")) and not args.force then
+      error(u.name .. " has shot or fought this round; engineers clearing mines may not (8.1)", 0)
+    end
+    actions.use(u, "move", args.force)
+    if not u:has("clearing") then u:mark("clearing", "clearing a minefield lane (8.1)") end
+    return u.name .. " clears 2\" of lane, one base wide: stands using it take no mine damage (8.1)"
+  end,
+}
+
 -- 8.5: paratroops landing.
 umpire.command {
   name = "paradrop",
