@@ -121,6 +121,10 @@ function M.validate(spec)
   M.eligible(f)
   if f:has("routed") then refuse(f.name .. " is routing and cannot shoot (AMB-49)") end
   if f:has("observing") then refuse(f.name .. " is observing: MOVE only this round (8.2)") end
+  if util.is_2e() and (store.paradropped or {})[f.id] and f:has("out_of_command") then
+    refuse(f.name .. " landed outside its General's command distance and may not shoot until " ..
+      "back within it (2e 8.5)")
+  end
   if f:has("clearing") then refuse(f.name .. " is clearing mines and may not shoot (8.1)") end
   if util.marked(f, "disengaged") then
     refuse(f.name .. " disengaged this round and may not shoot (4.3)")

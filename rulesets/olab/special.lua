@@ -255,6 +255,9 @@ umpire.command {
       c:result(hp .. " HP, no save")
       local before = u.sp
       util.damage(u, hp, hp .. " HP landing (8.5)")
+      local para = store.paradropped or {}
+      para[u.id] = true
+      store.paradropped = para
       out[#out + 1] = string.format("%s: SP %d → %d", u.name, before, u.sp)
     end
     out[#out + 1] = util.is_2e() and

@@ -172,3 +172,14 @@ test("engineers clearing a lane use MOVE and may not shoot or fight that round (
   contains(s:fails("cc eng foot"), "clearing mines and may not fight (8.1)")
   contains(s:fails("clearlane x"), "is not engineers")
 end)
+
+test("2e: paratroops out of command may not shoot until back in range (2e 8.5)", function()
+  local s = game({ "b1 p1 P1 type=SKI/F sp=6 sp_start=6 weapon=rifle", "r1 t T type=INF/U sp=6" },
+    { ruleset = "olab", variant = "2e" })
+  s:dice(1)
+  contains(s:run("paradrop p1"), "may not shoot until they do (2e 8.5)")
+  s:run("mark p1 out_of_command")
+  contains(s:fails("shoot p1 t 10"), "may not shoot until back within it (2e 8.5)")
+  s:run("unmark p1 out_of_command")
+  s:run("shoot p1 t 10")
+end)
