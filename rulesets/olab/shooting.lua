@@ -46,7 +46,7 @@ function M.weapon_of(u, target, chosen)
   if w == "" then w = DEFAULT_WEAPON[u.type] or DEFAULT_WEAPON[util.main_type(u.type)] end
   if not w then
     error(u.name .. " has no weapon class: set one, e.g. `set " .. u.id ..
-      " weapon=bl_to79` (keys: table show ranges)", 0)
+      " weapon bl_to79` (keys: `table show ranges`)", 0)
   end
   if fire.ranges.entries and not M.known(w) then
     error(u.name .. "'s weapon `" .. w .. "` is not a Table 6 class (see `table show ranges`)", 0)
@@ -60,13 +60,13 @@ function M.known(w)
 end
 
 -- The maximum range of `u` firing `w` (Table 6 and 5.1), with the reasons for any change.
-function M.max_range(u, w)
+function M.max_range(u, w, icv)
   local r = row("ranges", w)
   local notes = {}
   if u.horse_artillery and HORSE_ROWS[w] then
     r = r - 6; notes[#notes + 1] = "horse artillery -6\" (2.2.4)"
   end
-  if is_tnk(u) then
+  if is_tnk(u) and not icv then
     r = r - 18; notes[#notes + 1] = "TNK -18\" (5.1)"
   end
   return r, notes
@@ -162,7 +162,7 @@ function M.check_range(spec)
   elseif spec.chemical and f.type == "SKI/S" then
     limit, notes = 8, { "SKI/S projecting gas (8.4)" }
   else
-    limit, notes = M.max_range(f, w)
+    limit, notes = M.max_range(f, w, spec.icv)
   end
   local alt = spec.offtable and 0 or M.altitude(f, t)
   local eff = spec.range + alt
@@ -187,7 +187,7 @@ local function table8(c, f, t, w, spec)
   if util.is_ski(t) then c:add(row("fire_deductions", "target_ski"), "target is SKI", "Table 8") end
   if util.is_ski(f) or spec.as_ski then
     c:add(row("fire_deductions", "firer_ski"), spec.as_ski and "firer shoots as " .. spec.as_ski or
-      "firer is SKI", spec.as_ski and "Table 8, Table 11" or "Table 8")
+      "firer is SKI", "Table 8")
   end
   if (t.type == "TNK" or t.type == "AIR") and t.armour ~= "none" then
     c:add(row("fire_deductions", t.armour), "target " .. t.armour .. "-armour " .. t.type,
@@ -360,6 +360,7 @@ umpire.command {
     { name = "chemical", type = "flag", help = "gas: Indirect, extra 1D6-2 SP to each stand hit (8.4)" },
     { name = "superior_tech", type = "flag", help = "PN: the umpire rules the weapon superior tech (Table 8)" },
     { name = "turret", type = "flag", help = "turret turned to a flank or rear: also uses MOVE (5.1)" },
+    { name = "icv", type = "flag", help = "an infantry combat vehicle's mounted SKI fire as SKI/S (5.1)" },
     { name = "force", type = "flag", help = "umpire's override of a refused shot or the action limit" },
   },
   run = function(ctx, args)
@@ -373,7 +374,14 @@ umpire.command {
       offtable = args.offtable, canister = args.canister, chemical = args.chemical,
       superior_tech = args.superior_tech, force = args.force,
     }
-    spec.weapon = M.weapon_of(f, args.target, args.weapon)
+    if args.icv and f.type ~= "TNK" then error("`icv` is for TNK carrying mounted SKI (5.1)", 0) end
+    spec.weapon = args.icv and "ski_s" or M.weapon_of(f, args.target, args.weapon)
+    if args.icv then
+      spec.icv, spec.weapon, spec.as_ski = true, "ski_s", "SKI/S"
+      spec.weapon_row = function()
+        return { key = "ski_s", label = "mounted passengers fire as SKI/S", rule = "Table 7, 5.1" }
+      end
+    end
     if args.chemical and not args.offtable and f.type ~= "SKI/S" then
       error("gas is delivered by off-table ART (`offtable`), AIR (`strike`) or SKI/S (8.4)", 0)
     end
@@ -406,7 +414,7 @@ umpire.command {
   run = function(ctx, args)
     local o, t = args.observer, args.target
     if not o.observer then
-      error(o.name .. " is not a forward observer: `set " .. o.id .. " observer=true` (8.2)", 0)
+      error(o.name .. " is not a forward observer: `set " .. o.id .. " observer true` (8.2)", 0)
     end
     if util.rhu(args.distance) > 12 then
       error(string.format("%s is %d\" from %s: an observer must be within 12\" (8.2)", o.name,

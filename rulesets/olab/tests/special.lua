@@ -78,7 +78,7 @@ test("AIR guns: Table 11's SKI/F (+2 -2), a jet as SKI/S (+3 -2), else MSK with 
   s:dice(1, 1, 1)
   local out = s:run("strike stuka foot guns")
   contains(out, "+2  guns, as SKI/F (Table 11, AMB-40)")
-  contains(out, "-2  firer shoots as SKI/F (Table 8, Table 11)")
+  contains(out, "-2  firer shoots as SKI/F (Table 8)")
   s = game({ STUKA, FOOT })
   s:run("arm stuka jet")
   s:dice(1, 1, 1)
