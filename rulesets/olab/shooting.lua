@@ -48,7 +48,7 @@ function M.weapon_of(u, target, chosen)
     error(u.name .. " has no weapon class: set one, e.g. `set " .. u.id ..
       " weapon bl_to79` (keys: `table show ranges`)", 0)
   end
-  if fire.ranges.entries and not M.known(w) then
+  if not M.known(w) then
     error(u.name .. "'s weapon `" .. w .. "` is not a Table 6 class (see `table show ranges`)", 0)
   end
   return w
@@ -176,8 +176,10 @@ function M.check_range(spec)
     print("(umpire override) " .. msg)
   end
   if not util.is_2e() and (f.mortar or w == "atgw" or w == "aagw") and eff < 6 then
-    error(string.format("%s is inside the 6\" minimum range of mortars, ATGW and AAGW (PN 5.1)",
-      t.name), 0)
+    local msg = string.format("%s is inside the 6\" minimum range of mortars, ATGW and AAGW (PN 5.1)",
+      t.name)
+    if not spec.force then error(msg .. "; add `force` to override", 0) end
+    print("(umpire override) " .. msg)
   end
   return text
 end
@@ -262,8 +264,9 @@ function M.score(ctx, spec, t, c, d6)
     c:add(row("fire_steps", "indirect"), spec.chemical and "Indirect (gas always is)" or "Indirect fire", "5.2.1")
   end
   if spec.offtable then
-    if spec.observed then
-      c:add(0, "forward observer " .. spec.observed .. " cancels the off-table -2", "8.2")
+    local seen = (store.observed or {})[t.id]
+    if seen and seen.round == umpire.clock().round then
+      c:add(0, "forward observer " .. seen.by .. " cancels the off-table -2", "8.2")
     else
       c:add(row("fire_steps", "off_table"), "off-table ART, no observer", "8.2, AMB-09")
     end
@@ -309,8 +312,9 @@ function M.apply(ctx, spec, t, hp)
 end
 
 -- Resolves a whole shot: validation, range, and each target (5.2.1). `spec` fields: firer,
--- targets, range, weapon, arc, cover (nil: each target's own), indirect, offtable, observed,
--- canister, chemical, superior_tech, force, air, title.
+-- targets, range, weapon, arc, cover (nil: each target's own), indirect, offtable, canister,
+-- chemical, superior_tech, force, air (no flank bonus), full_factor (no TNK -1), weapon_row and
+-- as_ski (a caller's own Table 7 row), skip_checks, range_text, title.
 function M.resolve(ctx, spec)
   M.prepare(spec)
   local range_text = spec.range_text
@@ -391,8 +395,6 @@ umpire.command {
       if not heavy[spec.weapon] then
         error("off-table ART must be heavy: guns over 100 mm or heavy rockets (8.2)", 0)
       end
-      local seen = (store.observed or {})[args.target.id]
-      if seen and seen.round == umpire.clock().round then spec.observed = seen.by end
     end
     actions.use(f, "shoot", args.force)
     if args.turret then actions.use(f, "move", args.force) end

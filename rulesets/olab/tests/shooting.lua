@@ -372,3 +372,13 @@ test("an infantry combat vehicle's mounted SKI fire as SKI/S: 24\", +3, -2 (5.1)
   local s2 = game({ "r1 a A type=SKI/F sp=4", FOOT })
   contains(s2:fails("shoot a foot 4 icv"), "`icv` is for TNK")
 end)
+
+test("an observer spots for one target: a second target of the same barrage keeps the -2 (8.2)", function()
+  local s = game({ "r1 f F type=ART sp=4 weapon=bl_over130", "r1 fo FO type=SKI/F sp=2 observer=true",
+    "b1 a A type=INF/U sp=12 sp_start=12", "b1 b B type=INF/U sp=12 sp_start=12" })
+  s:run("observe fo a 10")
+  s:dice(1, 1, 1, 1, 1)
+  local out = s:run("shoot f a 60 b offtable")
+  contains(out, "forward observer FO cancels the off-table -2 (8.2)")
+  contains(out, "-2  off-table ART, no observer (8.2, AMB-09)")
+end)
