@@ -36,6 +36,17 @@ local function charging(u, flag)
   return flag or marked(u, "charge_bonus") or marked(u, "charging")
 end
 
+-- The striker's close-combat weapon class (6.5, Table 10): MSK always carry firearms; a stand
+-- whose `cc_weapon` is set beyond the default keeps it; otherwise its shooting weapon decides
+-- (flintlocks and rifles are firearms, matchlocks and pistols pre-1700 firearms).
+local FIREARMS = { flintlock = "firearm", rifle = "firearm", rifle_musket = "firearm",
+  matchlock = "early_firearm", pistol = "early_firearm" }
+function M.cc_class(s)
+  if s.type == "MSK" then return "firearm" end
+  if s.cc_weapon ~= "non_firearm" then return s.cc_weapon end
+  return FIREARMS[s.weapon] or "non_firearm"
+end
+
 -- Squares and testudo count as PKE in close combat (6.6).
 local function counts_as_pke(u) return u.type == "PKE" or formed(u) end
 
@@ -75,14 +86,14 @@ function M.strike(ctx, s, d, arc, opts)
       c:add(row("cc_additions", "foot_vs_heavy_open"), "foot striking " .. d.type .. " in the open", "Table 9")
     end
   end
-  local charging = opts.charging
-  if charging and ((arc == "front" and NO_BONUS_FRONT[d.type]) or formed(d)) then
+  local charged = opts.charging
+  if charged and ((arc == "front" and NO_BONUS_FRONT[d.type]) or formed(d)) then
     c:add(0, "no charge bonus against " .. (formed(d) and "a " .. d.formation or
       "the front of " .. d.type), formed(d) and "6.6, AMB-22" or "4.4, AMB-22")
-    charging = false
+    charged = false
   end
   local bonus = {}
-  if charging then bonus[#bonus + 1] = "charging" end
+  if charged then bonus[#bonus + 1] = "charging" end
   if s.general ~= "none" then bonus[#bonus + 1] = "General" end
   if is_cav(s) and util.is_ski(d) then bonus[#bonus + 1] = "CAV striking SKI" end
   if #bonus > 0 then
@@ -91,7 +102,7 @@ function M.strike(ctx, s, d, arc, opts)
   if s.type == "SKI/F" and util.after(1915) then
     c:add(row("cc_additions", "ski_f_modern"), "SKI/F after 1915 or sci-fi", "Table 9")
   end
-  if s.type == "WBD" and charging then
+  if s.type == "WBD" and charged then
     c:add(row("cc_additions", "wbd_charging"), "charging WBD", "Table 9, AMB-22")
   end
   if s.type == "PKE" and not counts_as_pke(d) and not is_motor(d) then
@@ -101,7 +112,7 @@ function M.strike(ctx, s, d, arc, opts)
     c:add(row("cc_additions", "attack_column"), "attack column", "6.6")
   end
   -- Table 10
-  local soft = s.cc_weapon ~= "firearm"
+  local soft = M.cc_class(s) ~= "firearm"
   if soft and d.type == "CAV/A" then
     if d.armoured_mount then
       c:add(row("cc_deductions", "inf_a"), "armoured mounts, struck as INF/A", "Table 10")

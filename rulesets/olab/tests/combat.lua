@@ -327,3 +327,10 @@ test("the charge bonus also follows the movement part's `charging` marker (6.2)"
   s:dice(1, 1, 1, 1, 1, 1)
   contains(s:run("cc a d"), "+2  bonus: charging (Table 9, AMB-04)")
 end)
+
+test("Table 10: MSK and stands with flintlocks or rifles strike with firearms; matchlocks are pre-1700 (6.5)", function()
+  ok(not fight("type=MSK sp=4", "type=INF/A sp=4"):find("struck by non"), "MSK carry firearms")
+  ok(not fight("type=SKI/F sp=4 weapon=rifle", "type=INF/A sp=4"):find("struck by non"), "rifles")
+  contains(fight("type=ARC sp=4 weapon=matchlock", "type=INF/A sp=4"), "-2  INF/A struck by non-firearms")
+  contains(fight("type=SKI/M sp=4 weapon=pistol", "type=CAV/A sp=4"), "-1  CAV/A struck by non-firearms")
+end)
