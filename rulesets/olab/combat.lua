@@ -183,10 +183,18 @@ local function result(u, hp, before, from, blocked)
     return string.format("%s takes %d HP (less than half of %d): stays (6.7)", u.name, hp, before)
   end
   local half = util.is_2e() and "more than half" or "half or more"
+  -- A square or testudo cannot move 3" (6.6: PN not at all, 2e at most 2"), so it cannot recoil.
+  if formed(u) and not blocked then
+    blocked = true
+    print(string.format("%s is in %s and cannot recoil 3\" (6.6, 6.7)", u.name, u.formation))
+  end
   if blocked then
-    local old = u.sp
-    u:set("sp", 0, "cannot recoil 3\": eliminated (6.7)")
-    if util.on_loss then util.on_loss(u, old, 0) end
+    local p = u.formation == "square" and partner_of(u) or nil
+    for _, x in ipairs({ u, p }) do
+      local old = x.sp
+      x:set("sp", 0, "cannot recoil 3\": eliminated (6.7)")
+      if util.on_loss then util.on_loss(x, old, 0) end
+    end
     return string.format("%s takes %d HP (%s of %d) and cannot recoil: eliminated (6.7); %s " ..
       "may follow up into the space or swap with a fresh stand behind it", u.name, hp, half,
       before, from.name), true

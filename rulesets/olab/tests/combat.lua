@@ -198,15 +198,16 @@ end)
 
 test("square: strikes with 1/4 of the two stands' SP and shares its losses (6.6, AMB-29)", function()
   local s = game({ "r1 m1 M1 type=MSK sp=6 sp_start=6", "r1 m2 M2 type=MSK sp=5 sp_start=5",
-    "b1 cav Cav type=CAV/U sp=4 sp_start=8" })
+    "b1 cav Cav type=CAV/U sp=3 sp_start=8" })
   s:run("square m1 m2")
   s:dice(6, 1, 1, 6, 1, 1)
   local out = s:run("cc m1 cav force")
   contains(out, "+3  square: 1/4 of 11 SP (6.6, AMB-29)")
   contains(out, "+2  MSK striker (Table 9)")
-  -- Cav strikes back: 6 + 4 + 2 (mounted vs foot) - 4 (square) - 2 save = 6 HP, 3 to each stand
+  -- Cav strikes back: 6 + 3 + 2 (mounted vs foot) - 4 (square) - 2 save = 5 HP, under half of
+  -- 11: the square stays, 3 HP to the stand struck and 2 to the other
   eq(s:get("m1", "sp"), 3)
-  eq(s:get("m2", "sp"), 2)
+  eq(s:get("m2", "sp"), 3)
   contains(s:run("square m1 force"), "leave their square")
   eq(s:get("m1", "formation"), "normal")
 end)
@@ -333,4 +334,17 @@ test("Table 10: MSK and stands with flintlocks or rifles strike with firearms; m
   ok(not fight("type=SKI/F sp=4 weapon=rifle", "type=INF/A sp=4"):find("struck by non"), "rifles")
   contains(fight("type=ARC sp=4 weapon=matchlock", "type=INF/A sp=4"), "-2  INF/A struck by non-firearms")
   contains(fight("type=SKI/M sp=4 weapon=pistol", "type=CAV/A sp=4"), "-1  CAV/A struck by non-firearms")
+end)
+
+test("a square that must recoil cannot move, so both its stands are eliminated (6.6, 6.7)", function()
+  local s = game({ "b1 m1 M1 type=MSK sp=3 sp_start=6", "b1 m2 M2 type=MSK sp=3 sp_start=6",
+    "r1 cav Cav type=CAV/A sp=8 sp_start=8 general=superior" })
+  s:run("square m1 m2 force")
+  -- Cav: 1 + 8 + 2 (mounted vs foot) + 2 (General) - 4 (square) - 5 save = 4 HP >= half of 6;
+  -- 2 to each stand, which survive the loss but not the recoil
+  s:dice(1, 2, 3, 1, 6, 6)
+  local out = s:run("cc cav m1")
+  contains(out, "M1 is in square and cannot recoil 3\" (6.6, 6.7)")
+  eq(s:get("m1", "off_table"), "eliminated")
+  eq(s:get("m2", "off_table"), "eliminated")
 end)
