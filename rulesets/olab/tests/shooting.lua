@@ -337,12 +337,6 @@ test("routing stands do not shoot (AMB-49)", function()
   contains(s:fails("shoot f foot 6"), "routing and cannot shoot")
 end)
 
-test("hook point olab.shooting.modifiers reaches the check (house rules)", function()
-  local s = game({ "r1 f F type=ARC sp=4 quality=elite", FOOT }, { ruleset = "olab", house = { "olab_marksmen" } })
-  s:dice(1, 1, 1)
-  contains(s:run("shoot f foot 6"), "+1  elite marksmen (house rule)")
-end)
-
 test("undo takes back a shot: SP, elimination, markers and the store (one transaction)", function()
   local s = game({ TIGER, SHERMAN })
   s:dice(6, 1, 1)
