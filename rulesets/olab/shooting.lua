@@ -402,6 +402,33 @@ umpire.command {
   end,
 }
 
+-- 5.1, Table 6: may this stand shoot at that one from here? Nothing is rolled or used.
+umpire.command {
+  name = "reach",
+  help = "whether a stand may shoot at a target at a range, and why not (5.1, Table 6); rolls " ..
+    "nothing and uses no action\ne.g. `reach tiger sherman 55`",
+  args = {
+    { name = "firer", type = "unit", help = "the stand that would shoot" },
+    { name = "target", type = "unit", help = "the stand it would shoot at" },
+    { name = "range", type = "number", help = "ground distance in inches" },
+    { name = "weapon", type = "choice", values = M.weapons, optional = true,
+      help = "this weapon class instead of its own" },
+  },
+  run = function(ctx, args)
+    local f = args.firer
+    local ok, err = pcall(function()
+      M.eligible(f)
+      local spec = { firer = f, targets = { args.target }, range = util.rhu(args.range),
+        weapon = M.weapon_of(f, args.target, args.weapon), indirect = f.mortar }
+      M.validate(spec)
+      return M.check_range(spec)
+    end)
+    local why = tostring(err):gsub("; add `force` to override", "")
+    if ok then return "yes: " .. why end
+    return "no: " .. why
+  end,
+}
+
 -- 8.2: a forward observer spots a target for off-table ART this round.
 umpire.command {
   name = "observe",

@@ -376,3 +376,11 @@ test("an observer spots for one target: a second target of the same barrage keep
   contains(out, "forward observer FO cancels the off-table -2 (8.2)")
   contains(out, "-2  off-table ART, no observer (8.2, AMB-09)")
 end)
+
+test("reach: may it shoot from here, without rolling or using an action (5.1, Table 6)", function()
+  local s = game({ TIGER, SHERMAN, "r1 arc Archers type=ARC sp=4" })
+  contains(s:run("reach tiger sherman 52"), "yes: range 52\"; bl_80_130 reaches 52\"")
+  contains(s:run("reach tiger sherman 53"), "no: Sherman is out of range: 53\" > 52\" (Table 6)")
+  contains(s:run("reach arc sherman 6"), "no: bow cannot hurt armour like Sherman (5.2.1)")
+  ok(not s:has("tiger", "shot"), "no action used")
+end)
