@@ -23,3 +23,9 @@ require "olab.sequence"   -- deployment, reserves, initiative, sets of five (3.2
 require "olab.command"    -- command distance (4.1.2), replacing Generals (7.4)
 require "olab.movement"   -- move allowance (Tables 4-5, 4.3), charges and evades (4.4)
 require "olab.dispute"    -- settling disputes (PN 1.3)
+require "olab.period"
+require "olab.shooting"
+require "olab.morale"
+require "olab.combat"
+require "olab.formations"
+require "olab.special"

@@ -7,5 +7,5 @@ local function add(part)
   end
 end
 add(require "olab.tables_stands")   -- Tables 1-5: stands, SP, movement, terrain
--- add(require "olab.tables_fire")     -- Tables 6-11, KO: shooting, close combat, aircraft
+add(require "olab.tables_fire")     -- Tables 6-11, KO: shooting, close combat, aircraft
 return all

@@ -96,4 +96,62 @@ function M.on_table(u)
   return u.off_table == "no"
 end
 
+-- Stand classes used by shooting, close combat and morale (glossary, digest 0.3).
+local FOOT = { INF = true, WBD = true, PKE = true, ARC = true, MSK = true }
+-- Foot: INF, WBD, PKE (not elephants), ARC, MSK, SKI/F, SKI/S.
+function M.is_foot(u)
+  local t = u.type
+  if t == "SKI/F" or t == "SKI/S" then return true end
+  if t == "PKE" and u.elephant then return false end
+  return FOOT[M.main_type(t)] == true
+end
+
+-- Mounted: CAV/A, CAV/U, SKI/M; elephants count as mounted (AMB-37).
+function M.is_mounted(u)
+  local t = u.type
+  return t == "CAV/A" or t == "CAV/U" or t == "SKI/M" or (t == "PKE" and u.elephant)
+end
+
+function M.is_ski(u) return M.main_type(u.type) == "SKI" end
+
+-- The game's period, set with `period` (store: year, scifi). Unset: no period-gated bonus.
+function M.year() return (store.period or {}).year end
+function M.scifi() return (store.period or {}).scifi == true end
+-- True when the game is after `year` (or science fiction).
+function M.after(year)
+  local y = M.year()
+  return M.scifi() or (y ~= nil and y > year)
+end
+-- True when the game's year is known and within [lo, hi].
+function M.between(lo, hi)
+  local y = M.year()
+  return y ~= nil and y >= lo and y <= hi and not M.scifi()
+end
+
+-- Takes `hp` SP off `u` (never below 0) with a reason; returns the SP actually lost.
+-- The unit_damaged event (morale.lua) then checks rout and elimination.
+-- Events run after the command, so the rout and elimination checks (morale.lua sets
+-- `M.on_loss`) are also called here at once: a later step of the same command sees them.
+function M.damage(u, hp, reason)
+  local loss = math.min(math.max(0, hp), u.sp)
+  if loss > 0 then
+    local old = u.sp
+    u:add("sp", -loss, reason)
+    if M.on_loss then M.on_loss(u, old, u.sp) end
+  end
+  return loss
+end
+
+-- Whether a stand is out of the game (eliminated, routed off, retreated...).
+function M.off_table(u)
+  return u.off_table ~= "no"
+end
+
+-- Whether `u` carries marker `name`; false when the schema has no such marker (a part may
+-- read a marker another part declares).
+function M.marked(u, name)
+  local ok, v = pcall(u.has, u, name)
+  return ok and v == true
+end
+
 return M

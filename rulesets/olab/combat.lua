@@ -1,0 +1,356 @@
+-- Close combat (6.0-6.7): `cc` and pre-contact fire (`precontact`, 6.3). Squares and testudo
+-- are formed in formations.lua; here they strike and are struck (6.6).
+--
+-- One `cc` is one exchange at one struck stand: up to three activated attackers strike it,
+-- each on the arc it touches, and it strikes back at the attacker on its front (a stand strikes
+-- only into its front arc). Blows are simultaneous (AMB-12): every stand strikes with the SP it
+-- had before the exchange, and losses are applied after all blows. Dice order: each attacker's
+-- D6 then the defender's save against it (no save when the total is 0 or less), in the order
+-- typed; then the defender's D6 and the attacker's save.
+local util = require "olab.util"
+local actions = require "olab.actions"
+local shooting = require "olab.shooting"
+
+local M = {}
+
+local function row(t, key) return umpire.table(t):lookup(key) end
+
+-- 4.4: stands that may never charge, and those nobody gets a charge bonus against frontally.
+local NO_CHARGE = { PKE = true, TNK = true, ["SKI/S"] = true, ARC = true, TPT = true, ART = true }
+local NO_BONUS_FRONT = { ART = true, PKE = true, ["SKI/S"] = true }
+
+local function formed(u) return u.formation == "square" or u.formation == "testudo" end
+local function partner_of(u)
+  local id = (store.squares or {})[u.id]
+  return id and umpire.unit(id) or nil
+end
+local function is_cav(u) return u.type == "CAV/A" or u.type == "CAV/U" end
+local function is_motor(u)
+  return u.type == "TNK" or (u.type == "TPT" and (u.transport == "motor" or u.transport == "jeep"))
+end
+local marked = util.marked
+
+-- The Table 9 charge bonus (6.2): the `charge` flag typed by the umpire, or the movement part's
+-- markers for the first turn of a charge.
+local function charging(u, flag)
+  return flag or marked(u, "charge_bonus") or marked(u, "charging")
+end
+
+-- The striker's close-combat weapon class (6.5, Table 10): MSK always carry firearms; a stand
+-- whose `cc_weapon` is set beyond the default keeps it; otherwise its shooting weapon decides
+-- (flintlocks and rifles are firearms, matchlocks and pistols pre-1700 firearms).
+local FIREARMS = { flintlock = "firearm", rifle = "firearm", rifle_musket = "firearm",
+  matchlock = "early_firearm", pistol = "early_firearm" }
+function M.cc_class(s)
+  if s.type == "MSK" then return "firearm" end
+  if s.cc_weapon ~= "non_firearm" then return s.cc_weapon end
+  return FIREARMS[s.weapon] or "non_firearm"
+end
+
+-- Squares and testudo count as PKE in close combat (6.6).
+local function counts_as_pke(u) return u.type == "PKE" or formed(u) end
+
+-- The striking strength: current SP, a third for TNK and TPT (Table 9), a quarter of the
+-- square's two stands or of a testudo stand (6.6, AMB-29).
+local function strength(c, s)
+  if s.formation == "square" then
+    local p = partner_of(s)
+    local total = s.sp + (p and p.sp or 0)
+    c:add(util.quarter(total), string.format("square: 1/4 of %d SP", total), "6.6, AMB-29")
+  elseif s.formation == "testudo" then
+    c:add(util.quarter(s.sp), "testudo: 1/4 of its SP", "6.6, AMB-29")
+  elseif s.type == "TNK" or s.type == "TPT" then
+    c:add(util.third(s.sp), "1/3 of its SP " .. s.sp .. " (" .. s.type .. ")", "Table 9")
+  else
+    c:add(s.sp, "striker's current SP", "Table 9")
+  end
+end
+
+-- One blow: `s` strikes `d` on `d`'s arc `arc`. opts: charging, woods, defended, column.
+-- Returns the HP `d` takes (nothing is changed here).
+function M.strike(ctx, s, d, arc, opts)
+  local c = ctx:check(string.format("Close combat 6.5: %s strikes %s (%s)", s.name, d.name, arc))
+  M.current = { striker = s, struck = d, arc = arc, opts = opts, check = c }
+  c:roll("1d6", "close combat D6", "6.5")
+  strength(c, s)
+  -- Table 9
+  if s.type == "INF/A" or s.type == "INF/U" or s.type == "MSK" then
+    c:add(row("cc_additions", "close_order"), s.type .. " striker", "Table 9")
+  elseif (is_cav(s) or s.type == "SKI/M") and (util.is_foot(d) or d.type == "TPT" or d.type == "ART") then
+    c:add(row("cc_additions", "mounted_vs_foot"), "mounted striking " .. d.type, "Table 9")
+  end
+  if util.is_foot(s) and (d.type == "TNK" or d.type == "SKI/S" or (d.type == "PKE" and d.elephant)) then
+    if opts.woods then
+      c:add(row("cc_additions", "foot_vs_heavy_cover"), "foot striking " .. d.type .. " in woods/BUA", "Table 9")
+    else
+      c:add(row("cc_additions", "foot_vs_heavy_open"), "foot striking " .. d.type .. " in the open", "Table 9")
+    end
+  end
+  local charged = opts.charging
+  if charged and ((arc == "front" and NO_BONUS_FRONT[d.type]) or formed(d)) then
+    c:add(0, "no charge bonus against " .. (formed(d) and "a " .. d.formation or
+      "the front of " .. d.type), formed(d) and "6.6, AMB-22" or "4.4, AMB-22")
+    charged = false
+  end
+  local bonus = {}
+  if charged then bonus[#bonus + 1] = "charging" end
+  if s.general ~= "none" then bonus[#bonus + 1] = "General" end
+  if is_cav(s) and util.is_ski(d) then bonus[#bonus + 1] = "CAV striking SKI" end
+  if #bonus > 0 then
+    c:add(row("cc_additions", "bonus"), "bonus: " .. table.concat(bonus, ", "), "Table 9, AMB-04")
+  end
+  if s.type == "SKI/F" and util.after(1915) then
+    c:add(row("cc_additions", "ski_f_modern"), "SKI/F after 1915 or sci-fi", "Table 9")
+  end
+  if s.type == "WBD" and charged then
+    c:add(row("cc_additions", "wbd_charging"), "charging WBD", "Table 9, AMB-22")
+  end
+  if s.type == "PKE" and not counts_as_pke(d) and not is_motor(d) then
+    c:add(row("cc_additions", "pike"), "PKE striking a non-PKE", "Table 9, AMB-23")
+  end
+  if opts.column and s.type == "MSK" then
+    c:add(row("cc_additions", "attack_column"), "attack column", "6.6")
+  end
+  -- Table 10
+  local soft = M.cc_class(s) ~= "firearm"
+  if soft and d.type == "CAV/A" then
+    if d.armoured_mount then
+      c:add(row("cc_deductions", "inf_a"), "armoured mounts, struck as INF/A", "Table 10")
+    else
+      c:add(row("cc_deductions", "cav_a"), "CAV/A struck by non-firearms", "Table 10")
+    end
+  elseif soft and (d.type == "INF/A" or d.armoured_mount) then
+    c:add(row("cc_deductions", "inf_a"), d.type .. " struck by non-firearms", "Table 10")
+  end
+  if d.scifi_armour then c:add(row("cc_deductions", "scifi_armour"), "sci-fi armour", "Table 10") end
+  if util.is_ski(s) then c:add(row("cc_deductions", "striker_ski"), "striker is SKI", "Table 10") end
+  c:point("olab.combat.modifiers")
+  -- NEXT: defending terrain (squares and testudo count as such), then flank and rear.
+  -- Squares and testudo have no flanks: every blow lands on a front (6.6).
+  if (arc == "front" or formed(d)) and (util.is_foot(d) or d.type == "ART") and (opts.defended or formed(d)) then
+    c:add(row("cc_deductions", "defended"), formed(d) and d.formation .. ": defending terrain" or
+      "defending terrain", "6.5")
+  end
+  if arc ~= "front" then
+    if formed(d) then
+      c:add(0, "a " .. d.formation .. " has no flanks", "6.6")
+    elseif util.is_foot(s) and util.is_mounted(d) then
+      c:add(0, "foot striking mounted: no flank/rear bonus", "6.5")
+    elseif d.type == "PKE" then
+      c:add(row("cc_deductions", "pike_flank"), "PKE struck in the " .. arc, "6.5")
+    else
+      c:add(row("cc_deductions", "flank"), "struck in the " .. arc, "6.5")
+    end
+  end
+  c:point("olab.combat.before_save")
+  if c:total() <= 0 then
+    c:result("no HP (nothing to save)")
+    return 0
+  end
+  local save, dice = umpire.roll("2d6")
+  c:add(-save, string.format("%s's save: 2d6 [%s]", d.name, table.concat(dice, " ")), "6.5")
+  local hp = math.max(0, c:total())
+  c:result(hp == 1 and "1 HP" or hp .. " HP")
+  M.current = nil
+  return hp
+end
+
+-- Takes `hp` from a stand (split between the two stands of a square, odd point to the stand
+-- struck; AMB-29) with a reason.
+local function take(u, hp, reason)
+  local p = u.formation == "square" and partner_of(u) or nil
+  if p and hp > 1 then
+    local other = math.floor(hp / 2)
+    util.damage(u, hp - other, reason)
+    util.damage(p, other, reason .. ", shared by the square (AMB-29)")
+  else
+    util.damage(u, hp, reason)
+  end
+end
+
+-- 6.7 for one stand: `before` is its SP before the exchange (a square's two stands together),
+-- `from` the enemy it recoils from, `blocked` whether a 3" recoil is impossible.
+local function result(u, hp, before, from, blocked)
+  if hp <= 0 then return u.name .. " takes no HP" end
+  take(u, hp, string.format("%d HP in close combat (6.5)", hp))
+  if u.sp <= 0 or u.off_table == "eliminated" then
+    return string.format("%s takes %d HP and is eliminated (7.4); %s may follow up into the " ..
+      "space or swap with a fresh stand behind it (6.7)", u.name, hp, from.name), true
+  end
+  local recoils
+  if util.is_2e() then recoils = 2 * hp > before else recoils = 2 * hp >= before end
+  if not recoils then
+    return string.format("%s takes %d HP (less than half of %d): stays (6.7)", u.name, hp, before)
+  end
+  local half = util.is_2e() and "more than half" or "half or more"
+  -- A square or testudo cannot move 3" (6.6: PN not at all, 2e at most 2"), so it cannot recoil.
+  if formed(u) and not blocked then
+    blocked = true
+    print(string.format("%s is in %s and cannot recoil 3\" (6.6, 6.7)", u.name, u.formation))
+  end
+  if blocked then
+    local p = u.formation == "square" and partner_of(u) or nil
+    for _, x in ipairs({ u, p }) do
+      local old = x.sp
+      x:set("sp", 0, "cannot recoil 3\": eliminated (6.7)")
+      if util.on_loss then util.on_loss(x, old, 0) end
+    end
+    return string.format("%s takes %d HP (%s of %d) and cannot recoil: eliminated (6.7); %s " ..
+      "may follow up into the space or swap with a fresh stand behind it", u.name, hp, half,
+      before, from.name), true
+  end
+  if u:has("engaged") then u:unmark("engaged", "recoiled out of contact (6.7)") end
+  return (string.format("%s takes %d HP (%s of %d): recoils 3\" straight away from %s (6.7); " ..
+    "%s may follow up into the space or swap with a fresh stand behind it", u.name, hp, half,
+    before, from.name, from.name)), true
+end
+
+local function strength_before(u)
+  local p = u.formation == "square" and partner_of(u) or nil
+  return u.sp + (p and p.sp or 0)
+end
+
+umpire.command {
+  name = "cc",
+  help = "close combat: up to three attackers strike one stand, which strikes back at the one " ..
+    "on its front; then stay, recoil 3\" or eliminated (6.5-6.7, Tables 9-10)\n" ..
+    "e.g. `cc legio wbd1 charge`, `cc cav1 pike2 flank cav2 front`, `cc legio wbd1 blocked`",
+  args = {
+    { name = "attacker", type = "unit", help = "the activated stand striking" },
+    { name = "defender", type = "unit", help = "the stand struck" },
+    { name = "arc", type = "choice", values = { "front", "flank", "rear" }, optional = true,
+      help = "the defender's arc the attacker touches (default front)" },
+    { name = "attacker2", type = "unit", optional = true, help = "a second attacker" },
+    { name = "arc2", type = "choice", values = { "front", "flank", "rear" }, optional = true },
+    { name = "attacker3", type = "unit", optional = true, help = "a third attacker" },
+    { name = "arc3", type = "choice", values = { "front", "flank", "rear" }, optional = true },
+    { name = "charge", type = "flag", help = "the attackers charged this turn (first turn, 6.2)" },
+    { name = "defended", type = "flag", help = "the defender holds defending terrain: walls, crests, works (6.5)" },
+    { name = "woods", type = "flag", help = "the defender is in woods or BUA (Table 9 +3)" },
+    { name = "column", type = "flag", help = "MSK attackers in attack column, MSK behind (6.6)" },
+    { name = "blocked", type = "flag", help = "the defender cannot recoil 3\" (6.7)" },
+    { name = "attacker_blocked", type = "flag", help = "the attacker(s) cannot recoil 3\"" },
+    { name = "force", type = "flag", help = "umpire's override of a refusal or the action limit" },
+  },
+  run = function(ctx, args)
+    local d = args.defender
+    local list = {}
+    for _, key in ipairs({ "", "2", "3" }) do
+      local a = args["attacker" .. key]
+      if a then list[#list + 1] = { unit = a, arc = args["arc" .. key] or "front" } end
+    end
+    local function refuse(msg)
+      if not args.force then error(msg .. "; add `force` to override", 0) end
+      print("(umpire override) " .. msg)
+    end
+    if d.type == "AIR" then error("AIR never fight in close combat (6.1)", 0) end
+    if util.off_table(d) then error(d.name .. " is not on the table (" .. d.off_table .. ")", 0) end
+    if args.column and util.year() and not util.between(1790, 1875) then
+      error("attack columns are for MSK c.1790-c.1875 (6.6); the period is " .. util.year(), 0)
+    end
+    for _, e in ipairs(list) do
+      local a = e.unit
+      if a.id == d.id then error(a.name .. " cannot fight itself", 0) end
+      if a.side == d.side then error(a.name .. " and " .. d.name .. " are on the same side", 0) end
+      if a.type == "AIR" then error("AIR never fight in close combat (6.1)", 0) end
+      if util.off_table(a) then error(a.name .. " is not on the table (" .. a.off_table .. ")", 0) end
+      if a.type == "ART" then refuse("ART can never start a close combat (6.1)") end
+      if a:has("routed") then refuse(a.name .. " is routing and cannot attack (AMB-49)") end
+      if a:has("observing") then refuse(a.name .. " is observing: MOVE only this round (8.2)") end
+      if a:has("clearing") then refuse(a.name .. " is clearing mines and may not fight (8.1)") end
+      if marked(a, "disengaged") then
+        refuse(a.name .. " disengaged this round and may not start a close combat (4.3)")
+      end
+      if charging(a, args.charge) and NO_CHARGE[a.type] then
+        error(a.type .. " may never charge (4.4): drop `charge` (it may still advance into contact)", 0)
+      end
+    end
+    -- Pre-exchange strengths (AMB-12a).
+    local before = { [d.id] = strength_before(d) }
+    for _, e in ipairs(list) do before[e.unit.id] = strength_before(e.unit) end
+    for _, e in ipairs(list) do actions.use(e.unit, "cc", args.force) end
+    -- The blows.
+    local hp_d, from = 0, nil
+    for _, e in ipairs(list) do
+      local a = e.unit
+      local opts = { charging = charging(a, args.charge), woods = args.woods,
+        defended = args.defended, column = args.column }
+      hp_d = hp_d + M.strike(ctx, a, d, e.arc, opts)
+      if (e.arc == "front" or formed(d)) and not from then from = a end
+    end
+    local lines = {}
+    local back, hp_back = nil, 0
+    if d:has("routed") then
+      lines[#lines + 1] = d.name .. " is routing: it does not strike back (AMB-49)"
+    elseif not from then
+      lines[#lines + 1] = d.name .. " has no enemy on its front: no return blow (6.1)"
+    else
+      back = from
+      hp_back = M.strike(ctx, d, back, "front", { woods = false })
+    end
+    -- The results, for every stand that took HP (AMB-12c).
+    local primary = from or list[1].unit
+    local recoiled = {}
+    local line
+    line, recoiled[d.id] = result(d, hp_d, before[d.id], primary, args.blocked)
+    lines[#lines + 1] = line
+    if back then
+      line, recoiled[back.id] = result(back, hp_back, before[back.id], d, args.attacker_blocked)
+      lines[#lines + 1] = line
+    end
+    -- Stands still in contact are engaged (a recoil or elimination breaks contact).
+    local function present(u) return not util.off_table(u) and not recoiled[u.id] end
+    for _, e in ipairs(list) do
+      local a = e.unit
+      if present(a) and present(d) then
+        if not a:has("engaged") then a:mark("engaged", "in close combat with " .. d.name .. " (6)") end
+        if not d:has("engaged") then d:mark("engaged", "in close combat with " .. a.name .. " (6)") end
+      end
+    end
+    return table.concat(lines, "\n")
+  end,
+}
+
+-- 6.3: a charged stand with a range over 7" shoots at a charger that starts more than 7" away,
+-- before contact. It uses the SHOOT action (AMB-21); the range is the charge's start distance.
+umpire.command {
+  name = "precontact",
+  help = "pre-contact fire: a charged stand whose weapon reaches over 7\" shoots once at a " ..
+    "charger starting more than 7\" away (6.3)\ne.g. `precontact gun1 lb1 11`",
+  args = {
+    { name = "defender", type = "unit", help = "the charged stand, which fires" },
+    { name = "charger", type = "unit", help = "the charging stand" },
+    { name = "distance", type = "number", help = "inches between them when the charge starts" },
+    { name = "cover", type = "choice", values = { "open", "cover", "double" }, optional = true,
+      help = "the charger's cover (default open: it is moving in)" },
+    { name = "canister", type = "flag", help = "smoothbore ART firing canister (8\" or less)" },
+    { name = "force", type = "flag", help = "umpire's override" },
+  },
+  run = function(ctx, args)
+    local f, ch = args.defender, args.charger
+    local dist = util.rhu(args.distance)
+    local w = shooting.weapon_of(f, ch, nil)
+    local reach = shooting.max_range(f, w)
+    if reach <= 7 then
+      error(string.format("%s's %s reaches only %d\": pre-contact fire needs more than 7\" (6.3)",
+        f.name, w, reach), 0)
+    end
+    if dist <= 7 then
+      error(string.format("the charge started %d\" away: pre-contact fire needs more than 7\" (6.3)",
+        dist), 0)
+    end
+    actions.use(f, "shoot", args.force)
+    local cover = ({ open = 0, cover = 1, double = 2 })[args.cover or "open"]
+    local out = shooting.resolve(ctx, { firer = f, targets = { ch }, range = dist, weapon = w,
+      arc = "front", cover = cover, canister = args.canister, force = args.force,
+      title = "Pre-contact fire 6.3," })
+    if util.off_table(ch) or ch:has("routed") then
+      out = out .. "\n" .. ch.name .. " does not make contact (6.3, AMB-21)"
+    else
+      out = out .. "\n" .. ch.name .. " charges home"
+    end
+    return out
+  end,
+}
+
+return M

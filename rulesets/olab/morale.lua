@@ -1,0 +1,219 @@
+-- Morale (7.1), routs (7.2), rallying (7.3) and elimination (7.4).
+--
+-- Routs and elimination are automatic: after any SP loss, by any command, the `unit_damaged`
+-- handler below eliminates a stand at 0 SP and routs one below half its starting SP. `rally`
+-- and `morale` are the A.O.B. tests. Command (PN) and army (2e) state lives in the store,
+-- because scripts cannot read Command or side attributes (README, API notes).
+local util = require "olab.util"
+
+local M = {}
+
+local function round() return umpire.clock().round end
+
+-- 7.2, 7.4: what an SP loss from `old` to `new` does to stand `u`. Called at once by
+-- util.damage and again by the unit_damaged event (for losses from any other command); the
+-- second call finds nothing left to do.
+function M.after_loss(u, old, new, quiet)
+  if u.off_table == "eliminated" then return end
+  if new <= 0 then
+    local why = u.type == "AIR" and "SP 0: eliminated, crashes off the table (7.4, 5.2.1)"
+      or "SP 0: eliminated (7.4)"
+    u:set("off_table", "eliminated", why)
+    if u:has("routed") then u:unmark("routed", "eliminated (7.4)") end
+    if u:has("engaged") then u:unmark("engaged", "eliminated (7.4)") end
+    -- a square loses its second stand: the survivor stands alone again (6.6)
+    local sq = store.squares or {}
+    if sq[u.id] then
+      local p = umpire.unit(sq[u.id])
+      sq[u.id], sq[p.id] = nil, nil
+      store.squares = sq
+      if p.formation == "square" then p:set("formation", "normal", "its square partner is gone (6.6)") end
+    end
+    if u.general ~= "none" then
+      print(string.format("%s was a General: its Command names an Inferior replacement (7.4)",
+        u.name))
+    end
+    return
+  end
+  if 2 * new < u.sp_start and not u:has("routed") then
+    if u.hero and not util.is_2e() then
+      if not quiet then print(u.name .. " is a Hero and never routs (8.8.4)") end
+      return
+    end
+    u:mark("routed", string.format("SP %d is below half of its starting %d (7.2)", new, u.sp_start))
+    local r = store.rout_round or {}
+    r[u.id] = round()
+    store.rout_round = r
+  end
+end
+util.on_loss = function(u, old, new) M.after_loss(u, old, new, true) end
+
+umpire.on("unit_damaged", function(ev) M.after_loss(ev.unit, ev.old, ev.new) end)
+
+-- A friendly General's rating as a modifier (2.1).
+local function rating_of(g)
+  return util.rating[g.general] or 0
+end
+
+umpire.command {
+  name = "rally",
+  help = "a routing stand rallies on D6 5+, with a General within 4\" adding its rating and " ..
+    "+1 for Regular/Good/Elite or modern troops (7.3)\ne.g. `rally legio3 suetonius`",
+  args = {
+    { name = "stand", type = "unit", help = "the routing stand" },
+    { name = "general", type = "unit", optional = true,
+      help = "a friendly General within 4\" (its own Command's first, else the best; AMB-36)" },
+    { name = "force", type = "flag", help = "allow a rally the rules forbid this round" },
+  },
+  run = function(ctx, args)
+    local u, g = args.stand, args.general
+    if not u:has("routed") then error(u.name .. " is not routing (7.3)", 0) end
+    if util.off_table(u) then error(u.name .. " is off the table (" .. u.off_table .. ")", 0) end
+    local routed_in = (store.rout_round or {})[u.id]
+    if routed_in == round() and not args.force then
+      error(u.name .. (util.is_2e() and " has not yet spent a turn routing (2e 7.3)" or
+        " cannot rally in the round it took the casualties that routed it (PN 7.2)") ..
+        "; add `force` to override", 0)
+    end
+    if g then
+      if g.general == "none" then error(g.name .. " is not a General (2.1)", 0) end
+      if g.side ~= u.side then error(g.name .. " is not on " .. u.name .. "'s side", 0) end
+      if util.off_table(g) then error(g.name .. " is off the table", 0) end
+    end
+    local c = ctx:check("Rally 7.3: " .. u.name)
+    c:roll("1d6", "rally D6", "7.3")
+    if g and g.id ~= u.id then
+      c:add(rating_of(g), g.general .. " General " .. g.name .. " within 4\"", "7.3")
+    end
+    -- The troop line: at most +1 in all (AMB-07).
+    local good = u.quality == "good" or u.quality == "elite"
+    local troop
+    if util.is_2e() then
+      if u.regular and good then troop = "Regular and " .. u.quality end
+    elseif u.regular or good then
+      troop = u.regular and "Regular" or u.quality
+    end
+    if not troop and util.after(1900) then troop = util.scifi() and "sci-fi troops" or "troops after c.1900" end
+    if troop then c:add(1, troop, "7.3, AMB-07") end
+    c:point("olab.rally.modifiers")
+    if c:total() >= 5 then
+      c:result("rallies (5+)")
+      u:unmark("routed", "rallied (7.3)")
+      if not u:has("rallied") then u:mark("rallied", "rallied (7.3)") end
+      return u.name .. " rallies"
+    end
+    c:result("still routing (needs 5+)")
+    return u.name .. " is still routing"
+  end,
+}
+
+-- The morale group of a stand: its Command (PN) or its side (2e army morale).
+local function group_of(u)
+  if util.is_2e() then return "side:" .. u.side end
+  return "command:" .. u.command
+end
+
+-- Losses counted for morale (7.1): PN eliminated or routed off the table; 2e eliminated or
+-- routing (also those still on the table; AMB-50).
+local function counts_as_lost(u)
+  if u.off_table == "eliminated" or u.off_table == "routed_off" then return true end
+  return util.is_2e() and u:has("routed") and not util.off_table(u)
+end
+
+-- The side's C-in-C rating, read from its `cinc` stand (side attributes are not readable).
+local function cinc_of(side)
+  for _, u in ipairs(umpire.units("side:" .. side)) do
+    if u.cinc and u.off_table ~= "eliminated" then return u end
+  end
+  return nil
+end
+
+-- One morale test for group `g` (a selector word) if a new threshold has been reached.
+function M.test(ctx, g, base, force)
+  local units = umpire.units(g)
+  local n = base or (store.morale_base or {})[g] or #units
+  if base then
+    local b = store.morale_base or {}
+    b[g] = base
+    store.morale_base = b
+  end
+  if n == 0 then return g .. ": no stands" end
+  local lost, generals = 0, 0
+  for _, u in ipairs(units) do
+    if counts_as_lost(u) then lost = lost + 1 end
+    if u.general ~= "none" and u.off_table == "eliminated" then generals = generals + 1 end
+  end
+  local pct = util.rhu(100 * lost / n)
+  local level = math.floor(pct / 10) * 10
+  local tested = (store.morale_level or {})[g] or 0
+  local what = util.is_2e() and "army" or "Command"
+  if level < 20 or (level <= tested and not force) then
+    return string.format("%s %s: %d of %d stands lost (%d%%): no new threshold (7.1)", what,
+      g, lost, n, pct)
+  end
+  local fail = level / 10 - 1
+  local c = ctx:check(string.format("%s morale 7.1: %s, %d of %d stands lost (%d%%)",
+    util.is_2e() and "Army" or "Command", g, lost, n, pct))
+  c:roll("1d6", "morale D6", "7.1")
+  local side = units[1].side
+  local cinc = cinc_of(side)
+  if cinc and rating_of(cinc) ~= 0 then
+    c:add(rating_of(cinc), cinc.general .. " C-in-C " .. cinc.name, "7.1")
+  end
+  if util.is_2e() then
+    local killed = 0
+    for _, u in ipairs(umpire.units("side:" .. side)) do
+      if u.general ~= "none" and u.off_table == "eliminated" then killed = killed + 1 end
+    end
+    if killed > 0 then c:add(-killed, killed .. " General(s) killed this game", "2e 7.1") end
+  elseif generals > 0 then
+    c:add(-1, "the Command's General is killed", "7.1")
+  end
+  c:point("olab.morale.modifiers")
+  local levels = store.morale_level or {}
+  levels[g] = level
+  store.morale_level = levels
+  if c:total() <= fail then
+    c:result(string.format("retreats (%d%%: fails on %d or less)", level, fail))
+    for _, u in ipairs(units) do
+      if not util.off_table(u) and not u:has("retreating") then
+        u:mark("retreating", string.format("its %s retreats in good order from round %d (7.1)",
+          what, round() + 1))
+      end
+    end
+    local r = store.retreat or {}
+    r[g] = round() + 1
+    store.retreat = r
+    return string.format("%s %s retreats in good order from round %d", what, g, round() + 1)
+  end
+  c:result(string.format("holds (%d%%: fails on %d or less)", level, fail))
+  return string.format("%s %s holds", what, g)
+end
+
+umpire.command {
+  name = "morale",
+  help = "A.O.B. morale: each Command (2e: army) that reached a new 20/30/40…% loss threshold " ..
+    "rolls D6 + C-in-C rating, -1 if its General is killed (2e: per General); " ..
+    "it retreats on 1 at 20%, 1-2 at 30%… (7.1)\ne.g. `morale all`, `morale command:c1 12`",
+  args = {
+    { name = "groups", type = "selector",
+      help = "stands whose Commands (2e: sides) to test: all, command:c1, side:red" },
+    { name = "start", type = "int", optional = true,
+      help = "stands the group had at the start (default: its stands in the game; remembered)" },
+    { name = "force", type = "flag", help = "test again at a threshold already tested" },
+  },
+  run = function(ctx, args)
+    local seen, order = {}, {}
+    for _, u in ipairs(args.groups) do
+      local g = group_of(u)
+      if not seen[g] then seen[g] = true; order[#order + 1] = g end
+    end
+    if #order == 0 then return "no stands chosen" end
+    if args.start and #order > 1 then error("`start` is for one group at a time", 0) end
+    local out = {}
+    for _, g in ipairs(order) do out[#out + 1] = M.test(ctx, g, args.start, args.force) end
+    return table.concat(out, "\n")
+  end,
+}
+
+return M

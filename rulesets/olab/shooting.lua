@@ -1,0 +1,463 @@
+-- Shooting (5.0-5.2, 8.2, 8.4): `shoot` and `observe`, and the shot itself as functions that
+-- pre-contact fire (combat.lua), aircraft (special.lua) and house rules reuse.
+--
+-- A shot follows 5.2.1 in order: one D6, the firer's current SP, one Table 7 weapon row, flank or
+-- rear, the Table 8 rows; then Indirect, the off-table penalty, cover; then the defender's save.
+-- Dice are drawn in that order: the shot's D6, then each target's save (no save is rolled when
+-- the total before it is 0 or less), then, for gas, each target's extra D6.
+local util = require "olab.util"
+local actions = require "olab.actions"
+local fire = require "olab.tables_fire"
+
+local M = {}
+
+-- Weapon classes (the keys of Table 6), in the table's order, for argument choices.
+M.weapons = {}
+for i, e in ipairs(fire.ranges.entries) do M.weapons[i] = e[1] end
+
+-- Table 6 rows marked * (horse artillery shoots 6" less with these).
+local HORSE_ROWS = { ml_smoothbore = true, atgw = true, light_beam_cannon = true, ml_rifled = true,
+  beam_cannon = true, bl_to79 = true, heavy_beam_cannon = true }
+-- Weapons whose own Table 7 row is the ART row of the same name.
+local ART_ROWS = { ml_smoothbore = true, ml_rifled = true, bl_to79 = true, light_beam_cannon = true,
+  bl_80_130 = true, beam_cannon = true, bl_over130 = true, heavy_beam_cannon = true, ship = true }
+-- Non-gunpowder weapons: INF/A targets take Table 8's -2 from them (AMB-52).
+local SOFT = { pre1700 = true, bow = true, crossbow = true, longbow = true, torsion_art = true,
+  beam_rifle = true, support_beam = true, light_beam_cannon = true, beam_cannon = true,
+  heavy_beam_cannon = true }
+-- Weapons that cannot hurt armour (5.2.1 special cases): refused against TNK unless forced.
+local NO_VS_ARMOUR = { pre1700 = true, pistol = true, matchlock = true, bow = true,
+  flintlock = true, crossbow = true, longbow = true }
+-- Weapons that may shoot: the stand types of 5.1 (AIR use `strike`, special.lua).
+local SHOOTERS = { ARC = true, MSK = true, ART = true, SKI = true, TNK = true }
+-- A stand's weapon when its `weapon` attribute is empty.
+local DEFAULT_WEAPON = { ARC = "bow", MSK = "flintlock", ["SKI/S"] = "ski_s" }
+
+local function row(t, key) return umpire.table(t):lookup(key) end
+
+local function is_tnk(u) return u.type == "TNK" end
+
+-- The weapon class `u` fires at `target`: the `weapon` argument, else `weapon_vs_tnk` against
+-- TNK (the Firefly, 2.2.4), else its `weapon`, else the default for its type.
+function M.weapon_of(u, target, chosen)
+  if chosen then return chosen end
+  if target and is_tnk(target) and u.weapon_vs_tnk ~= "" then return u.weapon_vs_tnk end
+  local w = u.weapon
+  if w == "" then w = DEFAULT_WEAPON[u.type] or DEFAULT_WEAPON[util.main_type(u.type)] end
+  if not w then
+    error(u.name .. " has no weapon class: set one, e.g. `set " .. u.id ..
+      " weapon bl_to79` (keys: `table show ranges`)", 0)
+  end
+  if not M.known(w) then
+    error(u.name .. "'s weapon `" .. w .. "` is not a Table 6 class (see `table show ranges`)", 0)
+  end
+  return w
+end
+
+function M.known(w)
+  for _, k in ipairs(M.weapons) do if k == w then return true end end
+  return false
+end
+
+-- The maximum range of `u` firing `w` (Table 6 and 5.1), with the reasons for any change.
+function M.max_range(u, w, icv)
+  local r = row("ranges", w)
+  local notes = {}
+  if u.horse_artillery and HORSE_ROWS[w] then
+    r = r - 6; notes[#notes + 1] = "horse artillery -6\" (2.2.4)"
+  end
+  if is_tnk(u) and not icv then
+    r = r - 18; notes[#notes + 1] = "TNK -18\" (5.1)"
+  end
+  return r, notes
+end
+
+-- The altitude allowance (5.1): +16" when firing to or from AIR, +6" if that AIR loiters or is
+-- a flying creature. With AIR on both ends the larger allowance is used once.
+function M.altitude(firer, target)
+  local best = 0
+  for _, u in ipairs({ firer, target }) do
+    if u and u.type == "AIR" then
+      local a = (u.loiter or u.air == "creature") and 6 or 16
+      if a > best then best = a end
+    end
+  end
+  return best
+end
+
+-- The Table 7 weapon row for one shot (AMB-15: one row, the weapon actually fired), or nil.
+function M.weapon_row(firer, w, target, spec)
+  if w == "atgw" and target.type == "TNK" then return "guided" end
+  if w == "aagw" and target.type == "AIR" then return "guided" end
+  if w == "ml_smoothbore" and spec.canister then return "canister" end
+  if ART_ROWS[w] then return w end
+  if firer.type == "SKI/S" then return "ski_s" end
+  if (firer.type == "SKI/F" or firer.type == "MSK") and (w == "rifle" or w == "beam_rifle") then
+    return "small_arms"
+  end
+  return nil
+end
+
+-- Fails unless `f` is a kind of stand that shoots (5.1, 6.6).
+function M.eligible(f)
+  if f.sp <= 0 then error(f.name .. " has no SP left", 0) end
+  if f.formation == "testudo" then error(f.name .. " is in testudo and never shoots (6.6)", 0) end
+  if not SHOOTERS[util.main_type(f.type)] and f.formation ~= "square" then
+    if f.type == "AIR" then error("AIR attack with `strike` (5.1, 8.3)", 0) end
+    error(f.type .. " stands may not shoot (5.1): only ARC, MSK, ART, SKI and TNK", 0)
+  end
+end
+
+-- Checks whether the shot may be made at all; fails with what is wrong and how to fix it.
+function M.validate(spec)
+  local f, force = spec.firer, spec.force
+  local function refuse(msg)
+    if not force then error(msg .. "; add `force` to override", 0) end
+    print("(umpire override) " .. msg)
+  end
+  if not spec.offtable and util.off_table(f) then
+    error(f.name .. " is off the table (" .. f.off_table .. ")", 0)
+  end
+  M.eligible(f)
+  if f:has("routed") then refuse(f.name .. " is routing and cannot shoot (AMB-49)") end
+  if f:has("observing") then refuse(f.name .. " is observing: MOVE only this round (8.2)") end
+  if util.is_2e() and (store.paradropped or {})[f.id] and f:has("out_of_command") then
+    refuse(f.name .. " landed outside its General's command distance and may not shoot until " ..
+      "back within it (2e 8.5)")
+  end
+  if f:has("clearing") then refuse(f.name .. " is clearing mines and may not shoot (8.1)") end
+  if util.marked(f, "disengaged") then
+    refuse(f.name .. " disengaged this round and may not shoot (4.3)")
+  end
+  for _, t in ipairs(spec.targets) do
+    if t.side == f.side then refuse(t.name .. " is on " .. f.name .. "'s own side") end
+    if util.off_table(t) then error(t.name .. " is not on the table (" .. t.off_table .. ")", 0) end
+    if NO_VS_ARMOUR[spec.weapon] and is_tnk(t) then
+      refuse(spec.weapon .. " cannot hurt armour like " .. t.name .. " (5.2.1)")
+    end
+  end
+  if #spec.targets > 1 and not spec.indirect then
+    error("only Indirect fire hits a second stand (5.2.1): add `indirect`", 0)
+  end
+  if spec.indirect and (spec.weapon == "atgw" or spec.weapon == "aagw") then
+    error("guided weapons fire only directly (AMB-13)", 0)
+  end
+  if f.mortar and not spec.indirect then
+    error(f.name .. " is a heavy mortar: it fires only indirectly (5.1); add `indirect`", 0)
+  end
+  if spec.canister and (spec.weapon ~= "ml_smoothbore" or spec.range > 8) then
+    error("canister is for smoothbore ART at 8\" or less (Table 7)", 0)
+  end
+  if spec.superior_tech and util.is_2e() then
+    error("the 2nd Edition's Table 8 has no superior-tech row", 0)
+  end
+end
+
+-- Checks the range (Table 6, 5.1, 8.2, 8.4); prints how the limit was reached.
+function M.check_range(spec)
+  local f, t, w = spec.firer, spec.targets[1], spec.weapon
+  local limit, notes
+  if spec.offtable then
+    limit, notes = 70, { "off-table ART, from its base line (8.2)" }
+  elseif spec.chemical and f.type == "SKI/S" then
+    limit, notes = 8, { "SKI/S projecting gas (8.4)" }
+  else
+    limit, notes = M.max_range(f, w, spec.icv)
+  end
+  local alt = spec.offtable and 0 or M.altitude(f, t)
+  local eff = spec.range + alt
+  local text = string.format("range %d\"", spec.range)
+  if alt > 0 then text = text .. string.format(" + %d\" altitude (5.1) = %d\"", alt, eff) end
+  text = text .. string.format("; %s reaches %d\"", spec.offtable and "off-table fire" or w, limit)
+  if #notes > 0 then text = text .. " (" .. table.concat(notes, ", ") .. ")" end
+  if eff > limit then
+    local msg = string.format("%s is out of range: %d\" > %d\"", t.name, eff, limit)
+    if not spec.force then error(msg .. " (Table 6); add `force` to override", 0) end
+    print("(umpire override) " .. msg)
+  end
+  if not util.is_2e() and (f.mortar or w == "atgw" or w == "aagw") and eff < 6 then
+    local msg = string.format("%s is inside the 6\" minimum range of mortars, ATGW and AAGW (PN 5.1)",
+      t.name)
+    if not spec.force then error(msg .. "; add `force` to override", 0) end
+    print("(umpire override) " .. msg)
+  end
+  return text
+end
+
+-- Table 8 rows for shooting at `t` (all that apply are summed).
+local function table8(c, f, t, w, spec)
+  if util.is_ski(t) then c:add(row("fire_deductions", "target_ski"), "target is SKI", "Table 8") end
+  if util.is_ski(f) or spec.as_ski then
+    c:add(row("fire_deductions", "firer_ski"), spec.as_ski and "firer shoots as " .. spec.as_ski or
+      "firer is SKI", "Table 8")
+  end
+  if (t.type == "TNK" or t.type == "AIR") and t.armour ~= "none" then
+    c:add(row("fire_deductions", t.armour), "target " .. t.armour .. "-armour " .. t.type,
+      t.type == "AIR" and "Table 8, AMB-38" or "Table 8")
+  end
+  if t.type == "INF/A" and (SOFT[w] or spec.superior_tech) then
+    c:add(row("fire_deductions", "infa_soft_weapon"),
+      "INF/A against " .. (SOFT[w] and "non-gunpowder" or "superior-tech") .. " weapons",
+      "Table 8, AMB-52")
+  end
+end
+
+-- Fills in a spec's defaults: front arc, the firer's weapon, how cover is read, a square's
+-- partner. `score` and `resolve` call it; callers may too.
+function M.prepare(spec)
+  if spec.prepared then return spec end
+  spec.prepared = true
+  spec.arc = spec.arc or "front"
+  spec.targets = spec.targets or {}
+  spec.weapon = spec.weapon or M.weapon_of(spec.firer, spec.targets[1], nil)
+  -- The cover level of a target and why: the `cover` field for the first target, else the
+  -- stand's own `cover` attribute; a suppressed stand counts as in cover (8.8.1).
+  spec.cover_for = spec.cover_for or function(t)
+    local lvl = (t == spec.targets[1] and spec.cover) or t.cover
+    if lvl == 0 and t:has("suppressed") then return 1, "suppressed: counts as in cover" end
+    return lvl, "target in cover"
+  end
+  if spec.firer.formation == "square" then
+    local partner = (store.squares or {})[spec.firer.id]
+    spec.partner = partner and umpire.unit(partner) or nil
+  end
+  return spec
+end
+
+-- The score before the save against one target (5.2.1 up to the save), in check `c`. `d6` is
+-- the shot's die (rolled here when nil). Returns the total and the die.
+function M.score(ctx, spec, t, c, d6)
+  M.prepare(spec)
+  local f, w = spec.firer, spec.weapon
+  M.current = { spec = spec, target = t, check = c }
+  if d6 then
+    c:add(d6, "the shot's D6 (one die for both targets, AMB-17)", "5.2.1")
+  else
+    d6 = c:roll("1d6", "shooting D6", "5.2.1")
+  end
+  if f.formation == "square" and spec.partner then
+    c:add(util.quarter(f.sp + spec.partner.sp), "square: 1/4 of " .. f.name .. " + " ..
+      spec.partner.name .. " SP", "6.6")
+  else
+    c:add(f.sp, "firer's current SP", "Table 7")
+  end
+  local key = not spec.weapon_row and M.weapon_row(f, w, t, spec)
+  if spec.weapon_row then
+    -- a row chosen by the caller (aircraft ordnance, special.lua)
+    local r = spec.weapon_row(t)
+    if r then c:add(row("fire_additions", r.key), r.label, r.rule or "Table 7") end
+  elseif key then
+    local v = row("fire_additions", key)
+    local label = w .. (key == w and "" or " (" .. key .. ")")
+    if is_tnk(f) and ART_ROWS[w] and not spec.full_factor then
+      v = math.max(0, v - 1)
+      label = label .. ", TNK fire as ART less 1"
+    end
+    c:add(v, label, "Table 7")
+  end
+  if spec.arc ~= "front" and not spec.air and t.formation ~= "square" and t.formation ~= "testudo" then
+    c:add(row("fire_additions", spec.arc), "fire into the target's " .. spec.arc, "Table 7")
+  end
+  table8(c, f, t, w, spec)
+  c:point("olab.shooting.modifiers")
+  if spec.indirect then
+    c:add(row("fire_steps", "indirect"), spec.chemical and "Indirect (gas always is)" or "Indirect fire", "5.2.1")
+  end
+  if spec.offtable then
+    local seen = (store.observed or {})[t.id]
+    if seen and seen.round == umpire.clock().round then
+      c:add(0, "forward observer " .. seen.by .. " cancels the off-table -2", "8.2")
+    else
+      c:add(row("fire_steps", "off_table"), "off-table ART, no observer", "8.2, AMB-09")
+    end
+  end
+  local cover, why = spec.cover_for(t)
+  if cover >= 1 then c:add(row("fire_steps", "cover"), why, why == "target in cover" and "5.2.1" or "8.8.1") end
+  if cover >= 2 then c:add(row("fire_steps", "double_cover"), "double-strength cover", "5.2.1, 8.1") end
+  c:point("olab.shooting.cover")
+  return c:total(), d6
+end
+
+-- The save and its result for one target: returns the HP it takes (nothing is changed here).
+function M.save(ctx, spec, t, c)
+  local pre = c:total()
+  if pre <= 0 then
+    c:result("no HP (nothing to save)")
+    return 0
+  end
+  local dice = t.shields and "3d6" or "2d6"
+  local save, rolled = umpire.roll(dice)
+  c:add(-save, string.format("%s's save: %s [%s]%s", t.name, dice, table.concat(rolled, " "),
+    t.shields and " with a shield die" or ""), t.shields and "5.2.1, 8.7.2" or "5.2.1")
+  c:point("olab.shooting.save")
+  local hp = math.max(0, c:total())
+  c:result(hp == 1 and "1 HP" or hp .. " HP")
+  return hp
+end
+
+-- Applies a shot's HP to `t` and, for gas, the extra 1D6-2 (8.4). Returns a summary line.
+function M.apply(ctx, spec, t, hp)
+  local before = t.sp
+  util.damage(t, hp, string.format("%d HP from %s's fire (5.2.1)", hp, spec.firer.name))
+  if spec.chemical and hp >= 1 and t.sp > 0 then
+    local c = ctx:check("Gas 8.4: " .. t.name)
+    c:roll("1d6", "extra gas loss", "8.4")
+    c:add(-2, "gas", "8.4")
+    if t.nbc then c:add(-2, "NBC kit", "8.4") end
+    local extra = math.max(0, c:total())
+    c:result(extra .. " more SP lost (no save)")
+    util.damage(t, extra, string.format("%d SP to gas (8.4)", extra))
+  end
+  return string.format("%s: %d HP, SP %d → %d", t.name, hp, before, t.sp)
+end
+
+-- Resolves a whole shot: validation, range, and each target (5.2.1). `spec` fields: firer,
+-- targets, range, weapon, arc, cover (nil: each target's own), indirect, offtable, canister,
+-- chemical, superior_tech, force, air (no flank bonus), full_factor (no TNK -1), weapon_row and
+-- as_ski (a caller's own Table 7 row), skip_checks, range_text, title.
+function M.resolve(ctx, spec)
+  M.prepare(spec)
+  local range_text = spec.range_text
+  if not spec.skip_checks then
+    M.validate(spec)
+    range_text = M.check_range(spec)
+  end
+  local lines, d6 = {}, nil
+  for i, t in ipairs(spec.targets) do
+    local c = ctx:check(string.format("%s %s: %s at %s%s", spec.title or "Shooting", "5.2.1",
+      spec.firer.name, t.name, range_text and " — " .. range_text or ""))
+    d6 = select(2, M.score(ctx, spec, t, c, d6))
+    local hp = M.save(ctx, spec, t, c)
+    lines[i] = M.apply(ctx, spec, t, hp)
+  end
+  M.current = nil
+  return table.concat(lines, "\n")
+end
+
+local function cover_level(word)
+  if word == nil then return nil end
+  return ({ open = 0, cover = 1, double = 2 })[word]
+end
+
+umpire.command {
+  name = "shoot",
+  help = "a stand shoots at one target, or two with Indirect fire (5.2.1, Tables 6-8)\n" ..
+    "e.g. `shoot tiger sherman 40 flank`, " ..
+    "`shoot guns tgt 60 offtable`, `shoot mortars tgt 7 chemical`, `shoot art a 40 b indirect`",
+  args = {
+    { name = "firer", type = "unit", help = "the stand shooting" },
+    { name = "target", type = "unit", help = "the stand shot at" },
+    { name = "range", type = "number",
+      help = "ground distance in inches (off-table: from the base line); rounded by 1.2" },
+    { name = "arc", type = "choice", values = { "front", "flank", "rear" }, optional = true,
+      help = "the target's arc the fire strikes (default front)" },
+    { name = "cover", type = "choice", values = { "open", "cover", "double" }, optional = true,
+      help = "the first target's cover (default: its `cover` attribute)" },
+    { name = "weapon", type = "choice", values = M.weapons, optional = true,
+      help = "fire this weapon class instead (e.g. its weapon2)" },
+    -- Last of the positional arguments: an optional unit takes any word (API note in README).
+    { name = "target2", type = "unit", optional = true,
+      help = "Indirect fire only: a second stand within 4\" of the first (5.2.1)" },
+    { name = "indirect", type = "flag", help = "Indirect fire, -4 (5.2.1)" },
+    { name = "offtable", type = "flag", help = "off-table heavy ART: 70\", Indirect, -2 unless observed (8.2)" },
+    { name = "canister", type = "flag", help = "smoothbore ART firing canister at 8\" or less (Table 7)" },
+    { name = "chemical", type = "flag", help = "gas: Indirect, extra 1D6-2 SP to each stand hit (8.4)" },
+    { name = "superior_tech", type = "flag", help = "PN: the umpire rules the weapon superior tech (Table 8)" },
+    { name = "turret", type = "flag", help = "turret turned to a flank or rear: also uses MOVE (5.1)" },
+    { name = "icv", type = "flag", help = "an infantry combat vehicle's mounted SKI fire as SKI/S (5.1)" },
+    { name = "force", type = "flag", help = "umpire's override of a refused shot or the action limit" },
+  },
+  run = function(ctx, args)
+    local f = args.firer
+    M.eligible(f)
+    local targets = { args.target }
+    if args.target2 then targets[2] = args.target2 end
+    local spec = {
+      firer = f, targets = targets, range = util.rhu(args.range), arc = args.arc or "front",
+      cover = cover_level(args.cover), indirect = args.indirect or args.offtable or args.chemical,
+      offtable = args.offtable, canister = args.canister, chemical = args.chemical,
+      superior_tech = args.superior_tech, force = args.force,
+    }
+    if args.icv and f.type ~= "TNK" then error("`icv` is for TNK carrying mounted SKI (5.1)", 0) end
+    spec.weapon = args.icv and "ski_s" or M.weapon_of(f, args.target, args.weapon)
+    if args.icv then
+      spec.icv, spec.weapon, spec.as_ski = true, "ski_s", "SKI/S"
+      spec.weapon_row = function()
+        return { key = "ski_s", label = "mounted passengers fire as SKI/S", rule = "Table 7, 5.1" }
+      end
+    end
+    if args.chemical and not args.offtable and f.type ~= "SKI/S" then
+      error("gas is delivered by off-table ART (`offtable`), AIR (`strike`) or SKI/S (8.4)", 0)
+    end
+    if args.offtable then
+      if f.type ~= "ART" then error("only ART fire from off the table (8.2)", 0) end
+      local heavy = { bl_80_130 = true, bl_over130 = true, ship = true }
+      if not heavy[spec.weapon] then
+        error("off-table ART must be heavy: guns over 100 mm or heavy rockets (8.2)", 0)
+      end
+    end
+    actions.use(f, "shoot", args.force)
+    if args.turret then actions.use(f, "move", args.force) end
+    return M.resolve(ctx, spec)
+  end,
+}
+
+-- 5.1, Table 6: may this stand shoot at that one from here? Nothing is rolled or used.
+umpire.command {
+  name = "reach",
+  help = "whether a stand may shoot at a target at a range, and why not (5.1, Table 6); rolls " ..
+    "nothing and uses no action\ne.g. `reach tiger sherman 55`",
+  args = {
+    { name = "firer", type = "unit", help = "the stand that would shoot" },
+    { name = "target", type = "unit", help = "the stand it would shoot at" },
+    { name = "range", type = "number", help = "ground distance in inches" },
+    { name = "weapon", type = "choice", values = M.weapons, optional = true,
+      help = "this weapon class instead of its own" },
+  },
+  run = function(ctx, args)
+    local f = args.firer
+    local ok, err = pcall(function()
+      M.eligible(f)
+      local spec = { firer = f, targets = { args.target }, range = util.rhu(args.range),
+        weapon = M.weapon_of(f, args.target, args.weapon), indirect = f.mortar }
+      M.validate(spec)
+      return M.check_range(spec)
+    end)
+    local why = tostring(err):gsub("; add `force` to override", "")
+    if ok then return "yes: " .. why end
+    return "no: " .. why
+  end,
+}
+
+-- 8.2: a forward observer spots a target for off-table ART this round.
+umpire.command {
+  name = "observe",
+  help = "a forward observer within 12\" of a target it can see cancels the off-table -2 " ..
+    "against it this round; the observer may only MOVE this round (8.2)\ne.g. `observe fo t34 9`",
+  args = {
+    { name = "observer", type = "unit", help = "a stand with the `observer` flag" },
+    { name = "target", type = "unit", help = "the enemy stand it sees" },
+    { name = "distance", type = "number", help = "inches from the observer to the target" },
+    { name = "force", type = "flag", help = "umpire's override" },
+  },
+  run = function(ctx, args)
+    local o, t = args.observer, args.target
+    if not o.observer then
+      error(o.name .. " is not a forward observer: `set " .. o.id .. " observer true` (8.2)", 0)
+    end
+    if util.rhu(args.distance) > 12 then
+      error(string.format("%s is %d\" from %s: an observer must be within 12\" (8.2)", o.name,
+        util.rhu(args.distance), t.name), 0)
+    end
+    if (o:has("shot") or o:has("fought")) and not args.force then
+      error(o.name .. " has shot or fought this round; an observer may only MOVE (8.2)", 0)
+    end
+    local seen = store.observed or {}
+    seen[t.id] = { by = o.name, round = umpire.clock().round }
+    store.observed = seen
+    if not o:has("observing") then o:mark("observing", "spotting " .. t.name .. " (8.2)") end
+    return o.name .. " observes " .. t.name .. ": off-table fire at it this round has no -2 (8.2)"
+  end,
+}
+
+return M

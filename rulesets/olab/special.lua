@@ -1,0 +1,268 @@
+-- Other rules (8.1, 8.3, 8.4, 8.5): aircraft warloads and strikes (Table 11), strike AIR leaving
+-- and returning, minefields and paradrops. Off-table ART and observers (8.2) and gas fired by
+-- SKI/S or ART (8.4) are part of `shoot` (shooting.lua).
+local util = require "olab.util"
+local actions = require "olab.actions"
+local shooting = require "olab.shooting"
+
+local function round() return umpire.clock().round end
+
+-- What each kind of ordnance fires as (5.2.1, 5.1): the Table 7 row, whether it is Indirect,
+-- whether it uses up an item of the warload, and its range rule.
+local ORDNANCE = {
+  guns = { doc = "its guns: Table 11's \"shoots as\", else MSK with rifles", item = false },
+  bomb = { doc = "a bomb load as 130 mm ART, Indirect", row = "bl_80_130", indirect = true, item = true },
+  dive_bomb = { doc = "a bomb load as 130 mm ART, dive-bombing: direct", row = "bl_80_130", item = true },
+  guided_bomb = { doc = "a guided bomb as 130 mm ART: direct", row = "bl_80_130", item = true },
+  rocket = { doc = "a rocket shot as its comparable ART, up to 24\" with the altitude", item = true },
+  atgw = { doc = "an ATGW (+4 against TNK), Table 6 range with the altitude", item = true },
+  aagw = { doc = "an AAGW (+4 against AIR), Table 6 range with the altitude", item = true },
+  gas = { doc = "a gas bomb: Indirect, 1D6-2 more to each stand hit (8.4)", row = "bl_80_130",
+    indirect = true, item = true },
+}
+local ORDNANCE_NAMES = { "guns", "bomb", "dive_bomb", "guided_bomb", "rocket", "atgw", "aagw", "gas" }
+
+-- The Table 7 row of an AIR's guns (AMB-40): Table 11's "shoots as" when its aircraft type is
+-- listed there (SKI/F: +2 and -2 as SKI; a jet: SKI/S, +3 and -2), else strafing as MSK with rifles.
+local function guns_row(air)
+  if air.warload ~= "unarmed" then
+    local as = umpire.table("aircraft"):lookup(air.warload).shoots_as
+    if as == "SKI/F" then
+      return { key = "small_arms", label = "guns, as SKI/F (Table 11, AMB-40)" }, "SKI/F"
+    elseif as ~= "none" then
+      return { key = "ski_s", label = "guns, as SKI/S (Table 11, AMB-40)" }, "SKI/S"
+    end
+  end
+  return { key = "small_arms", label = "strafing, as MSK with rifles (5.2.1)" }, nil
+end
+
+umpire.command {
+  name = "strike",
+  help = "an AIR attacks in its pass: guns, a bomb load, rockets, ATGW/AAGW or gas (5.1, 5.2.1, " ..
+    "Table 11); a strike AIR then leaves to re-arm (8.3)\n" ..
+    "e.g. `strike stuka tank dive_bomb`, `strike typhoon tiger rocket 6`, `strike b25 a bomb more b`",
+  args = {
+    { name = "air", type = "unit", help = "the AIR stand" },
+    { name = "target", type = "unit", help = "the stand attacked (flown over, or in range)" },
+    { name = "ordnance", type = "choice", values = ORDNANCE_NAMES, help = "what it delivers" },
+    { name = "range", type = "number", optional = true,
+      help = "ground distance in inches, for rockets, ATGW and AAGW" },
+    { name = "cover", type = "choice", values = { "open", "cover", "double" }, optional = true,
+      help = "the first target's cover (default: its `cover` attribute)" },
+    { name = "target2", type = "unit", optional = true,
+      help = "Indirect bombs: a second stand within 4\" of the first (5.2.1)" },
+    { name = "more", type = "flag", help = "more ordnance follows in this pass: do not leave yet" },
+    { name = "force", type = "flag", help = "umpire's override (empty warload, range, action limit)" },
+  },
+  run = function(ctx, args)
+    local a, kind = args.air, ORDNANCE[args.ordnance]
+    if a.type ~= "AIR" then error(a.name .. " is not AIR: use `shoot` (5.1)", 0) end
+    if util.off_table(a) then error(a.name .. " is not over the table (" .. a.off_table .. ")", 0) end
+    if a.sp <= 0 then error(a.name .. " has no SP left", 0) end
+    local targets = { args.target }
+    if args.target2 then targets[2] = args.target2 end
+    if #targets > 1 and not kind.indirect then
+      error("only Indirect bombs hit a second stand (5.2.1)", 0)
+    end
+    for _, t in ipairs(targets) do
+      if t.side == a.side then error(t.name .. " is on " .. a.name .. "'s own side", 0) end
+      if util.off_table(t) then error(t.name .. " is not on the table", 0) end
+    end
+    if kind.item and a.ordnance < 1 then
+      if not args.force then
+        error(a.name .. " has no ordnance left (Table 11): `arm` it, or add `force`", 0)
+      end
+      print("(umpire override) " .. a.name .. " has no ordnance left")
+    end
+    -- One pass, one firing action: the first strike of a pass uses SHOOT.
+    local pass = store.air_pass or {}
+    if pass[a.id] ~= round() then actions.use(a, "shoot", args.force) end
+    local spec = { firer = a, targets = targets, arc = "front", air = true, skip_checks = true,
+      indirect = kind.indirect, chemical = args.ordnance == "gas", force = args.force,
+      cover = args.cover and ({ open = 0, cover = 1, double = 2 })[args.cover] or nil,
+      title = "Air strike (" .. args.ordnance .. ")", range = 0, weapon = "bl_80_130" }
+    if kind.row then
+      spec.weapon_row = function() return { key = kind.row, label = kind.doc } end
+    elseif args.ordnance == "guns" then
+      local r, as = guns_row(a)
+      spec.weapon_row = function() return r end
+      spec.as_ski = as
+    else
+      -- rockets, ATGW, AAGW: in range, with the altitude allowance (5.1)
+      if not args.range then error(args.ordnance .. " need the `range` in inches (5.1)", 0) end
+      local w = args.ordnance == "rocket" and a.weapon or args.ordnance
+      if w == "" or not shooting.known(w) then
+        error(a.name .. " needs its rockets' comparable ART class: `set " .. a.id ..
+          " weapon bl_to79` (5.1)", 0)
+      end
+      local limit = args.ordnance == "rocket" and 24 or umpire.table("ranges"):lookup(w)
+      local eff = util.rhu(args.range) + shooting.altitude(a, args.target)
+      spec.range_text = string.format("range %d\" + %d\" altitude = %d\"; %s reach %d\"",
+        util.rhu(args.range), eff - util.rhu(args.range), eff, args.ordnance, limit)
+      if eff > limit and not args.force then
+        error(string.format("%s is out of range: %d\" > %d\" (5.1); add `force` to override",
+          args.target.name, eff, limit), 0)
+      end
+      spec.weapon = w
+      spec.range = eff
+    end
+    if kind.item and a.ordnance > 0 then a:add("ordnance", -1, args.ordnance .. " released (Table 11)") end
+    local out = shooting.resolve(ctx, spec)
+    if args.more then
+      pass[a.id] = round()
+      store.air_pass = pass
+      return out .. "\n" .. a.name .. " continues its pass"
+    end
+    pass[a.id] = nil
+    store.air_pass = pass
+    if not a.loiter and a.air ~= "creature" and not util.off_table(a) then
+      a:set("off_table", "air_away", "one pass made: leaves to re-arm (8.3)")
+      local away = store.air_away or {}
+      away[a.id] = round()
+      store.air_away = away
+      out = out .. "\n" .. a.name .. " leaves to re-arm; it may try to return from round " ..
+        (round() + 10) .. " (`airreturn`, 8.3)"
+    end
+    return out
+  end,
+}
+
+-- Table 11: load an AIR's warload.
+umpire.command {
+  name = "arm",
+  help = "loads an AIR with its Table 11 warload (sci-fi: PN +1 item, 2e +2) and shows the " ..
+    "extra PCP (8.3)\ne.g. `arm stuka fighter_bomber`",
+  args = {
+    { name = "air", type = "unit", help = "the AIR stand" },
+    { name = "warload", type = "choice", values = { "fighter", "fighter_bomber",
+      "tactical_bomber", "jet", "attack_helicopter", "unarmed" }, help = "its Table 11 row" },
+    { name = "scifi", type = "flag", help = "a sci-fi attack AIR: more ordnance, +5 PCP" },
+  },
+  run = function(ctx, args)
+    local a = args.air
+    if a.type ~= "AIR" then error(a.name .. " is not AIR", 0) end
+    local row = umpire.table("aircraft"):lookup(args.warload)
+    local items, pcp = row.items, row.pcp
+    local scifi = args.scifi or a.scifi
+    if scifi and args.warload ~= "unarmed" then
+      items = items + (util.is_2e() and 2 or 1)
+      pcp = pcp + 5
+    end
+    if a.warload ~= args.warload then a:set("warload", args.warload, "Table 11 (8.3)") end
+    if args.scifi and not a.scifi then a:set("scifi", true, "a sci-fi attack AIR (8.7.2)") end
+    a:set("ordnance", items, "warload: " .. items .. " item(s) (Table 11)")
+    local w = store.warload or {}
+    w[a.id] = items
+    store.warload = w
+    -- the recommended cap: non-loitering AIR at most 10% of the army's stands (8.3)
+    local all, strike = 0, 0
+    for _, u in ipairs(umpire.units("side:" .. a.side)) do
+      all = all + 1
+      if u.type == "AIR" and not u.loiter then strike = strike + 1 end
+    end
+    local out = string.format("%s: %s, shoots as %s, %d item(s) of %s, +%d PCP (Table 11)",
+      a.name, args.warload, row.shoots_as, items, row.ordnance, pcp)
+    if 10 * strike > all then
+      out = out .. string.format("\nnote: %d strike AIR in %d stands is over the 10%% recommended (8.3)",
+        strike, all)
+    end
+    return out
+  end,
+}
+
+-- 8.3: a strike AIR that left may return after ten rounds, on a 6 (AMB-46).
+umpire.command {
+  name = "airreturn",
+  help = "a strike AIR that left to re-arm rolls to return: from ten rounds after it left, " ..
+    "on a D6 of 6 (8.3, AMB-46)",
+  args = { { name = "air", type = "unit", help = "the AIR stand away re-arming" } },
+  run = function(ctx, args)
+    local a = args.air
+    if a.off_table ~= "air_away" then error(a.name .. " is not away re-arming (8.3)", 0) end
+    local left = (store.air_away or {})[a.id] or 0
+    if round() < left + 10 then
+      error(string.format("%s left in round %d: it may try from round %d (8.3)", a.name, left,
+        left + 10), 0)
+    end
+    local c = ctx:check("AIR return 8.3: " .. a.name)
+    c:roll("1d6", "return D6", "8.3")
+    if c:total() >= 6 then
+      c:result("returns")
+      a:set("off_table", "no", "returns re-armed (8.3)")
+      local items = (store.warload or {})[a.id]
+      if items then a:set("ordnance", items, "re-armed (8.3)") end
+      return a.name .. " returns"
+    end
+    c:result("not this round (needs 6)")
+    return a.name .. " stays away"
+  end,
+}
+
+-- 8.1: a stand crossing a minefield.
+umpire.command {
+  name = "minefield",
+  help = "a stand that enters or crosses a minefield loses 1D6 SP, no save (8.1, AMB-44); " ..
+    "engineers' cleared lanes are safe",
+  args = { { name = "stand", type = "unit", help = "the stand crossing" } },
+  run = function(ctx, args)
+    local u = args.stand
+    local c = ctx:check("Minefield 8.1: " .. u.name)
+    c:roll("1d6", "minefield damage, no save", "8.1")
+    local hp = c:total()
+    c:result(hp .. " SP lost")
+    local before = u.sp
+    util.damage(u, hp, hp .. " SP to a minefield (8.1)")
+    return string.format("%s: SP %d → %d", u.name, before, u.sp)
+  end,
+}
+
+-- 8.1: engineers clear a lane through a minefield.
+umpire.command {
+  name = "clearlane",
+  help = "engineers clear a minefield lane one base wide, 2\" a move; that round they may not " ..
+    "shoot or fight (8.1). Uses the MOVE action",
+  args = {
+    { name = "stand", type = "unit", help = "a stand with the `engineer` flag" },
+    { name = "force", type = "flag", help = "umpire's override" },
+  },
+  run = function(ctx, args)
+    local u = args.stand
+    if not u.engineer and not args.force then
+      error(u.name .. " is not engineers: `set " .. u.id .. " engineer true` (8.1)", 0)
+    end
+    if (u:has("shot") or u:has("fought")) and not args.force then
+      error(u.name .. " has shot or fought this round; engineers clearing mines may not (8.1)", 0)
+    end
+    actions.use(u, "move", args.force)
+    if not u:has("clearing") then u:mark("clearing", "clearing a minefield lane (8.1)") end
+    return u.name .. " clears 2\" of lane, one base wide: stands using it take no mine damage (8.1)"
+  end,
+}
+
+-- 8.5: paratroops landing.
+umpire.command {
+  name = "paradrop",
+  help = "each stand landing by parachute or glider takes 1D6-3 HP, no save (8.5)\n" ..
+    "e.g. `paradrop para1,para2`",
+  args = { { name = "stands", type = "selector", help = "the stands landing" } },
+  run = function(ctx, args)
+    local out = {}
+    for _, u in ipairs(args.stands) do
+      local c = ctx:check("Landing 8.5: " .. u.name)
+      c:roll("1d6", "landing D6", "8.5")
+      c:add(-3, "landing", "8.5")
+      local hp = math.max(0, c:total())
+      c:result(hp .. " HP, no save")
+      local before = u.sp
+      util.damage(u, hp, hp .. " HP landing (8.5)")
+      local para = store.paradropped or {}
+      para[u.id] = true
+      store.paradropped = para
+      out[#out + 1] = string.format("%s: SP %d → %d", u.name, before, u.sp)
+    end
+    out[#out + 1] = util.is_2e() and
+      "stands outside their General's command distance must move back and may not shoot until they do (2e 8.5)" or
+      "stands outside their General's command distance lose 1 SP a turn as in 4.1.2 (PN 8.5)"
+    return table.concat(out, "\n")
+  end,
+}
