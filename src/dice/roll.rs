@@ -17,6 +17,7 @@ use super::limits::Limits;
 use super::parser::{check_modifier, static_faces};
 use super::result::*;
 use super::source::{DiceSource, DieRequest, Faces, Purpose, SourceKind};
+use super::text::NotationText;
 use smallvec::SmallVec;
 
 /// Small per-pool scratch lists (keep/drop selections) stay on the stack.
@@ -73,7 +74,7 @@ fn roll_into(
     let text = match &tree {
         RollNode::Pool(p) => p.notation.clone(),
         _ => {
-            let mut out = String::with_capacity(32);
+            let mut out = NotationText::new();
             write_reusing(expr, &tree, &mut out, 0);
             out
         }
@@ -90,7 +91,7 @@ fn roll_into(
 
 /// Writes `e`'s canonical notation (as [`Notation`] does) into `out`, copying each pool's
 /// notation from its rolled node instead of formatting it again.
-fn write_reusing(e: &Expr, node: &RollNode, out: &mut String, min: u8) {
+fn write_reusing(e: &Expr, node: &RollNode, out: &mut NotationText, min: u8) {
     match (e, node) {
         (Expr::Dice(_), RollNode::Pool(p)) => out.push_str(&p.notation),
         (Expr::Binary(op, l, r), RollNode::Binary { left, right, .. }) => {
@@ -194,7 +195,7 @@ impl Roller<'_> {
     fn draw_pool(
         &mut self,
         faces: Faces,
-        pool: &str,
+        pool: &NotationText,
         n: u64,
         st: &Stages<'_>,
         dice: &mut Vec<Die>,
@@ -222,7 +223,7 @@ impl Roller<'_> {
         }
         let req = DieRequest {
             faces,
-            pool,
+            pool: pool.as_str(),
             purpose: Purpose::Die { index: 1, of: n },
             span: Span::default(),
         };
@@ -373,7 +374,8 @@ impl Roller<'_> {
             result?;
         } else {
             let limits = self.limits;
-            let mut draw = |purpose| self.draw(faces, &notation, purpose);
+            let text = notation.as_str();
+            let mut draw = |purpose| self.draw(faces, text, purpose);
             for i in 0..n {
                 one_die(&mut draw, limits, faces, &st, i + 1, n, &mut dice)?;
             }
