@@ -212,13 +212,13 @@ impl Roller<'_> {
             if n > 0 && !self.sources.contains(&SourceKind::Rng) {
                 self.sources.push(SourceKind::Rng);
             }
-            g.dice(faces, n, |v| {
+            dice.extend(g.dice(faces, n).map(|v| {
                 let mut die = Die::new(v, SourceKind::Rng);
                 if clamps {
                     clamp(&mut die, st);
                 }
-                dice.push(die);
-            });
+                die
+            }));
             return Ok(());
         }
         let req = DieRequest {
