@@ -305,6 +305,10 @@ pub enum Count {
     Expr(Box<Expr>),
 }
 
+/// The modifiers of a pool or group, in canonical order. Nearly every pool has at most two, and
+/// those are kept inline (no heap allocation).
+pub type Modifiers = smallvec::SmallVec<[Modifier; 2]>;
+
 /// A pool of dice: count, sides and modifiers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dice {
@@ -314,7 +318,7 @@ pub struct Dice {
     pub sides: Sides,
     /// Modifiers in the order written. They are applied in a fixed order of stages
     /// whatever order they are written in (see `GRAMMAR.md`).
-    pub mods: Vec<Modifier>,
+    pub mods: Modifiers,
 }
 
 /// A group `{a, b}` or a set `(a, b)` and the modifiers applied over it.
@@ -325,7 +329,7 @@ pub struct Group {
     /// The sub-expressions.
     pub items: Vec<Expr>,
     /// Modifiers over the group: keep/drop, success counting, sorting.
-    pub mods: Vec<Modifier>,
+    pub mods: Modifiers,
 }
 
 /// The brackets of a group. Both behave the same: with a single item that rolls dice,
