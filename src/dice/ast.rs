@@ -471,6 +471,7 @@ pub fn push_num(out: &mut NotationText, x: f64) {
 
 /// Appends a whole number: one or two digits directly (nearly all of them), others through
 /// `itoa`.
+#[inline]
 fn push_int(out: &mut NotationText, n: impl itoa::Integer + TryInto<u8> + Copy) {
     match n.try_into() {
         Ok(d @ 0..=9) => out.push(char::from(b'0' + d)),
@@ -496,6 +497,7 @@ pub trait Notation {
 }
 
 impl Notation for Compare {
+    #[inline]
     fn write_notation(&self, out: &mut NotationText) {
         out.push_str(self.op.symbol());
         push_num(out, self.value);
@@ -503,6 +505,7 @@ impl Notation for Compare {
 }
 
 impl Notation for Count {
+    #[inline]
     fn write_notation(&self, out: &mut NotationText) {
         match self {
             Count::Number(n) => push_int(out, *n),
@@ -516,6 +519,7 @@ impl Notation for Count {
 }
 
 impl Notation for Sides {
+    #[inline]
     fn write_notation(&self, out: &mut NotationText) {
         match self {
             Sides::Number(n) => push_int(out, *n),

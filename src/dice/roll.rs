@@ -16,7 +16,7 @@ use super::error::{DiceError, DiceErrorKind};
 use super::limits::Limits;
 use super::parser::{check_modifier, static_faces};
 use super::result::*;
-use super::source::{DiceSource, DieRequest, Faces, Purpose, SourceKind};
+use super::source::{DiceSource, DieRequest, Faces, Generator, Purpose, SourceKind};
 use super::text::NotationText;
 use smallvec::SmallVec;
 
@@ -360,11 +360,13 @@ impl Roller<'_> {
         } else if let Some(mut g) = self.source.generator() {
             // Every die from the generator: draw straight from it, in the same order as one
             // request at a time.
-            let (limits, rolled) = (self.limits, &mut self.rolled);
-            let before = *rolled;
-            let mut draw = |_: Purpose| {
-                count_roll(rolled, limits)?;
-                Ok((g.die(faces), SourceKind::Rng))
+            let limits = self.limits;
+            let before = self.rolled;
+            let mut draw = FromGenerator {
+                generator: &mut g,
+                faces,
+                rolled: &mut self.rolled,
+                limits,
             };
             let result = (0..n)
                 .try_for_each(|i| one_die(&mut draw, limits, faces, &st, i + 1, n, &mut dice));
@@ -418,18 +420,27 @@ impl Roller<'_> {
             failures: None,
         };
         if let Some((success, failure)) = st.target {
+            // Marked and counted in one pass (what `recount_pool` counts: kept dice only).
+            let (mut s, mut f) = (0u32, 0u32);
             for die in &mut pool.dice {
                 let v = die.value as f64;
                 die.success = success.matches(v);
                 die.failure = !die.success && failure.is_some_and(|f| f.matches(v));
+                if die.kept {
+                    s += u32::from(die.success);
+                    f += u32::from(die.failure);
+                }
             }
-            pool.successes = Some(0);
-            pool.failures = failure.map(|_| 0);
+            pool.successes = Some(s);
+            pool.failures = failure.map(|_| f);
+            pool.value = f64::from(s) - f64::from(f);
+        } else {
+            recount_pool(&mut pool);
         }
+        // Sorting moves dice, not their marks: the counts stand.
         if let Some(order) = st.sort {
             sort_by_value(&mut pool.dice, order, |d| d.value as f64);
         }
-        recount_pool(&mut pool);
         Ok(pool)
     }
 
@@ -612,6 +623,7 @@ impl Roller<'_> {
 }
 
 /// Counts one more die against the cap on dice per roll.
+#[inline]
 fn count_roll(rolled: &mut u64, limits: &Limits) -> Result<(), DiceError> {
     *rolled += 1;
     if *rolled > limits.max_rolls {
@@ -622,10 +634,39 @@ fn count_roll(rolled: &mut u64, limits: &Limits) -> Result<(), DiceError> {
     Ok(())
 }
 
+/// Where [`one_die`] gets each face: any closure asking the source, or [`FromGenerator`].
+trait DrawFace {
+    /// One face for `purpose`, and its source.
+    fn face(&mut self, purpose: Purpose) -> Result<(i64, SourceKind), DiceError>;
+}
+
+impl<F: FnMut(Purpose) -> Result<(i64, SourceKind), DiceError>> DrawFace for F {
+    fn face(&mut self, purpose: Purpose) -> Result<(i64, SourceKind), DiceError> {
+        self(purpose)
+    }
+}
+
+/// Faces straight from the source's generator, each counted against the cap on rolls (the
+/// per-die path of rerolling and exploding pools; inlined, it costs little more than the draw).
+struct FromGenerator<'a, 'g> {
+    generator: &'a mut Generator<'g>,
+    faces: Faces,
+    rolled: &'a mut u64,
+    limits: &'a Limits,
+}
+
+impl DrawFace for FromGenerator<'_, '_> {
+    #[inline(always)]
+    fn face(&mut self, _: Purpose) -> Result<(i64, SourceKind), DiceError> {
+        count_roll(self.rolled, self.limits)?;
+        Ok((self.generator.die(self.faces), SourceKind::Rng))
+    }
+}
+
 /// Rolls die `i` of `n` with its rerolls, explosions and clamp, drawing each face with
 /// `draw`; pushes it and any dice its explosions added.
 fn one_die(
-    draw: &mut impl FnMut(Purpose) -> Result<(i64, SourceKind), DiceError>,
+    draw: &mut impl DrawFace,
     limits: &Limits,
     faces: Faces,
     st: &Stages<'_>,
@@ -633,7 +674,7 @@ fn one_die(
     n: u64,
     out: &mut Vec<Die>,
 ) -> Result<(), DiceError> {
-    let (mut face, mut source) = draw(Purpose::Die { index: i, of: n })?;
+    let (mut face, mut source) = draw.face(Purpose::Die { index: i, of: n })?;
     let mut die = Die::new(face, source);
     match st.reroll {
         Some((RerollKind::Until, on)) => {
@@ -649,12 +690,12 @@ fn one_die(
                     }));
                 }
                 die.history_mut().rerolled.push(face);
-                (face, source) = draw(Purpose::Reroll(i))?;
+                (face, source) = draw.face(Purpose::Reroll(i))?;
             }
         }
         Some((RerollKind::Once, on)) if hits(on, faces.min(), face) => {
             die.history_mut().rerolled.push(face);
-            (face, source) = draw(Purpose::Reroll(i))?;
+            (face, source) = draw.face(Purpose::Reroll(i))?;
         }
         _ => {}
     }
@@ -680,7 +721,7 @@ fn one_die(
         if !hits(on, faces.max(), last) {
             break;
         }
-        let (next, src) = draw(Purpose::Explosion(i))?;
+        let (next, src) = draw.face(Purpose::Explosion(i))?;
         last = next;
         let counted = if penetrate { next - 1 } else { next };
         if compound {
@@ -703,8 +744,10 @@ fn one_die(
             out.push(x);
         }
     }
-    for d in &mut out[at..] {
-        clamp(d, st);
+    if st.min.is_some() || st.max.is_some() {
+        for d in &mut out[at..] {
+            clamp(d, st);
+        }
     }
     Ok(())
 }
