@@ -830,10 +830,8 @@ type Spots<'a> = smallvec::SmallVec<[(In<'a>, usize); 2]>;
 
 /// Whether a modifier can start with byte `b` (every other byte ends the modifiers at once).
 fn starts_modifier(b: u8) -> bool {
-    matches!(
-        b,
-        b'm' | b'!' | b'e' | b'r' | b'u' | b'c' | b's' | b'k' | b'd' | b'p' | b'f' | b'<' | b'>' | b'='
-    )
+    // The first bytes `modifier` dispatches on.
+    b"m!erucskdpf<>=".contains(&b)
 }
 
 /// `modifier*`, refusing a second modifier of a kind that can only appear once. The
@@ -873,7 +871,7 @@ fn modifiers<'a>(
     // modifier's optional compare point can swallow the next one (`3d6u!=6` would read back
     // as "unique unless 6"; it prints as `3d6!=6u`). The sort is stable: keep/drop selectors
     // keep their written order.
-    if mods.len() > 1 && !mods.windows(2).all(|w| print_order(&w[0]) <= print_order(&w[1])) {
+    if !mods.is_sorted_by_key(print_order) {
         let mut both: smallvec::SmallVec<[(Modifier, (In<'a>, usize)); 4]> =
             mods.drain(..).zip(spots.drain(..)).collect();
         both.sort_by_key(|(m, _)| print_order(m));
@@ -916,7 +914,6 @@ fn once_only(m: &Modifier) -> Option<&'static str> {
         Modifier::KeepDrop(..) => return None,
     })
 }
-
 
 /// The faces of a die whose size is written (not computed).
 pub(crate) fn static_faces(sides: &Sides) -> Option<Faces> {

@@ -26,7 +26,10 @@ pub struct NotationText(Repr);
 #[derive(Clone)]
 enum Repr {
     /// The first `len` bytes of `bytes`, always whole UTF-8 characters.
-    Inline { len: u8, bytes: [u8; INLINE] },
+    Inline {
+        len: u8,
+        bytes: [u8; INLINE],
+    },
     Heap(String),
 }
 
@@ -230,7 +233,14 @@ mod tests {
     #[test]
     fn short_and_long_text_read_back_the_same() {
         let long = "10d10!>=9x3r<2kh5>=8f<=1cs=10cf=1sd";
-        for text in ["", "1d6", "é", "1d20 + 5", "1234567890123456789012345678901", long] {
+        for text in [
+            "",
+            "1d6",
+            "é",
+            "1d20 + 5",
+            "1234567890123456789012345678901",
+            long,
+        ] {
             let mut t = NotationText::new();
             for piece in text.split_inclusive(['d', ' ']) {
                 t.push_str(piece);
