@@ -830,8 +830,8 @@ type Spots<'a> = smallvec::SmallVec<[(In<'a>, usize); 2]>;
 
 /// Whether a modifier can start with byte `b` (every other byte ends the modifiers at once).
 fn starts_modifier(b: u8) -> bool {
-    // The first bytes `modifier` dispatches on.
-    b"m!erucskdpf<>=".contains(&b)
+    // The first bytes `modifier` dispatches on: `! < = > c d e f k m p r s u`.
+    matches!(b, b'!' | b'<'..=b'>' | b'c'..=b'f' | b'k' | b'm' | b'p' | b'r'..=b's' | b'u')
 }
 
 /// `modifier*`, refusing a second modifier of a kind that can only appear once. The
@@ -1318,4 +1318,27 @@ fn keep_drop<'a>(i: In<'a>, kd: KeepDrop, letter: &str, l: &Limits) -> PResult<'
     };
     let (r, s) = selector(i)?;
     Ok((r, Modifier::KeepDrop(kd, s)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `modifiers` skips `modifier` when `starts_modifier` says no: that must only happen
+    /// where `modifier` would find nothing either.
+    #[test]
+    fn starts_modifier_covers_every_modifier() {
+        for b in 0..=u8::MAX {
+            if starts_modifier(b) {
+                continue;
+            }
+            for rest in ["", "1", "=1", ">=2", "h1", "a", "in1", "ax1", "s>1", "o"] {
+                let text = format!("{}{rest}", char::from(b));
+                assert!(
+                    matches!(modifier(&text, &Limits::DEFAULT), Err(nom::Err::Error(_))),
+                    "{text:?} starts a modifier"
+                );
+            }
+        }
+    }
 }
