@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use super::text::NotationText;
+
 /// A whole dice request as typed: an optional repeat count, the expression, and an optional
 /// trailing comment (`# to hit`, `// fire`, `/* … */`).
 #[derive(Debug, Clone, PartialEq)]
@@ -303,6 +305,10 @@ pub enum Count {
     Expr(Box<Expr>),
 }
 
+/// The modifiers of a pool or group, in canonical order. Nearly every pool has at most two, and
+/// those are kept inline (no heap allocation).
+pub type Modifiers = smallvec::SmallVec<[Modifier; 2]>;
+
 /// A pool of dice: count, sides and modifiers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dice {
@@ -312,7 +318,7 @@ pub struct Dice {
     pub sides: Sides,
     /// Modifiers in the order written. They are applied in a fixed order of stages
     /// whatever order they are written in (see `GRAMMAR.md`).
-    pub mods: Vec<Modifier>,
+    pub mods: Modifiers,
 }
 
 /// A group `{a, b}` or a set `(a, b)` and the modifiers applied over it.
@@ -323,7 +329,7 @@ pub struct Group {
     /// The sub-expressions.
     pub items: Vec<Expr>,
     /// Modifiers over the group: keep/drop, success counting, sorting.
-    pub mods: Vec<Modifier>,
+    pub mods: Modifiers,
 }
 
 /// The brackets of a group. Both behave the same: with a single item that rolls dice,
@@ -440,64 +446,69 @@ pub enum Modifier {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Canonical notation. Written straight into a `String` (rolling prints the notation of every
-// pool, so this is on the hot path); `Display` goes through the same code.
+// Canonical notation. Written straight into a `NotationText` (rolling writes the notation of
+// every pool, so this is on the hot path; the text stays inline, without allocating, when it is
+// short); `Display` goes through the same code.
 
 /// Formats a number the way it is written in notation: whole numbers without a decimal point.
 pub fn fmt_num(x: f64) -> String {
-    let mut s = String::new();
+    let mut s = NotationText::new();
     push_num(&mut s, x);
-    s
+    s.into()
 }
 
 /// Appends a number as [`fmt_num`] formats it.
-pub fn push_num(out: &mut String, x: f64) {
+pub fn push_num(out: &mut NotationText, x: f64) {
     // `x as i64 as f64 == x` is `x.fract() == 0.0` for every |x| < 1e16 (and false for NaN),
     // without the call.
     if x.abs() < 1e16 && (x as i64) as f64 == x {
-        out.push_str(itoa::Buffer::new().format(x as i64));
+        push_int(out, x as i64);
     } else {
         use fmt::Write;
         let _ = write!(out, "{x}");
     }
 }
 
-fn push_int(out: &mut String, n: impl itoa::Integer) {
-    out.push_str(itoa::Buffer::new().format(n));
-}
-
-/// Appends a count or a die size: a single digit directly (most are), others as [`push_int`].
-fn push_count(out: &mut String, n: u64) {
-    match u8::try_from(n) {
+/// Appends a whole number: one or two digits directly (nearly all of them), others through
+/// `itoa`.
+#[inline]
+fn push_int(out: &mut NotationText, n: impl itoa::Integer + TryInto<u8> + Copy) {
+    match n.try_into() {
         Ok(d @ 0..=9) => out.push(char::from(b'0' + d)),
-        _ => push_int(out, n),
+        Ok(d @ 10..=99) => {
+            out.push(char::from(b'0' + d / 10));
+            out.push(char::from(b'0' + d % 10));
+        }
+        _ => out.push_str(itoa::Buffer::new().format(n)),
     }
 }
 
 /// Writes a node's canonical notation.
 pub trait Notation {
     /// Appends the canonical notation to `out`.
-    fn write_notation(&self, out: &mut String);
+    fn write_notation(&self, out: &mut NotationText);
 
-    /// The canonical notation as a new string.
-    fn notation(&self) -> String {
-        let mut s = String::with_capacity(16);
+    /// The canonical notation as a new text.
+    fn notation(&self) -> NotationText {
+        let mut s = NotationText::new();
         self.write_notation(&mut s);
         s
     }
 }
 
 impl Notation for Compare {
-    fn write_notation(&self, out: &mut String) {
+    #[inline]
+    fn write_notation(&self, out: &mut NotationText) {
         out.push_str(self.op.symbol());
         push_num(out, self.value);
     }
 }
 
 impl Notation for Count {
-    fn write_notation(&self, out: &mut String) {
+    #[inline]
+    fn write_notation(&self, out: &mut NotationText) {
         match self {
-            Count::Number(n) => push_count(out, *n),
+            Count::Number(n) => push_int(out, *n),
             Count::Expr(e) => {
                 out.push('(');
                 e.write_notation(out);
@@ -508,9 +519,10 @@ impl Notation for Count {
 }
 
 impl Notation for Sides {
-    fn write_notation(&self, out: &mut String) {
+    #[inline]
+    fn write_notation(&self, out: &mut NotationText) {
         match self {
-            Sides::Number(n) => push_count(out, *n),
+            Sides::Number(n) => push_int(out, *n),
             Sides::Expr(e) => {
                 out.push('(');
                 e.write_notation(out);
@@ -524,7 +536,7 @@ impl Notation for Sides {
 }
 
 impl Notation for Modifier {
-    fn write_notation(&self, out: &mut String) {
+    fn write_notation(&self, out: &mut NotationText) {
         match self {
             Modifier::Min(v) => {
                 out.push_str("min");
@@ -604,7 +616,7 @@ impl Notation for Modifier {
 }
 
 impl Notation for Dice {
-    fn write_notation(&self, out: &mut String) {
+    fn write_notation(&self, out: &mut NotationText) {
         if let Some(c) = &self.count {
             c.write_notation(out);
         }
@@ -617,7 +629,7 @@ impl Notation for Dice {
 }
 
 impl Notation for Group {
-    fn write_notation(&self, out: &mut String) {
+    fn write_notation(&self, out: &mut NotationText) {
         let (open, close) = match self.brackets {
             Brackets::Braces => ('{', '}'),
             Brackets::Parens => ('(', ')'),
@@ -654,7 +666,7 @@ impl Expr {
     }
 
     /// Writes this node's notation, in parentheses if it binds looser than `min`.
-    pub(crate) fn write_child(&self, out: &mut String, min: u8) {
+    pub(crate) fn write_child(&self, out: &mut NotationText, min: u8) {
         if self.precedence() < min {
             out.push('(');
             self.write_notation(out);
@@ -666,7 +678,7 @@ impl Expr {
 }
 
 impl Notation for Expr {
-    fn write_notation(&self, out: &mut String) {
+    fn write_notation(&self, out: &mut NotationText) {
         match self {
             Expr::Num(x) => push_num(out, *x),
             Expr::Dice(d) => d.write_notation(out),
@@ -710,7 +722,7 @@ impl Notation for Expr {
 }
 
 impl Notation for DiceExpr {
-    fn write_notation(&self, out: &mut String) {
+    fn write_notation(&self, out: &mut NotationText) {
         if let Some(n) = self.repeat {
             push_int(out, n);
             out.push_str("x ");

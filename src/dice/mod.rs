@@ -14,6 +14,7 @@ pub mod render;
 pub mod result;
 pub mod roll;
 pub mod source;
+pub mod text;
 
 pub use ast::{DiceExpr, Expr};
 pub use error::{DiceError, DiceErrorKind};
@@ -25,6 +26,7 @@ pub use roll::{roll, roll_expr};
 pub use source::{
     DiceBox, DiceMode, DiceSource, DieEntry, DieRequest, Faces, Generator, SourceKind,
 };
+pub use text::NotationText;
 
 /// The function name closest to `name`, for "did you mean" hints.
 pub fn nearest_function(name: &str) -> Option<&'static str> {

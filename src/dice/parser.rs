@@ -676,7 +676,8 @@ fn number(i: In<'_>) -> PResult<'_, &str> {
 /// A written dice count: a whole number from 1 to the cap, without a leading zero.
 fn dice_count<'a>(at: In<'a>, text: &str, l: &Limits) -> Result<Count, nom::Err<PError<'a>>> {
     let fail = |kind| nom::Err::Failure(PError::kind(at, text.len(), kind));
-    if text.contains('.') {
+    // (A byte loop: counts are a digit or two, too short for `contains` to pay off.)
+    if text.bytes().any(|b| b == b'.') {
         return Err(nom::Err::Failure(PError::expected(
             at,
             "a whole number of dice",
@@ -801,60 +802,83 @@ fn group<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
 }
 
 /// Modifiers allowed on a group: keep/drop, success and failure counting, sorting.
-fn group_modifiers<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Vec<Modifier>> {
-    let mut mods = WrittenList::new();
-    let (i, ()) = modifiers(i, l, &mut mods)?;
-    for (at, len, m) in &mods {
+fn group_modifiers<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifiers> {
+    let mut mods = Modifiers::new();
+    let mut spots = Spots::new();
+    let (i, ()) = modifiers(i, l, &mut mods, &mut spots)?;
+    for (m, &(at, len)) in mods.iter().zip(&spots) {
         if !matches!(
             m,
             Modifier::KeepDrop(..) | Modifier::Target { .. } | Modifier::Sort(_)
         ) {
             return fail_with(
                 at,
-                *len,
+                len,
                 DiceErrorKind::MisplacedModifier {
-                    modifier: at[..*len].into(),
+                    modifier: at[..len].into(),
                     on: "a group (only keep/drop, success counting and sorting apply)",
                 },
             );
         }
     }
-    Ok((i, into_modifiers(mods)))
+    Ok((i, mods))
 }
 
-/// A modifier as written: where it starts, its length, and what it is.
-type Written<'a> = (In<'a>, usize, Modifier);
+/// Where each modifier of a pool was written (its text from there, and its length), in the
+/// order of the modifiers, for errors.
+type Spots<'a> = smallvec::SmallVec<[(In<'a>, usize); 2]>;
 
-/// The modifiers of one pool as written; nearly every pool has at most two, kept inline.
-type WrittenList<'a> = smallvec::SmallVec<[Written<'a>; 2]>;
+/// Whether a modifier can start with byte `b` (every other byte ends the modifiers at once).
+fn starts_modifier(b: u8) -> bool {
+    // The first bytes `modifier` dispatches on: `! < = > c d e f k m p r s u`.
+    matches!(b, b'!' | b'<'..=b'>' | b'c'..=b'f' | b'k' | b'm' | b'p' | b'r'..=b's' | b'u')
+}
 
 /// `modifier*`, refusing a second modifier of a kind that can only appear once. The
-/// modifiers are put in `mods` (filled in place: the list is large to move around).
-fn modifiers<'a>(mut i: In<'a>, l: &Limits, mods: &mut WrittenList<'a>) -> PResult<'a, ()> {
-    while let (rest, Some(m)) = opt(|i| modifier(i, l))(i)? {
+/// modifiers are put in `mods` in canonical order, and where each was written in `spots`.
+fn modifiers<'a>(
+    mut i: In<'a>,
+    l: &Limits,
+    mods: &mut Modifiers,
+    spots: &mut Spots<'a>,
+) -> PResult<'a, ()> {
+    // Most pools have no modifier: leave at once when the next byte cannot start one.
+    while i.as_bytes().first().is_some_and(|&b| starts_modifier(b)) {
+        let (rest, Some(m)) = opt(|i| modifier(i, l))(i)? else {
+            break;
+        };
         let len = i.len() - rest.len();
         if let Some(what) = once_only(&m)
-            && let Some((first, flen, _)) = mods.iter().find(|(_, _, o)| once_only(o) == Some(what))
+            && let Some(k) = mods.iter().position(|o| once_only(o) == Some(what))
         {
+            let (first, flen) = spots[k];
             return fail_with(
                 i,
                 len,
                 DiceErrorKind::DuplicateModifier {
-                    first: first[..*flen].into(),
+                    first: first[..flen].into(),
                     second: i[..len].into(),
                     what,
                 },
             );
         }
-        mods.push((i, len, m));
+        mods.push(m);
+        spots.push((i, len));
         i = rest;
     }
     // Modifiers act in fixed stages whatever order they are written in, so the tree keeps
     // them in one canonical order; that is also the order they print in, chosen so that no
     // modifier's optional compare point can swallow the next one (`3d6u!=6` would read back
-    // as "unique unless 6"; it prints as `3d6!=6u`).
-    if mods.len() > 1 {
-        mods.sort_by_key(|(_, _, m)| print_order(m));
+    // as "unique unless 6"; it prints as `3d6!=6u`). The sort is stable: keep/drop selectors
+    // keep their written order.
+    if !mods.is_sorted_by_key(print_order) {
+        let mut both: smallvec::SmallVec<[(Modifier, (In<'a>, usize)); 4]> =
+            mods.drain(..).zip(spots.drain(..)).collect();
+        both.sort_by_key(|(m, _)| print_order(m));
+        for (m, spot) in both {
+            mods.push(m);
+            spots.push(spot);
+        }
     }
     Ok((i, ()))
 }
@@ -891,18 +915,6 @@ fn once_only(m: &Modifier) -> Option<&'static str> {
     })
 }
 
-/// The modifiers without where they were written.
-fn into_modifiers(mods: WrittenList<'_>) -> Vec<Modifier> {
-    if mods.is_empty() {
-        return Vec::new();
-    }
-    let mut out = Vec::with_capacity(mods.len());
-    for (_, _, m) in mods {
-        out.push(m);
-    }
-    out
-}
-
 /// The faces of a die whose size is written (not computed).
 pub(crate) fn static_faces(sides: &Sides) -> Option<Faces> {
     match sides {
@@ -920,21 +932,23 @@ fn dice<'a>(i: In<'a>, count: Option<Count>, l: &Limits) -> PResult<'a, Expr> {
         return Err(nom::Err::Error(PError::from_error_kind(i, ErrorKind::Char)));
     };
     let (i, sides) = sides(i, l)?;
-    let mut mods = WrittenList::new();
-    let (i, ()) = modifiers(i, l, &mut mods)?;
-    let count_n = match &count {
-        None => Some(1),
-        Some(Count::Number(n)) => Some(*n),
-        Some(Count::Expr(_)) => None,
-    };
-    if let Some(faces) = static_faces(&sides) {
-        for (at, len, m) in &mods {
-            if let Some(kind) = check_modifier(m, faces, count_n, &at[..*len]) {
-                return fail_with(at, *len, kind);
+    let mut mods = Modifiers::new();
+    let mut spots = Spots::new();
+    let (i, ()) = modifiers(i, l, &mut mods, &mut spots)?;
+    if !mods.is_empty()
+        && let Some(faces) = static_faces(&sides)
+    {
+        let count_n = match &count {
+            None => Some(1),
+            Some(Count::Number(n)) => Some(*n),
+            Some(Count::Expr(_)) => None,
+        };
+        for (m, &(at, len)) in mods.iter().zip(&spots) {
+            if let Some(kind) = check_modifier(m, faces, count_n, &at[..len]) {
+                return fail_with(at, len, kind);
             }
         }
     }
-    let mods = into_modifiers(mods);
     Ok((i, Expr::Dice(Box::new(Dice { count, sides, mods }))))
 }
 
@@ -1062,14 +1076,17 @@ fn compare(i: In<'_>) -> PResult<'_, Compare> {
 fn signed_number(i: In<'_>) -> PResult<'_, f64> {
     // `recognize(preceded(opt(char('-')), number))`, by hand.
     let sign = usize::from(i.starts_with('-'));
-    let (rest, _) = number(&i[sign..])?;
+    let (rest, digits) = number(&i[sign..])?;
     let text = &i[..i.len() - rest.len()];
-    // Whole numbers (nearly all of them) skip the general float parser; the value is the same.
-    // (`-0` is left to it: it reads as negative zero.)
-    if let Ok(n) = text.parse::<i32>()
-        && (n != 0 || !text.starts_with('-'))
+    // Whole numbers of up to nine digits (nearly all of them) skip the general float parser;
+    // the value is the same. (`-0` is left to it: it reads as negative zero.)
+    if digits.len() <= 9
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && let Some(n) = digits_value(digits)
+        && (n != 0 || sign == 0)
     {
-        return Ok((rest, f64::from(n)));
+        let v = n as f64;
+        return Ok((rest, if sign == 1 { -v } else { v }));
     }
     match text.parse::<f64>() {
         Ok(v) => Ok((rest, v)),
@@ -1301,4 +1318,27 @@ fn keep_drop<'a>(i: In<'a>, kd: KeepDrop, letter: &str, l: &Limits) -> PResult<'
     };
     let (r, s) = selector(i)?;
     Ok((r, Modifier::KeepDrop(kd, s)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `modifiers` skips `modifier` when `starts_modifier` says no: that must only happen
+    /// where `modifier` would find nothing either.
+    #[test]
+    fn starts_modifier_covers_every_modifier() {
+        for b in 0..=u8::MAX {
+            if starts_modifier(b) {
+                continue;
+            }
+            for rest in ["", "1", "=1", ">=2", "h1", "a", "in1", "ax1", "s>1", "o"] {
+                let text = format!("{}{rest}", char::from(b));
+                assert!(
+                    matches!(modifier(&text, &Limits::DEFAULT), Err(nom::Err::Error(_))),
+                    "{text:?} starts a modifier"
+                );
+            }
+        }
+    }
 }

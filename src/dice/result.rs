@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 
 use super::source::{Faces, SourceKind};
+use super::text::NotationText;
 
 /// The distinct dice sources of a roll, in order of first use (at most three, kept inline).
 pub type Sources = SmallVec<[SourceKind; 3]>;
@@ -19,7 +20,7 @@ pub type Sources = SmallVec<[SourceKind; 3]>;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Roll {
     /// The expression in canonical notation.
-    pub expr: String,
+    pub expr: NotationText,
     /// The total.
     pub total: f64,
     /// The trailing comment, if one was written.
@@ -128,7 +129,7 @@ impl RollNode {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PoolRoll {
     /// The pool as written canonically (`4d6kh3`).
-    pub notation: String,
+    pub notation: NotationText,
     /// The die (serialised as `"d6"`, `"dF"`, `"d100"`).
     pub die: Faces,
     /// Every die, in the order shown (rolled order, or sorted when the pool asks for it).
@@ -238,7 +239,7 @@ fn is_false(b: &bool) -> bool {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GroupRoll {
     /// The group as written canonically.
-    pub notation: String,
+    pub notation: NotationText,
     /// The items.
     pub items: Vec<GroupItem>,
     /// The group's value: the sum of the kept items, or successes minus failures.

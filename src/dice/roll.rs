@@ -16,7 +16,8 @@ use super::error::{DiceError, DiceErrorKind};
 use super::limits::Limits;
 use super::parser::{check_modifier, static_faces};
 use super::result::*;
-use super::source::{DiceSource, DieRequest, Faces, Purpose, SourceKind};
+use super::source::{DiceSource, DieRequest, Faces, Generator, Purpose, SourceKind};
+use super::text::NotationText;
 use smallvec::SmallVec;
 
 /// Small per-pool scratch lists (keep/drop selections) stay on the stack.
@@ -73,7 +74,7 @@ fn roll_into(
     let text = match &tree {
         RollNode::Pool(p) => p.notation.clone(),
         _ => {
-            let mut out = String::with_capacity(32);
+            let mut out = NotationText::new();
             write_reusing(expr, &tree, &mut out, 0);
             out
         }
@@ -90,7 +91,7 @@ fn roll_into(
 
 /// Writes `e`'s canonical notation (as [`Notation`] does) into `out`, copying each pool's
 /// notation from its rolled node instead of formatting it again.
-fn write_reusing(e: &Expr, node: &RollNode, out: &mut String, min: u8) {
+fn write_reusing(e: &Expr, node: &RollNode, out: &mut NotationText, min: u8) {
     match (e, node) {
         (Expr::Dice(_), RollNode::Pool(p)) => out.push_str(&p.notation),
         (Expr::Binary(op, l, r), RollNode::Binary { left, right, .. }) => {
@@ -194,7 +195,7 @@ impl Roller<'_> {
     fn draw_pool(
         &mut self,
         faces: Faces,
-        pool: &str,
+        pool: &NotationText,
         n: u64,
         st: &Stages<'_>,
         dice: &mut Vec<Die>,
@@ -211,18 +212,18 @@ impl Roller<'_> {
             if n > 0 && !self.sources.contains(&SourceKind::Rng) {
                 self.sources.push(SourceKind::Rng);
             }
-            g.dice(faces, n, |v| {
+            dice.extend(g.dice(faces, n).map(|v| {
                 let mut die = Die::new(v, SourceKind::Rng);
                 if clamps {
                     clamp(&mut die, st);
                 }
-                dice.push(die);
-            });
+                die
+            }));
             return Ok(());
         }
         let req = DieRequest {
             faces,
-            pool,
+            pool: pool.as_str(),
             purpose: Purpose::Die { index: 1, of: n },
             span: Span::default(),
         };
@@ -359,11 +360,13 @@ impl Roller<'_> {
         } else if let Some(mut g) = self.source.generator() {
             // Every die from the generator: draw straight from it, in the same order as one
             // request at a time.
-            let (limits, rolled) = (self.limits, &mut self.rolled);
-            let before = *rolled;
-            let mut draw = |_: Purpose| {
-                count_roll(rolled, limits)?;
-                Ok((g.die(faces), SourceKind::Rng))
+            let limits = self.limits;
+            let before = self.rolled;
+            let mut draw = FromGenerator {
+                generator: &mut g,
+                faces,
+                rolled: &mut self.rolled,
+                limits,
             };
             let result = (0..n)
                 .try_for_each(|i| one_die(&mut draw, limits, faces, &st, i + 1, n, &mut dice));
@@ -373,7 +376,8 @@ impl Roller<'_> {
             result?;
         } else {
             let limits = self.limits;
-            let mut draw = |purpose| self.draw(faces, &notation, purpose);
+            let text = notation.as_str();
+            let mut draw = |purpose| self.draw(faces, text, purpose);
             for i in 0..n {
                 one_die(&mut draw, limits, faces, &st, i + 1, n, &mut dice)?;
             }
@@ -416,18 +420,27 @@ impl Roller<'_> {
             failures: None,
         };
         if let Some((success, failure)) = st.target {
+            // Marked and counted in one pass (what `recount_pool` counts: kept dice only).
+            let (mut s, mut f) = (0u32, 0u32);
             for die in &mut pool.dice {
                 let v = die.value as f64;
                 die.success = success.matches(v);
                 die.failure = !die.success && failure.is_some_and(|f| f.matches(v));
+                if die.kept {
+                    s += u32::from(die.success);
+                    f += u32::from(die.failure);
+                }
             }
-            pool.successes = Some(0);
-            pool.failures = failure.map(|_| 0);
+            pool.successes = Some(s);
+            pool.failures = failure.map(|_| f);
+            pool.value = f64::from(s) - f64::from(f);
+        } else {
+            recount_pool(&mut pool);
         }
+        // Sorting moves dice, not their marks: the counts stand.
         if let Some(order) = st.sort {
             sort_by_value(&mut pool.dice, order, |d| d.value as f64);
         }
-        recount_pool(&mut pool);
         Ok(pool)
     }
 
@@ -610,6 +623,7 @@ impl Roller<'_> {
 }
 
 /// Counts one more die against the cap on dice per roll.
+#[inline]
 fn count_roll(rolled: &mut u64, limits: &Limits) -> Result<(), DiceError> {
     *rolled += 1;
     if *rolled > limits.max_rolls {
@@ -620,10 +634,39 @@ fn count_roll(rolled: &mut u64, limits: &Limits) -> Result<(), DiceError> {
     Ok(())
 }
 
+/// Where [`one_die`] gets each face: any closure asking the source, or [`FromGenerator`].
+trait DrawFace {
+    /// One face for `purpose`, and its source.
+    fn face(&mut self, purpose: Purpose) -> Result<(i64, SourceKind), DiceError>;
+}
+
+impl<F: FnMut(Purpose) -> Result<(i64, SourceKind), DiceError>> DrawFace for F {
+    fn face(&mut self, purpose: Purpose) -> Result<(i64, SourceKind), DiceError> {
+        self(purpose)
+    }
+}
+
+/// Faces straight from the source's generator, each counted against the cap on rolls (the
+/// per-die path of rerolling and exploding pools; inlined, it costs little more than the draw).
+struct FromGenerator<'a, 'g> {
+    generator: &'a mut Generator<'g>,
+    faces: Faces,
+    rolled: &'a mut u64,
+    limits: &'a Limits,
+}
+
+impl DrawFace for FromGenerator<'_, '_> {
+    #[inline(always)]
+    fn face(&mut self, _: Purpose) -> Result<(i64, SourceKind), DiceError> {
+        count_roll(self.rolled, self.limits)?;
+        Ok((self.generator.die(self.faces), SourceKind::Rng))
+    }
+}
+
 /// Rolls die `i` of `n` with its rerolls, explosions and clamp, drawing each face with
 /// `draw`; pushes it and any dice its explosions added.
 fn one_die(
-    draw: &mut impl FnMut(Purpose) -> Result<(i64, SourceKind), DiceError>,
+    draw: &mut impl DrawFace,
     limits: &Limits,
     faces: Faces,
     st: &Stages<'_>,
@@ -631,7 +674,7 @@ fn one_die(
     n: u64,
     out: &mut Vec<Die>,
 ) -> Result<(), DiceError> {
-    let (mut face, mut source) = draw(Purpose::Die { index: i, of: n })?;
+    let (mut face, mut source) = draw.face(Purpose::Die { index: i, of: n })?;
     let mut die = Die::new(face, source);
     match st.reroll {
         Some((RerollKind::Until, on)) => {
@@ -647,12 +690,12 @@ fn one_die(
                     }));
                 }
                 die.history_mut().rerolled.push(face);
-                (face, source) = draw(Purpose::Reroll(i))?;
+                (face, source) = draw.face(Purpose::Reroll(i))?;
             }
         }
         Some((RerollKind::Once, on)) if hits(on, faces.min(), face) => {
             die.history_mut().rerolled.push(face);
-            (face, source) = draw(Purpose::Reroll(i))?;
+            (face, source) = draw.face(Purpose::Reroll(i))?;
         }
         _ => {}
     }
@@ -678,7 +721,7 @@ fn one_die(
         if !hits(on, faces.max(), last) {
             break;
         }
-        let (next, src) = draw(Purpose::Explosion(i))?;
+        let (next, src) = draw.face(Purpose::Explosion(i))?;
         last = next;
         let counted = if penetrate { next - 1 } else { next };
         if compound {
@@ -701,8 +744,10 @@ fn one_die(
             out.push(x);
         }
     }
-    for d in &mut out[at..] {
-        clamp(d, st);
+    if st.min.is_some() || st.max.is_some() {
+        for d in &mut out[at..] {
+            clamp(d, st);
+        }
     }
     Ok(())
 }

@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 
-use rand::{Rng, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
@@ -100,18 +100,58 @@ impl Faces {
     }
 
     /// A uniform draw from the random generator.
-    #[inline]
+    #[inline(always)]
     fn sample(self, rng: &mut ChaCha8Rng) -> i64 {
         match self {
-            Faces::Numbered { sides } => rng.random_range(1..=sides) as i64,
-            Faces::Fudge1 => match rng.random_range(1..=6u8) {
-                1 => -1,
-                6 => 1,
+            Faces::Numbered { sides } => numbered(rng, sides),
+            // `1..=6` on a `u8`, drawn from 32 bits: a 1 is −1 and a 6 is +1.
+            Faces::Fudge1 => match below_u32(rng, 6) {
+                0 => -1,
+                5 => 1,
                 _ => 0,
             },
-            Faces::Fudge2 => rng.random_range(-1..=1i64),
+            Faces::Fudge2 => below_u64(rng, 3) as i64 - 1,
         }
     }
+}
+
+// Uniform draws. These are rand 0.9's `random_range` for an inclusive range, written out so
+// that a die costs a handful of instructions instead of going through the generic sampler (its
+// range checks and dispatch were most of the cost of a die). They must give exactly the values
+// `random_range` gives, or seeded rolls would change: rand draws 64 bits for 64-bit ranges and
+// 32 bits for smaller ones, and uses Canon's method (a widening multiply, and a second draw
+// only when the first lands in the last `range` values of the 2^64; its bias is below 2^-64).
+// A test holds them to `random_range` draw for draw, the second draw included.
+
+/// A die numbered 1 to `sides` (`random_range(1..=sides)` on a `u64`).
+#[inline(always)]
+fn numbered(rng: &mut impl RngCore, sides: u64) -> i64 {
+    // `sides` is at least 1 and at most the cap on sides, far below `i64::MAX`.
+    below_u64(rng, sides) as i64 + 1
+}
+
+/// A uniform draw from `0..range` using 64 bits per draw; `range` is at least 1.
+#[inline(always)]
+fn below_u64(rng: &mut impl RngCore, range: u64) -> u64 {
+    let wide = u128::from(rng.next_u64()) * u128::from(range);
+    let (mut result, low) = ((wide >> 64) as u64, wide as u64);
+    if low > range.wrapping_neg() {
+        let next = ((u128::from(rng.next_u64()) * u128::from(range)) >> 64) as u64;
+        result += u64::from(low.checked_add(next).is_none());
+    }
+    result
+}
+
+/// A uniform draw from `0..range` using 32 bits per draw; `range` is at least 1.
+#[inline]
+fn below_u32(rng: &mut impl RngCore, range: u32) -> u32 {
+    let wide = u64::from(rng.next_u32()) * u64::from(range);
+    let (mut result, low) = ((wide >> 32) as u32, wide as u32);
+    if low > range.wrapping_neg() {
+        let next = ((u64::from(rng.next_u32()) * u64::from(range)) >> 32) as u32;
+        result += u32::from(low.checked_add(next).is_none());
+    }
+    result
 }
 
 impl fmt::Display for Faces {
@@ -220,21 +260,10 @@ impl Generator<'_> {
         faces.sample(self.0)
     }
 
-    /// `n` dice, passed to `each` in order: the values `n` calls of [`die`](Self::die) give,
-    /// with the kind of die looked at once.
-    pub fn dice(&mut self, faces: Faces, n: u64, mut each: impl FnMut(i64)) {
-        match faces {
-            Faces::Numbered { sides } => {
-                for _ in 0..n {
-                    each(self.0.random_range(1..=sides) as i64);
-                }
-            }
-            _ => {
-                for _ in 0..n {
-                    each(faces.sample(self.0));
-                }
-            }
-        }
+    /// `n` dice in order: the values `n` calls of [`die`](Self::die) give.
+    #[inline]
+    pub fn dice(&mut self, faces: Faces, n: u64) -> impl Iterator<Item = i64> + '_ {
+        (0..n).map(move |_| faces.sample(self.0))
     }
 }
 
@@ -544,6 +573,87 @@ mod tests {
         let d6 = Faces::Numbered { sides: 6 };
         assert_eq!(s.next_die(&req(d6)).unwrap(), (5, SourceKind::Entered));
         assert!(s.next_die(&req(d6)).is_err());
+    }
+
+    /// A generator replaying given words, counting how many it gave.
+    struct Replay {
+        words: Vec<u64>,
+        used: usize,
+    }
+
+    impl Replay {
+        fn new(words: &[u64]) -> Self {
+            Replay {
+                words: words.to_vec(),
+                used: 0,
+            }
+        }
+    }
+
+    impl RngCore for Replay {
+        fn next_u32(&mut self) -> u32 {
+            self.next_u64() as u32
+        }
+
+        fn next_u64(&mut self) -> u64 {
+            let w = self.words[self.used % self.words.len()];
+            self.used += 1;
+            w
+        }
+
+        fn fill_bytes(&mut self, _: &mut [u8]) {
+            unreachable!("dice draw whole words")
+        }
+    }
+
+    proptest::proptest! {
+        /// The hand-written draws give what rand's `random_range` gives for the same words,
+        /// and take as many words, including when the first word needs a second one (large
+        /// ranges make that common).
+        #[test]
+        fn draws_match_random_range(
+            first in proptest::prelude::any::<u64>(),
+            second in proptest::prelude::any::<u64>(),
+            range in proptest::prop_oneof![1u64..100, 1u64..=u64::MAX],
+        ) {
+            let words = [first, second, 7];
+            let (mut ours, mut theirs) = (Replay::new(&words), Replay::new(&words));
+            let want = theirs.random_range(0..=range - 1);
+            proptest::prop_assert_eq!(below_u64(&mut ours, range), want);
+            proptest::prop_assert_eq!(ours.used, theirs.used);
+
+            let range32 = (range as u32).max(1);
+            let (mut ours, mut theirs) = (Replay::new(&words), Replay::new(&words));
+            let want = theirs.random_range(0..=range32 - 1);
+            proptest::prop_assert_eq!(below_u32(&mut ours, range32), want);
+            proptest::prop_assert_eq!(ours.used, theirs.used);
+        }
+    }
+
+    #[test]
+    fn seeded_faces_match_random_range() {
+        for seed in 0..20 {
+            let mut ours = ChaCha8Rng::seed_from_u64(seed);
+            let mut theirs = ChaCha8Rng::seed_from_u64(seed);
+            for sides in [1, 2, 3, 4, 6, 8, 10, 12, 20, 100, 1000, 10_000_000_000] {
+                for _ in 0..50 {
+                    let want = theirs.random_range(1..=sides) as i64;
+                    assert_eq!(Faces::Numbered { sides }.sample(&mut ours), want);
+                }
+            }
+            for _ in 0..50 {
+                let want = match theirs.random_range(1..=6u8) {
+                    1 => -1,
+                    6 => 1,
+                    _ => 0,
+                };
+                assert_eq!(Faces::Fudge1.sample(&mut ours), want);
+                assert_eq!(
+                    Faces::Fudge2.sample(&mut ours),
+                    theirs.random_range(-1..=1i64)
+                );
+            }
+        }
     }
 
     #[test]

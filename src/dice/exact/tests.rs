@@ -4,7 +4,7 @@
 use super::*;
 use crate::dice::ast::{
     BinaryOp, Brackets, CmpOp, Compare, Count, Dice, DiceExpr, ExplodeKind, Expr, FudgeKind, Func,
-    Group, KeepDrop, Modifier, RerollKind, Selector, Sides, UnaryOp,
+    Group, KeepDrop, Modifier, Modifiers, RerollKind, Selector, Sides, UnaryOp,
 };
 use crate::dice::error::DiceErrorKind;
 
@@ -14,7 +14,7 @@ fn dice(count: u64, sides: u64, mods: Vec<Modifier>) -> Expr {
     Expr::Dice(Box::new(Dice {
         count: Some(Count::Number(count)),
         sides: Sides::Number(sides),
-        mods,
+        mods: mods.into(),
     }))
 }
 
@@ -22,7 +22,7 @@ fn fudge(count: u64, kind: FudgeKind) -> Expr {
     Expr::Dice(Box::new(Dice {
         count: Some(Count::Number(count)),
         sides: Sides::Fudge(kind),
-        mods: vec![],
+        mods: Modifiers::new(),
     }))
 }
 
@@ -60,14 +60,14 @@ fn set(items: Vec<Expr>, mods: Vec<Modifier>) -> Expr {
     Expr::Group(Box::new(Group {
         brackets: Brackets::Parens,
         items,
-        mods,
+        mods: mods.into(),
     }))
 }
 fn braces(items: Vec<Expr>, mods: Vec<Modifier>) -> Expr {
     Expr::Group(Box::new(Group {
         brackets: Brackets::Braces,
         items,
-        mods,
+        mods: mods.into(),
     }))
 }
 
@@ -268,7 +268,7 @@ fn percentile_die_is_one_to_a_hundred() {
     let d = dist(Expr::Dice(Box::new(Dice {
         count: None,
         sides: Sides::Percent,
-        mods: vec![],
+        mods: Modifiers::new(),
     })));
     assert_eq!(support(&d), (1..=100).map(f64::from).collect::<Vec<_>>());
 }
@@ -363,7 +363,7 @@ fn compound_penetrating_fudge_never_ends_on_plus_one() {
     let d = dist(Expr::Dice(Box::new(Dice {
         count: Some(Count::Number(1)),
         sides: Sides::Fudge(FudgeKind::Two),
-        mods: vec![explode(ExplodeKind::CompoundPenetrate, None, None)],
+        mods: smallvec::smallvec![explode(ExplodeKind::CompoundPenetrate, None, None)],
     })));
     assert_eq!(support(&d), vec![-1.0, 0.0]);
     close(d.cut_off, (1.0f64 / 3.0).powi(6));
@@ -581,7 +581,7 @@ fn a_rolled_count_of_zero_is_an_empty_pool() {
     let d = dist(Expr::Dice(Box::new(Dice {
         count: Some(count),
         sides: Sides::Number(6),
-        mods: vec![],
+        mods: Modifiers::new(),
     })));
     close(p(&d, 0.0), 0.5);
     close(p(&d, 3.0), 1.0 / 12.0);
@@ -593,7 +593,7 @@ fn rolled_sides_mix_the_dice() {
     let d = dist(Expr::Dice(Box::new(Dice {
         count: None,
         sides,
-        mods: vec![],
+        mods: Modifiers::new(),
     })));
     close(p(&d, 1.0), 0.5 / 4.0 + 0.5 / 5.0);
     close(p(&d, 5.0), 0.5 / 5.0);
@@ -605,7 +605,7 @@ fn a_negative_count_is_an_error() {
     let e = Expr::Dice(Box::new(Dice {
         count: Some(count),
         sides: Sides::Number(6),
-        mods: vec![],
+        mods: Modifiers::new(),
     }));
     assert!(matches!(err(e), DiceErrorKind::NoDice { .. }));
 }
