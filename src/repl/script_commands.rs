@@ -549,7 +549,7 @@ fn events_of(c: &Change, state: &State) -> Vec<(String, Vec<(&'static str, ArgVa
 }
 
 /// Tells the rules' handlers about the changes the command made from `from` on (and about
-/// the changes those handlers make, up to [`EVENT_ROUNDS`] deep), adding what they print to
+/// the changes those handlers make, up to 8 rounds deep), adding what they print to
 /// `out`. Part of the command's transaction: an error fails the command.
 pub fn emit_events(
     state: &mut State,

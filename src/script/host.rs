@@ -124,7 +124,7 @@ impl ScriptHost {
     /// | `umpire.on(event, fn)` | registers an event handler; for `pre_*` events, returning `false` cancels |
     /// | `umpire.table{name, doc, dice, rows}` (or `entries`, or `rows`/`cols`/`cells`) | declares a table |
     /// | `umpire.table(name)` | a declared table, with `:lookup(key [, col])` and `:roll([modifier [, col]])` |
-    /// | `umpire.unit(id)`, `umpire.units(selector)` | unit handles (see [`world`](super::world)) |
+    /// | `umpire.unit(id)`, `umpire.units(selector)` | unit handles (see [`world`]) |
     /// | `umpire.clock()` | the round, phase and side whose turn it is |
     /// | `umpire.hook(point, fn)` | registers `fn(c, ctx)` for the hook point `c:point(point)` of a check |
     /// | `umpire.lookup(table, key [, col])` | the table's cell for `key` (and `col` for a cross table), and the row key used |

@@ -8,7 +8,7 @@
 //! [`Note`] for the output and the journal.
 //!
 //! Lua reaches the world through one host function, `world(op, …)`, wrapped by the trusted
-//! Lua in [`UNIT`] into handles with methods (`u.sp`, `u:set("sp", 3, "reason")`).
+//! Lua (`UNIT`) into handles with methods (`u.sp`, `u:set("sp", 3, "reason")`).
 
 use mlua::{Lua, LuaSerdeExt, MultiValue, Table, Value};
 use serde::{Deserialize, Serialize};
