@@ -204,6 +204,13 @@ end
 
 -- Works out and judges a move; returns the allowance, the cost and a verdict line.
 local function judge(ctx, title, u, m)
+  if m.inside and not m.terrain then
+    error("INSIDE needs the ground it is in, e.g. `woods 2` (Table 5)", 0)
+  end
+  if m.inside and m.inside < 0 then error("INSIDE is a distance: 0 or more inches", 0) end
+  if m.terrain and m.terrain ~= "open" and m.inside == nil and m.distance then
+    m.inside = m.distance -- the whole move is in that ground
+  end
   check_terrain(u, m)
   local c = ctx:check(title)
   local allow, min = M.allowance(c, u, m)

@@ -111,6 +111,8 @@ test("Table 5: woods double, SKI -2\" flat, CAV/ART/TPT/TNK 2\" at most; PKE bar
   contains(s:run("move inf 4 woods 2 plan"), "2\" open + 2\" woods x2 = 6\"")
   contains(s:fails("move inf 5 woods 2 plan"), "costs 7\" of an allowance of 6\"")
   contains(s:run("move inf woods plan"), "3\" all in woods")
+  contains(s:run("move inf 3 woods plan"), "0\" open + 3\" woods x2 = 6\"")  -- all of it inside
+  contains(s:fails("move inf 3 2 plan"), "INSIDE needs the ground")
   local out = s:run("move ski 6 woods 6 plan")
   contains(out, "-2  SKI in woods")
   contains(s:fails("move ski 7 woods 7 plan"), "allowance of 6\"")
