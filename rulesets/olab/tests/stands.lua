@@ -171,6 +171,12 @@ test("Duplicates: 3 SKI/F at 4 or 2 MSK at 5 cost (12 + 10) / 2 = 11 (2.2.2)", f
   contains(out, "12  3 SKI/F (3 x SP 4)")
   contains(out, "11 PCP")
   contains(out, "red: 11 PCP")
+  -- `brief`: one line a stand, no breakdowns.
+  out = s:run("pcp m1,m2 brief")
+  contains(out, "m1             MSK      5 PCP")
+  contains(out, "bor: duplicates averaged, 11 PCP")
+  ok(not out:find("Points cost"), "no breakdown")
+  contains(s:run("sp m1 brief"), "m1: SP 5 (roster agrees)")
 end)
 
 test("Fortifications 2 PCP per 6\", castle walls 4, minefields as fieldworks (8.1, AMB-44)", function()
