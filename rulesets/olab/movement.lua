@@ -306,6 +306,9 @@ umpire.command {
     if NO_CHARGE[u.type] then
       error(u.type .. " may not charge (4.4); it may still advance into contact with `move`", 0)
     end
+    if u.type == "AIR" or target.type == "AIR" then
+      error("close combat is for ground stands only: AIR never charge or are charged (6.1)", 0)
+    end
     if u.side == target.side then error(target.id .. " is on the same side", 0) end
     if u:has("engaged") then error(u.name .. " is in close combat: no new charges until it ends (6.2)", 0) end
     if u:has("routed") then error(u.name .. " is routing and cannot charge (7.2; AMB-49)", 0) end

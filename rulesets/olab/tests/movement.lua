@@ -214,6 +214,8 @@ test("charges: distances, who may not charge, the 2\" minimum (4.4)", function()
   end
   s:run("mark cava engaged")
   contains(s:fails("charge cava foe 3"), "no new charges")
+  s:run("add unit bc plane Plane type=AIR")
+  contains(s:fails("charge cavu plane 3"), "ground stands only")
 end)
 
 test("no charge bonus against the front of ART, PKE, SKI/S or a square (4.4, 6.6)", function()
