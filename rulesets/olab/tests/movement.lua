@@ -248,3 +248,16 @@ test("evades: SKI/F and SKI/M that have not moved fall back 6\" (4.4)", function
   s:run("move sk2 2")
   contains(s:fails("evade sk2"), "already moved")
 end)
+
+test("Table 1: every stand type has a strength (Table 2) and a move (Table 4)", function()
+  local s = game()
+  local extra = { TNK = " armour=medium speed=medium", TPT = " transport=animal",
+    AIR = " air=rotary" }
+  for i, code in ipairs({ "INF/A", "INF/U", "WBD", "PKE", "ARC", "MSK", "SKI/F", "SKI/M",
+                          "SKI/S", "CAV/A", "CAV/U", "ART", "TNK", "TPT", "AIR" }) do
+    s:run("add unit rc t1_" .. i .. " T type=" .. code .. (extra[code] or ""))
+    contains(s:run("sp t1_" .. i .. " apply"), "SP ")
+    contains(s:run("move t1_" .. i .. " plan"), "Table 4")
+    contains(s:run("table show stand_types"), code)
+  end
+end)
