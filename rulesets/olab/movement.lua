@@ -176,6 +176,17 @@ local function remind_activation(u)
   end
 end
 
+-- The one free change of facing a round (4.3); a charge may turn once at its start (4.4).
+local function check_turn(u, m)
+  if m.turn and u:has("turned") and not m.force then
+    error(u.name .. " has already changed facing this round (4.3); add `force` to override", 0)
+  end
+end
+
+local function record_turn(u, m)
+  if m.turn and not u:has("turned") then u:mark("turned", "its change of facing (4.3)") end
+end
+
 -- The move arguments shared by `move` and `charge`.
 local move_args = {
   { name = "terrain", type = "choice", optional = true,
@@ -191,6 +202,7 @@ local move_args = {
   { name = "swap", type = "flag", help = "swapping places with an adjacent stand (4.3)" },
   { name = "limber", type = "flag", help = "ART limbers up (Table 4)" },
   { name = "unlimber", type = "flag", help = "ART unlimbers (Table 4)" },
+  { name = "turn", type = "flag", help = "changes facing: once a round (4.3; a charge's one turn)" },
   { name = "plan", type = "flag", help = "only work it out: no MOVE action recorded" },
   { name = "force", type = "flag", help = "the umpire overrides the action limit (2.1.1)" },
 }
@@ -269,8 +281,9 @@ umpire.command {
     if u:has("engaged") and not args.disengage then
       error(u.name .. " is in close combat: add `disengage` to move away (4.3)", 0)
     end
+    check_turn(u, args)
     local allow, distance = judge(ctx, "Manoeuvre 4.2: " .. u.name, u, args)
-    if not args.plan then remind_activation(u) end
+    if not args.plan then remind_activation(u); record_turn(u, args) end
     if args.disengage then
       u:mark("disengaged", "disengaged: no shooting or new close combat this round (4.3)")
       if u:has("engaged") then u:unmark("engaged", "disengaged (4.3)") end
@@ -319,8 +332,9 @@ umpire.command {
     local m = {}
     for k, v in pairs(args) do m[k] = v end
     m.charge = true
+    check_turn(u, m)
     judge(ctx, "Charge 4.4: " .. u.name .. " at " .. target.name, u, m)
-    if not args.plan then remind_activation(u) end
+    if not args.plan then remind_activation(u); record_turn(u, m) end
     local arc = args.arc or "front"
     local lines = { u.name .. " charges " .. target.name }
     local bonus = true

@@ -261,3 +261,15 @@ test("Table 1: every stand type has a strength (Table 2) and a move (Table 4)", 
     contains(s:run("table show stand_types"), code)
   end
 end)
+
+test("one free change of facing a round (4.3), also a charge's initial turn (4.4)", function()
+  local s = game()
+  s:run("add unit rc inf Inf type=INF/U")
+  s:run("add unit rc cav Cav type=CAV/U")
+  s:run("add unit bc foe Foe type=INF/U")
+  s:run("move inf 3 turn")
+  ok(s:has("inf", "turned"))
+  s:run("mark cav turned")
+  contains(s:fails("charge cav foe 5 turn"), "already changed facing")
+  contains(s:run("charge cav foe 5"), "charges Foe")
+end)
