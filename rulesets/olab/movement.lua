@@ -176,6 +176,17 @@ local function remind_activation(u)
   end
 end
 
+-- The one free change of facing a round (4.3); a charge may turn once at its start (4.4).
+local function check_turn(u, m)
+  if m.turn and u:has("turned") and not m.force then
+    error(u.name .. " has already changed facing this round (4.3); add `force` to override", 0)
+  end
+end
+
+local function record_turn(u, m)
+  if m.turn and not u:has("turned") then u:mark("turned", "its change of facing (4.3)") end
+end
+
 -- The move arguments shared by `move` and `charge`.
 local move_args = {
   { name = "terrain", type = "choice", optional = true,
@@ -191,6 +202,7 @@ local move_args = {
   { name = "swap", type = "flag", help = "swapping places with an adjacent stand (4.3)" },
   { name = "limber", type = "flag", help = "ART limbers up (Table 4)" },
   { name = "unlimber", type = "flag", help = "ART unlimbers (Table 4)" },
+  { name = "turn", type = "flag", help = "changes facing: once a round (4.3; a charge's one turn)" },
   { name = "plan", type = "flag", help = "only work it out: no MOVE action recorded" },
   { name = "force", type = "flag", help = "the umpire overrides the action limit (2.1.1)" },
 }
@@ -204,6 +216,13 @@ end
 
 -- Works out and judges a move; returns the allowance, the cost and a verdict line.
 local function judge(ctx, title, u, m)
+  if m.inside and not m.terrain then
+    error("INSIDE needs the ground it is in, e.g. `woods 2` (Table 5)", 0)
+  end
+  if m.inside and m.inside < 0 then error("INSIDE is a distance: 0 or more inches", 0) end
+  if m.terrain and m.terrain ~= "open" and m.inside == nil and m.distance then
+    m.inside = m.distance -- the whole move is in that ground
+  end
   check_terrain(u, m)
   local c = ctx:check(title)
   local allow, min = M.allowance(c, u, m)
@@ -262,8 +281,9 @@ umpire.command {
     if u:has("engaged") and not args.disengage then
       error(u.name .. " is in close combat: add `disengage` to move away (4.3)", 0)
     end
+    check_turn(u, args)
     local allow, distance = judge(ctx, "Manoeuvre 4.2: " .. u.name, u, args)
-    if not args.plan then remind_activation(u) end
+    if not args.plan then remind_activation(u); record_turn(u, args) end
     if args.disengage then
       u:mark("disengaged", "disengaged: no shooting or new close combat this round (4.3)")
       if u:has("engaged") then u:unmark("engaged", "disengaged (4.3)") end
@@ -299,6 +319,9 @@ umpire.command {
     if NO_CHARGE[u.type] then
       error(u.type .. " may not charge (4.4); it may still advance into contact with `move`", 0)
     end
+    if u.type == "AIR" or target.type == "AIR" then
+      error("close combat is for ground stands only: AIR never charge or are charged (6.1)", 0)
+    end
     if u.side == target.side then error(target.id .. " is on the same side", 0) end
     if u:has("engaged") then error(u.name .. " is in close combat: no new charges until it ends (6.2)", 0) end
     if u:has("routed") then error(u.name .. " is routing and cannot charge (7.2; AMB-49)", 0) end
@@ -309,8 +332,9 @@ umpire.command {
     local m = {}
     for k, v in pairs(args) do m[k] = v end
     m.charge = true
+    check_turn(u, m)
     judge(ctx, "Charge 4.4: " .. u.name .. " at " .. target.name, u, m)
-    if not args.plan then remind_activation(u) end
+    if not args.plan then remind_activation(u); record_turn(u, m) end
     local arc = args.arc or "front"
     local lines = { u.name .. " charges " .. target.name }
     local bonus = true

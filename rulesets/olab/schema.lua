@@ -95,6 +95,7 @@ return {
     charge_bonus = { doc = "first turn of a charge: the Table 9 bonus may apply (4.4, 6.2)",
       expires = "round" },
     evaded = { doc = "evaded a charge this round (4.4)", expires = "round" },
+    turned = { doc = "used its one free change of facing this round (4.3)", expires = "round" },
     disengaged = { doc = "disengaged this round: may not shoot or start a close combat (4.3)",
       expires = "round" },
     observing = { doc = "forward observer spotting for off-table ART: MOVE only this round (8.2)",

@@ -262,7 +262,7 @@ umpire.on("pre_next", function()
   if #left > 0 then
     -- umpire drops what a pre_ handler of a built-in prints unless it cancels, so the note
     -- is kept in the store and printed when the next step begins.
-    store.note = "note: stands not activated in the " .. phase .. " phase: " ..
+    store.phase_note = "note: stands not activated in the " .. phase .. " phase: " ..
       table.concat(left, ", ") .. " (3.3; AMB-34)"
   end
 end)
@@ -274,9 +274,9 @@ umpire.on("round_begins", function(event)
 end)
 
 umpire.on("step_begins", function(event)
-  if store.note then
-    print(store.note)
-    store.note = nil
+  if store.phase_note then
+    print(store.phase_note)
+    store.phase_note = nil
   end
   if event.phase == "manoeuvre" then
     local n = #util.units("off_table=reserve")

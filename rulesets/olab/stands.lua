@@ -9,6 +9,15 @@ local actions = require "olab.actions"
 
 local M = {}
 
+-- A silent stand-in for a check (`brief` listings): the same add/total, nothing printed.
+local function tally()
+  local t = { sum = 0, items = {} }
+  function t:add(v, label) self.sum = self.sum + v; self.items[#self.items + 1] = { v, label } end
+  function t:total() return self.sum end
+  function t:result() end
+  return t
+end
+
 local function lookup(name, key)
   return util.ed(umpire.table(name):lookup(key))
 end
@@ -84,11 +93,12 @@ umpire.command {
   args = {
     { name = "units", type = "selector", help = "which stands, e.g. leg1 or side:romans" },
     { name = "apply", type = "flag", help = "set sp and sp_start to the result" },
+    { name = "brief", type = "flag", help = "one line per stand, no breakdowns" },
   },
   run = function(ctx, args)
     local lines = {}
     for _, u in ipairs(args.units) do
-      local c = ctx:check("Strength 2.2.1: " .. u.name)
+      local c = args.brief and tally() or ctx:check("Strength 2.2.1: " .. u.name)
       local sp = show_build(c, u)
       if args.apply then
         c:result("SP " .. sp)
@@ -210,14 +220,16 @@ umpire.command {
   args = {
     { name = "units", type = "selector", help = "which stands, e.g. side:romans or all" },
     { name = "apply", type = "flag", help = "store each stand's price in its pcp attribute" },
+    { name = "brief", type = "flag", help = "one line per stand, no breakdowns" },
   },
   run = function(ctx, args)
     local per_unit, bodies, body_order = {}, {}, {}
     local sides, side_order = {}, {}
     for _, u in ipairs(args.units) do
-      local c = ctx:check("Points cost 2.2.2: " .. u.name)
+      local c = args.brief and tally() or ctx:check("Points cost 2.2.2: " .. u.name)
       local p = M.price(c, u)
       c:result(p .. " PCP")
+      if args.brief then print(string.format("%-14s %-6s %3d PCP", u.id, u.type, p)) end
       per_unit[u.id] = p
       if args.apply and u.pcp ~= p then u:set("pcp", p, "points cost (2.2.2)") end
       if not sides[u.side] then sides[u.side] = 0; side_order[#side_order + 1] = u.side end
@@ -238,7 +250,7 @@ umpire.command {
     for _, name in ipairs(body_order) do
       local b = bodies[name]
       local n, code, sp_each = parse_sabot(b.sabot, name)
-      local c = ctx:check("Duplicates 2.2.2: " .. name)
+      local c = args.brief and tally() or ctx:check("Duplicates 2.2.2: " .. name)
       local now = 0
       for _, u in ipairs(b.units) do now = now + per_unit[u.id] end
       local alt, sps = alt_cost(n, code, sp_each, b.sp)
@@ -248,6 +260,7 @@ umpire.command {
       local avg = util.rhu((now + alt) / 2)
       c:add(avg - (now + alt), "averaged", "2.2.2, 1.2")
       c:result(avg .. " PCP")
+      if args.brief then print(name .. ": duplicates averaged, " .. avg .. " PCP (2.2.2)") end
       sides[b.side] = sides[b.side] + avg
     end
     -- Fortifications and minefields bought with `works … SIDE`.

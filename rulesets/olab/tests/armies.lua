@@ -32,3 +32,25 @@ for _, l in ipairs(lists) do
     contains(st, tostring(stands))
   end)
 end
+
+test("the armies load under the 2E variant too; mechanised sides get radio with `comms`", function()
+  local s = session { ruleset = "olab", variant = "2e" }
+  s:run("army load examples/olab/afrikakorps.toml")
+  s:run("army load examples/olab/desertrats.toml")
+  contains(s:run("comms dak radio"), "command distance 18\"")
+  contains(s:run("incommand pgr1 18"), "in command")
+  contains(s:run("incommand rats_lorried1 9"), "out of command")  -- rats still without `comms`
+end)
+
+-- The two armies of each era play each other: their ids must not clash.
+local pairs_of = { { "romans", "britons" }, { "french", "british" }, { "imperial", "zulus" },
+  { "afrikakorps", "desertrats" }, { "imperials", "rebels" } }
+for _, p in ipairs(pairs_of) do
+  test(p[1] .. " and " .. p[2] .. " load into one game and can start it", function()
+    local s = session { ruleset = "olab" }
+    s:run("army load examples/olab/" .. p[1] .. ".toml")
+    s:run("army load examples/olab/" .. p[2] .. ".toml")
+    s:dice(6, 1)
+    contains(s:run("deploy"), "wins the background initiative")
+  end)
+end

@@ -111,6 +111,8 @@ test("Table 5: woods double, SKI -2\" flat, CAV/ART/TPT/TNK 2\" at most; PKE bar
   contains(s:run("move inf 4 woods 2 plan"), "2\" open + 2\" woods x2 = 6\"")
   contains(s:fails("move inf 5 woods 2 plan"), "costs 7\" of an allowance of 6\"")
   contains(s:run("move inf woods plan"), "3\" all in woods")
+  contains(s:run("move inf 3 woods plan"), "0\" open + 3\" woods x2 = 6\"")  -- all of it inside
+  contains(s:fails("move inf 3 2 plan"), "INSIDE needs the ground")
   local out = s:run("move ski 6 woods 6 plan")
   contains(out, "-2  SKI in woods")
   contains(s:fails("move ski 7 woods 7 plan"), "allowance of 6\"")
@@ -212,6 +214,8 @@ test("charges: distances, who may not charge, the 2\" minimum (4.4)", function()
   end
   s:run("mark cava engaged")
   contains(s:fails("charge cava foe 3"), "no new charges")
+  s:run("add unit bc plane Plane type=AIR")
+  contains(s:fails("charge cavu plane 3"), "ground stands only")
 end)
 
 test("no charge bonus against the front of ART, PKE, SKI/S or a square (4.4, 6.6)", function()
@@ -243,4 +247,29 @@ test("evades: SKI/F and SKI/M that have not moved fall back 6\" (4.4)", function
   contains(s:fails("evade ss"), "only SKI/F and SKI/M")
   s:run("move sk2 2")
   contains(s:fails("evade sk2"), "already moved")
+end)
+
+test("Table 1: every stand type has a strength (Table 2) and a move (Table 4)", function()
+  local s = game()
+  local extra = { TNK = " armour=medium speed=medium", TPT = " transport=animal",
+    AIR = " air=rotary" }
+  for i, code in ipairs({ "INF/A", "INF/U", "WBD", "PKE", "ARC", "MSK", "SKI/F", "SKI/M",
+                          "SKI/S", "CAV/A", "CAV/U", "ART", "TNK", "TPT", "AIR" }) do
+    s:run("add unit rc t1_" .. i .. " T type=" .. code .. (extra[code] or ""))
+    contains(s:run("sp t1_" .. i .. " apply"), "SP ")
+    contains(s:run("move t1_" .. i .. " plan"), "Table 4")
+    contains(s:run("table show stand_types"), code)
+  end
+end)
+
+test("one free change of facing a round (4.3), also a charge's initial turn (4.4)", function()
+  local s = game()
+  s:run("add unit rc inf Inf type=INF/U")
+  s:run("add unit rc cav Cav type=CAV/U")
+  s:run("add unit bc foe Foe type=INF/U")
+  s:run("move inf 3 turn")
+  ok(s:has("inf", "turned"))
+  s:run("mark cav turned")
+  contains(s:fails("charge cav foe 5 turn"), "already changed facing")
+  contains(s:run("charge cav foe 5"), "charges Foe")
 end)

@@ -171,6 +171,12 @@ test("Duplicates: 3 SKI/F at 4 or 2 MSK at 5 cost (12 + 10) / 2 = 11 (2.2.2)", f
   contains(out, "12  3 SKI/F (3 x SP 4)")
   contains(out, "11 PCP")
   contains(out, "red: 11 PCP")
+  -- `brief`: one line a stand, no breakdowns.
+  out = s:run("pcp m1,m2 brief")
+  contains(out, "m1             MSK      5 PCP")
+  contains(out, "bor: duplicates averaged, 11 PCP")
+  ok(not out:find("Points cost"), "no breakdown")
+  contains(s:run("sp m1 brief"), "m1: SP 5 (roster agrees)")
 end)
 
 test("Fortifications 2 PCP per 6\", castle walls 4, minefields as fieldworks (8.1, AMB-44)", function()
@@ -236,4 +242,34 @@ test("convert refuses a split that leaves a stand with nothing, and a wrong TO c
   contains(s:fails("convert a 2 SKI/F"), "at least 1")
   s:run("set a sp 5")
   contains(s:fails("convert a 2 SKI/F b"), "names 1 stands")
+end)
+
+test("non-standard stands (2.2.4): the Wespe, a Dark Age unit, dismounting Dragoons", function()
+  local s = game()
+  -- Wespe: fires as 105 mm ART, moves as a medium-speed, protected as a light-armour TNK.
+  s:run("add unit c1 wespe Wespe type=TNK armour=light speed=medium weapon=bl_80_130")
+  s:run("sp wespe apply")
+  eq(s:get("wespe", "sp"), 5)
+  contains(s:run("pcp wespe"), "8 PCP")                -- 5 + (4 - 1)
+  contains(s:run("move wespe plan"), "may move up to 10\"")
+  -- A Dark Age unit: INF/A General, INF/U and WBD, all unlike.
+  eq(sp_of(s, "hearth", "type=INF/A general=competent"), 5)
+  eq(sp_of(s, "maid", "type=INF/U"), 3)
+  eq(sp_of(s, "wbd", "type=WBD"), 3)
+  -- Dragoons act as CAV/U or dismount as one SKI/F with the same SP.
+  s:run("add unit c1 drag Dragoons type=CAV/U sp=6 sp_start=6")
+  s:run("add unit c1 dragf Dragoons on foot type=SKI/F off_table=sabot")
+  s:run("convert drag 1 SKI/F dragf")
+  eq(s:get("dragf", "sp"), 6)
+  eq(s:get("drag", "off_table"), "sabot")
+end)
+
+test("the tables of this part are listed for the shell", function()
+  local s = game()
+  local out = s:run("table list")
+  for _, t in ipairs({ "stand_types", "base_sp", "quality", "moves", "terrain",
+                       "command_distance", "pcp_weapon", "pcp_air" }) do
+    contains(out, t)
+  end
+  contains(s:run("table show stand_types"), "war elephants count as PKE")
 end)
