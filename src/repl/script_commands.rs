@@ -42,6 +42,8 @@ pub fn usage(def: &CommandDef) -> String {
 fn kind_name(k: &ArgKind) -> &'static str {
     match k {
         ArgKind::Unit => "a unit",
+        ArgKind::Side => "a side",
+        ArgKind::Group => "a command",
         ArgKind::Selector => "units (a selector)",
         ArgKind::Int => "a whole number",
         ArgKind::Number => "a number",
@@ -108,7 +110,7 @@ pub fn complete(args: &[ArgSpec], before: &[&str]) -> Vec<String> {
     // Walk the words typed so far the way `parse` will, then offer what may come next.
     let mut i = 0;
     for w in before {
-        while i < args.len() && !fits(&args[i].kind, w) && args[i].optional {
+        while i < args.len() && !fits(&args[i].kind, w, None) && args[i].optional {
             i += 1;
         }
         if args.iter().any(|a| a.kind == ArgKind::Flag && a.name == *w) {
@@ -133,9 +135,16 @@ pub fn complete(args: &[ArgSpec], before: &[&str]) -> Vec<String> {
     out
 }
 
-/// Whether `word` can be the value of an argument of `kind` (judged on its shape only).
-fn fits(kind: &ArgKind, word: &str) -> bool {
+/// Whether `word` can be the value of an argument of `kind`: ids must name something of
+/// that kind in `game` (when there is one to ask), other kinds are judged on their shape.
+fn fits(kind: &ArgKind, word: &str, game: Option<&crate::state::Game>) -> bool {
     match kind {
+        ArgKind::Unit => game.is_none_or(|g| g.unit(word).is_some()),
+        ArgKind::Side => game.is_none_or(|g| g.side(word).is_some()),
+        ArgKind::Group => game.is_none_or(|g| g.command(word).is_some()),
+        ArgKind::Selector => {
+            game.is_none_or(|g| Selector::parse(word).is_ok_and(|s| s.resolve_ids(g).is_ok()))
+        }
         ArgKind::Int => word.parse::<i64>().is_ok(),
         ArgKind::Number => word.parse::<f64>().is_ok_and(f64::is_finite),
         ArgKind::Dice => crate::dice::parse(word).is_ok(),
@@ -182,7 +191,7 @@ pub fn parse_args(
         while next < positional.len()
             && positional[next].optional
             && positional[next].kind != ArgKind::Text
-            && !fits(&positional[next].kind, &w.text)
+            && !fits(&positional[next].kind, &w.text, Some(&state.game))
         {
             next += 1;
         }
@@ -249,6 +258,20 @@ fn value(arg: &ArgSpec, w: &Word, state: &State, usage: &str) -> Result<ArgValue
                 .find_unit(&w.text)
                 .map_err(|e| CommandError::invalid(format!("{}: {e}", arg.name), None, w.span))?;
             ArgValue::Unit(u.id.to_string())
+        }
+        ArgKind::Side => {
+            let side = state
+                .game
+                .find_side(&w.text)
+                .map_err(|e| CommandError::invalid(format!("{}: {e}", arg.name), None, w.span))?;
+            ArgValue::Unit(side.id.to_string())
+        }
+        ArgKind::Group => {
+            let c = state
+                .game
+                .find_command(&w.text)
+                .map_err(|e| CommandError::invalid(format!("{}: {e}", arg.name), None, w.span))?;
+            ArgValue::Unit(c.id.to_string())
         }
         ArgKind::Selector => {
             let ids = Selector::parse(&w.text)
@@ -430,14 +453,22 @@ fn cancelled(name: &str, event: &str) -> Text {
     )
 }
 
+/// What the `pre_NAME` handlers of a built-in command said.
+pub enum Pre {
+    /// Go on; what the handlers printed or changed, if any ran.
+    Go(Option<CallOutput>),
+    /// A handler cancelled the command: its output.
+    Cancelled(Output),
+}
+
 /// Tells `pre_NAME` handlers that the built-in command `NAME` is about to run, with `line`
-/// and `words`. `Some(output)` when a handler cancelled it.
+/// and `words`.
 pub fn pre_builtin(
     state: &mut State,
     entry: Option<&mut dyn DieEntry>,
     name: &str,
     cmd: &Command,
-) -> Result<Option<Output>, CommandError> {
+) -> Result<Pre, CommandError> {
     let event = format!("pre_{name}");
     let listens = state
         .scripts
@@ -445,7 +476,7 @@ pub fn pre_builtin(
         .as_ref()
         .is_some_and(|l| ScriptHost::listens(&l.rules, &event));
     if !listens {
-        return Ok(None);
+        return Ok(Pre::Go(None));
     }
     let words = cmd
         .args
@@ -461,10 +492,21 @@ pub fn pre_builtin(
     ];
     let (go_on, call) = call_rules(state, entry, Call::Event(&event), &fields, cmd.name.span)?;
     if go_on {
-        return Ok(None);
+        return Ok(Pre::Go(Some(call)));
     }
     let out = add_call(Output::new(name), &call).text(cancelled(name, &event));
-    Ok(Some(out.field("cancelled", true)))
+    Ok(Pre::Cancelled(out.field("cancelled", true)))
+}
+
+/// `out` with what the `pre_` handlers printed shown before it.
+pub fn after_pre(out: Output, pre: Option<CallOutput>) -> Output {
+    let Some(call) = pre else { return out };
+    let mut shown = add_call(Output::new(&out.command), &call);
+    shown.blocks.extend(out.blocks);
+    Output {
+        blocks: shown.blocks,
+        ..out
+    }
 }
 
 /// The events the change `c` raises, with their fields.

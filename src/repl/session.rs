@@ -218,14 +218,16 @@ impl Session {
             registry: &self.registry,
             entry: reborrow(&mut entry),
         };
-        let cancelled = if builtin {
+        let pre = if builtin {
             script_commands::pre_builtin(ctx.state, reborrow(&mut ctx.entry), &name, cmd)
         } else {
-            Ok(None)
+            Ok(script_commands::Pre::Go(None))
         };
-        let result = match cancelled {
-            Ok(Some(out)) => Ok(out),
-            Ok(None) => run(&mut ctx, cmd),
+        let result = match pre {
+            Ok(script_commands::Pre::Cancelled(out)) => Ok(out),
+            Ok(script_commands::Pre::Go(call)) => {
+                run(&mut ctx, cmd).map(|out| script_commands::after_pre(out, call))
+            }
             Err(e) => Err(e),
         }
         .and_then(|out| script_commands::emit_events(&mut self.state, reborrow(&mut entry), out));

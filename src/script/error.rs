@@ -43,6 +43,9 @@ pub enum ScriptErrorKind {
     Usage(String),
     /// The file watcher failed.
     Watch(String),
+    /// The rules refused what the umpire asked, with `umpire.fail(message)`: a plain message
+    /// for the umpire, not a fault in the script (no file, line or traceback).
+    Refused(String),
 }
 
 /// An error from the script host, with where and while doing what.
@@ -89,6 +92,9 @@ impl ScriptError {
     /// Wraps a Lua error: the traceback is split off, and a budget error raised by the
     /// host's hook becomes [`ScriptErrorKind::Budget`] with the file and line the hook saw.
     pub fn from_lua(err: mlua::Error) -> Self {
+        if let Some(r) = find_refusal(&err) {
+            return ScriptError::new(ScriptErrorKind::Refused(r.0.clone()));
+        }
         let traceback = find_traceback(&err);
         if let Some(b) = find_budget(&err) {
             return ScriptError {
@@ -143,7 +149,8 @@ impl ScriptError {
             ScriptErrorKind::Registration(m)
             | ScriptErrorKind::NotFound(m)
             | ScriptErrorKind::Usage(m)
-            | ScriptErrorKind::Watch(m) => m.clone(),
+            | ScriptErrorKind::Watch(m)
+            | ScriptErrorKind::Refused(m) => m.clone(),
         }
     }
 
@@ -160,6 +167,9 @@ impl fmt::Display for ScriptError {
     /// `rulesets/demo/init.lua:12: attempt to index a nil value (while running command `shoot`)`
     /// — the traceback is not included; print [`ScriptError::traceback`] separately.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let ScriptErrorKind::Refused(m) = &self.kind {
+            return f.write_str(m);
+        }
         if let Some(loc) = &self.location {
             write!(f, "{loc}: ")?;
         }
@@ -203,6 +213,26 @@ fn root(e: &mlua::Error) -> &mlua::Error {
         mlua::Error::CallbackError { cause, .. } => root(cause),
         mlua::Error::WithContext { cause, .. } => root(cause),
         _ => e,
+    }
+}
+
+/// What `umpire.fail(message)` raises (carried through `mlua::Error`).
+#[derive(Debug, Clone)]
+pub(crate) struct Refusal(pub String);
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+fn find_refusal(e: &mlua::Error) -> Option<&Refusal> {
+    match e {
+        mlua::Error::CallbackError { cause, .. } => find_refusal(cause),
+        mlua::Error::WithContext { cause, .. } => find_refusal(cause),
+        _ => e.downcast_ref::<Refusal>(),
     }
 }
 

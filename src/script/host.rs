@@ -46,7 +46,7 @@ pub struct CallOutput {
 pub enum ArgValue {
     /// A number, text, flag or list.
     Value(StateValue),
-    /// One unit, by id.
+    /// One unit (or side, or command), by id: a handle in Lua.
     Unit(String),
     /// Several units, by id.
     Units(Vec<String>),
@@ -126,6 +126,8 @@ impl ScriptHost {
     /// | `umpire.table(name)` | a declared table, with `:lookup(key [, col])` and `:roll([modifier [, col]])` |
     /// | `umpire.unit(id)`, `umpire.units(selector)` | unit handles (see [`world`]) |
     /// | `umpire.clock()` | the round, phase and side whose turn it is |
+    /// | `umpire.side(id)`, `umpire.group(id)` | handles to a side or a command (its attributes) |
+    /// | `umpire.fail(message)` | refuses the command with a plain message for the umpire |
     /// | `umpire.hook(point, fn)` | registers `fn(c, ctx)` for the hook point `c:point(point)` of a check |
     /// | `umpire.lookup(table, key [, col])` | the table's cell for `key` (and `col` for a cross table), and the row key used |
     /// | `umpire.roll_table(table [, modifier [, col]])` | rolls on a table through the host: the value read and the modified total |
@@ -161,6 +163,12 @@ impl ScriptHost {
         let umpire = lua.create_table()?;
         umpire.set("version", API_VERSION)?;
         umpire.set("roll", lua.create_function(lua_roll)?)?;
+        umpire.set(
+            "fail",
+            lua.create_function(|_, msg: String| -> mlua::Result<()> {
+                Err(mlua::Error::external(super::error::Refusal(msg)))
+            })?,
+        )?;
         umpire.set("ruleset", lua.create_function(registry::lua_ruleset)?)?;
         umpire.set("command", lua.create_function(registry::lua_command)?)?;
         umpire.set("on", lua.create_function(registry::lua_on)?)?;
@@ -177,7 +185,7 @@ impl ScriptHost {
         umpire.set("roll_table", roll_table)?;
         let (make_ctx, encode_checks) = breakdown::build(&lua, lua.create_function(lua_roll)?)?;
         let units = world::build(&lua)?;
-        for name in ["unit", "units", "clock"] {
+        for name in ["unit", "units", "clock", "side", "group"] {
             umpire.set(name, units.get::<Function>(name)?)?;
         }
         let handle: Function = units.get("handle")?;

@@ -48,6 +48,10 @@ pub struct Variant {
 pub enum ArgKind {
     /// One unit id (`"unit"`).
     Unit,
+    /// One side id (`"side"`).
+    Side,
+    /// One command id (`"group"`: a command of units, as `add command` makes).
+    Group,
     /// A selector, one or more units (`"selector"`).
     Selector,
     /// An integer (`"int"`).
@@ -766,6 +770,8 @@ pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
             let ty = string_field(&a, "type", &aw, &origin, true)?.unwrap_or_default();
             let kind = match ty.as_str() {
                 "unit" => ArgKind::Unit,
+                "side" => ArgKind::Side,
+                "group" => ArgKind::Group,
                 "selector" => ArgKind::Selector,
                 "int" => ArgKind::Int,
                 "number" => ArgKind::Number,
@@ -779,7 +785,7 @@ pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
                     return fail(
                         &origin,
                         format!(
-                            "argument `{arg_name}` of {what}: unknown type `{other}` (expected unit, selector, int, number, dice, choice, flag or text)"
+                            "argument `{arg_name}` of {what}: unknown type `{other}` (expected unit, side, group, selector, int, number, dice, choice, flag or text)"
                         ),
                     );
                 }

@@ -13,7 +13,7 @@
 use mlua::{Lua, LuaSerdeExt, MultiValue, Table, Value};
 use serde::{Deserialize, Serialize};
 
-use crate::state::{Change, Expiry, Game, Selector};
+use crate::state::{Change, Expiry, Game, Kind, Selector, StateErrorKind};
 
 /// What a call may read and change: the game, and where its changes are noted.
 pub struct World<'a> {
@@ -103,11 +103,38 @@ pub(crate) fn op(
             t.set("command", u.command.as_str())?;
             Value::Table(t)
         }
+        "thing" => {
+            let id = text(&arg(), "an id")?;
+            let kind = game
+                .kind_of(&id)
+                .ok_or_else(|| runtime(game.unknown_any(&id)))?;
+            let t = lua.create_table()?;
+            t.set("id", id.as_str())?;
+            t.set("name", game.name_of(&id))?;
+            t.set("kind", kind.name())?;
+            match kind {
+                Kind::Command => {
+                    let c = game.find_command(&id).map_err(runtime)?;
+                    t.set("side", c.side.as_str())?;
+                }
+                Kind::Unit => {
+                    let u = game.find_unit(&id).map_err(runtime)?;
+                    t.set("side", u.side.as_str())?;
+                    t.set("command", u.command.as_str())?;
+                }
+                _ => {}
+            }
+            Value::Table(t)
+        }
         "units" => {
             let sel = text(&arg(), "a selector")?;
-            let ids = Selector::parse(&sel)
-                .and_then(|s| s.resolve_ids(game))
-                .map_err(|e| runtime(format!("`{sel}`: {e}")))?;
+            let parsed = Selector::parse(&sel).map_err(|e| runtime(format!("`{sel}`: {e}")))?;
+            // Nothing selected is an empty list for scripts, not an error.
+            let ids = match parsed.resolve_ids(game) {
+                Ok(ids) => ids,
+                Err(e) if matches!(e.kind, StateErrorKind::NoMatch { .. }) => Vec::new(),
+                Err(e) => return Err(runtime(format!("`{sel}`: {e}"))),
+            };
             let t = lua.create_table()?;
             for id in ids {
                 t.raw_push(id.as_str())?;
@@ -153,6 +180,8 @@ pub(crate) fn op(
         "has" => {
             let id = text(&arg(), "a unit id")?;
             let marker = text(&arg(), "a marker name")?;
+            // A misspelt marker would quietly read as absent: refuse it as `mark` does.
+            game.schema().check_marker(&marker).map_err(runtime)?;
             let u = game.find_unit(&id).map_err(runtime)?;
             Value::Boolean(u.marker(&marker).is_some())
         }
@@ -248,7 +277,7 @@ local type, tostring, error, setmetatable, rawget = type, tostring, error, setme
 
 local Unit = {}
 local methods = {}
-local fields = { id = true, name = true, side = true, command = true }
+local fields = { id = true, name = true, side = true, command = true, kind = true }
 
 -- A handle: the unit's id; everything else is read from the game when asked.
 local function handle(id)
@@ -260,13 +289,13 @@ Unit.__index = function(u, k)
   local m = methods[k]
   if m then return m end
   if type(k) ~= "string" then return nil end
-  if fields[k] then return world("unit", id_of(u))[k] end
+  if fields[k] then return world("thing", id_of(u))[k] end
   return world("get", id_of(u), k)
 end
 Unit.__newindex = function(u, k)
   error("units change through u:set(\"" .. tostring(k) .. "\", value, \"reason\"): every change needs a reason", 2)
 end
-Unit.__tostring = function(u) return world("unit", id_of(u)).name end
+Unit.__tostring = function(u) return world("thing", id_of(u)).name end
 Unit.__concat = function(a, b) return tostring(a) .. tostring(b) end
 Unit.__eq = function(a, b) return id_of(a) == id_of(b) end
 Unit.__metatable = false
@@ -303,6 +332,18 @@ function api.units(selector)
   return out
 end
 function api.clock() return world("clock") end
+-- A side or a command: the same handle, for its attributes (`s.cinc_rating`, `s:set(…)`).
+local function group(kind)
+  return function(id)
+    local t = world("thing", id)
+    if t.kind ~= kind then
+      error("`" .. tostring(id) .. "` is a " .. t.kind .. ", not a " .. kind, 2)
+    end
+    return handle(t.id)
+  end
+end
+api.side = group("side")
+api.group = group("command")
 api.handle = handle
 
 -- `store`: plain data kept in the game (journalled, undone, replayed), one per script.
