@@ -31,9 +31,9 @@ end
 local marked = util.marked
 
 -- The Table 9 charge bonus (6.2): the `charge` flag typed by the umpire, or the movement part's
--- markers for the first turn of a charge.
+-- `charge_bonus` marker, put on for the first turn of a charge that earns the bonus.
 local function charging(u, flag)
-  return flag or marked(u, "charge_bonus") or marked(u, "charging")
+  return flag or u:has("charge_bonus")
 end
 
 -- The striker's close-combat weapon class (6.5, Table 10): MSK always carry firearms; a stand

@@ -103,6 +103,11 @@ return {
     retreating = "its Command (2e: army) retreats in good order (7.1)",
     clearing = { doc = "engineers clearing a minefield lane: may not shoot or fight (8.1)",
       expires = "round" },
+    -- The same definitions as the movement part (wt-army) uses, so the two merge as one:
+    charge_bonus = { doc = "first turn of a charge: the Table 9 bonus may apply (4.4, 6.2)",
+      expires = "round" },
+    disengaged = { doc = "disengaged this round: may not shoot or start a close combat (4.3)",
+      expires = "round" },
   },
   status = { attrs = { "type", "quality" }, strength = "sp", max = "sp_start" },
 }
