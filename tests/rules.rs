@@ -242,3 +242,23 @@ fn a_pre_event_can_cancel_a_builtin_command() {
     assert!(out.contains("cancelled"), "{out}");
     assert_eq!(clock(&s), before);
 }
+
+#[test]
+fn what_a_pre_handler_of_a_builtin_prints_is_shown_and_side_arguments_are_checked() {
+    let (dir, mut s) = session();
+    std::fs::write(
+        dir.path().join("scripts/herald.lua"),
+        "-- Announces each step.\n\
+         umpire.on('pre_next', function(e) print('the herald calls: ' .. e.line) end)\n\
+         umpire.command{name = 'hail', args = {{name = 'side', type = 'side'}}, run = function(ctx, a)\n\
+         return 'hail, ' .. a.side.name\n\
+         end}\n",
+    )
+    .unwrap();
+    ok(&mut s, "house on herald");
+    let out = ok(&mut s, "next");
+    assert!(out.starts_with("the herald calls: next"), "{out}");
+    assert!(ok(&mut s, "hail red").contains("hail, Red"));
+    let err = fails(&mut s, "hail r1");
+    assert!(err.contains("no side `r1`"), "{err}");
+}

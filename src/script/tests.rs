@@ -943,3 +943,31 @@ fn attribute_defaults_are_normalised_to_their_type() {
     );
     assert!(err.to_string().contains("the default x is not"), "{err}");
 }
+
+#[test]
+fn sides_and_commands_are_handles_and_refusals_are_plain() {
+    let (_dir, src) = temp_ruleset(
+        "g",
+        "umpire.ruleset{name = 'g', schema = {side = {morale = {type = 'int', default = 3}}, unit = {sp = 'int'}, markers = {routed = 'r'}}}\n\
+         umpire.command{name = 'x', args = {{name = 's', type = 'side'}}, run = function(ctx, a)\n\
+           local c = umpire.group('c')\n\
+           a.s:set('morale', a.s.morale - 1, 'a bad day')\n\
+           return a.s.name .. ' ' .. a.s.morale .. ' ' .. c.name .. ' ' .. c.side .. ' ' .. #umpire.units('marked:routed')\n\
+         end}\n\
+         umpire.command{name = 'no', run = function() umpire.fail('not in this phase (3.3)') end}\n\
+         umpire.command{name = 'typo', run = function() return umpire.unit('a1'):has('rooted') end}\n",
+    );
+    let l = load(&src, LIMITS, Arc::default()).unwrap();
+    let mut g = crate::state::Game::new(l.rules.schema.clone());
+    g.add_side("s", "Blue").unwrap();
+    g.add_command("s", "c", "Foot").unwrap();
+    g.add_unit("c", "a1", "A1", []).unwrap();
+    let out = run_on(&l, &mut g, "x", &[("s", unit("s"))], &[]).unwrap();
+    assert_eq!(out.output, ["Blue 2 Foot s 0"]);
+    assert_eq!(g.attr("s", "morale"), Some(&V::Int(2)));
+    let err = run_on(&l, &mut g, "no", &[], &[]).unwrap_err();
+    assert_eq!(err.to_string(), "not in this phase (3.3)");
+    assert!(err.traceback.is_none());
+    let err = run_on(&l, &mut g, "typo", &[], &[]).unwrap_err();
+    assert!(err.to_string().contains("rooted"), "{err}");
+}
