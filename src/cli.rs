@@ -150,18 +150,14 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
             eprintln!("umpire: loading the rules the journal was played under");
         }
     }
-    for line in &startup {
-        if let Some(executed) = session.execute(line, None) {
-            let ok = printer.print(&executed, line, None)?;
-            if !ok && args.mode.is_some() {
-                return Ok(ExitCode::FAILURE);
-            }
-        }
+    // The REPL runs these after its banner; other modes stop if the rules do not load.
+    if args.mode.is_some() && !shell::run_startup(&mut session, &startup, &printer)? {
+        return Ok(ExitCode::FAILURE);
     }
     let ok = match args.mode {
         None => {
             let history = args.history.or_else(default_history);
-            shell::repl(&mut session, &printer, history)?;
+            shell::repl(&mut session, &printer, history, &startup)?;
             true
         }
         Some(Mode::Run {

@@ -126,10 +126,16 @@ pub fn one_shot(session: &mut Session, line: &str, printer: &Printer) -> io::Res
     }
 }
 
-/// The interactive REPL: reads lines with rustyline until `quit` or Ctrl-D. History is loaded
+/// The interactive REPL: runs `startup` (loading rules) after the banner, then reads lines
+/// with rustyline until `quit` or Ctrl-D. History is loaded
 /// from and appended to `history` when given; a history file that cannot be read or written
 /// is reported once and otherwise ignored.
-pub fn repl(session: &mut Session, printer: &Printer, history: Option<PathBuf>) -> io::Result<()> {
+pub fn repl(
+    session: &mut Session,
+    printer: &Printer,
+    history: Option<PathBuf>,
+    startup: &[String],
+) -> io::Result<()> {
     let config = Config::builder()
         .auto_add_history(false)
         .history_ignore_space(true)
@@ -163,6 +169,8 @@ pub fn repl(session: &mut Session, printer: &Printer, history: Option<PathBuf>) 
             printer.palette.style(super::color::Style::Strong, &banner)
         )?;
     }
+    run_startup(session, startup, printer)?;
+    let mut completing_generation = None;
     if let Err(e) = session.state.scripts.reloader.watch() {
         eprintln!("umpire: {e}; `reload` still works");
     }
@@ -176,8 +184,13 @@ pub fn repl(session: &mut Session, printer: &Printer, history: Option<PathBuf>) 
     });
     loop {
         report_reload(session, printer)?;
-        if let Some(helper) = editor.helper_mut() {
+        // New rules bring new commands to complete.
+        if let Some(helper) = editor.helper_mut()
+            && completing_generation != Some(session.state.generation)
+        {
             helper.registry = session.registry.clone();
+            helper.words = session.vocabulary();
+            completing_generation = Some(session.state.generation);
         }
         let prompt = prompt(session);
         let line = match editor.readline(&prompt) {
@@ -217,6 +230,18 @@ pub fn repl(session: &mut Session, printer: &Printer, history: Option<PathBuf>) 
         }
     }
     Ok(())
+}
+
+/// Runs the commands that load the rules asked for on the command line (or remembered by
+/// the journal), printing what they say; whether all of them succeeded.
+pub fn run_startup(session: &mut Session, lines: &[String], printer: &Printer) -> io::Result<bool> {
+    let mut all_ok = true;
+    for line in lines {
+        if let Some(executed) = session.execute(line, None) {
+            all_ok &= printer.print(&executed, line, None)?;
+        }
+    }
+    Ok(all_ok)
 }
 
 /// The REPL prompt: `umpire> `, or with rules `umpire demo#2> ` (the rules generation).
