@@ -333,6 +333,22 @@ mod tests {
         }
 
         #[test]
+        fn no_rules_command_line_panics(
+            cmd in prop::sample::select(vec![
+                "shoot", "morale", "rally", "ruleset", "house", "reload", "help",
+            ]),
+            rest in "[ -~]{0,30}",
+        ) {
+            let mut s = Session::new(DiceBox::seeded(1));
+            s.set_rules_root(std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+            for setup in ["ruleset use demo", "add side red Red", "add command red r1 R", "add unit r1 a1 A"] {
+                s.execute(setup, None);
+            }
+            run_and_render(&mut s, &format!("{cmd} {rest}"));
+            run_and_render(&mut s, &format!("{cmd} a1 {rest}"));
+        }
+
+        #[test]
         fn no_command_line_panics(
             cmd in prop::sample::select(vec![
                 "roll", "r", "dice", "dice queue", "dice seed", "dice mode", "help", "quit",
