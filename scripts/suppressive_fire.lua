@@ -162,6 +162,20 @@ umpire.hook("olab.shooting.save", function(c, ctx)
   end
 end)
 
+-- The marker lasts to the end of the round after the one it went on: it is taken off when the
+-- round after that begins (its own expiry, two rounds on, is only a fallback).
+umpire.on("round_begins", function(ev)
+  local placed = store.placed or {}
+  for id, r in pairs(placed) do
+    if r <= ev.round - 2 then
+      local u = umpire.unit(id)
+      if u:has("suppressed") then u:unmark("suppressed", "its next turn is over (8.8.1)") end
+      placed[id] = nil
+    end
+  end
+  store.placed = placed
+end)
+
 -- The manoeuvre-or-fire restriction: in the rounds after it was suppressed, a stand that has
 -- moved may not shoot, and one that has shot may not move (until the marker goes).
 local function restricted(u, doing, done_marker, done_name, force)
