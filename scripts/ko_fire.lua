@@ -139,4 +139,75 @@ umpire.command {
   end,
 }
 
+-- Fortification sections are not stands, so they have their own command. The shot is scored
+-- from the firer alone (D6, its SP, its Table 7 row; a fortification has no Table 8 row), a
+-- quarter is converted on the KO table's medium column (field fortifications) or super column
+-- (stone and concrete). A failed KO does nothing to a section (it has no SP; AMB-11f).
+local FORT_COLUMN = { field = "medium", stone = "super" }
+umpire.command {
+  name = "kofort",
+  help = "KO fire at a fortification section (8.8.2), in any period: D6 + SP + the Table 7 row,\n" ..
+    "a quarter converted on the KO table (field: medium column, stone/concrete: super);\n" ..
+    "success destroys the section. e.g. `kofort gun1 field 30`, `kofort gun1 stone 20 high_wall`",
+  args = {
+    { name = "firer", type = "unit", help = "the stand firing" },
+    { name = "kind", type = "choice", values = { "field", "stone" },
+      help = "field fortifications, or stone and concrete" },
+    { name = "range", type = "number", help = "inches (direct fire only)" },
+    { name = "as", type = "choice", values = M.ROWS, optional = true,
+      help = "the KO row: foot AT weapons (at_rifle, rpg), rocket ART's best equivalent" },
+    { name = "high_wall", type = "flag", help = "the section is a high wall (+1, 8.8.2)" },
+    { name = "above", type = "flag", help = "the firer fires from above (+1, 8.8.2)" },
+    { name = "force", type = "flag", help = "the umpire's override of the action limit or range" },
+  },
+  run = function(ctx, args)
+    local f = args.firer
+    shooting.eligible(f)
+    if util.off_table(f) then error(f.name .. " is off the table (" .. f.off_table .. ")", 0) end
+    local weapon = shooting.weapon_of(f, nil, nil)
+    local row, from = M.row(f, weapon, args.as)
+    local range = util.rhu(args.range)
+    if M.BANDS[row] and f.type ~= "SKI/S" and (args.range < 0.5 or range > M.BANDS[row]) then
+      error(string.format("%s fires KO only from 1/2\" to %d\" (8.8.2, AMB-11c)", row, M.BANDS[row]), 0)
+    end
+    local limit = shooting.max_range(f, weapon)
+    if range > limit and not args.force then
+      error(string.format("the section is out of range: %d\" > %d\" (Table 6); add `force` to override",
+        range, limit), 0)
+    end
+    actions.use(f, "shoot", args.force)
+    local c = ctx:check(string.format("KO fire 8.8.2: %s at a %s fortification section, %d\"",
+      f.name, args.kind, range))
+    c:roll("1d6", "shooting D6", "5.2.1")
+    c:add(f.sp, "firer's current SP", "Table 7")
+    local key = shooting.weapon_row(f, weapon, { type = "fort" }, {})
+    if key then c:add(umpire.table("fire_additions"):lookup(key), weapon .. " (full factor)", "Table 7, 8.8.2") end
+    local pre = c:total()
+    local q = util.quarter(pre)
+    if pre > 0 then c:add(q - pre, "KO fire: a quarter of " .. pre .. " HP", "8.8.2") end
+    if q <= 0 then
+      c:result("nothing to convert: no KO roll (AMB-11a)")
+      return "no effect on the section"
+    end
+    c:result(q .. " HP to convert")
+    local col = FORT_COLUMN[args.kind]
+    local need = umpire.table("knock_out"):lookup(row, col)
+    local k = ctx:check(string.format("KO roll 8.8.2: row %s (%s), column %s: %d+ needed",
+      row, from, col, need))
+    k:roll("1d6", "KO D6", "8.8.2")
+    local plus = {}
+    if args.high_wall then plus[#plus + 1] = "a high wall" end
+    if args.above then plus[#plus + 1] = "firing from above" end
+    if #plus > 0 then k:add(1, table.concat(plus, ", "), "8.8.2, AMB-11b") end
+    if weapon == "atgw" or weapon == "aagw" then k:add(1, "guided weapon", "8.8.2") end
+    k:point("ko_fire.modifiers")
+    if k:total() >= need then
+      k:result(need .. "+ needed: the section is destroyed")
+      return "the " .. args.kind .. " fortification section is destroyed (8.8.2)"
+    end
+    k:result(need .. "+ needed: the section stands (AMB-11f)")
+    return "the section stands"
+  end,
+}
+
 return M

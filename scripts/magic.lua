@@ -110,6 +110,12 @@ umpire.command {
     end
     if util.off_table(t) then error(t.name .. " is not on the table (" .. t.off_table .. ")", 0) end
     local range = args.range and util.rhu(args.range)
+    -- (a clock still at the first step means the umpire is not keeping the phases in umpire)
+    local phase = umpire.clock().phase
+    if phase and phase ~= "shooting" and phase ~= "initiative" then
+      print("note: a magic attack counts as shooting and is made in the shooting phase " ..
+        "(8.7.3.1); this is the " .. phase .. " phase")
+    end
     use_cast(caster, "magic attack", args.force)
     warn_limit(caster.side)
     if not hit_test(ctx, "Magic attack", caster, t, range, args.indirect) then

@@ -124,3 +124,22 @@ for _, r in ipairs(ROWS) do
     end
   end)
 end
+
+test("fortification sections: field on the medium column, stone on the super column (8.8.2)", function()
+  local s = game({ "r1 gun Gun type=ART sp=5 sp_start=5 weapon=bl_80_130" })
+  s:dice(6, 4)
+  local out = s:run("kofort gun field 30")
+  contains(out, "+4  bl_80_130 (full factor) (Table 7, 8.8.2)")
+  contains(out, "-11  KO fire: a quarter of 15 HP (8.8.2)")
+  contains(out, "column medium: 4+ needed")
+  contains(out, "the field fortification section is destroyed (8.8.2)")
+  s:run("unmark gun shot")
+  s:dice(6, 5)
+  local st = s:run("kofort gun stone 30 high_wall")
+  contains(st, "column super: 6+ needed")
+  contains(st, "+1  a high wall (8.8.2, AMB-11b)")
+  contains(st, "the stone fortification section is destroyed")
+  s:run("unmark gun shot")
+  s:dice(6, 4)
+  contains(s:run("kofort gun stone 30"), "the section stands (AMB-11f)")
+end)
