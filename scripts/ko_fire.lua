@@ -7,6 +7,9 @@
 -- the firer's row and the target's column need. A knock-out eliminates the target and cannot
 -- be saved; otherwise the quarter is saved as usual. With a quarter of 0 there is nothing to
 -- convert and no KO roll (AMB-11a).
+--
+-- Not covered: KO fire by AIR (aircraft attack with OLAB's `strike`, which has no KO mode), so
+-- the "+1 for a dive-bombing or loitering AIR firer" never arises here.
 local shooting = require "olab.shooting"
 local util = require "olab.util"
 local actions = require "olab.actions"
@@ -118,7 +121,6 @@ umpire.command {
       plus[#plus + 1] = "vehicle hit in the " .. args.arc
     end
     if args.above then plus[#plus + 1] = "firing from above" end
-    if f.type == "AIR" and (f.loiter) then plus[#plus + 1] = "loitering AIR firer" end
     if #plus > 0 then k:add(1, table.concat(plus, ", "), "8.8.2, AMB-11b") end
     if weapon == "atgw" or weapon == "aagw" then k:add(1, "guided weapon", "8.8.2") end
     if t.type == "AIR" then k:add(-1, "target is flying AIR", "8.8.2") end
