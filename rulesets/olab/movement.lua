@@ -89,6 +89,7 @@ function M.allowance(c, u, m)
   if key == "TPT animal" and u.type == "ART" and u.horse_artillery then
     c:add(moves("horse artillery TPT"), "horse artillery", "2.2.4")
   end
+  c:point("olab.move.allowance")
   if m.backstep then
     if not FOOT[u.type] or u.type:match("^SKI") then
       error("only infantry may backstep (4.3); " .. u.id .. " is " .. u.type, 0)

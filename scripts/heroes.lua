@@ -1,0 +1,125 @@
+-- Heroes and Main Characters (OLAB 8.8.4, 1.3): `hero` declares them; Heroes never rout; the fallen return next battle.
+--
+-- The rule is written once here and fitted to a rule system by a small adapter in
+-- scripts/heroes/RULESET.lua. A script cannot ask which ruleset is loaded, so each adapter
+-- recognises its ruleset by the tables it declares (OLAB's KO table, the demo's weather table)
+-- and says what the ruleset already does itself (`builtin`), so that nothing is done twice.
+-- To use the rule with another ruleset, copy scripts/heroes/demo.lua, change `detect`, and add
+-- its name to ADAPTERS.
+--
+-- What it does, where the ruleset does not: a Hero gets +1 SP when declared; a Hero never
+-- routs (a Main Character does); a Hero adds +1 to a single dispute test (`herotest`). Always:
+-- a Hero or Main Character that is eliminated is noted in the store to come back in the next
+-- battle of the campaign (`heroes` lists them).
+local ADAPTERS = { "heroes.olab", "heroes.demo" }
+
+-- Whether the ruleset declared table `name`. Tables can be read only while a command or an
+-- event runs (not while the file loads), so the adapter is chosen then, the first time it is
+-- needed. A lookup fails with "no table `NAME`" when there is none, and with another error for
+-- an unknown key when there is one.
+local function has_table(name)
+  local ok, err = pcall(function() return umpire.table(name):lookup("?") end)
+  return ok or not tostring(err):find("no table `", 1, true)
+end
+
+local chosen
+local function adapter()
+  if chosen then return chosen end
+  for _, name in ipairs(ADAPTERS) do
+    local a = require(name)
+    if a.detect(has_table) then chosen = a return a end
+  end
+  error("heroes.lua has no adapter for the ruleset in force: write scripts/heroes/NAME.lua " ..
+    "(copy scripts/heroes/demo.lua) and add it to ADAPTERS in scripts/heroes.lua", 0)
+end
+-- The adapters are loaded now, so that a mistake in one shows when the rule is switched on.
+for _, name in ipairs(ADAPTERS) do require(name) end
+
+umpire.command {
+  name = "hero",
+  help = "declare a Hero (+1 SP, never routs, +1 on dispute tests) or, with `main`, a Main\n" ..
+    "Character (no SP bonus, routs) before play (8.8.4). e.g. `hero boudica main`",
+  args = {
+    { name = "stand", type = "unit", help = "the stand" },
+    { name = "main", type = "flag", help = "a Main Character rather than a Hero" },
+  },
+  run = function(ctx, args)
+    return adapter().declare(args.stand, args.main and "main character" or "hero")
+  end,
+}
+
+umpire.command {
+  name = "heroes",
+  help = "the Heroes and Main Characters in the game, and the fallen who return in the next\n" ..
+    "battle of the campaign (8.8.4)",
+  args = {},
+  run = function(ctx)
+    local A = adapter()
+    local lines = { "rules: " .. A.rules }
+    local all = umpire.units("all")
+    for _, u in ipairs(all) do
+      local kind = A.kind(u)
+      if kind then
+        lines[#lines + 1] = string.format("%s (%s, %s): SP %d%s", u.id, u.side, kind, u.sp,
+          A.eliminated(u) and ", fallen" or "")
+      end
+    end
+    local fallen = store.fallen or {}
+    local ids = {}
+    for id in pairs(fallen) do ids[#ids + 1] = id end
+    table.sort(ids)
+    if #ids > 0 then
+      lines[#lines + 1] = "to return in the next battle of the campaign (8.8.4):"
+      for _, id in ipairs(ids) do
+        local f = fallen[id]
+        lines[#lines + 1] = string.format("  %s (%s, %s), fell in round %d", f.name, f.side, f.kind, f.round)
+      end
+    end
+    return table.concat(lines, "\n")
+  end,
+}
+
+-- The fallen come back next battle: noted when a Hero or Main Character is eliminated.
+umpire.on("unit_damaged", function(ev)
+  local A = adapter()
+  local u = ev.unit
+  local kind = A.kind(u)
+  if not kind or not A.eliminated(u) then return end
+  local fallen = store.fallen or {}
+  if fallen[u.id] then return end
+  fallen[u.id] = { name = u.name, side = u.side, kind = kind, round = umpire.clock().round or 0 }
+  store.fallen = fallen
+  print(string.format("%s (%s) falls, and will return in the next battle of the campaign (8.8.4)",
+    u.name, kind))
+end)
+
+-- A Hero never routs (a Main Character does), unless the ruleset sees to it itself.
+umpire.on("unit_marked", function(ev)
+  local A = adapter()
+  if A.builtin.never_rout then return end
+  local u = ev.unit
+  if ev.marker == A.rout_marker and A.kind(u) == "hero" and not A.eliminated(u) then
+    u:unmark(A.rout_marker, "a Hero never routs (8.8.4)")
+  end
+end)
+
+-- The +1 on a single dispute test, for rulesets that have no such test of their own.
+umpire.command {
+  name = "herotest",
+  help = "a single test of whether something can happen: D6, 4 or more, +1 if the stand\n" ..
+    "concerned is a Hero (1.3, 8.8.4). e.g. `herotest hector`. Under OLAB use `dispute test`",
+  args = { { name = "stand", type = "unit", optional = true, help = "the stand concerned" } },
+  run = function(ctx, args)
+    local A = adapter()
+    if A.builtin.dispute then
+      error(A.name .. " has its own test with the Hero's +1: `dispute test " ..
+        (args.stand and args.stand.id or "STAND") .. "`", 0)
+    end
+    local c = ctx:check("Dispute test 1.3" .. (args.stand and (": " .. args.stand.name) or ""))
+    c:roll("1d6", "D6", "1.3")
+    if args.stand and A.kind(args.stand) == "hero" then c:add(1, "Hero", "1.3, 8.8.4") end
+    local yes = c:total() >= 4
+    c:result(yes and "it happens (4+)" or "it does not (under 4)")
+    return yes and "yes" or "no"
+  end,
+}

@@ -1,0 +1,46 @@
+-- The heroes house rule's adapter for OLAB (scripts/heroes.lua picks it when OLAB is loaded).
+-- OLAB already has Heroes and Main Characters as stand flags (`hero`, `main_character`): its
+-- `sp` counts the Hero's +1 SP (Table 3; none in the 2nd Edition), morale.lua never routs a PN
+-- Hero, and `dispute test` adds +1 for one. So this adapter only says how to read and declare
+-- them, and when a stand is out of the battle; the core leaves the rest to OLAB.
+local A = { name = "olab" }
+
+-- OLAB is loaded when its signature tables are: the Table 4 moves and the KO table.
+function A.detect(has_table)
+  return has_table("knock_out") and has_table("moves")
+end
+
+-- What the ruleset already does, so the core does not do it twice.
+A.builtin = { sp = true, never_rout = true, dispute = true }
+A.rules = "OLAB: Table 3 (+1 SP, PN), morale.lua (never routs, PN), `dispute test` (+1, PN)"
+
+function A.kind(u)
+  if u.hero then return "hero" end
+  if u.main_character then return "main character" end
+  return nil
+end
+
+-- Declares a Hero (+1 SP in PN, Table 3; AMB-24) or a Main Character (no SP bonus). A stand
+-- that was already flagged (an army list) keeps its printed SP: the +1 is in them already.
+function A.declare(u, kind)
+  if kind == "hero" then
+    if u.hero then return u.name .. " is already a Hero" end
+    u:set("hero", true, "declared a Hero before play (8.8.4)")
+    if umpire.variant ~= "2e" and u.sp_start < 12 then
+      u:add("sp_start", 1, "a Hero's +1 SP at creation (Table 3, 8.8.4)")
+      u:add("sp", 1, "a Hero's +1 SP at creation (Table 3, 8.8.4)")
+    end
+  else
+    if u.main_character then return u.name .. " is already a Main Character" end
+    u:set("main_character", true, "declared a Main Character before play: no SP bonus (8.8.4)")
+  end
+  return u.name .. " is a " .. (kind == "hero" and "Hero" or "Main Character")
+end
+
+function A.eliminated(u)
+  return u.off_table == "eliminated"
+end
+
+A.rout_marker = "routed"
+
+return A

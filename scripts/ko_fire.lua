@@ -1,0 +1,215 @@
+-- Knock-out fire (OLAB 8.8.2): `ko` shoots to knock out a vehicle outright, a quarter of the HP otherwise.
+--
+-- KO fire is its own command, so declaring it is typing `ko` instead of `shoot` before any die
+-- is rolled. The shot is scored as a normal shot (olab.shooting.score, Tables 7-8, cover) but a
+-- tank gun counts as the full comparable ART (no "ART less 1"). A quarter of the score (1.2
+-- rounding) is then converted on the KO table: one D6 plus the modifiers against the number
+-- the firer's row and the target's column need. A knock-out eliminates the target and cannot
+-- be saved; otherwise the quarter is saved as usual. With a quarter of 0 there is nothing to
+-- convert and no KO roll (AMB-11a).
+--
+-- Not covered: KO fire by AIR (aircraft attack with OLAB's `strike`, which has no KO mode), so
+-- the "+1 for a dive-bombing or loitering AIR firer" never arises here.
+local shooting = require "olab.shooting"
+local util = require "olab.util"
+local actions = require "olab.actions"
+
+local M = {}
+
+-- The KO table row of each Table 6 weapon class that has one. Tank guns use the row of their
+-- gun; foot anti-tank weapons have no Table 6 class, so they are named with `as`.
+M.ROW_OF_WEAPON = {
+  torsion_art = "torsion_ml", ml_smoothbore = "torsion_ml", ml_rifled = "torsion_ml",
+  atgw = "atgw", light_beam_cannon = "atgw", aagw = "aagw",
+  bl_to79 = "bl_to79", bl_80_130 = "bl_80_130", heavy_beam_cannon = "bl_80_130",
+  bl_over130 = "bl_over130", ship = "ship",
+}
+M.ROWS = { "at_rifle", "rpg", "torsion_ml", "atgw", "aagw", "bl_to79", "bl_80_130",
+  "bl_over130", "ship" }
+-- The range bands of the foot anti-tank rows (8.8.2; AMB-11c): outside them, no KO attempt.
+M.BANDS = { at_rifle = 2, rpg = 4 }
+
+-- The KO row for a firer: `as` (the umpire's choice: foot AT weapons, rocket ART's best
+-- equivalent), SKI/S at any range, else the row of the weapon fired.
+function M.row(firer, weapon, as)
+  if as then return as, "named with `as`" end
+  if firer.type == "SKI/S" then return "rpg", "SKI/S at any range" end
+  local r = M.ROW_OF_WEAPON[weapon]
+  if not r then
+    error(firer.name .. "'s weapon `" .. weapon .. "` has no KO table row (8.8.2); name one " ..
+      "with `as` (" .. table.concat(M.ROWS, ", ") .. ")", 0)
+  end
+  return r, "weapon " .. weapon
+end
+
+-- The KO table column for a target, or nil with the reason it cannot be knocked out.
+function M.column(t)
+  if t.type == "TNK" then
+    if t.armour == "none" then return "soft" end
+    return t.armour
+  end
+  if t.type == "AIR" then return t.armour == "none" and "soft" or "light" end
+  if t.type == "TPT" then
+    if t.transport == "animal" then return nil, "animal transport is not a vehicle" end
+    return "soft"
+  end
+  return nil, t.type .. " stands are not vehicles, aircraft or constructions"
+end
+
+umpire.command {
+  name = "ko",
+  help = "knock-out fire (8.8.2), declared instead of `shoot`: scored as a shot with tank guns\n" ..
+    "at full ART factor, a quarter of the HP converted on the KO table (D6 + modifiers);\n" ..
+    "a knock-out eliminates the target with no save, else the quarter is saved as usual.\n" ..
+    "e.g. `ko tiger t34 30 flank`, `ko pzf sherman 2 at_rifle`",
+  args = {
+    { name = "firer", type = "unit", help = "the stand firing" },
+    { name = "target", type = "unit", help = "a TNK, AIR or motor TPT" },
+    { name = "range", type = "number", help = "inches (direct fire only)" },
+    { name = "arc", type = "choice", values = { "front", "flank", "rear" }, optional = true,
+      help = "the target's arc hit (flank or rear of a ground vehicle: +1 on the KO roll)" },
+    { name = "cover", type = "choice", values = { "open", "cover", "double" }, optional = true,
+      help = "the target's cover (default: its `cover` attribute)" },
+    { name = "as", type = "choice", values = M.ROWS, optional = true,
+      help = "the KO row: foot AT weapons (at_rifle, rpg), rocket ART's best equivalent" },
+    { name = "above", type = "flag", help = "the firer fires from above (+1, 8.8.2)" },
+    { name = "force", type = "flag", help = "the umpire's override of a refused shot" },
+  },
+  run = function(ctx, args)
+    local f, t = args.firer, args.target
+    shooting.eligible(f)
+    local col, why = M.column(t)
+    if not col then error(t.name .. " cannot be knocked out (8.8.2): " .. why, 0) end
+    if t:has("engaged") then error(t.name .. " is in close combat and cannot be knocked out (8.8.2)", 0) end
+    local y = util.year()
+    if y and y <= 1900 and not util.scifi() and not args.force then
+      error("KO fire is for games after c.1900 or sci-fi (8.8.2); the period is " .. y ..
+        "; add `force` to override", 0)
+    end
+    local weapon = shooting.weapon_of(f, t, nil)
+    local row, from = M.row(f, weapon, args.as)
+    local range = util.rhu(args.range)
+    if M.BANDS[row] and f.type ~= "SKI/S" and (args.range < 0.5 or range > M.BANDS[row]) then
+      error(string.format("%s fires KO only from 1/2\" to %d\" (8.8.2, AMB-11c); %s is at %g\"",
+        row, M.BANDS[row], t.name, args.range), 0)
+    end
+    local cover = args.cover and ({ open = 0, cover = 1, double = 2 })[args.cover] or nil
+    local spec = { firer = f, targets = { t }, range = range, arc = args.arc or "front",
+      cover = cover, weapon = weapon, full_factor = true, force = args.force }
+    shooting.prepare(spec)
+    shooting.validate(spec)
+    local range_text = shooting.check_range(spec)
+    actions.use(f, "shoot", args.force)
+
+    local c = ctx:check(string.format("KO fire 8.8.2: %s at %s — %s", f.name, t.name, range_text))
+    local pre = shooting.score(ctx, spec, t, c)
+    local q = util.quarter(pre)
+    if pre > 0 then c:add(q - pre, "KO fire: a quarter of " .. pre .. " HP", "8.8.2") end
+    if q <= 0 then
+      c:result("nothing to convert: no KO roll (AMB-11a)")
+      shooting.current = nil
+      return t.name .. ": no effect"
+    end
+    c:result(q .. " HP to convert")
+
+    local need = umpire.table("knock_out"):lookup(row, col)
+    local k = ctx:check(string.format("KO roll 8.8.2: row %s (%s), column %s: %d+ needed",
+      row, from, col, need))
+    k:roll("1d6", "KO D6", "8.8.2")
+    local plus = {}
+    if (args.arc == "flank" or args.arc == "rear") and t.type ~= "AIR" then
+      plus[#plus + 1] = "vehicle hit in the " .. args.arc
+    end
+    if args.above then plus[#plus + 1] = "firing from above" end
+    if #plus > 0 then k:add(1, table.concat(plus, ", "), "8.8.2, AMB-11b") end
+    if weapon == "atgw" or weapon == "aagw" then k:add(1, "guided weapon", "8.8.2") end
+    if t.type == "AIR" then k:add(-1, "target is flying AIR", "8.8.2") end
+    k:point("ko_fire.modifiers")
+    local total = k:total()
+    if total >= need then
+      k:result(string.format("%d+ needed: knocked out, no save", need))
+      shooting.current = nil
+      util.damage(t, t.sp, "knocked out by " .. f.name .. "'s KO fire, no save (8.8.2)")
+      return t.name .. " is knocked out (8.8.2)"
+    end
+    k:result(string.format("%d+ needed: not knocked out; the quarter is saved as usual", need))
+    local s = ctx:check(string.format("KO fire 8.8.2: the quarter against %s", t.name))
+    s:add(q, "a quarter of the HP", "8.8.2")
+    local hp = shooting.save(ctx, spec, t, s)
+    shooting.current = nil
+    return shooting.apply(ctx, spec, t, hp)
+  end,
+}
+
+-- Fortification sections are not stands, so they have their own command. The shot is scored
+-- from the firer alone (D6, its SP, its Table 7 row; a fortification has no Table 8 row), a
+-- quarter is converted on the KO table's medium column (field fortifications) or super column
+-- (stone and concrete). A failed KO does nothing to a section (it has no SP; AMB-11f).
+local FORT_COLUMN = { field = "medium", stone = "super" }
+umpire.command {
+  name = "kofort",
+  help = "KO fire at a fortification section (8.8.2), in any period: D6 + SP + the Table 7 row,\n" ..
+    "a quarter converted on the KO table (field: medium column, stone/concrete: super);\n" ..
+    "success destroys the section. e.g. `kofort gun1 field 30`, `kofort gun1 stone 20 high_wall`",
+  args = {
+    { name = "firer", type = "unit", help = "the stand firing" },
+    { name = "kind", type = "choice", values = { "field", "stone" },
+      help = "field fortifications, or stone and concrete" },
+    { name = "range", type = "number", help = "inches (direct fire only)" },
+    { name = "as", type = "choice", values = M.ROWS, optional = true,
+      help = "the KO row: foot AT weapons (at_rifle, rpg), rocket ART's best equivalent" },
+    { name = "high_wall", type = "flag", help = "the section is a high wall (+1, 8.8.2)" },
+    { name = "above", type = "flag", help = "the firer fires from above (+1, 8.8.2)" },
+    { name = "force", type = "flag", help = "the umpire's override of the action limit or range" },
+  },
+  run = function(ctx, args)
+    local f = args.firer
+    shooting.eligible(f)
+    if util.off_table(f) then error(f.name .. " is off the table (" .. f.off_table .. ")", 0) end
+    local weapon = shooting.weapon_of(f, nil, nil)
+    local row, from = M.row(f, weapon, args.as)
+    local range = util.rhu(args.range)
+    if M.BANDS[row] and f.type ~= "SKI/S" and (args.range < 0.5 or range > M.BANDS[row]) then
+      error(string.format("%s fires KO only from 1/2\" to %d\" (8.8.2, AMB-11c)", row, M.BANDS[row]), 0)
+    end
+    local limit = shooting.max_range(f, weapon)
+    if range > limit and not args.force then
+      error(string.format("the section is out of range: %d\" > %d\" (Table 6); add `force` to override",
+        range, limit), 0)
+    end
+    actions.use(f, "shoot", args.force)
+    local c = ctx:check(string.format("KO fire 8.8.2: %s at a %s fortification section, %d\"",
+      f.name, args.kind, range))
+    c:roll("1d6", "shooting D6", "5.2.1")
+    c:add(f.sp, "firer's current SP", "Table 7")
+    local key = shooting.weapon_row(f, weapon, { type = "fort" }, {})
+    if key then c:add(umpire.table("fire_additions"):lookup(key), weapon .. " (full factor)", "Table 7, 8.8.2") end
+    local pre = c:total()
+    local q = util.quarter(pre)
+    if pre > 0 then c:add(q - pre, "KO fire: a quarter of " .. pre .. " HP", "8.8.2") end
+    if q <= 0 then
+      c:result("nothing to convert: no KO roll (AMB-11a)")
+      return "no effect on the section"
+    end
+    c:result(q .. " HP to convert")
+    local col = FORT_COLUMN[args.kind]
+    local need = umpire.table("knock_out"):lookup(row, col)
+    local k = ctx:check(string.format("KO roll 8.8.2: row %s (%s), column %s: %d+ needed",
+      row, from, col, need))
+    k:roll("1d6", "KO D6", "8.8.2")
+    local plus = {}
+    if args.high_wall then plus[#plus + 1] = "a high wall" end
+    if args.above then plus[#plus + 1] = "firing from above" end
+    if #plus > 0 then k:add(1, table.concat(plus, ", "), "8.8.2, AMB-11b") end
+    if weapon == "atgw" or weapon == "aagw" then k:add(1, "guided weapon", "8.8.2") end
+    k:point("ko_fire.modifiers")
+    if k:total() >= need then
+      k:result(need .. "+ needed: the section is destroyed")
+      return "the " .. args.kind .. " fortification section is destroyed (8.8.2)"
+    end
+    k:result(need .. "+ needed: the section stands (AMB-11f)")
+    return "the section stands"
+  end,
+}
+
+return M

@@ -1,0 +1,184 @@
+-- Magic (OLAB 8.7.3.1): magic users `cast` one attack or `ward` one defence a round instead of their two actions.
+--
+-- A cast is direct (a target in sight within 24") or indirect (anywhere on the table, one target,
+-- -1 on the D6). Either hits on 5 or more. An attack then does 2D6 HP less the target side's
+-- 1D6; nothing else is added (no caster SP, no Tables 7-8, no cover: AMB-05a). A defence on a
+-- friendly stand gives 2D6 less the opposing side's 1D6 as SP, on top of what it has, never
+-- past 12 (AMB-05b); it does not rally a routing stand (AMB-05e).
+--
+-- What OLAB already does for magic users is left to it: `sp` gives them +3 SP (Table 3) and `pcp`
+-- adds their +20 PCP (stands.lua); this file adds neither again. `magicusers` shows each side's
+-- share against the suggested 10% limit.
+local util = require "olab.util"
+local actions = require "olab.actions"
+
+local DIRECT_RANGE = 24
+
+-- The caster may act: a magic user, on the table, not routing, with no action used this round
+-- (its one cast replaces both actions). Marks both actions as used.
+local function use_cast(caster, what, force)
+  if not caster.magic_user then
+    error(caster.name .. " is not a magic user: `set " .. caster.id .. " magic_user true` (8.7.3.1)", 0)
+  end
+  if util.off_table(caster) then error(caster.name .. " is off the table (" .. caster.off_table .. ")", 0) end
+  local problems = {}
+  if caster:has("routed") then problems[#problems + 1] = caster.name .. " is routing (AMB-49)" end
+  if #actions.used(caster) > 0 then
+    problems[#problems + 1] = caster.name .. " has already acted this round: a magic user's one " ..
+      "attack or defence replaces both its actions (8.7.3.1)"
+  end
+  if #problems > 0 then
+    if not force then error(table.concat(problems, "; ") .. "; add `force` to override", 0) end
+    print("(umpire override) " .. table.concat(problems, "; "))
+  end
+  for _, key in ipairs({ "move", "shoot" }) do
+    if not caster:has(key == "move" and "moved" or "shot") then
+      caster:mark(key == "move" and "moved" or "shot", what .. ": both actions (8.7.3.1)")
+    end
+  end
+end
+
+-- The magic users of a side and its stands on the table, for the 10% limit.
+local function share(side)
+  local n, m = 0, 0
+  for _, u in ipairs(util.units("side:" .. side)) do
+    if u.off_table ~= "eliminated" then
+      n = n + 1
+      if u.magic_user then m = m + 1 end
+    end
+  end
+  return m, n
+end
+
+local function warn_limit(side)
+  local m, n = share(side)
+  if n > 0 and m * 10 > n then
+    print(string.format("note: %s has %d magic users among %d stands, more than the suggested " ..
+      "10%% (8.7.3.1)", side, m, n))
+  end
+end
+
+-- The hit: one D6, -1 for an indirect cast, 5 or more. Returns whether it hit.
+local function hit_test(ctx, title, caster, target, range, indirect)
+  if not indirect and range == nil then
+    error("a direct cast needs the range: `… " .. target.id .. " 18`; or add `indirect`", 0)
+  end
+  if not indirect and range > DIRECT_RANGE then
+    error(string.format("%s is %d\" away: direct magic reaches %d\" (8.7.3.1); add `indirect` " ..
+      "(anywhere on the table, -1)", target.name, range, DIRECT_RANGE), 0)
+  end
+  local how = indirect and "indirect, anywhere on the table" or string.format("direct, %d\" of %d\"", range, DIRECT_RANGE)
+  local c = ctx:check(string.format("%s 8.7.3.1: %s at %s (%s)", title, caster.name, target.name, how))
+  c:roll("1d6", "D6", "8.7.3.1")
+  if indirect then c:add(-1, "indirect magic", "8.7.3.1, AMB-05d") end
+  c:point("magic.hit")
+  local hit = c:total() >= 5
+  c:result(hit and "hit (5+)" or "miss (under 5)")
+  return hit
+end
+
+-- 2D6 against the other side's 1D6; returns the net (never below 0).
+local function contest(ctx, title, roller, other, what)
+  local c = ctx:check(title)
+  c:roll("2d6", roller .. "'s 2D6", "8.7.3.1")
+  local _, d = umpire.roll("1d6")
+  c:add(-d[1], string.format("1D6 rolled by %s [%d]", other, d[1]), "8.7.3.1, AMB-05c")
+  c:point("magic." .. what)
+  local net = math.max(0, c:total())
+  c:result(net .. (what == "attack" and " HP" or " SP"))
+  return net
+end
+
+local cast_args = {
+  { name = "caster", type = "unit", help = "the magic user" },
+  { name = "target", type = "unit", help = "the one stand it targets" },
+  { name = "range", type = "number", optional = true, help = "inches, for a direct cast (24\" at most)" },
+  { name = "indirect", type = "flag", help = "out of sight or beyond 24\": anywhere, -1 on the D6" },
+  { name = "force", type = "flag", help = "the umpire's override" },
+}
+
+umpire.command {
+  name = "cast",
+  help = "a magic attack (8.7.3.1): D6 5+ to hit (indirect -1), then 2D6 HP less the target\n" ..
+    "side's 1D6; it replaces both of the caster's actions this round.\n" ..
+    "e.g. `cast merlin hengist 18`, `cast merlin hengist indirect`",
+  args = cast_args,
+  run = function(ctx, args)
+    local caster, t = args.caster, args.target
+    if t.side == caster.side and not args.force then
+      error(t.name .. " is on " .. caster.name .. "'s own side: attack an enemy, or `ward` a friend", 0)
+    end
+    if util.off_table(t) then error(t.name .. " is not on the table (" .. t.off_table .. ")", 0) end
+    local range = args.range and util.rhu(args.range)
+    -- (a clock still at the first step means the umpire is not keeping the phases in umpire)
+    local phase = umpire.clock().phase
+    if phase and phase ~= "shooting" and phase ~= "initiative" then
+      print("note: a magic attack counts as shooting and is made in the shooting phase " ..
+        "(8.7.3.1); this is the " .. phase .. " phase")
+    end
+    use_cast(caster, "magic attack", args.force)
+    warn_limit(caster.side)
+    if not hit_test(ctx, "Magic attack", caster, t, range, args.indirect) then
+      return caster.name .. "'s spell misses " .. t.name
+    end
+    local hp = contest(ctx, "Magic attack 8.7.3.1: " .. t.name .. " takes", caster.name, t.side, "attack")
+    local before = t.sp
+    util.damage(t, hp, string.format("%d HP from %s's magic (8.7.3.1)", hp, caster.name))
+    return string.format("%s: %d HP, SP %d → %d", t.name, hp, before, t.sp)
+  end,
+}
+
+umpire.command {
+  name = "ward",
+  help = "a magic defence (8.7.3.1): D6 5+ to hit (indirect -1), then 2D6 less the opposing\n" ..
+    "side's 1D6 added to a friendly stand's SP, never past 12; it does not rally.\n" ..
+    "It replaces both of the caster's actions this round. e.g. `ward althic hengist 6`",
+  args = cast_args,
+  run = function(ctx, args)
+    local caster, t = args.caster, args.target
+    if t.side ~= caster.side and not args.force then
+      error(t.name .. " is not on " .. caster.name .. "'s side: a defence is for a friend", 0)
+    end
+    if util.off_table(t) then error(t.name .. " is not on the table (" .. t.off_table .. ")", 0) end
+    local range = args.range and util.rhu(args.range)
+    use_cast(caster, "magic defence", args.force)
+    warn_limit(caster.side)
+    if not hit_test(ctx, "Magic defence", caster, t, range, args.indirect) then
+      return caster.name .. "'s spell fails to reach " .. t.name
+    end
+    local enemy = "the opposing side"
+    for _, s in ipairs(util.sides()) do if s ~= t.side then enemy = s break end end
+    local gain = contest(ctx, "Magic defence 8.7.3.1: " .. t.name .. " gains", caster.name, enemy, "defence")
+    local before = t.sp
+    local new = math.min(12, before + gain)
+    if new > before then
+      t:add("sp", new - before, string.format("%s's magic defence, never past 12 (8.7.3.1, AMB-05b)",
+        caster.name))
+    end
+    local note = ""
+    if new < before + gain then note = " (capped at 12)" end
+    if t:has("routed") then note = note .. "; still routing: magic does not rally (AMB-05e)" end
+    return string.format("%s: SP %d → %d%s", t.name, before, new, note)
+  end,
+}
+
+umpire.command {
+  name = "magicusers",
+  help = "each side's magic users against the suggested limit of 10% of its stands (8.7.3.1)",
+  args = {},
+  run = function(ctx)
+    local lines = {}
+    for _, side in ipairs(util.sides()) do
+      local m, n = share(side)
+      local names = {}
+      for _, u in ipairs(util.units("side:" .. side)) do
+        if u.magic_user and u.off_table ~= "eliminated" then names[#names + 1] = u.id end
+      end
+      local limit = math.floor(n / 10)
+      lines[#lines + 1] = string.format("%s: %d of %d stands (limit %d)%s%s", side, m, n, limit,
+        #names > 0 and ": " .. table.concat(names, ", ") or "",
+        m > limit and " — over the suggested 10% (8.7.3.1)" or "")
+    end
+    return table.concat(lines, "\n")
+  end,
+}
