@@ -90,6 +90,8 @@ pub(crate) struct HostData {
     pub dice_limits: dice::Limits,
     /// The tables scripts can look up and roll on (the loaded rules' tables).
     pub tables: TableSet,
+    /// The ruleset's name once loading has finished (`umpire.ruleset_name()`).
+    pub ruleset_name: Option<String>,
 }
 
 /// One Lua 5.4 state, sandboxed, with the `umpire` API installed.
@@ -127,6 +129,7 @@ impl ScriptHost {
     /// | `umpire.unit(id)`, `umpire.units(selector)` | unit handles (see [`world`]) |
     /// | `umpire.clock()` | the round, phase and side whose turn it is |
     /// | `umpire.side(id)`, `umpire.group(id)` | handles to a side or a command (its attributes) |
+    /// | `umpire.ruleset_name()` | the name of the ruleset loaded (`nil`: house rules only), also while house rules load |
     /// | `umpire.fail(message)` | refuses the command with a plain message for the umpire |
     /// | `umpire.hook(point, fn)` | registers `fn(c, ctx)` for the hook point `c:point(point)` of a check |
     /// | `umpire.lookup(table, key [, col])` | the table's cell for `key` (and `col` for a cross table), and the row key used |
@@ -158,11 +161,24 @@ impl ScriptHost {
             rules: None,
             dice_limits: dice::Limits::DEFAULT,
             tables: TableSet::new(),
+            ruleset_name: None,
         });
 
         let umpire = lua.create_table()?;
         umpire.set("version", API_VERSION)?;
         umpire.set("roll", lua.create_function(lua_roll)?)?;
+        umpire.set(
+            "ruleset_name",
+            lua.create_function(|lua, ()| {
+                let d = lua
+                    .app_data_ref::<HostData>()
+                    .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
+                Ok(match &d.rules {
+                    Some(r) => r.name.clone(),
+                    None => d.ruleset_name.clone(),
+                })
+            })?,
+        )?;
         umpire.set(
             "fail",
             lua.create_function(|_, msg: String| -> mlua::Result<()> {

@@ -132,6 +132,7 @@ pub fn load(
     rules.hook_table = Some(super::host::hook_table(host.lua(), &rules)?);
     if let Some(mut d) = host.lua().app_data_mut::<HostData>() {
         d.tables = rules.tables.clone();
+        d.ruleset_name = rules.name.clone();
     }
     Ok(Loaded { host, rules })
 }

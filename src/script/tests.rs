@@ -809,6 +809,12 @@ fn a_house_rule_hooks_into_a_check() {
     .unwrap();
     let mut src = RuleSource::new(dir.path(), Some("demo"));
     src.house.push("smoke".into());
+    std::fs::write(
+        dir.path().join("scripts/name.lua"),
+        "assert(umpire.ruleset_name() == 'demo', 'the ruleset is known while house rules load')\n",
+    )
+    .unwrap();
+    src.house.push("name".into());
     let Loaded { host, rules } = load(&src, LIMITS, Arc::default()).unwrap();
     assert_eq!(rules.hooks[0].origin.to_string(), "scripts/smoke.lua:1");
     let l = Loaded { host, rules };
