@@ -30,6 +30,7 @@ fn tx(g: &mut Game, i: u64) -> Transaction {
         command: format!("set leg{} sp {}", i % 20, i % 12),
         rolls: Vec::new(),
         changes: vec![change],
+        reasons: Vec::new(),
         output: "leg1 sp 6 → 4".into(),
         generation: 0,
         at: 0,

@@ -47,6 +47,9 @@ pub struct Transaction {
     /// Every change it made to the game, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub changes: Vec<Change>,
+    /// The reasons the rules gave for its changes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<crate::state::Note>,
     /// What it printed (plain text).
     #[serde(default)]
     pub output: String,

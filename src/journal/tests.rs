@@ -22,6 +22,7 @@ fn tx(command: &str, changes: Vec<crate::state::Change>) -> Transaction {
         command: command.into(),
         rolls: Vec::new(),
         changes,
+        reasons: Vec::new(),
         output: String::new(),
         generation: 0,
         at: 0,

@@ -84,7 +84,11 @@ pub fn log(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError>
             t = t.plain(format!("\n  {} = {}", r.expr, fmt_value(r.total)));
         }
         for c in &tx.changes {
-            t = t.push(Style::Dim, format!("\n  {c}"));
+            let line = c.to_string();
+            t = t.push(Style::Dim, format!("\n  {line}"));
+            if let Some(n) = tx.reasons.iter().find(|n| n.change == line) {
+                t = t.push(Style::Dim, format!(" — {}", n.reason));
+            }
         }
         entries.push(json!({
             "tx": seq,
@@ -92,6 +96,7 @@ pub fn log(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError>
             "in_force": in_force,
             "rolls": tx.rolls,
             "changes": tx.changes.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            "reasons": tx.reasons,
         }));
     }
     if recent.is_empty() {

@@ -383,6 +383,7 @@ fn call_rules(
     };
     let (go_on, out) = result.map_err(|e| script_err(e, span))?;
     pending.rolls.extend(out.rolls.iter().cloned());
+    pending.reasons.extend(out.notes.iter().cloned());
     Ok((go_on, out))
 }
 

@@ -53,6 +53,8 @@ pub struct Pending {
     pub rolls: Vec<Roll>,
     /// Every change applied to the game, in order.
     pub changes: Vec<Change>,
+    /// The reasons the rules gave for their changes.
+    pub reasons: Vec<crate::state::Note>,
 }
 
 impl State {
@@ -241,6 +243,7 @@ impl Session {
                     output: render::output(&out, &Palette::plain()),
                     rolls: pending.rolls,
                     changes: pending.changes,
+                    reasons: pending.reasons,
                     generation: self.state.generation,
                     at: now(),
                 };

@@ -11,8 +11,8 @@
 //! Lua (`UNIT`) into handles with methods (`u.sp`, `u:set("sp", 3, "reason")`).
 
 use mlua::{Lua, LuaSerdeExt, MultiValue, Table, Value};
-use serde::{Deserialize, Serialize};
 
+pub use crate::state::Note;
 use crate::state::{Change, Expiry, Game, Kind, Selector, StateErrorKind};
 
 /// What a call may read and change: the game, and where its changes are noted.
@@ -29,21 +29,6 @@ impl std::fmt::Debug for World<'_> {
         f.debug_struct("World")
             .field("changes", &self.changes.len())
             .finish_non_exhaustive()
-    }
-}
-
-/// A change a script made, with the reason it gave.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Note {
-    /// The change, for people (`leg1 sp 4 → 3`).
-    pub change: String,
-    /// Why (`lost a stand to shooting (5.2.4)`).
-    pub reason: String,
-}
-
-impl std::fmt::Display for Note {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} — {}", self.change, self.reason)
     }
 }
 

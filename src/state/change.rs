@@ -175,6 +175,22 @@ pub enum Change {
     },
 }
 
+/// A change with the reason the rules gave for it (shown under a command's output and kept
+/// in the journal).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Note {
+    /// The change, for people (`leg1 sp 4 → 3`).
+    pub change: String,
+    /// Why (`lost a stand to shooting (5.2.4)`).
+    pub reason: String,
+}
+
+impl std::fmt::Display for Note {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} — {}", self.change, self.reason)
+    }
+}
+
 impl Change {
     /// The change that undoes this one: applying a change then its inverse gives back the
     /// game exactly.
