@@ -240,20 +240,20 @@ umpire.command {
       if a then list[#list + 1] = { unit = a, arc = args["arc" .. key] or "front" } end
     end
     local function refuse(msg)
-      if not args.force then error(msg .. "; add `force` to override", 0) end
+      if not args.force then umpire.fail(msg .. "; add `force` to override") end
       print("(umpire override) " .. msg)
     end
-    if d.type == "AIR" then error("AIR never fight in close combat (6.1)", 0) end
-    if util.off_table(d) then error(d.name .. " is not on the table (" .. d.off_table .. ")", 0) end
+    if d.type == "AIR" then umpire.fail("AIR never fight in close combat (6.1)") end
+    if util.off_table(d) then umpire.fail(d.name .. " is not on the table (" .. d.off_table .. ")") end
     if args.column and util.year() and not util.between(1790, 1875) then
-      error("attack columns are for MSK c.1790-c.1875 (6.6); the period is " .. util.year(), 0)
+      umpire.fail("attack columns are for MSK c.1790-c.1875 (6.6); the period is " .. util.year())
     end
     for _, e in ipairs(list) do
       local a = e.unit
-      if a.id == d.id then error(a.name .. " cannot fight itself", 0) end
-      if a.side == d.side then error(a.name .. " and " .. d.name .. " are on the same side", 0) end
-      if a.type == "AIR" then error("AIR never fight in close combat (6.1)", 0) end
-      if util.off_table(a) then error(a.name .. " is not on the table (" .. a.off_table .. ")", 0) end
+      if a.id == d.id then umpire.fail(a.name .. " cannot fight itself") end
+      if a.side == d.side then umpire.fail(a.name .. " and " .. d.name .. " are on the same side") end
+      if a.type == "AIR" then umpire.fail("AIR never fight in close combat (6.1)") end
+      if util.off_table(a) then umpire.fail(a.name .. " is not on the table (" .. a.off_table .. ")") end
       if a.type == "ART" then refuse("ART can never start a close combat (6.1)") end
       if a:has("routed") then refuse(a.name .. " is routing and cannot attack (AMB-49)") end
       if a:has("observing") then refuse(a.name .. " is observing: MOVE only this round (8.2)") end
@@ -262,7 +262,7 @@ umpire.command {
         refuse(a.name .. " disengaged this round and may not start a close combat (4.3)")
       end
       if charging(a, args.charge) and NO_CHARGE[a.type] then
-        error(a.type .. " may never charge (4.4): drop `charge` (it may still advance into contact)", 0)
+        umpire.fail(a.type .. " may never charge (4.4): drop `charge` (it may still advance into contact)")
       end
     end
     -- Pre-exchange strengths (AMB-12a).
@@ -332,12 +332,12 @@ umpire.command {
     local w = shooting.weapon_of(f, ch, nil)
     local reach = shooting.max_range(f, w)
     if reach <= 7 then
-      error(string.format("%s's %s reaches only %d\": pre-contact fire needs more than 7\" (6.3)",
-        f.name, w, reach), 0)
+      umpire.fail(string.format("%s's %s reaches only %d\": pre-contact fire needs more than 7\" (6.3)",
+        f.name, w, reach))
     end
     if dist <= 7 then
-      error(string.format("the charge started %d\" away: pre-contact fire needs more than 7\" (6.3)",
-        dist), 0)
+      umpire.fail(string.format("the charge started %d\" away: pre-contact fire needs more than 7\" (6.3)",
+        dist))
     end
     actions.use(f, "shoot", args.force)
     local cover = ({ open = 0, cover = 1, double = 2 })[args.cover or "open"]

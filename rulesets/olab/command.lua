@@ -15,7 +15,7 @@ local M = {}
 function M.comms(side)
   local c = store.comms
   if c and c[side] then return c[side], "set with `comms`" end
-  for _, u in ipairs(util.units("side:" .. side)) do
+  for _, u in ipairs(umpire.units("side:" .. side)) do
     if u.scifi then return "radio", "sci-fi (8.7.2)" end
   end
   return "none", "default"
@@ -28,7 +28,7 @@ end
 
 -- The General of a stand's Command: the stand of that Command with a General rating.
 function M.general_of(u)
-  for _, g in ipairs(util.units("command:" .. u.command)) do
+  for _, g in ipairs(umpire.units("command:" .. u.command)) do
     if g.general ~= "none" and g.sp > 0 then return g end
   end
   return nil
@@ -81,11 +81,11 @@ umpire.command {
       inside = true
     else
       if args.gap == nil then
-        error("give GAP: the longest gap in inches from " .. u.id .. " along friendly stands " ..
+        umpire.fail("give GAP: the longest gap in inches from " .. u.id .. " along friendly stands " ..
           "to " .. (general and general.id or "its General") .. ", e.g. `incommand " .. u.id ..
-          " 5`", 0)
+          " 5`")
       end
-      if args.gap < 0 then error("GAP is a distance: 0 or more inches", 0) end
+      if args.gap < 0 then umpire.fail("GAP is a distance: 0 or more inches") end
       local gap = util.rhu(args.gap)
       c:add(gap, "longest gap to " .. (general and general.name or "a General") ..
         (gap ~= args.gap and " (rounded, 1.2)" or ""), "4.1.2; AMB-27")
@@ -146,13 +146,13 @@ umpire.command {
   run = function(ctx, args)
     local old, new = args.old, args.new
     local problems = {}
-    if old.general == "none" then error(old.id .. " is not a General", 0) end
-    if new.general ~= "none" then error(new.id .. " is already a General", 0) end
-    if new.side ~= old.side then error(new.id .. " is not on " .. old.side .. "'s side", 0) end
+    if old.general == "none" then umpire.fail(old.id .. " is not a General") end
+    if new.general ~= "none" then umpire.fail(new.id .. " is already a General") end
+    if new.side ~= old.side then umpire.fail(new.id .. " is not on " .. old.side .. "'s side") end
     if not fallen(old) then problems[#problems + 1] = old.id .. " has not fallen (SP " .. old.sp .. ")" end
     if fallen(new) then problems[#problems + 1] = new.id .. " has been eliminated itself" end
     if util.is_2e() then
-      for _, g in ipairs(util.units("side:" .. old.side)) do
+      for _, g in ipairs(umpire.units("side:" .. old.side)) do
         if g.general ~= "none" and g ~= old and not fallen(g) then
           problems[#problems + 1] = "2E 7.4: " .. g.id .. " is still a General; a new one is " ..
             "named only when the last falls"
@@ -163,7 +163,7 @@ umpire.command {
       problems[#problems + 1] = "PN 7.4: the new General comes from " .. old.command
     end
     if #problems > 0 then
-      if not args.force then error(table.concat(problems, "; ") .. "; add `force` to override", 0) end
+      if not args.force then umpire.fail(table.concat(problems, "; ") .. "; add `force` to override") end
       print("umpire's override: " .. table.concat(problems, "; "))
     end
     local reason = "replaces " .. old.name .. " (7.4)"

@@ -67,18 +67,18 @@ umpire.command {
   },
   run = function(ctx, args)
     local u, g = args.stand, args.general
-    if not u:has("routed") then error(u.name .. " is not routing (7.3)", 0) end
-    if util.off_table(u) then error(u.name .. " is off the table (" .. u.off_table .. ")", 0) end
+    if not u:has("routed") then umpire.fail(u.name .. " is not routing (7.3)") end
+    if util.off_table(u) then umpire.fail(u.name .. " is off the table (" .. u.off_table .. ")") end
     local routed_in = (store.rout_round or {})[u.id]
     if routed_in == round() and not args.force then
-      error(u.name .. (util.is_2e() and " has not yet spent a turn routing (2e 7.3)" or
+      umpire.fail(u.name .. (util.is_2e() and " has not yet spent a turn routing (2e 7.3)" or
         " cannot rally in the round it took the casualties that routed it (PN 7.2)") ..
-        "; add `force` to override", 0)
+        "; add `force` to override")
     end
     if g then
-      if g.general == "none" then error(g.name .. " is not a General (2.1)", 0) end
-      if g.side ~= u.side then error(g.name .. " is not on " .. u.name .. "'s side", 0) end
-      if util.off_table(g) then error(g.name .. " is off the table", 0) end
+      if g.general == "none" then umpire.fail(g.name .. " is not a General (2.1)") end
+      if g.side ~= u.side then umpire.fail(g.name .. " is not on " .. u.name .. "'s side") end
+      if util.off_table(g) then umpire.fail(g.name .. " is off the table") end
     end
     local c = ctx:check("Rally 7.3: " .. u.name)
     c:roll("1d6", "rally D6", "7.3")
@@ -209,7 +209,7 @@ umpire.command {
       if not seen[g] then seen[g] = true; order[#order + 1] = g end
     end
     if #order == 0 then return "no stands chosen" end
-    if args.start and #order > 1 then error("`start` is for one group at a time", 0) end
+    if args.start and #order > 1 then umpire.fail("`start` is for one group at a time") end
     local out = {}
     for _, g in ipairs(order) do out[#out + 1] = M.test(ctx, g, args.start, args.force) end
     return table.concat(out, "\n")

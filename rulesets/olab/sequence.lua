@@ -14,7 +14,7 @@ local M = {}
 local function contest(ctx, title, rule)
   local sides = util.sides()
   if #sides < 2 then
-    error("need two sides with stands; add them or load the armies (`army load FILE`)", 0)
+    umpire.fail("need two sides with stands; add them or load the armies (`army load FILE`)")
   end
   local contenders = sides
   for attempt = 1, 50 do
@@ -42,7 +42,7 @@ local function contest(ctx, title, rule)
       ": roll again (AMB-33)")
     contenders = leaders
   end
-  error("still tied after 50 rolls; check the dice queue", 0)
+  umpire.fail("still tied after 50 rolls; check the dice queue")
 end
 
 umpire.command {
@@ -68,8 +68,8 @@ umpire.command {
     local round = umpire.clock().round
     local prev = store.initiative
     if prev and prev.round == round and not args.again then
-      error("initiative for round " .. round .. " is already " .. prev.side ..
-        "'s; add `again` to roll it afresh", 0)
+      umpire.fail("initiative for round " .. round .. " is already " .. prev.side ..
+        "'s; add `again` to roll it afresh")
     end
     local winner = contest(ctx, "Initiative 3.3, round " .. round, "3.3")
     store.initiative = { round = round, side = winner }
@@ -88,7 +88,7 @@ end
 -- eliminated, no `activated` marker.
 function M.waiting(side)
   local out = {}
-  for _, u in ipairs(util.units("side:" .. side)) do
+  for _, u in ipairs(umpire.units("side:" .. side)) do
     if util.on_table(u) and u.sp > 0 and not u:has("activated") then out[#out + 1] = u end
   end
   return out
@@ -118,19 +118,19 @@ umpire.command {
     local set, clock = args.units, umpire.clock()
     local phase = clock.phase
     if phase == nil or phase == "initiative" then
-      error("sets are activated in the command, manoeuvre, shooting, close_combat and aob " ..
-        "phases; move the clock on with `next`", 0)
+      umpire.fail("sets are activated in the command, manoeuvre, shooting, close_combat and aob " ..
+        "phases; move the clock on with `next`")
     end
     local side = set[1].side
     local problems = {}
     local function problem(text) problems[#problems + 1] = text end
     for _, u in ipairs(set) do
-      if u.side ~= side then error("a set is of one side: " .. u.id .. " is " .. u.side, 0) end
-      if not util.on_table(u) then error(u.id .. " is not on the table (" .. u.off_table .. ")", 0) end
-      if u.sp <= 0 then error(u.id .. " has been eliminated (7.4)", 0) end
-      if u:has("activated") then error(u.id .. " was already activated in this phase", 0) end
+      if u.side ~= side then umpire.fail("a set is of one side: " .. u.id .. " is " .. u.side) end
+      if not util.on_table(u) then umpire.fail(u.id .. " is not on the table (" .. u.off_table .. ")") end
+      if u.sp <= 0 then umpire.fail(u.id .. " has been eliminated (7.4)") end
+      if u:has("activated") then umpire.fail(u.id .. " was already activated in this phase") end
     end
-    if #set > 5 then error("a set is five stands, not " .. #set .. " (3.3)", 0) end
+    if #set > 5 then umpire.fail("a set is five stands, not " .. #set .. " (3.3)") end
     local waiting = M.waiting(side)
     local others = {}
     for _, s in ipairs(util.sides()) do
@@ -174,7 +174,7 @@ umpire.command {
       end
     end
     if #problems > 0 then
-      if not args.force then error(table.concat(problems, "; ") .. "; add `force` to override", 0) end
+      if not args.force then umpire.fail(table.concat(problems, "; ") .. "; add `force` to override") end
       print("umpire's override: " .. table.concat(problems, "; "))
     end
     local n = (st.count[side] or 0) + 1
@@ -223,13 +223,13 @@ umpire.command {
   run = function(ctx, args)
     local round = umpire.clock().round
     if round < 2 and not args.force then
-      error("reserves come on from a later round than the first (3.2); add `force` to roll now", 0)
+      umpire.fail("reserves come on from a later round than the first (3.2); add `force` to roll now")
     end
-    local units = args.units or util.units("off_table=reserve")
+    local units = args.units or umpire.units("off_table=reserve")
     local lines = {}
     for _, u in ipairs(units) do
       if u.off_table ~= "reserve" then
-        error(u.id .. " is not in reserve (off_table=" .. u.off_table .. ")", 0)
+        umpire.fail(u.id .. " is not in reserve (off_table=" .. u.off_table .. ")")
       end
       local c = ctx:check("Reserves 3.2: " .. u.name)
       local d = c:roll("1d6", "D6", "3.2")
@@ -279,7 +279,7 @@ umpire.on("step_begins", function(event)
     store.phase_note = nil
   end
   if event.phase == "manoeuvre" then
-    local n = #util.units("off_table=reserve")
+    local n = #umpire.units("off_table=reserve")
     if n > 0 and event.round >= 2 then
       print(n .. " stand(s) in reserve: `reserves` rolls for them (3.2)")
     end

@@ -26,8 +26,8 @@ end
 local function base_key(u)
   if u.type == "TNK" then
     if u.armour == "none" then
-      error(u.id .. " is a TNK without an armour class: set armour=light|medium|heavy|super " ..
-        "(Table 2)", 0)
+      umpire.fail(u.id .. " is a TNK without an armour class: set armour=light|medium|heavy|super " ..
+        "(Table 2)")
     end
     return "TNK " .. u.armour
   end
@@ -196,7 +196,7 @@ end
 local function parse_sabot(text, id)
   local n, code, sp = text:match("^%s*(%d+)%s+(%S+)%s*(%d*)%s*$")
   if not n then
-    error(id .. ": sabot must read like \"3 SKI/F\" or \"3 SKI/F 4\", not \"" .. text .. "\"", 0)
+    umpire.fail(id .. ": sabot must read like \"3 SKI/F\" or \"3 SKI/F 4\", not \"" .. text .. "\"")
   end
   return tonumber(n), code:upper(), tonumber(sp)
 end
@@ -288,7 +288,7 @@ umpire.command {
       help = "the side that buys them: `pcp` then adds them to its total" },
   },
   run = function(ctx, args)
-    if args.inches < 0 then error("frontage must be 0 or more inches", 0) end
+    if args.inches < 0 then umpire.fail("frontage must be 0 or more inches") end
     local rate = args.kind == "castle" and 4 or 2
     local units = util.rhu(args.inches / 6)
     local c = ctx:check("Works 8.1: " .. args.kind)
@@ -323,16 +323,16 @@ umpire.command {
   },
   run = function(ctx, args)
     local from, n = args.from, args.n
-    if n < 1 then error("convert into at least one stand", 0) end
+    if n < 1 then umpire.fail("convert into at least one stand") end
     local total, start = 0, 0
     for _, u in ipairs(from) do
       if not util.on_table(u) then
-        error(u.id .. " is not on the table (off_table=" .. u.off_table .. ")", 0)
+        umpire.fail(u.id .. " is not on the table (off_table=" .. u.off_table .. ")")
       end
       total, start = total + u.sp, start + u.sp_start
     end
     if total < n then
-      error(total .. " SP cannot give each of " .. n .. " stands at least 1 (2.2.4)", 0)
+      umpire.fail(total .. " SP cannot give each of " .. n .. " stands at least 1 (2.2.4)")
     end
     local sps, starts = M.split(total, n), M.split(math.max(start, n), n)
     local c = ctx:check("Change of order 2.2.4")
@@ -344,12 +344,12 @@ umpire.command {
         "their ids as TO to apply"
     end
     if #args.to ~= n then
-      error("TO names " .. #args.to .. " stands but the split is into " .. n, 0)
+      umpire.fail("TO names " .. #args.to .. " stands but the split is into " .. n)
     end
     local reason = "change of order from " .. from[1].type .. " (2.2.4)"
     for i, u in ipairs(args.to) do
       for _, f in ipairs(from) do
-        if f.id == u.id then error(u.id .. " is in both FROM and TO", 0) end
+        if f.id == u.id then umpire.fail(u.id .. " is in both FROM and TO") end
       end
       if u.type ~= args.type then u:set("type", args.type, reason) end
       u:set("sp_start", starts[i], reason)

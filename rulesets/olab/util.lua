@@ -53,19 +53,11 @@ end
 M.types = { "INF/A", "INF/U", "WBD", "PKE", "ARC", "MSK", "SKI/F", "SKI/M", "SKI/S",
             "CAV/A", "CAV/U", "ART", "TNK", "TPT", "AIR" }
 
--- umpire.units(selector), but an empty list when nothing matches (umpire.units raises an
--- error for a selector that matches no unit).
-function M.units(selector)
-  local ok, r = pcall(umpire.units, selector)
-  if ok then return r end
-  if tostring(r):find("no unit matches", 1, true) then return {} end
-  error(r, 0)
-end
 
 -- The sides that have stands, in the order their first stands appear.
 function M.sides()
   local seen, out = {}, {}
-  for _, u in ipairs(M.units("all")) do
+  for _, u in ipairs(umpire.units("all")) do
     if not seen[u.side] then
       seen[u.side] = true
       out[#out + 1] = u.side
@@ -77,7 +69,7 @@ end
 -- A side's C-in-C stand (the stand flagged `cinc`), or nil. Scripts cannot read side
 -- attributes, so the C-in-C's rating comes from this stand's `general` attribute.
 function M.cinc(side)
-  for _, u in ipairs(M.units("side:" .. side)) do
+  for _, u in ipairs(umpire.units("side:" .. side)) do
     if u.cinc then return u end
   end
   return nil
