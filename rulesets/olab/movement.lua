@@ -393,4 +393,55 @@ umpire.command {
   end,
 }
 
+-- 7.2, 7.1: the compulsory moves toward the stand's own base edge. A routing stand turns
+-- about and makes one full standard (non-charge) Table 4 move; a stand of a retreating
+-- Command (2e: army) moves at normal speed (AMB-35). The umpire gives the distance to the
+-- edge; a move that reaches it takes the stand off the table: `routed_off` (it counts for PN
+-- Command morale) or `retreated` (it does not).
+umpire.command {
+  name = "rout",
+  help = "the compulsory move of a routing (or retreating) stand: a full Table 4 move toward\n" ..
+    "its own base edge (7.2, 7.1); EDGE is the distance to that edge: if the move reaches it,\n" ..
+    "or with `off`, the stand leaves the table (off_table=routed_off, or retreated)\n" ..
+    "e.g. `rout war3 9`, `rout war3 off`",
+  args = {
+    { name = "unit", type = "unit", help = "a routing or retreating stand" },
+    { name = "edge", type = "number", optional = true,
+      help = "inches to its own base edge, measured by the umpire" },
+    { name = "off", type = "flag", help = "it leaves the table whatever the distance" },
+    { name = "force", type = "flag", help = "the umpire overrides the action limit (2.1.1)" },
+  },
+  run = function(ctx, args)
+    local u = args.unit
+    if not util.on_table(u) then umpire.fail(u.id .. " is not on the table (" .. u.off_table .. ")") end
+    local routing = u:has("routed")
+    if not routing and not u:has("retreating") then
+      umpire.fail(u.name .. " is neither routing (7.2) nor retreating (7.1): use `move`")
+    end
+    if args.edge and args.edge < 0 then umpire.fail("EDGE is a distance: 0 or more inches") end
+    local title = routing and "Rout move 7.2: " or "Retreat in good order 7.1: "
+    local c = ctx:check(title .. u.name)
+    -- a square or testudo must break up first (`square A`, `testudo A off`)
+    local allow = M.allowance(c, u, {})
+    local edge = args.edge and util.rhu(args.edge) or nil
+    local leaves = args.off or (edge ~= nil and allow >= edge)
+    local where = routing and "routed_off" or "retreated"
+    actions.use(u, "move", args.force)
+    if leaves then
+      c:result(allow .. "\" toward its base edge" .. (edge and (", " .. edge .. "\" away: off the table") or
+        ": off the table"))
+      if u:has("engaged") then u:unmark("engaged", "leaves the close combat") end
+      u:set("off_table", where, routing and "routed off the table (7.2)" or
+        "retreated off the table in good order (7.1)")
+      if routing then u:unmark("routed", "routed off the table (7.2)") end
+      return u.name .. (routing and " routs off the table: it counts as lost for PN Command morale (7.1)"
+        or " leaves the table in good order; it does not count as lost (7.1; AMB-35)")
+    end
+    c:result(allow .. "\" toward its own base edge" .. (edge and (", " .. (edge - allow) .. "\" short of it") or ""))
+    if u:has("engaged") then u:unmark("engaged", "turns about and leaves the close combat (7.2)") end
+    return u.name .. " turns about and moves " .. allow .. "\" toward its own base edge" ..
+      (routing and " (7.2)" or " (7.1)")
+  end,
+}
+
 return M

@@ -23,12 +23,8 @@ local function contest(ctx, title, rule)
       local label = attempt == 1 and side or (side .. ", roll " .. attempt .. " after a tie")
       local c = ctx:check(title .. ": " .. label)
       c:roll("1d6", "D6", rule)
-      local rating, cinc = util.cinc_rating(side)
-      if cinc then
-        c:add(rating, "C-in-C " .. cinc.name .. " (" .. cinc.general .. ")", rule)
-      else
-        c:add(0, "no C-in-C flagged (cinc=true)", rule)
-      end
+      local rating, label = util.cinc_rating(side)
+      c:add(rating, label, rule)
       local t = c:total()
       c:result(tostring(t))
       if best == nil or t > best then

@@ -45,8 +45,10 @@ function M.build(u)
     step(lookup("quality", u.quality), u.quality, "Table 3")
   end
   if u.magic_user then step(lookup("quality", "magic user"), "magic user", "Table 3, 8.7.3.1") end
-  if u.modern and (u.type == "SKI/F" or u.type == "SKI/S") then
-    step(2, u.type .. " after 1906 / sci-fi", "Table 3")
+  -- The game's `period` (period.lua) decides the post-1906 bonus for every stand alike.
+  if (u.type == "SKI/F" or u.type == "SKI/S") and util.after(1906) then
+    step(2, u.type .. (util.scifi() and " in sci-fi" or " after c.1906 (period " .. util.year() .. ")"),
+      "Table 3")
   end
   if u.general ~= "none" then step(1, "General", "Table 3") end
   if u.hero then

@@ -66,8 +66,11 @@ function M.sides()
   return out
 end
 
--- A side's C-in-C stand (the stand flagged `cinc`), or nil. Scripts cannot read side
--- attributes, so the C-in-C's rating comes from this stand's `general` attribute.
+-- Rating names by modifier, for breakdown labels.
+M.rating_name = { [1] = "superior", [0] = "competent", [-1] = "inferior" }
+
+-- A side's C-in-C stand (the stand flagged `cinc`), or nil. It only names the C-in-C in
+-- breakdowns; the rating is the side's `cinc_rating`.
 function M.cinc(side)
   for _, u in ipairs(umpire.units("side:" .. side)) do
     if u.cinc then return u end
@@ -75,12 +78,19 @@ function M.cinc(side)
   return nil
 end
 
--- The C-in-C rating of a side (3.2, 3.3): +1 superior, 0 competent, -1 inferior; 0 if the
--- side has no stand flagged `cinc`.
+-- The C-in-C rating of a side (3.2, 3.3, 7.1): the side's `cinc_rating` attribute (army files
+-- set it; `cinc SIDE STAND` names the C-in-C and copies its rating; `newgeneral` makes a
+-- replacement Inferior). Returns the modifier, a label for the breakdown and the C-in-C stand.
+-- While the C-in-C stand is eliminated and not yet replaced (7.4) the rating does not apply.
 function M.cinc_rating(side)
+  local s = umpire.side(side)
   local g = M.cinc(side)
-  if not g then return 0, nil end
-  return M.rating[g.general] or 0, g
+  local r = s.cinc_rating
+  local who = g and g.name or s.name
+  if g and g.off_table == "eliminated" then
+    return 0, "C-in-C " .. who .. " eliminated: no rating until `newgeneral` (7.4)", g
+  end
+  return r, "C-in-C " .. who .. " (" .. (M.rating_name[r] or tostring(r)) .. ")", g
 end
 
 -- Whether a stand is on the table (not in reserve, ambush, away, off or a spare sabot).

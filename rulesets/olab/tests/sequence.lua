@@ -11,6 +11,8 @@ local function game(opts)
   for i = 1, 6 do s:run("add unit rc r" .. i .. " R" .. i .. " type=INF/U") end
   s:run("add unit bc bgen BlueGen type=SKI/M general=inferior cinc=true")
   for i = 1, 5 do s:run("add unit bc b" .. i .. " B" .. i .. " type=WBD") end
+  s:run("cinc red rgen")
+  s:run("cinc blue bgen")
   return s
 end
 
