@@ -16,19 +16,10 @@ local M = {}
 local function row(t, key) return umpire.table(t):lookup(key) end
 
 -- 4.4: stands that may never charge, and those nobody gets a charge bonus against frontally.
-local NO_CHARGE = { PKE = true, TNK = true, ["SKI/S"] = true, ARC = true, TPT = true, ART = true }
 local NO_BONUS_FRONT = { ART = true, PKE = true, ["SKI/S"] = true }
 
 local function formed(u) return u.formation == "square" or u.formation == "testudo" end
-local function partner_of(u)
-  local id = (store.squares or {})[u.id]
-  return id and umpire.unit(id) or nil
-end
 local function is_cav(u) return u.type == "CAV/A" or u.type == "CAV/U" end
-local function is_motor(u)
-  return u.type == "TNK" or (u.type == "TPT" and (u.transport == "motor" or u.transport == "jeep"))
-end
-local marked = util.marked
 
 -- The Table 9 charge bonus (6.2): the `charge` flag typed by the umpire, or the movement part's
 -- `charge_bonus` marker, put on for the first turn of a charge that earns the bonus.
@@ -54,7 +45,7 @@ local function counts_as_pke(u) return u.type == "PKE" or formed(u) end
 -- square's two stands or of a testudo stand (6.6, AMB-29).
 local function strength(c, s)
   if s.formation == "square" then
-    local p = partner_of(s)
+    local p = util.partner(s)
     local total = s.sp + (p and p.sp or 0)
     c:add(util.quarter(total), string.format("square: 1/4 of %d SP", total), "6.6, AMB-29")
   elseif s.formation == "testudo" then
@@ -105,7 +96,7 @@ function M.strike(ctx, s, d, arc, opts)
   if s.type == "WBD" and charged then
     c:add(row("cc_additions", "wbd_charging"), "charging WBD", "Table 9, AMB-22")
   end
-  if s.type == "PKE" and not counts_as_pke(d) and not is_motor(d) then
+  if s.type == "PKE" and not counts_as_pke(d) and not util.is_motor(d) then
     c:add(row("cc_additions", "pike"), "PKE striking a non-PKE", "Table 9, AMB-23")
   end
   if opts.column and s.type == "MSK" then
@@ -158,7 +149,7 @@ end
 -- Takes `hp` from a stand (split between the two stands of a square, odd point to the stand
 -- struck; AMB-29) with a reason.
 local function take(u, hp, reason)
-  local p = u.formation == "square" and partner_of(u) or nil
+  local p = u.formation == "square" and util.partner(u) or nil
   if p and hp > 1 then
     local other = math.floor(hp / 2)
     util.damage(u, hp - other, reason)
@@ -189,7 +180,7 @@ local function result(u, hp, before, from, blocked)
     print(string.format("%s is in %s and cannot recoil 3\" (6.6, 6.7)", u.name, u.formation))
   end
   if blocked then
-    local p = u.formation == "square" and partner_of(u) or nil
+    local p = u.formation == "square" and util.partner(u) or nil
     for _, x in ipairs({ u, p }) do
       local old = x.sp
       x:set("sp", 0, "cannot recoil 3\": eliminated (6.7)")
@@ -206,7 +197,7 @@ local function result(u, hp, before, from, blocked)
 end
 
 local function strength_before(u)
-  local p = u.formation == "square" and partner_of(u) or nil
+  local p = u.formation == "square" and util.partner(u) or nil
   return u.sp + (p and p.sp or 0)
 end
 
@@ -258,10 +249,10 @@ umpire.command {
       if a:has("routed") then refuse(a.name .. " is routing and cannot attack (AMB-49)") end
       if a:has("observing") then refuse(a.name .. " is observing: MOVE only this round (8.2)") end
       if a:has("clearing") then refuse(a.name .. " is clearing mines and may not fight (8.1)") end
-      if marked(a, "disengaged") then
+      if a:has("disengaged") then
         refuse(a.name .. " disengaged this round and may not start a close combat (4.3)")
       end
-      if charging(a, args.charge) and NO_CHARGE[a.type] then
+      if charging(a, args.charge) and util.NO_CHARGE[a.type] then
         umpire.fail(a.type .. " may never charge (4.4): drop `charge` (it may still advance into contact)")
       end
     end

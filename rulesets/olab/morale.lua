@@ -9,7 +9,6 @@ local util = require "olab.util"
 
 local M = {}
 
-local function round() return umpire.clock().round end
 
 -- 7.2, 7.4: what an SP loss from `old` to `new` does to stand `u`. Called at once by
 -- util.damage and again by the unit_damaged event (for losses from any other command); the
@@ -48,18 +47,13 @@ function M.after_loss(u, old, new, quiet)
     end
     u:mark("routed", string.format("SP %d is below half of its starting %d (7.2)", new, u.sp_start))
     local r = store.rout_round or {}
-    r[u.id] = round()
+    r[u.id] = util.round()
     store.rout_round = r
   end
 end
 util.on_loss = function(u, old, new) M.after_loss(u, old, new, true) end
 
 umpire.on("unit_damaged", function(ev) M.after_loss(ev.unit, ev.old, ev.new) end)
-
--- A friendly General's rating as a modifier (2.1).
-local function rating_of(g)
-  return util.rating[g.general] or 0
-end
 
 umpire.command {
   name = "rally",
@@ -76,7 +70,7 @@ umpire.command {
     if not u:has("routed") then umpire.fail(u.name .. " is not routing (7.3)") end
     if util.off_table(u) then umpire.fail(u.name .. " is off the table (" .. u.off_table .. ")") end
     local routed_in = (store.rout_round or {})[u.id]
-    if routed_in == round() and not args.force then
+    if routed_in == util.round() and not args.force then
       umpire.fail(u.name .. (util.is_2e() and " has not yet spent a turn routing (2e 7.3)" or
         " cannot rally in the round it took the casualties that routed it (PN 7.2)") ..
         "; add `force` to override")
@@ -89,7 +83,7 @@ umpire.command {
     local c = ctx:check("Rally 7.3: " .. u.name)
     c:roll("1d6", "rally D6", "7.3")
     if g and g.id ~= u.id then
-      c:add(rating_of(g), g.general .. " General " .. g.name .. " within 4\"", "7.3")
+      c:add(util.rating[g.general] or 0, g.general .. " General " .. g.name .. " within 4\"", "7.3")
     end
     -- The troop line: at most +1 in all (AMB-07).
     local good = u.quality == "good" or u.quality == "elite"
@@ -171,7 +165,7 @@ function M.test(ctx, g, base, force)
   end
   if c:total() <= fail then
     c:result(string.format("retreats (%d%%: fails on %d or less)", level, fail))
-    local from = round() + 1
+    local from = util.round() + 1
     if not h.retreating then
       h:set("retreating", true, string.format("failed its morale test at %d%%: retreats in " ..
         "good order from round %d (7.1)", level, from))

@@ -15,7 +15,6 @@ local transport_names = { "animal", "cavalry", "motor", "slow_tnk", "medium_tnk"
 
 local FOOT = { ["INF/A"] = true, ["INF/U"] = true, WBD = true, PKE = true, ARC = true,
   MSK = true, ["SKI/F"] = true, ["SKI/S"] = true }
-local NO_CHARGE = { PKE = true, TNK = true, ["SKI/S"] = true, ARC = true, TPT = true, ART = true }
 
 -- Wheeled for Table 5: motor and jeep transport, and guns moving on their limbers (PN).
 local function wheeled(u)
@@ -23,9 +22,10 @@ local function wheeled(u)
     or (u.type == "ART" and u.transport == "animal")
 end
 
-local function motorised(u)
-  return (u.type == "TNK") or ((u.type == "TPT" or u.type == "ART") and
-    (u.transport == "motor" or u.transport == "jeep"))
+-- Motor vehicles for the road bonus: TNK, motor TPT, and a gun moving on its motor limber.
+local function motorised(u, m)
+  return util.is_motor(u) or (u.type == "ART" and (u.transport == "motor" or u.transport == "jeep")
+    and (u.formation == "limbered" or m.limber))
 end
 
 -- Whether an ART stand moves on its limber this time: it has a transport and is limbered
@@ -100,7 +100,7 @@ function M.allowance(c, u, m)
       c:add(0, "no road bonus when charging", "Table 5")
     else
       local r = terrain("road")
-      local bonus = motorised(u) and r.motor or r.bonus
+      local bonus = motorised(u, m) and r.motor or r.bonus
       c:add(bonus, "whole move along a road" .. (bonus == r.motor and " (TNK/motor)" or ""),
         "Table 5; AMB-32")
     end
@@ -316,7 +316,7 @@ umpire.command {
   }),
   run = function(ctx, args)
     local u, target = args.unit, args.target
-    if NO_CHARGE[u.type] then
+    if util.NO_CHARGE[u.type] then
       umpire.fail(u.type .. " may not charge (4.4); it may still advance into contact with `move`")
     end
     if u.type == "AIR" or target.type == "AIR" then

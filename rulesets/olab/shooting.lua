@@ -126,7 +126,7 @@ function M.validate(spec)
       "back within it (2e 8.5)")
   end
   if f:has("clearing") then refuse(f.name .. " is clearing mines and may not shoot (8.1)") end
-  if util.marked(f, "disengaged") then
+  if f:has("disengaged") then
     refuse(f.name .. " disengaged this round and may not shoot (4.3)")
   end
   for _, t in ipairs(spec.targets) do
@@ -218,8 +218,7 @@ function M.prepare(spec)
     return lvl, "target in cover"
   end
   if spec.firer.formation == "square" then
-    local partner = (store.squares or {})[spec.firer.id]
-    spec.partner = partner and umpire.unit(partner) or nil
+    spec.partner = util.partner(spec.firer)
   end
   return spec
 end

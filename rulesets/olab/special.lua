@@ -5,7 +5,6 @@ local util = require "olab.util"
 local actions = require "olab.actions"
 local shooting = require "olab.shooting"
 
-local function round() return umpire.clock().round end
 
 -- What each kind of ordnance fires as (5.2.1, 5.1): the Table 7 row, whether it is Indirect,
 -- whether it uses up an item of the warload, and its range rule.
@@ -76,7 +75,7 @@ umpire.command {
     end
     -- One pass, one firing action: the first strike of a pass uses SHOOT.
     local pass = store.air_pass or {}
-    if pass[a.id] ~= round() then actions.use(a, "shoot", args.force) end
+    if pass[a.id] ~= util.round() then actions.use(a, "shoot", args.force) end
     local spec = { firer = a, targets = targets, arc = "front", air = true, skip_checks = true,
       indirect = kind.indirect, chemical = args.ordnance == "gas", force = args.force,
       cover = args.cover and ({ open = 0, cover = 1, double = 2 })[args.cover] or nil,
@@ -109,7 +108,7 @@ umpire.command {
     if kind.item and a.ordnance > 0 then a:add("ordnance", -1, args.ordnance .. " released (Table 11)") end
     local out = shooting.resolve(ctx, spec)
     if args.more then
-      pass[a.id] = round()
+      pass[a.id] = util.round()
       store.air_pass = pass
       return out .. "\n" .. a.name .. " continues its pass"
     end
@@ -118,10 +117,10 @@ umpire.command {
     if not a.loiter and a.air ~= "creature" and not util.off_table(a) then
       a:set("off_table", "air_away", "one pass made: leaves to re-arm (8.3)")
       local away = store.air_away or {}
-      away[a.id] = round()
+      away[a.id] = util.round()
       store.air_away = away
       out = out .. "\n" .. a.name .. " leaves to re-arm; it may try to return from round " ..
-        (round() + 10) .. " (`airreturn`, 8.3)"
+        (util.round() + 10) .. " (`airreturn`, 8.3)"
     end
     return out
   end,
@@ -180,7 +179,7 @@ umpire.command {
     local a = args.air
     if a.off_table ~= "air_away" then umpire.fail(a.name .. " is not away re-arming (8.3)") end
     local left = (store.air_away or {})[a.id] or 0
-    if round() < left + 10 then
+    if util.round() < left + 10 then
       umpire.fail(string.format("%s left in round %d: it may try from round %d (8.3)", a.name, left,
         left + 10))
     end

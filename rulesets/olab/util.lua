@@ -149,11 +149,21 @@ function M.off_table(u)
   return u.off_table ~= "no"
 end
 
--- Whether `u` carries marker `name`; false when the schema has no such marker (a part may
--- read a marker another part declares).
-function M.marked(u, name)
-  local ok, v = pcall(u.has, u, name)
-  return ok and v == true
+-- The other stand of `u`'s square (6.6; formations.lua keeps the pairs), or nil.
+function M.partner(u)
+  local id = (store.squares or {})[u.id]
+  return id and umpire.unit(id) or nil
+end
+
+-- The current round.
+function M.round() return umpire.clock().round end
+
+-- Stand types that may never charge (4.4); they may still advance into contact.
+M.NO_CHARGE = { PKE = true, TNK = true, ["SKI/S"] = true, ARC = true, TPT = true, ART = true }
+
+-- A motor vehicle: TNK, or motor or jeep transport (Table 5 roads, 6.5 PKE +3).
+function M.is_motor(u)
+  return u.type == "TNK" or (u.type == "TPT" and (u.transport == "motor" or u.transport == "jeep"))
 end
 
 return M
