@@ -139,7 +139,7 @@ function M.strike(ctx, s, d, arc, opts)
     return 0
   end
   local save, dice = umpire.roll("2d6")
-  c:add(-save, string.format("%s's save: 2d6 [%s]", d.name, table.concat(dice, " ")), "6.5")
+  c:add(-save, string.format("%s save: 2d6 [%s]", util.poss(d.name), table.concat(dice, " ")), "6.5")
   local hp = math.max(0, c:total())
   c:result(hp == 1 and "1 HP" or hp .. " HP")
   M.current = nil
@@ -323,8 +323,8 @@ umpire.command {
     local w = shooting.weapon_of(f, ch, nil)
     local reach = shooting.max_range(f, w)
     if reach <= 7 then
-      umpire.fail(string.format("%s's %s reaches only %d\": pre-contact fire needs more than 7\" (6.3)",
-        f.name, w, reach))
+      umpire.fail(string.format("%s %s reaches only %d\": pre-contact fire needs more than 7\" (6.3)",
+        util.poss(f.name), w, reach))
     end
     if dist <= 7 then
       umpire.fail(string.format("the charge started %d\" away: pre-contact fire needs more than 7\" (6.3)",

@@ -77,7 +77,7 @@ umpire.command {
     end
     if g then
       if g.general == "none" then umpire.fail(g.name .. " is not a General (2.1)") end
-      if g.side ~= u.side then umpire.fail(g.name .. " is not on " .. u.name .. "'s side") end
+      if g.side ~= u.side then umpire.fail(g.name .. " is not on " .. util.poss(u.name) .. " side") end
       if util.off_table(g) then umpire.fail(g.name .. " is off the table") end
     end
     local c = ctx:check("Rally 7.3: " .. u.name)

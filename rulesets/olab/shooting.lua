@@ -49,7 +49,7 @@ function M.weapon_of(u, target, chosen)
       " weapon bl_to79` (keys: `table show ranges`)")
   end
   if not M.known(w) then
-    umpire.fail(u.name .. "'s weapon `" .. w .. "` is not a Table 6 class (see `table show ranges`)")
+    umpire.fail(util.poss(u.name) .. " weapon `" .. w .. "` is not a Table 6 class (see `table show ranges`)")
   end
   return w
 end
@@ -130,7 +130,7 @@ function M.validate(spec)
     refuse(f.name .. " disengaged this round and may not shoot (4.3)")
   end
   for _, t in ipairs(spec.targets) do
-    if t.side == f.side then refuse(t.name .. " is on " .. f.name .. "'s own side") end
+    if t.side == f.side then refuse(t.name .. " is on " .. util.poss(f.name) .. " own side") end
     if util.off_table(t) then umpire.fail(t.name .. " is not on the table (" .. t.off_table .. ")") end
     if NO_VS_ARMOUR[spec.weapon] and is_tnk(t) then
       refuse(spec.weapon .. " cannot hurt armour like " .. t.name .. " (5.2.1)")
@@ -286,7 +286,7 @@ function M.save(ctx, spec, t, c)
   end
   local dice = t.shields and "3d6" or "2d6"
   local save, rolled = umpire.roll(dice)
-  c:add(-save, string.format("%s's save: %s [%s]%s", t.name, dice, table.concat(rolled, " "),
+  c:add(-save, string.format("%s save: %s [%s]%s", util.poss(t.name), dice, table.concat(rolled, " "),
     t.shields and " with a shield die" or ""), t.shields and "5.2.1, 8.7.2" or "5.2.1")
   c:point("olab.shooting.save")
   local hp = math.max(0, c:total())
@@ -297,7 +297,7 @@ end
 -- Applies a shot's HP to `t` and, for gas, the extra 1D6-2 (8.4). Returns a summary line.
 function M.apply(ctx, spec, t, hp)
   local before = t.sp
-  util.damage(t, hp, string.format("%d HP from %s's fire (5.2.1)", hp, spec.firer.name))
+  util.damage(t, hp, string.format("%d HP from %s fire (5.2.1)", hp, util.poss(spec.firer.name)))
   if spec.chemical and hp >= 1 and t.sp > 0 then
     local c = ctx:check("Gas 8.4: " .. t.name)
     c:roll("1d6", "extra gas loss", "8.4")

@@ -64,7 +64,7 @@ umpire.command {
       umpire.fail("only Indirect bombs hit a second stand (5.2.1)")
     end
     for _, t in ipairs(targets) do
-      if t.side == a.side then umpire.fail(t.name .. " is on " .. a.name .. "'s own side") end
+      if t.side == a.side then umpire.fail(t.name .. " is on " .. util.poss(a.name) .. " own side") end
       if util.off_table(t) then umpire.fail(t.name .. " is not on the table") end
     end
     if kind.item and a.ordnance < 1 then

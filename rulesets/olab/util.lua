@@ -155,6 +155,11 @@ function M.partner(u)
   return id and umpire.unit(id) or nil
 end
 
+-- A name in the possessive: "Archers'", "Warriors 7's".
+function M.poss(name)
+  return name .. (name:sub(-1) == "s" and "'" or "'s")
+end
+
 -- The current round.
 function M.round() return umpire.clock().round end
 
