@@ -165,8 +165,7 @@ local function result(u, hp, before, from, blocked)
   if hp <= 0 then return u.name .. " takes no HP" end
   take(u, hp, string.format("%d HP in close combat (6.5)", hp))
   if u.sp <= 0 or u.off_table == "eliminated" then
-    return string.format("%s takes %d HP and is eliminated (7.4); %s may follow up into the " ..
-      "space or swap with a fresh stand behind it (6.7)", u.name, hp, from.name), true
+    return string.format("%s takes %d HP and is eliminated (7.4)", u.name, hp), true
   end
   local recoils
   if util.is_2e() then recoils = 2 * hp > before else recoils = 2 * hp >= before end
@@ -186,14 +185,20 @@ local function result(u, hp, before, from, blocked)
       x:set("sp", 0, "cannot recoil 3\": eliminated (6.7)")
       if util.on_loss then util.on_loss(x, old, 0) end
     end
-    return string.format("%s takes %d HP (%s of %d) and cannot recoil: eliminated (6.7); %s " ..
-      "may follow up into the space or swap with a fresh stand behind it", u.name, hp, half,
-      before, from.name), true
+    return string.format("%s takes %d HP (%s of %d) and cannot recoil: eliminated (6.7)",
+      u.name, hp, half, before), true
   end
   if u:has("engaged") then u:unmark("engaged", "recoiled out of contact (6.7)") end
-  return (string.format("%s takes %d HP (%s of %d): recoils 3\" straight away from %s (6.7); " ..
-    "%s may follow up into the space or swap with a fresh stand behind it", u.name, hp, half,
-    before, from.name, from.name)), true
+  return (string.format("%s takes %d HP (%s of %d): recoils 3\" straight away from %s (6.7)",
+    u.name, hp, half, before, from.name)), true
+end
+
+-- The winner's option (6.7), once every result is applied: only a stand still on the table,
+-- not routing and not recoiling itself may follow up.
+local function follow_up(line, moved, from, recoiled)
+  if not moved or util.off_table(from) or from:has("routed") or recoiled[from.id] then return line end
+  return line .. "; " .. from.name .. " may follow up into the space or swap with a fresh " ..
+    "stand behind it (6.7)"
 end
 
 local function strength_before(u)
@@ -282,13 +287,13 @@ umpire.command {
     -- The results, for every stand that took HP (AMB-12c).
     local primary = from or list[1].unit
     local recoiled = {}
-    local line
-    line, recoiled[d.id] = result(d, hp_d, before[d.id], primary, args.blocked)
-    lines[#lines + 1] = line
+    local line_d, line_back
+    line_d, recoiled[d.id] = result(d, hp_d, before[d.id], primary, args.blocked)
     if back then
-      line, recoiled[back.id] = result(back, hp_back, before[back.id], d, args.attacker_blocked)
-      lines[#lines + 1] = line
+      line_back, recoiled[back.id] = result(back, hp_back, before[back.id], d, args.attacker_blocked)
     end
+    lines[#lines + 1] = follow_up(line_d, recoiled[d.id], primary, recoiled)
+    if back then lines[#lines + 1] = follow_up(line_back, recoiled[back.id], d, recoiled) end
     -- Stands still in contact are engaged (a recoil or elimination breaks contact).
     local function present(u) return not util.off_table(u) and not recoiled[u.id] end
     for _, e in ipairs(list) do
