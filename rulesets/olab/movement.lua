@@ -428,7 +428,7 @@ umpire.command {
     local where = routing and "routed_off" or "retreated"
     actions.use(u, "move", args.force)
     if leaves then
-      c:result(allow .. "\" toward its base edge" .. (edge and (", " .. edge .. "\" away: off the table") or
+      c:result(allow .. "\" toward its own base edge" .. (edge and (", " .. edge .. "\" away: off the table") or
         ": off the table"))
       if u:has("engaged") then u:unmark("engaged", "leaves the close combat") end
       u:set("off_table", where, routing and "routed off the table (7.2)" or
