@@ -27,11 +27,24 @@ function M.distance(side)
   return util.ed(umpire.table("command_distance"):lookup(comms)), comms, why
 end
 
--- The General of a stand's Command: the stand of that Command with a General rating.
+local function alive(g)
+  return g ~= nil and g.sp > 0 and g.off_table ~= "eliminated" and g.general ~= "none"
+end
+
+-- The General a stand's chain of command ends at (4.1.2): its Command's `general` attribute
+-- (army files set it), else a stand of its Command with a General rating, else (a Command
+-- without a General of its own, like the Afrika Korps' Schützen) the side's C-in-C.
 function M.general_of(u)
-  for _, g in ipairs(umpire.units("command:" .. u.command)) do
-    if g.general ~= "none" and g.sp > 0 then return g end
+  local id = umpire.group(u.command).general
+  if id ~= "" then
+    local ok, g = pcall(umpire.unit, id)
+    if ok and alive(g) then return g end
   end
+  for _, g in ipairs(umpire.units("command:" .. u.command)) do
+    if alive(g) then return g end
+  end
+  local c = util.cinc(u.side)
+  if alive(c) then return c end
   return nil
 end
 
@@ -210,6 +223,10 @@ umpire.command {
       end
     end
     old:set("general", "none", "fallen; replaced by " .. new.name .. " (7.4)")
+    local grp = umpire.group(new.command)
+    if grp.general ~= new.id then
+      grp:set("general", new.id, new.name .. " replaces " .. old.name .. " (7.4)")
+    end
     local lost = store.generals_lost or {}
     lost[#lost + 1] = { side = old.side, command = old.command, id = old.id,
       round = umpire.clock().round, replaced_by = new.id }

@@ -121,3 +121,15 @@ test("army files give the side's C-in-C rating and comms; initiative reads them 
   contains(out, "britons has the initiative")      -- 2 + 0 against 4 - 1
   contains(s:run("comms romans"), "romans: none (the side's comms), command distance 6\"")
 end)
+
+test("the chain ends at the Command's General, or the C-in-C for a Command without one (4.1.2)", function()
+  local s = session { ruleset = "olab" }
+  s:run("army load examples/olab/afrikakorps.toml")
+  contains(s:run("incommand pgr2 20"), "20  longest gap to Rommel")     -- Schützen: no General
+  local t = game()
+  contains(t:run("incommand c 5"), "longest gap to Gen2")
+  t:run("set gen sp 0")
+  t:run("newgeneral gen a")
+  eq(t:get("rc", "general"), "a")
+  contains(t:run("incommand b 5"), "longest gap to A (4.1.2")
+end)
