@@ -13,7 +13,7 @@ local shooting = require "olab.shooting"
 
 local M = {}
 
-local function row(t, key) return umpire.table(t):lookup(key) end
+local function row(t, key) return umpire.lookup(t, key) end
 
 -- 4.4: stands that may never charge, and those nobody gets a charge bonus against frontally.
 local NO_BONUS_FRONT = { ART = true, PKE = true, ["SKI/S"] = true }

@@ -24,7 +24,7 @@ end
 
 function M.distance(side)
   local comms, why = M.comms(side)
-  return util.ed(umpire.table("command_distance"):lookup(comms)), comms, why
+  return util.ed(umpire.lookup("command_distance", comms)), comms, why
 end
 
 local function alive(g)

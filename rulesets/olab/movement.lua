@@ -6,8 +6,8 @@ local actions = require "olab.actions"
 
 local M = {}
 
-local function moves(key) return umpire.table("moves"):lookup(key) end
-local function terrain(key) return umpire.table("terrain"):lookup(key) end
+local function moves(key) return umpire.lookup("moves", key) end
+local function terrain(key) return umpire.lookup("terrain", key) end
 
 -- Half the speed of each transport a stand may mount or leave (4.3).
 M.transports = { animal = 6, cavalry = 10, motor = 10, slow_tnk = 8, medium_tnk = 10, fast = 16 }

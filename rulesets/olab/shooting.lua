@@ -33,7 +33,7 @@ local SHOOTERS = { ARC = true, MSK = true, ART = true, SKI = true, TNK = true }
 -- A stand's weapon when its `weapon` attribute is empty.
 local DEFAULT_WEAPON = { ARC = "bow", MSK = "flintlock", ["SKI/S"] = "ski_s" }
 
-local function row(t, key) return umpire.table(t):lookup(key) end
+local function row(t, key) return umpire.lookup(t, key) end
 
 local function is_tnk(u) return u.type == "TNK" end
 

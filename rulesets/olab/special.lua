@@ -25,7 +25,7 @@ local ORDNANCE_NAMES = { "guns", "bomb", "dive_bomb", "guided_bomb", "rocket", "
 -- listed there (SKI/F: +2 and -2 as SKI; a jet: SKI/S, +3 and -2), else strafing as MSK with rifles.
 local function guns_row(air)
   if air.warload ~= "unarmed" then
-    local as = umpire.table("aircraft"):lookup(air.warload).shoots_as
+    local as = umpire.lookup("aircraft", air.warload).shoots_as
     if as == "SKI/F" then
       return { key = "small_arms", label = "guns, as SKI/F (Table 11, AMB-40)" }, "SKI/F"
     elseif as ~= "none" then
@@ -94,7 +94,7 @@ umpire.command {
         umpire.fail(a.name .. " needs its rockets' comparable ART class: `set " .. a.id ..
           " weapon bl_to79` (5.1)")
       end
-      local limit = args.ordnance == "rocket" and 24 or umpire.table("ranges"):lookup(w)
+      local limit = args.ordnance == "rocket" and 24 or umpire.lookup("ranges", w)
       local eff = util.rhu(args.range) + shooting.altitude(a, args.target)
       spec.range_text = string.format("range %d\" + %d\" altitude = %d\"; %s reach %d\"",
         util.rhu(args.range), eff - util.rhu(args.range), eff, args.ordnance, limit)
@@ -140,7 +140,7 @@ umpire.command {
   run = function(ctx, args)
     local a = args.air
     if a.type ~= "AIR" then umpire.fail(a.name .. " is not AIR") end
-    local row = umpire.table("aircraft"):lookup(args.warload)
+    local row = umpire.lookup("aircraft", args.warload)
     local items, pcp = row.items, row.pcp
     local scifi = args.scifi or a.scifi
     if scifi and args.warload ~= "unarmed" then

@@ -19,7 +19,7 @@ local function tally()
 end
 
 local function lookup(name, key)
-  return util.ed(umpire.table(name):lookup(key))
+  return util.ed(umpire.lookup(name, key))
 end
 
 -- The Table 2 key of a stand: its code, or "TNK <armour>" for tanks.
@@ -124,7 +124,7 @@ umpire.command {
 -- The Table 7 factor of a weapon class for pricing, or nil if it has none listed.
 local function weapon_factor(key)
   if key == nil or key == "" then return nil end
-  local ok, v = pcall(function() return umpire.table("pcp_weapon"):lookup(key) end)
+  local ok, v = pcall(function() return umpire.lookup("pcp_weapon", key) end)
   if ok then return v end
   return nil
 end
@@ -168,7 +168,7 @@ function M.price(c, u)
   end
   if u.magic_user then c:add(20, "magic user", "8.7.3.1") end
   if u.type == "AIR" then
-    local arm = umpire.table("pcp_air"):lookup(u.warload)
+    local arm = umpire.lookup("pcp_air", u.warload)
     if arm ~= 0 then c:add(arm, "armament: " .. u.warload, "Table 11") end
     if u.scifi then c:add(5, "sci-fi warload", "Table 11") end
     if u.loiter then c:add(c:total(), "transport AIR able to loiter: doubled", "2.2.2; AMB-41") end
