@@ -256,10 +256,8 @@ umpire.on("pre_next", function()
     if n > 0 then left[#left + 1] = side .. " " .. n end
   end
   if #left > 0 then
-    -- umpire drops what a pre_ handler of a built-in prints unless it cancels, so the note
-    -- is kept in the store and printed when the next step begins.
-    store.phase_note = "note: stands not activated in the " .. phase .. " phase: " ..
-      table.concat(left, ", ") .. " (3.3; AMB-34)"
+    print("note: stands not activated in the " .. phase .. " phase: " ..
+      table.concat(left, ", ") .. " (3.3; AMB-34)")
   end
 end)
 
@@ -270,10 +268,6 @@ umpire.on("round_begins", function(event)
 end)
 
 umpire.on("step_begins", function(event)
-  if store.phase_note then
-    print(store.phase_note)
-    store.phase_note = nil
-  end
   if event.phase == "manoeuvre" then
     local n = #umpire.units("off_table=reserve")
     if n > 0 and event.round >= 2 then
