@@ -73,13 +73,24 @@ fn timed(setup: &[String], lines: &[&str], undo: usize) -> impl FnMut(u64) -> Du
 
 /// Two sides of `per_side` stands in Commands of 20 (the first, `a0`/`b0`, are archers).
 fn roster(per_side: usize) -> Vec<String> {
-    let mut out = vec!["add side red Red".to_string(), "add side blue Blue".to_string()];
+    let mut out = vec![
+        "add side red Red".to_string(),
+        "add side blue Blue".to_string(),
+    ];
     for (side, p) in [("red", 'a'), ("blue", 'b')] {
         for i in 0..per_side {
             if i % 20 == 0 {
-                out.push(format!("add command {side} {p}c{} {side} {}", i / 20, i / 20));
+                out.push(format!(
+                    "add command {side} {p}c{} {side} {}",
+                    i / 20,
+                    i / 20
+                ));
             }
-            let kind = if i % 5 == 0 { "type=ARC weapon=bow" } else { "type=INF/U" };
+            let kind = if i % 5 == 0 {
+                "type=ARC weapon=bow"
+            } else {
+                "type=INF/U"
+            };
             out.push(format!(
                 "add unit {p}c{} {p}{i} {p}{i} {kind} sp=6 sp_start=6",
                 i / 20
@@ -124,7 +135,9 @@ fn olab_benches(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("olab/resolve");
     // A shot rolls 1d6 and the 2d6 save; the two rolls alone, as two commands.
-    g.bench_function("shoot_all_factors", |b| b.iter_custom(timed(&duel(), &[SHOOT], 1)));
+    g.bench_function("shoot_all_factors", |b| {
+        b.iter_custom(timed(&duel(), &[SHOOT], 1))
+    });
     g.bench_function("roll_same_dice_as_shoot", |b| {
         b.iter_custom(timed(&duel(), &["roll 1d6", "roll 2d6"], 0))
     });
@@ -132,8 +145,12 @@ fn olab_benches(c: &mut Criterion) {
     g.bench_function("cc_two_attackers_all_factors", |b| {
         b.iter_custom(timed(&duel(), &[CC], 1))
     });
-    let six = ["roll 1d6", "roll 2d6", "roll 1d6", "roll 2d6", "roll 1d6", "roll 2d6"];
-    g.bench_function("roll_same_dice_as_cc", |b| b.iter_custom(timed(&duel(), &six, 0)));
+    let six = [
+        "roll 1d6", "roll 2d6", "roll 1d6", "roll 2d6", "roll 1d6", "roll 2d6",
+    ];
+    g.bench_function("roll_same_dice_as_cc", |b| {
+        b.iter_custom(timed(&duel(), &six, 0))
+    });
     g.finish();
 
     // The largest sample army file.
@@ -144,7 +161,11 @@ fn olab_benches(c: &mut Criterion) {
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
         .max_by_key(|p| std::fs::metadata(p).unwrap().len())
         .unwrap();
-    let rel = largest.strip_prefix(repo()).unwrap().to_string_lossy().to_string();
+    let rel = largest
+        .strip_prefix(repo())
+        .unwrap()
+        .to_string_lossy()
+        .to_string();
     let load = format!("army load {rel}");
     let mut g = c.benchmark_group("olab/army");
     g.sample_size(20);
