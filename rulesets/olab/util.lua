@@ -86,11 +86,11 @@ function M.cinc_rating(side)
   local s = umpire.side(side)
   local g = M.cinc(side)
   local r = s.cinc_rating
-  local who = g and g.name or s.name
   if g and g.off_table == "eliminated" then
-    return 0, "C-in-C " .. who .. " eliminated: no rating until `newgeneral` (7.4)", g
+    return 0, "C-in-C " .. g.name .. " eliminated: no rating until `newgeneral` (7.4)", g
   end
-  return r, "C-in-C " .. who .. " (" .. (M.rating_name[r] or tostring(r)) .. ")", g
+  local who = g and ("C-in-C " .. g.name) or (M.poss(s.name) .. " C-in-C, no stand named")
+  return r, who .. " (" .. (M.rating_name[r] or tostring(r)) .. ")", g
 end
 
 -- Whether a stand is on the table (not in reserve, ambush, away, off or a spare sabot).
