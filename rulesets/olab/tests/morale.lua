@@ -120,7 +120,7 @@ end)
 
 test("rally: only routing stands", function()
   local s = game({ "r1 a A type=INF/U sp=6 sp_start=6" })
-  contains(s:fails("rally a"), "A is not routing (7.3)")
+  eq(s:fails("rally a"), "A is not routing (7.3)")   -- a plain refusal (umpire.fail)
 end)
 
 -- Command morale, PN (7.1) ---------------------------------------------------------------------
