@@ -289,3 +289,17 @@ test("a retreating Command's stands leave the table as `retreated`, not lost (7.
   contains(s:run("rout a4 off"), "leaves the table in good order")
   eq(s:get("a4", "off_table"), "retreated")
 end)
+
+test("2e army morale with an army file: the side's start_stands, threshold and retreat (2e 7.1)", function()
+  local s = session { ruleset = "olab", variant = "2e" }
+  s:run("army load examples/olab/britons.toml")
+  s:run("set war1,war2,war3 sp 0")
+  s:run("set war4 sp 2")                  -- routing: counts in 2e (AMB-50)
+  s:dice(3)
+  local out = s:run("morale side:britons")
+  contains(out, "Army morale 7.1: side:britons, 4 of 20 stands lost (20%)")
+  contains(out, "-1  C-in-C Boudica on her chariot (inferior) (7.1)")
+  contains(out, "holds (20%: fails on 1 or less)")
+  eq(s:get("britons", "threshold"), 20)
+  eq(s:get("britons", "retreating"), false)
+end)
