@@ -276,4 +276,46 @@ umpire.on("step_begins", function(event)
   end
 end)
 
+-- 3.4: a game decided on time goes to the side that lost fewer PCP (AMB-10: the text says the
+-- opposite, read as inverted). Lost: the full PCP of every stand eliminated and of every stand
+-- routed off the table; retreated stands are not lost.
+umpire.command {
+  name = "score",
+  help = "PCP lost by each side (3.4; AMB-10): every stand eliminated or routed off the table,\n" ..
+    "at its `pcp` (from `pcp … apply`) or its 2.2.2 price; on time, fewer lost wins",
+  args = {},
+  run = function(ctx)
+    local stands = require "olab.stands"
+    local sides = util.sides()
+    if #sides == 0 then umpire.fail("no stands in the game") end
+    local lost = {}
+    for _, side in ipairs(sides) do
+      local c = ctx:check("PCP lost 3.4: " .. side)
+      c:add(0, "nothing lost yet", "3.4")
+      local any = false
+      for _, u in ipairs(umpire.units("side:" .. side)) do
+        local how = (u.off_table == "eliminated" and "eliminated") or
+          (u.off_table == "routed_off" and "routed off the table") or nil
+        if how then
+          if not any then c:remove("nothing lost yet"); any = true end
+          local pcp = u.pcp
+          if pcp == 0 then pcp = stands.price(stands.tally(), u) end
+          c:add(pcp, u.id .. " " .. how, "3.4; AMB-10")
+        end
+      end
+      lost[side] = c:total()
+      c:result(lost[side] .. " PCP lost")
+      local h = umpire.side(side)
+      if h.pcp_lost ~= lost[side] then
+        h:set("pcp_lost", lost[side], "PCP lost so far (3.4; AMB-10)")
+      end
+    end
+    table.sort(sides, function(a, b) return lost[a] < lost[b] end)
+    if #sides > 1 and lost[sides[1]] == lost[sides[2]] then
+      return "on time: level at " .. lost[sides[1]] .. " PCP lost each (3.4)"
+    end
+    return "on time, " .. sides[1] .. " wins: it lost the fewest PCP (3.4; AMB-10)"
+  end,
+}
+
 return M

@@ -136,6 +136,8 @@ local function has_guided(u)
   return false
 end
 
+M.tally = tally
+
 -- Adds the 2.2.2 price of `u` to check `c`; returns the PCP.
 function M.price(c, u)
   local sp, raw = M.sp_of(u)
