@@ -41,7 +41,7 @@ end
 function M.use(u, key, force)
   local why = M.refusal(u, key)
   if why and not force then
-    error(why .. "; add `force` to override", 0)
+    umpire.fail(why .. "; add `force` to override")
   end
   local reason = names[key] .. " action (2.1.1)"
   if why then reason = reason .. ", over the limit by the umpire's decision" end

@@ -13,22 +13,13 @@ local shooting = require "olab.shooting"
 
 local M = {}
 
-local function row(t, key) return umpire.table(t):lookup(key) end
+local function row(t, key) return umpire.lookup(t, key) end
 
 -- 4.4: stands that may never charge, and those nobody gets a charge bonus against frontally.
-local NO_CHARGE = { PKE = true, TNK = true, ["SKI/S"] = true, ARC = true, TPT = true, ART = true }
 local NO_BONUS_FRONT = { ART = true, PKE = true, ["SKI/S"] = true }
 
 local function formed(u) return u.formation == "square" or u.formation == "testudo" end
-local function partner_of(u)
-  local id = (store.squares or {})[u.id]
-  return id and umpire.unit(id) or nil
-end
 local function is_cav(u) return u.type == "CAV/A" or u.type == "CAV/U" end
-local function is_motor(u)
-  return u.type == "TNK" or (u.type == "TPT" and (u.transport == "motor" or u.transport == "jeep"))
-end
-local marked = util.marked
 
 -- The Table 9 charge bonus (6.2): the `charge` flag typed by the umpire, or the movement part's
 -- `charge_bonus` marker, put on for the first turn of a charge that earns the bonus.
@@ -54,7 +45,7 @@ local function counts_as_pke(u) return u.type == "PKE" or formed(u) end
 -- square's two stands or of a testudo stand (6.6, AMB-29).
 local function strength(c, s)
   if s.formation == "square" then
-    local p = partner_of(s)
+    local p = util.partner(s)
     local total = s.sp + (p and p.sp or 0)
     c:add(util.quarter(total), string.format("square: 1/4 of %d SP", total), "6.6, AMB-29")
   elseif s.formation == "testudo" then
@@ -105,7 +96,7 @@ function M.strike(ctx, s, d, arc, opts)
   if s.type == "WBD" and charged then
     c:add(row("cc_additions", "wbd_charging"), "charging WBD", "Table 9, AMB-22")
   end
-  if s.type == "PKE" and not counts_as_pke(d) and not is_motor(d) then
+  if s.type == "PKE" and not counts_as_pke(d) and not util.is_motor(d) then
     c:add(row("cc_additions", "pike"), "PKE striking a non-PKE", "Table 9, AMB-23")
   end
   if opts.column and s.type == "MSK" then
@@ -148,7 +139,7 @@ function M.strike(ctx, s, d, arc, opts)
     return 0
   end
   local save, dice = umpire.roll("2d6")
-  c:add(-save, string.format("%s's save: 2d6 [%s]", d.name, table.concat(dice, " ")), "6.5")
+  c:add(-save, string.format("%s save: 2d6 [%s]", util.poss(d.name), table.concat(dice, " ")), "6.5")
   local hp = math.max(0, c:total())
   c:result(hp == 1 and "1 HP" or hp .. " HP")
   M.current = nil
@@ -158,7 +149,7 @@ end
 -- Takes `hp` from a stand (split between the two stands of a square, odd point to the stand
 -- struck; AMB-29) with a reason.
 local function take(u, hp, reason)
-  local p = u.formation == "square" and partner_of(u) or nil
+  local p = u.formation == "square" and util.partner(u) or nil
   if p and hp > 1 then
     local other = math.floor(hp / 2)
     util.damage(u, hp - other, reason)
@@ -174,8 +165,7 @@ local function result(u, hp, before, from, blocked)
   if hp <= 0 then return u.name .. " takes no HP" end
   take(u, hp, string.format("%d HP in close combat (6.5)", hp))
   if u.sp <= 0 or u.off_table == "eliminated" then
-    return string.format("%s takes %d HP and is eliminated (7.4); %s may follow up into the " ..
-      "space or swap with a fresh stand behind it (6.7)", u.name, hp, from.name), true
+    return string.format("%s takes %d HP and is eliminated (7.4)", u.name, hp), true
   end
   local recoils
   if util.is_2e() then recoils = 2 * hp > before else recoils = 2 * hp >= before end
@@ -189,24 +179,30 @@ local function result(u, hp, before, from, blocked)
     print(string.format("%s is in %s and cannot recoil 3\" (6.6, 6.7)", u.name, u.formation))
   end
   if blocked then
-    local p = u.formation == "square" and partner_of(u) or nil
+    local p = u.formation == "square" and util.partner(u) or nil
     for _, x in ipairs({ u, p }) do
       local old = x.sp
       x:set("sp", 0, "cannot recoil 3\": eliminated (6.7)")
       if util.on_loss then util.on_loss(x, old, 0) end
     end
-    return string.format("%s takes %d HP (%s of %d) and cannot recoil: eliminated (6.7); %s " ..
-      "may follow up into the space or swap with a fresh stand behind it", u.name, hp, half,
-      before, from.name), true
+    return string.format("%s takes %d HP (%s of %d) and cannot recoil: eliminated (6.7)",
+      u.name, hp, half, before), true
   end
   if u:has("engaged") then u:unmark("engaged", "recoiled out of contact (6.7)") end
-  return (string.format("%s takes %d HP (%s of %d): recoils 3\" straight away from %s (6.7); " ..
-    "%s may follow up into the space or swap with a fresh stand behind it", u.name, hp, half,
-    before, from.name, from.name)), true
+  return (string.format("%s takes %d HP (%s of %d): recoils 3\" straight away from %s (6.7)",
+    u.name, hp, half, before, from.name)), true
+end
+
+-- The winner's option (6.7), once every result is applied: only a stand still on the table,
+-- not routing and not recoiling itself may follow up.
+local function follow_up(line, moved, from, recoiled)
+  if not moved or util.off_table(from) or from:has("routed") or recoiled[from.id] then return line end
+  return line .. "; " .. from.name .. " may follow up into the space or swap with a fresh " ..
+    "stand behind it (6.7)"
 end
 
 local function strength_before(u)
-  local p = u.formation == "square" and partner_of(u) or nil
+  local p = u.formation == "square" and util.partner(u) or nil
   return u.sp + (p and p.sp or 0)
 end
 
@@ -240,29 +236,29 @@ umpire.command {
       if a then list[#list + 1] = { unit = a, arc = args["arc" .. key] or "front" } end
     end
     local function refuse(msg)
-      if not args.force then error(msg .. "; add `force` to override", 0) end
+      if not args.force then umpire.fail(msg .. "; add `force` to override") end
       print("(umpire override) " .. msg)
     end
-    if d.type == "AIR" then error("AIR never fight in close combat (6.1)", 0) end
-    if util.off_table(d) then error(d.name .. " is not on the table (" .. d.off_table .. ")", 0) end
+    if d.type == "AIR" then umpire.fail("AIR never fight in close combat (6.1)") end
+    if util.off_table(d) then umpire.fail(d.name .. " is not on the table (" .. d.off_table .. ")") end
     if args.column and util.year() and not util.between(1790, 1875) then
-      error("attack columns are for MSK c.1790-c.1875 (6.6); the period is " .. util.year(), 0)
+      umpire.fail("attack columns are for MSK c.1790-c.1875 (6.6); the period is " .. util.year())
     end
     for _, e in ipairs(list) do
       local a = e.unit
-      if a.id == d.id then error(a.name .. " cannot fight itself", 0) end
-      if a.side == d.side then error(a.name .. " and " .. d.name .. " are on the same side", 0) end
-      if a.type == "AIR" then error("AIR never fight in close combat (6.1)", 0) end
-      if util.off_table(a) then error(a.name .. " is not on the table (" .. a.off_table .. ")", 0) end
+      if a.id == d.id then umpire.fail(a.name .. " cannot fight itself") end
+      if a.side == d.side then umpire.fail(a.name .. " and " .. d.name .. " are on the same side") end
+      if a.type == "AIR" then umpire.fail("AIR never fight in close combat (6.1)") end
+      if util.off_table(a) then umpire.fail(a.name .. " is not on the table (" .. a.off_table .. ")") end
       if a.type == "ART" then refuse("ART can never start a close combat (6.1)") end
       if a:has("routed") then refuse(a.name .. " is routing and cannot attack (AMB-49)") end
       if a:has("observing") then refuse(a.name .. " is observing: MOVE only this round (8.2)") end
       if a:has("clearing") then refuse(a.name .. " is clearing mines and may not fight (8.1)") end
-      if marked(a, "disengaged") then
+      if a:has("disengaged") then
         refuse(a.name .. " disengaged this round and may not start a close combat (4.3)")
       end
-      if charging(a, args.charge) and NO_CHARGE[a.type] then
-        error(a.type .. " may never charge (4.4): drop `charge` (it may still advance into contact)", 0)
+      if charging(a, args.charge) and util.NO_CHARGE[a.type] then
+        umpire.fail(a.type .. " may never charge (4.4): drop `charge` (it may still advance into contact)")
       end
     end
     -- Pre-exchange strengths (AMB-12a).
@@ -291,13 +287,13 @@ umpire.command {
     -- The results, for every stand that took HP (AMB-12c).
     local primary = from or list[1].unit
     local recoiled = {}
-    local line
-    line, recoiled[d.id] = result(d, hp_d, before[d.id], primary, args.blocked)
-    lines[#lines + 1] = line
+    local line_d, line_back
+    line_d, recoiled[d.id] = result(d, hp_d, before[d.id], primary, args.blocked)
     if back then
-      line, recoiled[back.id] = result(back, hp_back, before[back.id], d, args.attacker_blocked)
-      lines[#lines + 1] = line
+      line_back, recoiled[back.id] = result(back, hp_back, before[back.id], d, args.attacker_blocked)
     end
+    lines[#lines + 1] = follow_up(line_d, recoiled[d.id], primary, recoiled)
+    if back then lines[#lines + 1] = follow_up(line_back, recoiled[back.id], d, recoiled) end
     -- Stands still in contact are engaged (a recoil or elimination breaks contact).
     local function present(u) return not util.off_table(u) and not recoiled[u.id] end
     for _, e in ipairs(list) do
@@ -332,12 +328,12 @@ umpire.command {
     local w = shooting.weapon_of(f, ch, nil)
     local reach = shooting.max_range(f, w)
     if reach <= 7 then
-      error(string.format("%s's %s reaches only %d\": pre-contact fire needs more than 7\" (6.3)",
-        f.name, w, reach), 0)
+      umpire.fail(string.format("%s %s reaches only %d\": pre-contact fire needs more than 7\" (6.3)",
+        util.poss(f.name), w, reach))
     end
     if dist <= 7 then
-      error(string.format("the charge started %d\" away: pre-contact fire needs more than 7\" (6.3)",
-        dist), 0)
+      umpire.fail(string.format("the charge started %d\" away: pre-contact fire needs more than 7\" (6.3)",
+        dist))
     end
     actions.use(f, "shoot", args.force)
     local cover = ({ open = 0, cover = 1, double = 2 })[args.cover or "open"]

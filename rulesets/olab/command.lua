@@ -2,53 +2,98 @@
 --
 -- The umpire measures; the script decides. `incommand UNIT GAP` takes the longest gap (in
 -- inches, base edge to base edge) along the best chain of friendly stands from the stand to
--- its Command's General (or the straight distance to the General). Scripts cannot read side
--- attributes, so each side's communications are set with `comms` and kept in the store:
---   store.comms        = { [SIDE] = "none" | "telephone" | "radio" }
+-- its Command's General (or the straight distance to the General). A side's communications
+-- are its `comms` attribute (army files set it; `comms SIDE LEVEL` changes it) and its C-in-C
+-- rating its `cinc_rating` (`cinc SIDE STAND`). Kept in the store:
 --   store.attrition    = { [UNIT] = ROUND }      PN 4.1.2 loss taken this round (AMB-28)
---   store.generals_lost = { {side=, command=, id=, round=, replaced_by=}, … }   (7.1, 7.4)
+--   store.generals_lost = { {side=, command=, id=, round=, replaced_by=}, … }   (7.4)
 local util = require "olab.util"
 
 local M = {}
 
--- A side's communications: set with `comms`; sci-fi armies have radio (8.7.2).
+-- A side's communications: its `comms` attribute; a sci-fi side left at "none" has radio
+-- (8.7.2).
 function M.comms(side)
-  local c = store.comms
-  if c and c[side] then return c[side], "set with `comms`" end
-  for _, u in ipairs(util.units("side:" .. side)) do
+  local c = umpire.side(side).comms
+  if c ~= "none" then return c, "the side's comms" end
+  for _, u in ipairs(umpire.units("side:" .. side)) do
     if u.scifi then return "radio", "sci-fi (8.7.2)" end
   end
-  return "none", "default"
+  return "none", "the side's comms"
 end
 
 function M.distance(side)
   local comms, why = M.comms(side)
-  return util.ed(umpire.table("command_distance"):lookup(comms)), comms, why
+  return util.ed(umpire.lookup("command_distance", comms)), comms, why
 end
 
--- The General of a stand's Command: the stand of that Command with a General rating.
+local function alive(g)
+  return g ~= nil and g.sp > 0 and g.off_table ~= "eliminated" and g.general ~= "none"
+end
+
+-- The General a stand's chain of command ends at (4.1.2): its Command's `general` attribute
+-- (army files set it), else a stand of its Command with a General rating, else (a Command
+-- without a General of its own, like the Afrika Korps' Schützen) the side's C-in-C.
 function M.general_of(u)
-  for _, g in ipairs(util.units("command:" .. u.command)) do
-    if g.general ~= "none" and g.sp > 0 then return g end
+  local id = umpire.group(u.command).general
+  if id ~= "" then
+    local ok, g = pcall(umpire.unit, id)
+    if ok and alive(g) then return g end
   end
+  for _, g in ipairs(umpire.units("command:" .. u.command)) do
+    if alive(g) then return g end
+  end
+  local c = util.cinc(u.side)
+  if alive(c) then return c end
   return nil
 end
 
 umpire.command {
   name = "comms",
   help = "set a side's communications for the command distance (4.1.2):\n" ..
-    "none 6\" (2E 4\"), telephone 12\" (8\"), radio 24\" (18\")",
+    "none 6\" (2E 4\"), telephone 12\" (8\"), radio 24\" (18\"); without LEVEL, shows it",
   args = {
-    { name = "side", type = "selector", help = "the side (its id selects its stands)" },
-    { name = "level", type = "choice", values = { "none", "telephone", "radio" } },
+    { name = "side", type = "side", help = "the side" },
+    { name = "level", type = "choice", optional = true, values = { "none", "telephone", "radio" } },
   },
   run = function(ctx, args)
-    local side = args.side[1].side
-    local c = store.comms or {}
-    c[side] = args.level
-    store.comms = c
-    local d = M.distance(side)
-    return side .. ": " .. args.level .. ", command distance " .. d .. "\" (4.1.2)"
+    local side = args.side
+    if args.level and args.level ~= side.comms then
+      side:set("comms", args.level, "communications set by the umpire (4.1.2)")
+    end
+    local d, comms, why = M.distance(side.id)
+    return side.id .. ": " .. comms .. " (" .. why .. "), command distance " .. d .. "\" (4.1.2)"
+  end,
+}
+
+umpire.command {
+  name = "cinc",
+  help = "name a side's C-in-C: flags the stand `cinc` and gives the side its General rating\n" ..
+    "as the C-in-C rating (3.3, 7.1); without STAND, shows the side's C-in-C\n" ..
+    "e.g. `cinc romans suetonius`",
+  args = {
+    { name = "side", type = "side", help = "the side" },
+    { name = "stand", type = "unit", optional = true, help = "a General of that side" },
+  },
+  run = function(ctx, args)
+    local side, g = args.side, args.stand
+    if g then
+      if g.side ~= side.id then umpire.fail(g.id .. " is not on " .. side.id .. "'s side") end
+      if g.general == "none" then
+        umpire.fail(g.id .. " is not a General: `set " .. g.id .. " general competent` first (2.1)")
+      end
+      for _, u in ipairs(umpire.units("side:" .. side.id)) do
+        if u.cinc and u.id ~= g.id then u:set("cinc", false, g.name .. " is the C-in-C now") end
+      end
+      if not g.cinc then g:set("cinc", true, "named C-in-C by the umpire (3.3)") end
+      local r = util.rating[g.general]
+      if side.cinc_rating ~= r then
+        side:set("cinc_rating", r, "the C-in-C " .. g.name .. " is " .. g.general .. " (3.3)")
+      end
+    end
+    local r, label = util.cinc_rating(side.id)
+    return side.id .. ": " .. label .. ", " .. string.format("%+d", r) ..
+      " to initiative and morale (3.3, 7.1)"
   end,
 }
 
@@ -81,11 +126,11 @@ umpire.command {
       inside = true
     else
       if args.gap == nil then
-        error("give GAP: the longest gap in inches from " .. u.id .. " along friendly stands " ..
+        umpire.fail("give GAP: the longest gap in inches from " .. u.id .. " along friendly stands " ..
           "to " .. (general and general.id or "its General") .. ", e.g. `incommand " .. u.id ..
-          " 5`", 0)
+          " 5`")
       end
-      if args.gap < 0 then error("GAP is a distance: 0 or more inches", 0) end
+      if args.gap < 0 then umpire.fail("GAP is a distance: 0 or more inches") end
       local gap = util.rhu(args.gap)
       c:add(gap, "longest gap to " .. (general and general.name or "a General") ..
         (gap ~= args.gap and " (rounded, 1.2)" or ""), "4.1.2; AMB-27")
@@ -146,13 +191,13 @@ umpire.command {
   run = function(ctx, args)
     local old, new = args.old, args.new
     local problems = {}
-    if old.general == "none" then error(old.id .. " is not a General", 0) end
-    if new.general ~= "none" then error(new.id .. " is already a General", 0) end
-    if new.side ~= old.side then error(new.id .. " is not on " .. old.side .. "'s side", 0) end
+    if old.general == "none" then umpire.fail(old.id .. " is not a General") end
+    if new.general ~= "none" then umpire.fail(new.id .. " is already a General") end
+    if new.side ~= old.side then umpire.fail(new.id .. " is not on " .. old.side .. "'s side") end
     if not fallen(old) then problems[#problems + 1] = old.id .. " has not fallen (SP " .. old.sp .. ")" end
     if fallen(new) then problems[#problems + 1] = new.id .. " has been eliminated itself" end
     if util.is_2e() then
-      for _, g in ipairs(util.units("side:" .. old.side)) do
+      for _, g in ipairs(umpire.units("side:" .. old.side)) do
         if g.general ~= "none" and g ~= old and not fallen(g) then
           problems[#problems + 1] = "2E 7.4: " .. g.id .. " is still a General; a new one is " ..
             "named only when the last falls"
@@ -163,7 +208,7 @@ umpire.command {
       problems[#problems + 1] = "PN 7.4: the new General comes from " .. old.command
     end
     if #problems > 0 then
-      if not args.force then error(table.concat(problems, "; ") .. "; add `force` to override", 0) end
+      if not args.force then umpire.fail(table.concat(problems, "; ") .. "; add `force` to override") end
       print("umpire's override: " .. table.concat(problems, "; "))
     end
     local reason = "replaces " .. old.name .. " (7.4)"
@@ -172,8 +217,16 @@ umpire.command {
     if was_cinc then
       new:set("cinc", true, reason .. "; the new C-in-C is Inferior (AMB-45)")
       old:set("cinc", false, "replaced as C-in-C (7.4)")
+      local side = umpire.side(old.side)
+      if side.cinc_rating ~= -1 then
+        side:set("cinc_rating", -1, "the new C-in-C " .. new.name .. " is Inferior (7.4; AMB-45)")
+      end
     end
     old:set("general", "none", "fallen; replaced by " .. new.name .. " (7.4)")
+    local grp = umpire.group(new.command)
+    if grp.general ~= new.id then
+      grp:set("general", new.id, new.name .. " replaces " .. old.name .. " (7.4)")
+    end
     local lost = store.generals_lost or {}
     lost[#lost + 1] = { side = old.side, command = old.command, id = old.id,
       round = umpire.clock().round, replaced_by = new.id }

@@ -14,7 +14,7 @@ umpire.command {
   },
   run = function(ctx, args)
     if util.is_2e() then
-      error("the 2nd Edition has no dispute rule (it is PN 1.3); the umpire decides", 0)
+      umpire.fail("the 2nd Edition has no dispute rule (it is PN 1.3); the umpire decides")
     end
     if (args.mode or "opposed") == "test" then
       local c = ctx:check("Dispute test 1.3" .. (args.unit and (": " .. args.unit.name) or ""))
@@ -25,7 +25,7 @@ umpire.command {
       return yes and "yes: the test succeeds" or "no: the test fails"
     end
     local sides = util.sides()
-    if #sides < 2 then error("an opposed dispute needs two sides with stands", 0) end
+    if #sides < 2 then umpire.fail("an opposed dispute needs two sides with stands") end
     local contenders = sides
     for attempt = 1, 50 do
       local best, leaders = nil, {}
@@ -40,6 +40,6 @@ umpire.command {
       print("tie at " .. best .. ": roll again (AMB-33)")
       contenders = leaders
     end
-    error("still tied after 50 rolls; check the dice queue", 0)
+    umpire.fail("still tied after 50 rolls; check the dice queue")
   end,
 }

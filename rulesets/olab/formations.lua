@@ -19,7 +19,7 @@ umpire.command {
     local sq = store.squares or {}
     if not b then
       local p = sq[a.id]
-      if not p then error(a.name .. " is not in a square", 0) end
+      if not p then umpire.fail(a.name .. " is not in a square") end
       b = umpire.unit(p)
       sq[a.id], sq[b.id] = nil, nil
       store.squares = sq
@@ -29,13 +29,13 @@ umpire.command {
       end
       return a.name .. " and " .. b.name .. " leave their square"
     end
-    if a.type ~= "MSK" or b.type ~= "MSK" then error("a square is formed by two MSK stands (6.6)", 0) end
-    if a.side ~= b.side then error("the two stands are on different sides", 0) end
+    if a.type ~= "MSK" or b.type ~= "MSK" then umpire.fail("a square is formed by two MSK stands (6.6)") end
+    if a.side ~= b.side then umpire.fail("the two stands are on different sides") end
     if util.year() and not util.between(1700, 1900) then
-      error("squares are formed c.1700-c.1900 (6.6); the period is " .. util.year(), 0)
+      umpire.fail("squares are formed c.1700-c.1900 (6.6); the period is " .. util.year())
     end
     for _, u in ipairs({ a, b }) do
-      if sq[u.id] then error(u.name .. " is already in a square", 0) end
+      if sq[u.id] then umpire.fail(u.name .. " is already in a square") end
     end
     sq[a.id], sq[b.id] = b.id, a.id
     store.squares = sq
@@ -61,13 +61,13 @@ umpire.command {
   run = function(ctx, args)
     local u = args.stand
     if args.off then
-      if u.formation ~= "testudo" then error(u.name .. " is not in testudo", 0) end
+      if u.formation ~= "testudo" then umpire.fail(u.name .. " is not in testudo") end
       actions.use(u, "move", args.force)
       u:set("formation", "normal", "left testudo (6.6)")
       return u.name .. " leaves testudo"
     end
     if u.type ~= "INF/A" and not args.force then
-      error("only INF/A stands form testudo or schiltron (6.6); add `force` to override", 0)
+      umpire.fail("only INF/A stands form testudo or schiltron (6.6); add `force` to override")
     end
     actions.use(u, "move", args.force)
     u:set("formation", "testudo", "formed testudo (6.6)")

@@ -2,13 +2,13 @@
 --
 -- Routs and elimination are automatic: after any SP loss, by any command, the `unit_damaged`
 -- handler below eliminates a stand at 0 SP and routs one below half its starting SP. `rally`
--- and `morale` are the A.O.B. tests. Command (PN) and army (2e) state lives in the store,
--- because scripts cannot read Command or side attributes (README, API notes).
+-- and `morale` are the A.O.B. tests. Command (PN) and army (2e) morale state is kept in the
+-- Command's (2e: the side's) attributes: `start_stands`, `threshold`, `retreating`, and
+-- `general_killed` (2e: the side's `generals_killed`).
 local util = require "olab.util"
 
 local M = {}
 
-local function round() return umpire.clock().round end
 
 -- 7.2, 7.4: what an SP loss from `old` to `new` does to stand `u`. Called at once by
 -- util.damage and again by the unit_damaged event (for losses from any other command); the
@@ -30,6 +30,11 @@ function M.after_loss(u, old, new, quiet)
       if p.formation == "square" then p:set("formation", "normal", "its square partner is gone (6.6)") end
     end
     if u.general ~= "none" then
+      local why = u.name .. ", a General, eliminated (7.1, 7.4)"
+      local grp = umpire.group(u.command)
+      if not grp.general_killed then grp:set("general_killed", true, why) end
+      local side = umpire.side(u.side)
+      side:add("generals_killed", 1, why)
       print(string.format("%s was a General: its Command names an Inferior replacement (7.4)",
         u.name))
     end
@@ -42,18 +47,13 @@ function M.after_loss(u, old, new, quiet)
     end
     u:mark("routed", string.format("SP %d is below half of its starting %d (7.2)", new, u.sp_start))
     local r = store.rout_round or {}
-    r[u.id] = round()
+    r[u.id] = util.round()
     store.rout_round = r
   end
 end
 util.on_loss = function(u, old, new) M.after_loss(u, old, new, true) end
 
 umpire.on("unit_damaged", function(ev) M.after_loss(ev.unit, ev.old, ev.new) end)
-
--- A friendly General's rating as a modifier (2.1).
-local function rating_of(g)
-  return util.rating[g.general] or 0
-end
 
 umpire.command {
   name = "rally",
@@ -67,23 +67,23 @@ umpire.command {
   },
   run = function(ctx, args)
     local u, g = args.stand, args.general
-    if not u:has("routed") then error(u.name .. " is not routing (7.3)", 0) end
-    if util.off_table(u) then error(u.name .. " is off the table (" .. u.off_table .. ")", 0) end
+    if not u:has("routed") then umpire.fail(u.name .. " is not routing (7.3)") end
+    if util.off_table(u) then umpire.fail(u.name .. " is off the table (" .. u.off_table .. ")") end
     local routed_in = (store.rout_round or {})[u.id]
-    if routed_in == round() and not args.force then
-      error(u.name .. (util.is_2e() and " has not yet spent a turn routing (2e 7.3)" or
+    if routed_in == util.round() and not args.force then
+      umpire.fail(u.name .. (util.is_2e() and " has not yet spent a turn routing (2e 7.3)" or
         " cannot rally in the round it took the casualties that routed it (PN 7.2)") ..
-        "; add `force` to override", 0)
+        "; add `force` to override")
     end
     if g then
-      if g.general == "none" then error(g.name .. " is not a General (2.1)", 0) end
-      if g.side ~= u.side then error(g.name .. " is not on " .. u.name .. "'s side", 0) end
-      if util.off_table(g) then error(g.name .. " is off the table", 0) end
+      if g.general == "none" then umpire.fail(g.name .. " is not a General (2.1)") end
+      if g.side ~= u.side then umpire.fail(g.name .. " is not on " .. util.poss(u.name) .. " side") end
+      if util.off_table(g) then umpire.fail(g.name .. " is off the table") end
     end
     local c = ctx:check("Rally 7.3: " .. u.name)
     c:roll("1d6", "rally D6", "7.3")
     if g and g.id ~= u.id then
-      c:add(rating_of(g), g.general .. " General " .. g.name .. " within 4\"", "7.3")
+      c:add(util.rating[g.general] or 0, g.general .. " General " .. g.name .. " within 4\"", "7.3")
     end
     -- The troop line: at most +1 in all (AMB-07).
     local good = u.quality == "good" or u.quality == "elite"
@@ -107,10 +107,14 @@ umpire.command {
   end,
 }
 
--- The morale group of a stand: its Command (PN) or its side (2e army morale).
+-- The morale group of a stand: its Command (PN) or its side (2e army morale), as
+-- {kind, id, handle, label}.
 local function group_of(u)
-  if util.is_2e() then return "side:" .. u.side end
-  return "command:" .. u.command
+  if util.is_2e() then
+    return { kind = "side", id = u.side, handle = umpire.side(u.side), label = "side:" .. u.side }
+  end
+  return { kind = "command", id = u.command, handle = umpire.group(u.command),
+    label = "command:" .. u.command }
 end
 
 -- Losses counted for morale (7.1): PN eliminated or routed off the table; 2e eliminated or
@@ -120,74 +124,62 @@ local function counts_as_lost(u)
   return util.is_2e() and u:has("routed") and not util.off_table(u)
 end
 
--- The side's C-in-C rating, read from its `cinc` stand (side attributes are not readable).
-local function cinc_of(side)
-  for _, u in ipairs(umpire.units("side:" .. side)) do
-    if u.cinc and u.off_table ~= "eliminated" then return u end
-  end
-  return nil
-end
-
--- One morale test for group `g` (a selector word) if a new threshold has been reached.
+-- One morale test for group `g` (from group_of) if a new threshold has been reached.
 function M.test(ctx, g, base, force)
-  local units = umpire.units(g)
-  local n = base or (store.morale_base or {})[g] or #units
-  if base then
-    local b = store.morale_base or {}
-    b[g] = base
-    store.morale_base = b
+  local h = g.handle
+  local units = umpire.units(g.label)
+  if base and base ~= h.start_stands then
+    h:set("start_stands", base, "stands at the start, given by the umpire (7.1)")
   end
-  if n == 0 then return g .. ": no stands" end
-  local lost, generals = 0, 0
+  local n = h.start_stands
+  if n == 0 then n = #units end
+  if n == 0 then return g.label .. ": no stands" end
+  local lost = 0
   for _, u in ipairs(units) do
     if counts_as_lost(u) then lost = lost + 1 end
-    if u.general ~= "none" and u.off_table == "eliminated" then generals = generals + 1 end
   end
   local pct = util.rhu(100 * lost / n)
   local level = math.floor(pct / 10) * 10
-  local tested = (store.morale_level or {})[g] or 0
+  local tested = h.threshold
   local what = util.is_2e() and "army" or "Command"
   if level < 20 or (level <= tested and not force) then
     return string.format("%s %s: %d of %d stands lost (%d%%): no new threshold (7.1)", what,
-      g, lost, n, pct)
+      g.label, lost, n, pct)
   end
   local fail = level / 10 - 1
   local c = ctx:check(string.format("%s morale 7.1: %s, %d of %d stands lost (%d%%)",
-    util.is_2e() and "Army" or "Command", g, lost, n, pct))
+    util.is_2e() and "Army" or "Command", g.label, lost, n, pct))
   c:roll("1d6", "morale D6", "7.1")
-  local side = units[1].side
-  local cinc = cinc_of(side)
-  if cinc and rating_of(cinc) ~= 0 then
-    c:add(rating_of(cinc), cinc.general .. " C-in-C " .. cinc.name, "7.1")
-  end
+  local side = units[1] and units[1].side or g.id
+  local rating, label = util.cinc_rating(side)
+  if rating ~= 0 then c:add(rating, label, "7.1") end
   if util.is_2e() then
-    local killed = 0
-    for _, u in ipairs(umpire.units("side:" .. side)) do
-      if u.general ~= "none" and u.off_table == "eliminated" then killed = killed + 1 end
-    end
+    local killed = umpire.side(side).generals_killed
     if killed > 0 then c:add(-killed, killed .. " General(s) killed this game", "2e 7.1") end
-  elseif generals > 0 then
+  elseif h.general_killed then
     c:add(-1, "the Command's General is killed", "7.1")
   end
   c:point("olab.morale.modifiers")
-  local levels = store.morale_level or {}
-  levels[g] = level
-  store.morale_level = levels
+  if level ~= tested then
+    h:set("threshold", level, "morale tested at " .. level .. "% (7.1; AMB-06)")
+  end
   if c:total() <= fail then
     c:result(string.format("retreats (%d%%: fails on %d or less)", level, fail))
+    local from = util.round() + 1
+    if not h.retreating then
+      h:set("retreating", true, string.format("failed its morale test at %d%%: retreats in " ..
+        "good order from round %d (7.1)", level, from))
+    end
     for _, u in ipairs(units) do
       if not util.off_table(u) and not u:has("retreating") then
         u:mark("retreating", string.format("its %s retreats in good order from round %d (7.1)",
-          what, round() + 1))
+          what, from))
       end
     end
-    local r = store.retreat or {}
-    r[g] = round() + 1
-    store.retreat = r
-    return string.format("%s %s retreats in good order from round %d", what, g, round() + 1)
+    return string.format("%s %s retreats in good order from round %d", what, g.label, from)
   end
   c:result(string.format("holds (%d%%: fails on %d or less)", level, fail))
-  return string.format("%s %s holds", what, g)
+  return string.format("%s %s holds", what, g.label)
 end
 
 umpire.command {
@@ -206,10 +198,10 @@ umpire.command {
     local seen, order = {}, {}
     for _, u in ipairs(args.groups) do
       local g = group_of(u)
-      if not seen[g] then seen[g] = true; order[#order + 1] = g end
+      if not seen[g.label] then seen[g.label] = true; order[#order + 1] = g end
     end
     if #order == 0 then return "no stands chosen" end
-    if args.start and #order > 1 then error("`start` is for one group at a time", 0) end
+    if args.start and #order > 1 then umpire.fail("`start` is for one group at a time") end
     local out = {}
     for _, g in ipairs(order) do out[#out + 1] = M.test(ctx, g, args.start, args.force) end
     return table.concat(out, "\n")

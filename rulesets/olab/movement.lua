@@ -6,8 +6,8 @@ local actions = require "olab.actions"
 
 local M = {}
 
-local function moves(key) return umpire.table("moves"):lookup(key) end
-local function terrain(key) return umpire.table("terrain"):lookup(key) end
+local function moves(key) return umpire.lookup("moves", key) end
+local function terrain(key) return umpire.lookup("terrain", key) end
 
 -- Half the speed of each transport a stand may mount or leave (4.3).
 M.transports = { animal = 6, cavalry = 10, motor = 10, slow_tnk = 8, medium_tnk = 10, fast = 16 }
@@ -15,7 +15,6 @@ local transport_names = { "animal", "cavalry", "motor", "slow_tnk", "medium_tnk"
 
 local FOOT = { ["INF/A"] = true, ["INF/U"] = true, WBD = true, PKE = true, ARC = true,
   MSK = true, ["SKI/F"] = true, ["SKI/S"] = true }
-local NO_CHARGE = { PKE = true, TNK = true, ["SKI/S"] = true, ARC = true, TPT = true, ART = true }
 
 -- Wheeled for Table 5: motor and jeep transport, and guns moving on their limbers (PN).
 local function wheeled(u)
@@ -23,9 +22,10 @@ local function wheeled(u)
     or (u.type == "ART" and u.transport == "animal")
 end
 
-local function motorised(u)
-  return (u.type == "TNK") or ((u.type == "TPT" or u.type == "ART") and
-    (u.transport == "motor" or u.transport == "jeep"))
+-- Motor vehicles for the road bonus: TNK, motor TPT, and a gun moving on its motor limber.
+local function motorised(u, m)
+  return util.is_motor(u) or (u.type == "ART" and (u.transport == "motor" or u.transport == "jeep")
+    and (u.formation == "limbered" or m.limber))
 end
 
 -- Whether an ART stand moves on its limber this time: it has a transport and is limbered
@@ -40,7 +40,7 @@ local function table4(u, m)
   if t == "INF/A" or t == "INF/U" then return "INF" end
   if t == "TNK" then
     if u.speed == "none" then
-      error(u.id .. " is a TNK without a speed: set speed=slow|medium|fast (Table 4)", 0)
+      umpire.fail(u.id .. " is a TNK without a speed: set speed=slow|medium|fast (Table 4)")
     end
     return "TNK " .. u.speed
   end
@@ -48,7 +48,7 @@ local function table4(u, m)
   if t == "TPT" or t == "ART" then
     local tr = u.transport
     if tr == "animal" or tr == "motor" or tr == "jeep" then return "TPT " .. tr end
-    error(u.id .. " is a TPT without a kind: set transport=animal|motor|jeep (Table 4)", 0)
+    umpire.fail(u.id .. " is a TPT without a kind: set transport=animal|motor|jeep (Table 4)")
   end
   if t == "AIR" then
     if u.air == "fixed" then return "AIR fixed" end
@@ -70,7 +70,7 @@ function M.allowance(c, u, m)
   end
   -- Formations that hardly move (6.6).
   if u.formation == "square" then
-    if not util.is_2e() then error(u.name .. " is in square: a square cannot move (PN 6.6)", 0) end
+    if not util.is_2e() then umpire.fail(u.name .. " is in square: a square cannot move (PN 6.6)") end
     c:add(2, "square: the 2\" minimum only", "2E 6.6")
     return 2, 0
   end
@@ -92,7 +92,7 @@ function M.allowance(c, u, m)
   c:point("olab.move.allowance")
   if m.backstep then
     if not FOOT[u.type] or u.type:match("^SKI") then
-      error("only infantry may backstep (4.3); " .. u.id .. " is " .. u.type, 0)
+      umpire.fail("only infantry may backstep (4.3); " .. u.id .. " is " .. u.type)
     end
     c:add(util.rhu(base / 2) - base, "backstep: half a move straight back", "4.3")
   end
@@ -101,7 +101,7 @@ function M.allowance(c, u, m)
       c:add(0, "no road bonus when charging", "Table 5")
     else
       local r = terrain("road")
-      local bonus = motorised(u) and r.motor or r.bonus
+      local bonus = motorised(u, m) and r.motor or r.bonus
       c:add(bonus, "whole move along a road" .. (bonus == r.motor and " (TNK/motor)" or ""),
         "Table 5; AMB-32")
     end
@@ -115,7 +115,7 @@ function M.allowance(c, u, m)
   if m.swap then c:add(terrain("swap places"), "swapping places", "4.3") end
   local limbering = (m.limber and 1 or 0) + (m.unlimber and 1 or 0)
   if limbering > 0 then
-    if u.type ~= "ART" then error("only ART limber or unlimber (Table 4)", 0) end
+    if u.type ~= "ART" then umpire.fail("only ART limber or unlimber (Table 4)") end
     local per = (u.transport == "animal") and moves("limber animal") or moves("limber motor")
     c:add(per * limbering, (limbering == 2 and "limbering and unlimbering" or
       (m.limber and "limbering" or "unlimbering")) .. " (" .. per .. "\" each)", "Table 4")
@@ -136,7 +136,7 @@ local function check_terrain(u, m)
   local t, code = m.terrain, u.type
   local main = util.main_type(code)
   if not t or t == "open" or m.road then return end
-  local function no(why) error(u.name .. " cannot enter " .. t .. ": " .. why, 0) end
+  local function no(why) umpire.fail(u.name .. " cannot enter " .. t .. ": " .. why) end
   if t == "woods" then
     if code == "PKE" then no("woods are impassable to PKE (Table 5)") end
     if not util.is_2e() and wheeled(u) then no("PN: woods are impassable to wheeled vehicles") end
@@ -180,7 +180,7 @@ end
 -- The one free change of facing a round (4.3); a charge may turn once at its start (4.4).
 local function check_turn(u, m)
   if m.turn and u:has("turned") and not m.force then
-    error(u.name .. " has already changed facing this round (4.3); add `force` to override", 0)
+    umpire.fail(u.name .. " has already changed facing this round (4.3); add `force` to override")
   end
 end
 
@@ -218,9 +218,9 @@ end
 -- Works out and judges a move; returns the allowance, the cost and a verdict line.
 local function judge(ctx, title, u, m)
   if m.inside and not m.terrain then
-    error("INSIDE needs the ground it is in, e.g. `woods 2` (Table 5)", 0)
+    umpire.fail("INSIDE needs the ground it is in, e.g. `woods 2` (Table 5)")
   end
-  if m.inside and m.inside < 0 then error("INSIDE is a distance: 0 or more inches", 0) end
+  if m.inside and m.inside < 0 then umpire.fail("INSIDE is a distance: 0 or more inches") end
   if m.terrain and m.terrain ~= "open" and m.inside == nil and m.distance then
     m.inside = m.distance -- the whole move is in that ground
   end
@@ -231,7 +231,7 @@ local function judge(ctx, title, u, m)
   if u.type == "AIR" then
     if distance and (distance < min or distance > allow) then
       c:result("not allowed")
-      error(u.name .. " must fly between " .. min .. "\" and " .. allow .. "\" (Table 4)", 0)
+      umpire.fail(u.name .. " must fly between " .. min .. "\" and " .. allow .. "\" (Table 4)")
     end
     c:result(min .. "-" .. allow .. "\"")
     return allow, distance
@@ -254,12 +254,12 @@ local function judge(ctx, title, u, m)
     (util.main_type(u.type) == "CAV" or u.type == "ART" or u.type == "TPT" or u.type == "TNK")
   if capped and (m.inside or 0) > terrain("woods").limit then
     c:result("not allowed")
-    error(u.name .. " may move at most 2\" inside woods a turn (Table 5)", 0)
+    umpire.fail(u.name .. " may move at most 2\" inside woods a turn (Table 5)")
   end
   if cost > allow and distance > limit then
     c:result("not allowed")
-    error(string.format("%s cannot move %d\": it costs %g\" of an allowance of %d\" (Tables 4-5)",
-      u.name, distance, cost, allow), 0)
+    umpire.fail(string.format("%s cannot move %d\": it costs %g\" of an allowance of %d\" (Tables 4-5)",
+      u.name, distance, cost, allow))
   end
   c:result(distance .. "\" allowed" .. (cost > allow and " (the 2\" minimum, 4.3)" or ""))
   return allow, distance
@@ -278,9 +278,9 @@ umpire.command {
   }),
   run = function(ctx, args)
     local u = args.unit
-    if not util.on_table(u) then error(u.id .. " is not on the table (" .. u.off_table .. ")", 0) end
+    if not util.on_table(u) then umpire.fail(u.id .. " is not on the table (" .. u.off_table .. ")") end
     if u:has("engaged") and not args.disengage then
-      error(u.name .. " is in close combat: add `disengage` to move away (4.3)", 0)
+      umpire.fail(u.name .. " is in close combat: add `disengage` to move away (4.3)")
     end
     check_turn(u, args)
     local allow, distance = judge(ctx, "Manoeuvre 4.2: " .. u.name, u, args)
@@ -317,18 +317,18 @@ umpire.command {
   }),
   run = function(ctx, args)
     local u, target = args.unit, args.target
-    if NO_CHARGE[u.type] then
-      error(u.type .. " may not charge (4.4); it may still advance into contact with `move`", 0)
+    if util.NO_CHARGE[u.type] then
+      umpire.fail(u.type .. " may not charge (4.4); it may still advance into contact with `move`")
     end
     if u.type == "AIR" or target.type == "AIR" then
-      error("close combat is for ground stands only: AIR never charge or are charged (6.1)", 0)
+      umpire.fail("close combat is for ground stands only: AIR never charge or are charged (6.1)")
     end
-    if u.side == target.side then error(target.id .. " is on the same side", 0) end
-    if u:has("engaged") then error(u.name .. " is in close combat: no new charges until it ends (6.2)", 0) end
-    if u:has("routed") then error(u.name .. " is routing and cannot charge (7.2; AMB-49)", 0) end
-    if u:has("disengaged") then error(u.name .. " disengaged this round: no new close combat (4.3)", 0) end
+    if u.side == target.side then umpire.fail(target.id .. " is on the same side") end
+    if u:has("engaged") then umpire.fail(u.name .. " is in close combat: no new charges until it ends (6.2)") end
+    if u:has("routed") then umpire.fail(u.name .. " is routing and cannot charge (7.2; AMB-49)") end
+    if u:has("disengaged") then umpire.fail(u.name .. " disengaged this round: no new close combat (4.3)") end
     if util.rhu(args.distance) < 2 then
-      error("a charge is a straight move of at least 2\" (4.4); from closer, advance with `move`", 0)
+      umpire.fail("a charge is a straight move of at least 2\" (4.4); from closer, advance with `move`")
     end
     local m = {}
     for k, v in pairs(args) do m[k] = v end
@@ -382,15 +382,66 @@ umpire.command {
   run = function(ctx, args)
     local u = args.unit
     if u.type ~= "SKI/F" and u.type ~= "SKI/M" then
-      error("only SKI/F and SKI/M may evade (4.4); " .. u.id .. " is " .. u.type, 0)
+      umpire.fail("only SKI/F and SKI/M may evade (4.4); " .. u.id .. " is " .. u.type)
     end
     if u:has("moved") and not args.force then
-      error(u.name .. " has already moved this round and cannot evade (4.4)", 0)
+      umpire.fail(u.name .. " has already moved this round and cannot evade (4.4)")
     end
     actions.use(u, "move", args.force)
     u:mark("evaded", "evaded a charge (4.4)")
     return u.name .. " falls back 6\" straight away from the charger; the charger may go on " ..
       "up to its full move (4.4; AMB-18)"
+  end,
+}
+
+-- 7.2, 7.1: the compulsory moves toward the stand's own base edge. A routing stand turns
+-- about and makes one full standard (non-charge) Table 4 move; a stand of a retreating
+-- Command (2e: army) moves at normal speed (AMB-35). The umpire gives the distance to the
+-- edge; a move that reaches it takes the stand off the table: `routed_off` (it counts for PN
+-- Command morale) or `retreated` (it does not).
+umpire.command {
+  name = "rout",
+  help = "the compulsory move of a routing (or retreating) stand: a full Table 4 move toward\n" ..
+    "its own base edge (7.2, 7.1); EDGE is the distance to that edge: if the move reaches it,\n" ..
+    "or with `off`, the stand leaves the table (off_table=routed_off, or retreated)\n" ..
+    "e.g. `rout war3 9`, `rout war3 off`",
+  args = {
+    { name = "unit", type = "unit", help = "a routing or retreating stand" },
+    { name = "edge", type = "number", optional = true,
+      help = "inches to its own base edge, measured by the umpire" },
+    { name = "off", type = "flag", help = "it leaves the table whatever the distance" },
+    { name = "force", type = "flag", help = "the umpire overrides the action limit (2.1.1)" },
+  },
+  run = function(ctx, args)
+    local u = args.unit
+    if not util.on_table(u) then umpire.fail(u.id .. " is not on the table (" .. u.off_table .. ")") end
+    local routing = u:has("routed")
+    if not routing and not u:has("retreating") then
+      umpire.fail(u.name .. " is neither routing (7.2) nor retreating (7.1): use `move`")
+    end
+    if args.edge and args.edge < 0 then umpire.fail("EDGE is a distance: 0 or more inches") end
+    local title = routing and "Rout move 7.2: " or "Retreat in good order 7.1: "
+    local c = ctx:check(title .. u.name)
+    -- a square or testudo must break up first (`square A`, `testudo A off`)
+    local allow = M.allowance(c, u, {})
+    local edge = args.edge and util.rhu(args.edge) or nil
+    local leaves = args.off or (edge ~= nil and allow >= edge)
+    local where = routing and "routed_off" or "retreated"
+    actions.use(u, "move", args.force)
+    if leaves then
+      c:result(allow .. "\" toward its own base edge" .. (edge and (", " .. edge .. "\" away: off the table") or
+        ": off the table"))
+      if u:has("engaged") then u:unmark("engaged", "leaves the close combat") end
+      u:set("off_table", where, routing and "routed off the table (7.2)" or
+        "retreated off the table in good order (7.1)")
+      if routing then u:unmark("routed", "routed off the table (7.2)") end
+      return u.name .. (routing and " routs off the table: it counts as lost for PN Command morale (7.1)"
+        or " leaves the table in good order; it does not count as lost (7.1; AMB-35)")
+    end
+    c:result(allow .. "\" toward its own base edge" .. (edge and (", " .. (edge - allow) .. "\" short of it") or ""))
+    if u:has("engaged") then u:unmark("engaged", "turns about and leaves the close combat (7.2)") end
+    return u.name .. " turns about and moves " .. allow .. "\" toward its own base edge" ..
+      (routing and " (7.2)" or " (7.1)")
   end,
 }
 

@@ -14,7 +14,7 @@ local M = {}
 local function contest(ctx, title, rule)
   local sides = util.sides()
   if #sides < 2 then
-    error("need two sides with stands; add them or load the armies (`army load FILE`)", 0)
+    umpire.fail("need two sides with stands; add them or load the armies (`army load FILE`)")
   end
   local contenders = sides
   for attempt = 1, 50 do
@@ -23,12 +23,8 @@ local function contest(ctx, title, rule)
       local label = attempt == 1 and side or (side .. ", roll " .. attempt .. " after a tie")
       local c = ctx:check(title .. ": " .. label)
       c:roll("1d6", "D6", rule)
-      local rating, cinc = util.cinc_rating(side)
-      if cinc then
-        c:add(rating, "C-in-C " .. cinc.name .. " (" .. cinc.general .. ")", rule)
-      else
-        c:add(0, "no C-in-C flagged (cinc=true)", rule)
-      end
+      local rating, label = util.cinc_rating(side)
+      c:add(rating, label, rule)
       local t = c:total()
       c:result(tostring(t))
       if best == nil or t > best then
@@ -42,7 +38,7 @@ local function contest(ctx, title, rule)
       ": roll again (AMB-33)")
     contenders = leaders
   end
-  error("still tied after 50 rolls; check the dice queue", 0)
+  umpire.fail("still tied after 50 rolls; check the dice queue")
 end
 
 umpire.command {
@@ -68,8 +64,8 @@ umpire.command {
     local round = umpire.clock().round
     local prev = store.initiative
     if prev and prev.round == round and not args.again then
-      error("initiative for round " .. round .. " is already " .. prev.side ..
-        "'s; add `again` to roll it afresh", 0)
+      umpire.fail("initiative for round " .. round .. " is already " .. prev.side ..
+        "'s; add `again` to roll it afresh")
     end
     local winner = contest(ctx, "Initiative 3.3, round " .. round, "3.3")
     store.initiative = { round = round, side = winner }
@@ -88,7 +84,7 @@ end
 -- eliminated, no `activated` marker.
 function M.waiting(side)
   local out = {}
-  for _, u in ipairs(util.units("side:" .. side)) do
+  for _, u in ipairs(umpire.units("side:" .. side)) do
     if util.on_table(u) and u.sp > 0 and not u:has("activated") then out[#out + 1] = u end
   end
   return out
@@ -118,19 +114,19 @@ umpire.command {
     local set, clock = args.units, umpire.clock()
     local phase = clock.phase
     if phase == nil or phase == "initiative" then
-      error("sets are activated in the command, manoeuvre, shooting, close_combat and aob " ..
-        "phases; move the clock on with `next`", 0)
+      umpire.fail("sets are activated in the command, manoeuvre, shooting, close_combat and aob " ..
+        "phases; move the clock on with `next`")
     end
     local side = set[1].side
     local problems = {}
     local function problem(text) problems[#problems + 1] = text end
     for _, u in ipairs(set) do
-      if u.side ~= side then error("a set is of one side: " .. u.id .. " is " .. u.side, 0) end
-      if not util.on_table(u) then error(u.id .. " is not on the table (" .. u.off_table .. ")", 0) end
-      if u.sp <= 0 then error(u.id .. " has been eliminated (7.4)", 0) end
-      if u:has("activated") then error(u.id .. " was already activated in this phase", 0) end
+      if u.side ~= side then umpire.fail("a set is of one side: " .. u.id .. " is " .. u.side) end
+      if not util.on_table(u) then umpire.fail(u.id .. " is not on the table (" .. u.off_table .. ")") end
+      if u.sp <= 0 then umpire.fail(u.id .. " has been eliminated (7.4)") end
+      if u:has("activated") then umpire.fail(u.id .. " was already activated in this phase") end
     end
-    if #set > 5 then error("a set is five stands, not " .. #set .. " (3.3)", 0) end
+    if #set > 5 then umpire.fail("a set is five stands, not " .. #set .. " (3.3)") end
     local waiting = M.waiting(side)
     local others = {}
     for _, s in ipairs(util.sides()) do
@@ -174,7 +170,7 @@ umpire.command {
       end
     end
     if #problems > 0 then
-      if not args.force then error(table.concat(problems, "; ") .. "; add `force` to override", 0) end
+      if not args.force then umpire.fail(table.concat(problems, "; ") .. "; add `force` to override") end
       print("umpire's override: " .. table.concat(problems, "; "))
     end
     local n = (st.count[side] or 0) + 1
@@ -223,13 +219,13 @@ umpire.command {
   run = function(ctx, args)
     local round = umpire.clock().round
     if round < 2 and not args.force then
-      error("reserves come on from a later round than the first (3.2); add `force` to roll now", 0)
+      umpire.fail("reserves come on from a later round than the first (3.2); add `force` to roll now")
     end
-    local units = args.units or util.units("off_table=reserve")
+    local units = args.units or umpire.units("off_table=reserve")
     local lines = {}
     for _, u in ipairs(units) do
       if u.off_table ~= "reserve" then
-        error(u.id .. " is not in reserve (off_table=" .. u.off_table .. ")", 0)
+        umpire.fail(u.id .. " is not in reserve (off_table=" .. u.off_table .. ")")
       end
       local c = ctx:check("Reserves 3.2: " .. u.name)
       local d = c:roll("1d6", "D6", "3.2")
@@ -260,10 +256,8 @@ umpire.on("pre_next", function()
     if n > 0 then left[#left + 1] = side .. " " .. n end
   end
   if #left > 0 then
-    -- umpire drops what a pre_ handler of a built-in prints unless it cancels, so the note
-    -- is kept in the store and printed when the next step begins.
-    store.phase_note = "note: stands not activated in the " .. phase .. " phase: " ..
-      table.concat(left, ", ") .. " (3.3; AMB-34)"
+    print("note: stands not activated in the " .. phase .. " phase: " ..
+      table.concat(left, ", ") .. " (3.3; AMB-34)")
   end
 end)
 
@@ -274,16 +268,54 @@ umpire.on("round_begins", function(event)
 end)
 
 umpire.on("step_begins", function(event)
-  if store.phase_note then
-    print(store.phase_note)
-    store.phase_note = nil
-  end
   if event.phase == "manoeuvre" then
-    local n = #util.units("off_table=reserve")
+    local n = #umpire.units("off_table=reserve")
     if n > 0 and event.round >= 2 then
       print(n .. " stand(s) in reserve: `reserves` rolls for them (3.2)")
     end
   end
 end)
+
+-- 3.4: a game decided on time goes to the side that lost fewer PCP (AMB-10: the text says the
+-- opposite, read as inverted). Lost: the full PCP of every stand eliminated and of every stand
+-- routed off the table; retreated stands are not lost.
+umpire.command {
+  name = "score",
+  help = "PCP lost by each side (3.4; AMB-10): every stand eliminated or routed off the table,\n" ..
+    "at its `pcp` (from `pcp … apply`) or its 2.2.2 price; on time, fewer lost wins",
+  args = {},
+  run = function(ctx)
+    local stands = require "olab.stands"
+    local sides = util.sides()
+    if #sides == 0 then umpire.fail("no stands in the game") end
+    local lost = {}
+    for _, side in ipairs(sides) do
+      local c = ctx:check("PCP lost 3.4: " .. side)
+      c:add(0, "nothing lost yet", "3.4")
+      local any = false
+      for _, u in ipairs(umpire.units("side:" .. side)) do
+        local how = (u.off_table == "eliminated" and "eliminated") or
+          (u.off_table == "routed_off" and "routed off the table") or nil
+        if how then
+          if not any then c:remove("nothing lost yet"); any = true end
+          local pcp = u.pcp
+          if pcp == 0 then pcp = stands.price(stands.tally(), u) end
+          c:add(pcp, u.id .. " " .. how, "3.4; AMB-10")
+        end
+      end
+      lost[side] = c:total()
+      c:result(lost[side] .. " PCP lost")
+      local h = umpire.side(side)
+      if h.pcp_lost ~= lost[side] then
+        h:set("pcp_lost", lost[side], "PCP lost so far (3.4; AMB-10)")
+      end
+    end
+    table.sort(sides, function(a, b) return lost[a] < lost[b] end)
+    if #sides > 1 and lost[sides[1]] == lost[sides[2]] then
+      return "on time: level at " .. lost[sides[1]] .. " PCP lost each (3.4)"
+    end
+    return "on time, " .. sides[1] .. " wins: it lost the fewest PCP (3.4; AMB-10)"
+  end,
+}
 
 return M

@@ -33,7 +33,7 @@ local SHOOTERS = { ARC = true, MSK = true, ART = true, SKI = true, TNK = true }
 -- A stand's weapon when its `weapon` attribute is empty.
 local DEFAULT_WEAPON = { ARC = "bow", MSK = "flintlock", ["SKI/S"] = "ski_s" }
 
-local function row(t, key) return umpire.table(t):lookup(key) end
+local function row(t, key) return umpire.lookup(t, key) end
 
 local function is_tnk(u) return u.type == "TNK" end
 
@@ -45,11 +45,11 @@ function M.weapon_of(u, target, chosen)
   local w = u.weapon
   if w == "" then w = DEFAULT_WEAPON[u.type] or DEFAULT_WEAPON[util.main_type(u.type)] end
   if not w then
-    error(u.name .. " has no weapon class: set one, e.g. `set " .. u.id ..
-      " weapon bl_to79` (keys: `table show ranges`)", 0)
+    umpire.fail(u.name .. " has no weapon class: set one, e.g. `set " .. u.id ..
+      " weapon bl_to79` (keys: `table show ranges`)")
   end
   if not M.known(w) then
-    error(u.name .. "'s weapon `" .. w .. "` is not a Table 6 class (see `table show ranges`)", 0)
+    umpire.fail(util.poss(u.name) .. " weapon `" .. w .. "` is not a Table 6 class (see `table show ranges`)")
   end
   return w
 end
@@ -100,11 +100,11 @@ end
 
 -- Fails unless `f` is a kind of stand that shoots (5.1, 6.6).
 function M.eligible(f)
-  if f.sp <= 0 then error(f.name .. " has no SP left", 0) end
-  if f.formation == "testudo" then error(f.name .. " is in testudo and never shoots (6.6)", 0) end
+  if f.sp <= 0 then umpire.fail(f.name .. " has no SP left") end
+  if f.formation == "testudo" then umpire.fail(f.name .. " is in testudo and never shoots (6.6)") end
   if not SHOOTERS[util.main_type(f.type)] and f.formation ~= "square" then
-    if f.type == "AIR" then error("AIR attack with `strike` (5.1, 8.3)", 0) end
-    error(f.type .. " stands may not shoot (5.1): only ARC, MSK, ART, SKI and TNK", 0)
+    if f.type == "AIR" then umpire.fail("AIR attack with `strike` (5.1, 8.3)") end
+    umpire.fail(f.type .. " stands may not shoot (5.1): only ARC, MSK, ART, SKI and TNK")
   end
 end
 
@@ -112,11 +112,11 @@ end
 function M.validate(spec)
   local f, force = spec.firer, spec.force
   local function refuse(msg)
-    if not force then error(msg .. "; add `force` to override", 0) end
+    if not force then umpire.fail(msg .. "; add `force` to override") end
     print("(umpire override) " .. msg)
   end
   if not spec.offtable and util.off_table(f) then
-    error(f.name .. " is off the table (" .. f.off_table .. ")", 0)
+    umpire.fail(f.name .. " is off the table (" .. f.off_table .. ")")
   end
   M.eligible(f)
   if f:has("routed") then refuse(f.name .. " is routing and cannot shoot (AMB-49)") end
@@ -126,30 +126,30 @@ function M.validate(spec)
       "back within it (2e 8.5)")
   end
   if f:has("clearing") then refuse(f.name .. " is clearing mines and may not shoot (8.1)") end
-  if util.marked(f, "disengaged") then
+  if f:has("disengaged") then
     refuse(f.name .. " disengaged this round and may not shoot (4.3)")
   end
   for _, t in ipairs(spec.targets) do
-    if t.side == f.side then refuse(t.name .. " is on " .. f.name .. "'s own side") end
-    if util.off_table(t) then error(t.name .. " is not on the table (" .. t.off_table .. ")", 0) end
+    if t.side == f.side then refuse(t.name .. " is on " .. util.poss(f.name) .. " own side") end
+    if util.off_table(t) then umpire.fail(t.name .. " is not on the table (" .. t.off_table .. ")") end
     if NO_VS_ARMOUR[spec.weapon] and is_tnk(t) then
       refuse(spec.weapon .. " cannot hurt armour like " .. t.name .. " (5.2.1)")
     end
   end
   if #spec.targets > 1 and not spec.indirect then
-    error("only Indirect fire hits a second stand (5.2.1): add `indirect`", 0)
+    umpire.fail("only Indirect fire hits a second stand (5.2.1): add `indirect`")
   end
   if spec.indirect and (spec.weapon == "atgw" or spec.weapon == "aagw") then
-    error("guided weapons fire only directly (AMB-13)", 0)
+    umpire.fail("guided weapons fire only directly (AMB-13)")
   end
   if f.mortar and not spec.indirect then
-    error(f.name .. " is a heavy mortar: it fires only indirectly (5.1); add `indirect`", 0)
+    umpire.fail(f.name .. " is a heavy mortar: it fires only indirectly (5.1); add `indirect`")
   end
   if spec.canister and (spec.weapon ~= "ml_smoothbore" or spec.range > 8) then
-    error("canister is for smoothbore ART at 8\" or less (Table 7)", 0)
+    umpire.fail("canister is for smoothbore ART at 8\" or less (Table 7)")
   end
   if spec.superior_tech and util.is_2e() then
-    error("the 2nd Edition's Table 8 has no superior-tech row", 0)
+    umpire.fail("the 2nd Edition's Table 8 has no superior-tech row")
   end
 end
 
@@ -172,13 +172,13 @@ function M.check_range(spec)
   if #notes > 0 then text = text .. " (" .. table.concat(notes, ", ") .. ")" end
   if eff > limit then
     local msg = string.format("%s is out of range: %d\" > %d\"", t.name, eff, limit)
-    if not spec.force then error(msg .. " (Table 6); add `force` to override", 0) end
+    if not spec.force then umpire.fail(msg .. " (Table 6); add `force` to override") end
     print("(umpire override) " .. msg)
   end
   if not util.is_2e() and (f.mortar or w == "atgw" or w == "aagw") and eff < 6 then
     local msg = string.format("%s is inside the 6\" minimum range of mortars, ATGW and AAGW (PN 5.1)",
       t.name)
-    if not spec.force then error(msg .. "; add `force` to override", 0) end
+    if not spec.force then umpire.fail(msg .. "; add `force` to override") end
     print("(umpire override) " .. msg)
   end
   return text
@@ -218,8 +218,7 @@ function M.prepare(spec)
     return lvl, "target in cover"
   end
   if spec.firer.formation == "square" then
-    local partner = (store.squares or {})[spec.firer.id]
-    spec.partner = partner and umpire.unit(partner) or nil
+    spec.partner = util.partner(spec.firer)
   end
   return spec
 end
@@ -287,7 +286,7 @@ function M.save(ctx, spec, t, c)
   end
   local dice = t.shields and "3d6" or "2d6"
   local save, rolled = umpire.roll(dice)
-  c:add(-save, string.format("%s's save: %s [%s]%s", t.name, dice, table.concat(rolled, " "),
+  c:add(-save, string.format("%s save: %s [%s]%s", util.poss(t.name), dice, table.concat(rolled, " "),
     t.shields and " with a shield die" or ""), t.shields and "5.2.1, 8.7.2" or "5.2.1")
   c:point("olab.shooting.save")
   local hp = math.max(0, c:total())
@@ -298,7 +297,7 @@ end
 -- Applies a shot's HP to `t` and, for gas, the extra 1D6-2 (8.4). Returns a summary line.
 function M.apply(ctx, spec, t, hp)
   local before = t.sp
-  util.damage(t, hp, string.format("%d HP from %s's fire (5.2.1)", hp, spec.firer.name))
+  util.damage(t, hp, string.format("%d HP from %s fire (5.2.1)", hp, util.poss(spec.firer.name)))
   if spec.chemical and hp >= 1 and t.sp > 0 then
     local c = ctx:check("Gas 8.4: " .. t.name)
     c:roll("1d6", "extra gas loss", "8.4")
@@ -378,7 +377,7 @@ umpire.command {
       offtable = args.offtable, canister = args.canister, chemical = args.chemical,
       superior_tech = args.superior_tech, force = args.force,
     }
-    if args.icv and f.type ~= "TNK" then error("`icv` is for TNK carrying mounted SKI (5.1)", 0) end
+    if args.icv and f.type ~= "TNK" then umpire.fail("`icv` is for TNK carrying mounted SKI (5.1)") end
     spec.weapon = args.icv and "ski_s" or M.weapon_of(f, args.target, args.weapon)
     if args.icv then
       spec.icv, spec.weapon, spec.as_ski = true, "ski_s", "SKI/S"
@@ -387,13 +386,13 @@ umpire.command {
       end
     end
     if args.chemical and not args.offtable and f.type ~= "SKI/S" then
-      error("gas is delivered by off-table ART (`offtable`), AIR (`strike`) or SKI/S (8.4)", 0)
+      umpire.fail("gas is delivered by off-table ART (`offtable`), AIR (`strike`) or SKI/S (8.4)")
     end
     if args.offtable then
-      if f.type ~= "ART" then error("only ART fire from off the table (8.2)", 0) end
+      if f.type ~= "ART" then umpire.fail("only ART fire from off the table (8.2)") end
       local heavy = { bl_80_130 = true, bl_over130 = true, ship = true }
       if not heavy[spec.weapon] then
-        error("off-table ART must be heavy: guns over 100 mm or heavy rockets (8.2)", 0)
+        umpire.fail("off-table ART must be heavy: guns over 100 mm or heavy rockets (8.2)")
       end
     end
     actions.use(f, "shoot", args.force)
@@ -423,7 +422,8 @@ umpire.command {
       M.validate(spec)
       return M.check_range(spec)
     end)
-    local why = tostring(err):gsub("; add `force` to override", "")
+    -- a refusal caught by pcall carries a traceback after its first line
+    local why = tostring(err):match("^[^\n]*"):gsub("; add `force` to override", "")
     if ok then return "yes: " .. why end
     return "no: " .. why
   end,
@@ -443,14 +443,14 @@ umpire.command {
   run = function(ctx, args)
     local o, t = args.observer, args.target
     if not o.observer then
-      error(o.name .. " is not a forward observer: `set " .. o.id .. " observer true` (8.2)", 0)
+      umpire.fail(o.name .. " is not a forward observer: `set " .. o.id .. " observer true` (8.2)")
     end
     if util.rhu(args.distance) > 12 then
-      error(string.format("%s is %d\" from %s: an observer must be within 12\" (8.2)", o.name,
-        util.rhu(args.distance), t.name), 0)
+      umpire.fail(string.format("%s is %d\" from %s: an observer must be within 12\" (8.2)", o.name,
+        util.rhu(args.distance), t.name))
     end
     if (o:has("shot") or o:has("fought")) and not args.force then
-      error(o.name .. " has shot or fought this round; an observer may only MOVE (8.2)", 0)
+      umpire.fail(o.name .. " has shot or fought this round; an observer may only MOVE (8.2)")
     end
     local seen = store.observed or {}
     seen[t.id] = { by = o.name, round = umpire.clock().round }

@@ -5,7 +5,6 @@ local util = require "olab.util"
 local actions = require "olab.actions"
 local shooting = require "olab.shooting"
 
-local function round() return umpire.clock().round end
 
 -- What each kind of ordnance fires as (5.2.1, 5.1): the Table 7 row, whether it is Indirect,
 -- whether it uses up an item of the warload, and its range rule.
@@ -26,7 +25,7 @@ local ORDNANCE_NAMES = { "guns", "bomb", "dive_bomb", "guided_bomb", "rocket", "
 -- listed there (SKI/F: +2 and -2 as SKI; a jet: SKI/S, +3 and -2), else strafing as MSK with rifles.
 local function guns_row(air)
   if air.warload ~= "unarmed" then
-    local as = umpire.table("aircraft"):lookup(air.warload).shoots_as
+    local as = umpire.lookup("aircraft", air.warload).shoots_as
     if as == "SKI/F" then
       return { key = "small_arms", label = "guns, as SKI/F (Table 11, AMB-40)" }, "SKI/F"
     elseif as ~= "none" then
@@ -56,27 +55,27 @@ umpire.command {
   },
   run = function(ctx, args)
     local a, kind = args.air, ORDNANCE[args.ordnance]
-    if a.type ~= "AIR" then error(a.name .. " is not AIR: use `shoot` (5.1)", 0) end
-    if util.off_table(a) then error(a.name .. " is not over the table (" .. a.off_table .. ")", 0) end
-    if a.sp <= 0 then error(a.name .. " has no SP left", 0) end
+    if a.type ~= "AIR" then umpire.fail(a.name .. " is not AIR: use `shoot` (5.1)") end
+    if util.off_table(a) then umpire.fail(a.name .. " is not over the table (" .. a.off_table .. ")") end
+    if a.sp <= 0 then umpire.fail(a.name .. " has no SP left") end
     local targets = { args.target }
     if args.target2 then targets[2] = args.target2 end
     if #targets > 1 and not kind.indirect then
-      error("only Indirect bombs hit a second stand (5.2.1)", 0)
+      umpire.fail("only Indirect bombs hit a second stand (5.2.1)")
     end
     for _, t in ipairs(targets) do
-      if t.side == a.side then error(t.name .. " is on " .. a.name .. "'s own side", 0) end
-      if util.off_table(t) then error(t.name .. " is not on the table", 0) end
+      if t.side == a.side then umpire.fail(t.name .. " is on " .. util.poss(a.name) .. " own side") end
+      if util.off_table(t) then umpire.fail(t.name .. " is not on the table") end
     end
     if kind.item and a.ordnance < 1 then
       if not args.force then
-        error(a.name .. " has no ordnance left (Table 11): `arm` it, or add `force`", 0)
+        umpire.fail(a.name .. " has no ordnance left (Table 11): `arm` it, or add `force`")
       end
       print("(umpire override) " .. a.name .. " has no ordnance left")
     end
     -- One pass, one firing action: the first strike of a pass uses SHOOT.
     local pass = store.air_pass or {}
-    if pass[a.id] ~= round() then actions.use(a, "shoot", args.force) end
+    if pass[a.id] ~= util.round() then actions.use(a, "shoot", args.force) end
     local spec = { firer = a, targets = targets, arc = "front", air = true, skip_checks = true,
       indirect = kind.indirect, chemical = args.ordnance == "gas", force = args.force,
       cover = args.cover and ({ open = 0, cover = 1, double = 2 })[args.cover] or nil,
@@ -89,19 +88,19 @@ umpire.command {
       spec.as_ski = as
     else
       -- rockets, ATGW, AAGW: in range, with the altitude allowance (5.1)
-      if not args.range then error(args.ordnance .. " need the `range` in inches (5.1)", 0) end
+      if not args.range then umpire.fail(args.ordnance .. " need the `range` in inches (5.1)") end
       local w = args.ordnance == "rocket" and a.weapon or args.ordnance
       if w == "" or not shooting.known(w) then
-        error(a.name .. " needs its rockets' comparable ART class: `set " .. a.id ..
-          " weapon bl_to79` (5.1)", 0)
+        umpire.fail(a.name .. " needs its rockets' comparable ART class: `set " .. a.id ..
+          " weapon bl_to79` (5.1)")
       end
-      local limit = args.ordnance == "rocket" and 24 or umpire.table("ranges"):lookup(w)
+      local limit = args.ordnance == "rocket" and 24 or umpire.lookup("ranges", w)
       local eff = util.rhu(args.range) + shooting.altitude(a, args.target)
       spec.range_text = string.format("range %d\" + %d\" altitude = %d\"; %s reach %d\"",
         util.rhu(args.range), eff - util.rhu(args.range), eff, args.ordnance, limit)
       if eff > limit and not args.force then
-        error(string.format("%s is out of range: %d\" > %d\" (5.1); add `force` to override",
-          args.target.name, eff, limit), 0)
+        umpire.fail(string.format("%s is out of range: %d\" > %d\" (5.1); add `force` to override",
+          args.target.name, eff, limit))
       end
       spec.weapon = w
       spec.range = eff
@@ -109,7 +108,7 @@ umpire.command {
     if kind.item and a.ordnance > 0 then a:add("ordnance", -1, args.ordnance .. " released (Table 11)") end
     local out = shooting.resolve(ctx, spec)
     if args.more then
-      pass[a.id] = round()
+      pass[a.id] = util.round()
       store.air_pass = pass
       return out .. "\n" .. a.name .. " continues its pass"
     end
@@ -118,10 +117,10 @@ umpire.command {
     if not a.loiter and a.air ~= "creature" and not util.off_table(a) then
       a:set("off_table", "air_away", "one pass made: leaves to re-arm (8.3)")
       local away = store.air_away or {}
-      away[a.id] = round()
+      away[a.id] = util.round()
       store.air_away = away
       out = out .. "\n" .. a.name .. " leaves to re-arm; it may try to return from round " ..
-        (round() + 10) .. " (`airreturn`, 8.3)"
+        (util.round() + 10) .. " (`airreturn`, 8.3)"
     end
     return out
   end,
@@ -140,8 +139,8 @@ umpire.command {
   },
   run = function(ctx, args)
     local a = args.air
-    if a.type ~= "AIR" then error(a.name .. " is not AIR", 0) end
-    local row = umpire.table("aircraft"):lookup(args.warload)
+    if a.type ~= "AIR" then umpire.fail(a.name .. " is not AIR") end
+    local row = umpire.lookup("aircraft", args.warload)
     local items, pcp = row.items, row.pcp
     local scifi = args.scifi or a.scifi
     if scifi and args.warload ~= "unarmed" then
@@ -178,11 +177,11 @@ umpire.command {
   args = { { name = "air", type = "unit", help = "the AIR stand away re-arming" } },
   run = function(ctx, args)
     local a = args.air
-    if a.off_table ~= "air_away" then error(a.name .. " is not away re-arming (8.3)", 0) end
+    if a.off_table ~= "air_away" then umpire.fail(a.name .. " is not away re-arming (8.3)") end
     local left = (store.air_away or {})[a.id] or 0
-    if round() < left + 10 then
-      error(string.format("%s left in round %d: it may try from round %d (8.3)", a.name, left,
-        left + 10), 0)
+    if util.round() < left + 10 then
+      umpire.fail(string.format("%s left in round %d: it may try from round %d (8.3)", a.name, left,
+        left + 10))
     end
     local c = ctx:check("AIR return 8.3: " .. a.name)
     c:roll("1d6", "return D6", "8.3")
@@ -228,10 +227,10 @@ umpire.command {
   run = function(ctx, args)
     local u = args.stand
     if not u.engineer and not args.force then
-      error(u.name .. " is not engineers: `set " .. u.id .. " engineer true` (8.1)", 0)
+      umpire.fail(u.name .. " is not engineers: `set " .. u.id .. " engineer true` (8.1)")
     end
     if (u:has("shot") or u:has("fought")) and not args.force then
-      error(u.name .. " has shot or fought this round; engineers clearing mines may not (8.1)", 0)
+      umpire.fail(u.name .. " has shot or fought this round; engineers clearing mines may not (8.1)")
     end
     actions.use(u, "move", args.force)
     if not u:has("clearing") then u:mark("clearing", "clearing a minefield lane (8.1)") end

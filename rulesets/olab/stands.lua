@@ -19,15 +19,15 @@ local function tally()
 end
 
 local function lookup(name, key)
-  return util.ed(umpire.table(name):lookup(key))
+  return util.ed(umpire.lookup(name, key))
 end
 
 -- The Table 2 key of a stand: its code, or "TNK <armour>" for tanks.
 local function base_key(u)
   if u.type == "TNK" then
     if u.armour == "none" then
-      error(u.id .. " is a TNK without an armour class: set armour=light|medium|heavy|super " ..
-        "(Table 2)", 0)
+      umpire.fail(u.id .. " is a TNK without an armour class: set armour=light|medium|heavy|super " ..
+        "(Table 2)")
     end
     return "TNK " .. u.armour
   end
@@ -45,8 +45,10 @@ function M.build(u)
     step(lookup("quality", u.quality), u.quality, "Table 3")
   end
   if u.magic_user then step(lookup("quality", "magic user"), "magic user", "Table 3, 8.7.3.1") end
-  if u.modern and (u.type == "SKI/F" or u.type == "SKI/S") then
-    step(2, u.type .. " after 1906 / sci-fi", "Table 3")
+  -- The game's `period` (period.lua) decides the post-1906 bonus for every stand alike.
+  if (u.type == "SKI/F" or u.type == "SKI/S") and util.after(1906) then
+    step(2, u.type .. (util.scifi() and " in sci-fi" or " after c.1906 (period " .. util.year() .. ")"),
+      "Table 3")
   end
   if u.general ~= "none" then step(1, "General", "Table 3") end
   if u.hero then
@@ -122,7 +124,7 @@ umpire.command {
 -- The Table 7 factor of a weapon class for pricing, or nil if it has none listed.
 local function weapon_factor(key)
   if key == nil or key == "" then return nil end
-  local ok, v = pcall(function() return umpire.table("pcp_weapon"):lookup(key) end)
+  local ok, v = pcall(function() return umpire.lookup("pcp_weapon", key) end)
   if ok then return v end
   return nil
 end
@@ -133,6 +135,8 @@ local function has_guided(u)
   end
   return false
 end
+
+M.tally = tally
 
 -- Adds the 2.2.2 price of `u` to check `c`; returns the PCP.
 function M.price(c, u)
@@ -166,7 +170,7 @@ function M.price(c, u)
   end
   if u.magic_user then c:add(20, "magic user", "8.7.3.1") end
   if u.type == "AIR" then
-    local arm = umpire.table("pcp_air"):lookup(u.warload)
+    local arm = umpire.lookup("pcp_air", u.warload)
     if arm ~= 0 then c:add(arm, "armament: " .. u.warload, "Table 11") end
     if u.scifi then c:add(5, "sci-fi warload", "Table 11") end
     if u.loiter then c:add(c:total(), "transport AIR able to loiter: doubled", "2.2.2; AMB-41") end
@@ -196,7 +200,7 @@ end
 local function parse_sabot(text, id)
   local n, code, sp = text:match("^%s*(%d+)%s+(%S+)%s*(%d*)%s*$")
   if not n then
-    error(id .. ": sabot must read like \"3 SKI/F\" or \"3 SKI/F 4\", not \"" .. text .. "\"", 0)
+    umpire.fail(id .. ": sabot must read like \"3 SKI/F\" or \"3 SKI/F 4\", not \"" .. text .. "\"")
   end
   return tonumber(n), code:upper(), tonumber(sp)
 end
@@ -288,7 +292,7 @@ umpire.command {
       help = "the side that buys them: `pcp` then adds them to its total" },
   },
   run = function(ctx, args)
-    if args.inches < 0 then error("frontage must be 0 or more inches", 0) end
+    if args.inches < 0 then umpire.fail("frontage must be 0 or more inches") end
     local rate = args.kind == "castle" and 4 or 2
     local units = util.rhu(args.inches / 6)
     local c = ctx:check("Works 8.1: " .. args.kind)
@@ -323,16 +327,16 @@ umpire.command {
   },
   run = function(ctx, args)
     local from, n = args.from, args.n
-    if n < 1 then error("convert into at least one stand", 0) end
+    if n < 1 then umpire.fail("convert into at least one stand") end
     local total, start = 0, 0
     for _, u in ipairs(from) do
       if not util.on_table(u) then
-        error(u.id .. " is not on the table (off_table=" .. u.off_table .. ")", 0)
+        umpire.fail(u.id .. " is not on the table (off_table=" .. u.off_table .. ")")
       end
       total, start = total + u.sp, start + u.sp_start
     end
     if total < n then
-      error(total .. " SP cannot give each of " .. n .. " stands at least 1 (2.2.4)", 0)
+      umpire.fail(total .. " SP cannot give each of " .. n .. " stands at least 1 (2.2.4)")
     end
     local sps, starts = M.split(total, n), M.split(math.max(start, n), n)
     local c = ctx:check("Change of order 2.2.4")
@@ -344,12 +348,12 @@ umpire.command {
         "their ids as TO to apply"
     end
     if #args.to ~= n then
-      error("TO names " .. #args.to .. " stands but the split is into " .. n, 0)
+      umpire.fail("TO names " .. #args.to .. " stands but the split is into " .. n)
     end
     local reason = "change of order from " .. from[1].type .. " (2.2.4)"
     for i, u in ipairs(args.to) do
       for _, f in ipairs(from) do
-        if f.id == u.id then error(u.id .. " is in both FROM and TO", 0) end
+        if f.id == u.id then umpire.fail(u.id .. " is in both FROM and TO") end
       end
       if u.type ~= args.type then u:set("type", args.type, reason) end
       u:set("sp_start", starts[i], reason)

@@ -1,7 +1,7 @@
 -- Tables 1-5 (stands, strength, quality, moves, terrain) and the two price lists the points
 -- cost system (2.2.2) needs. Values are the rulebooks'; where the editions differ a record
 -- holds both: `pn` (Player Notes, the default) and `e2` (2nd Edition).
--- Scripts read them with umpire.table("NAME"):lookup(KEY); see stands.lua and movement.lua.
+-- Scripts read them with umpire.lookup("NAME", KEY); see stands.lua and movement.lua.
 return {
   stand_types = {
     doc = "Table 1: stand type codes",

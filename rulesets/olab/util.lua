@@ -53,19 +53,11 @@ end
 M.types = { "INF/A", "INF/U", "WBD", "PKE", "ARC", "MSK", "SKI/F", "SKI/M", "SKI/S",
             "CAV/A", "CAV/U", "ART", "TNK", "TPT", "AIR" }
 
--- umpire.units(selector), but an empty list when nothing matches (umpire.units raises an
--- error for a selector that matches no unit).
-function M.units(selector)
-  local ok, r = pcall(umpire.units, selector)
-  if ok then return r end
-  if tostring(r):find("no unit matches", 1, true) then return {} end
-  error(r, 0)
-end
 
 -- The sides that have stands, in the order their first stands appear.
 function M.sides()
   local seen, out = {}, {}
-  for _, u in ipairs(M.units("all")) do
+  for _, u in ipairs(umpire.units("all")) do
     if not seen[u.side] then
       seen[u.side] = true
       out[#out + 1] = u.side
@@ -74,21 +66,31 @@ function M.sides()
   return out
 end
 
--- A side's C-in-C stand (the stand flagged `cinc`), or nil. Scripts cannot read side
--- attributes, so the C-in-C's rating comes from this stand's `general` attribute.
+-- Rating names by modifier, for breakdown labels.
+M.rating_name = { [1] = "superior", [0] = "competent", [-1] = "inferior" }
+
+-- A side's C-in-C stand (the stand flagged `cinc`), or nil. It only names the C-in-C in
+-- breakdowns; the rating is the side's `cinc_rating`.
 function M.cinc(side)
-  for _, u in ipairs(M.units("side:" .. side)) do
+  for _, u in ipairs(umpire.units("side:" .. side)) do
     if u.cinc then return u end
   end
   return nil
 end
 
--- The C-in-C rating of a side (3.2, 3.3): +1 superior, 0 competent, -1 inferior; 0 if the
--- side has no stand flagged `cinc`.
+-- The C-in-C rating of a side (3.2, 3.3, 7.1): the side's `cinc_rating` attribute (army files
+-- set it; `cinc SIDE STAND` names the C-in-C and copies its rating; `newgeneral` makes a
+-- replacement Inferior). Returns the modifier, a label for the breakdown and the C-in-C stand.
+-- While the C-in-C stand is eliminated and not yet replaced (7.4) the rating does not apply.
 function M.cinc_rating(side)
+  local s = umpire.side(side)
   local g = M.cinc(side)
-  if not g then return 0, nil end
-  return M.rating[g.general] or 0, g
+  local r = s.cinc_rating
+  if g and g.off_table == "eliminated" then
+    return 0, "C-in-C " .. g.name .. " eliminated: no rating until `newgeneral` (7.4)", g
+  end
+  local who = g and ("C-in-C " .. g.name) or (M.poss(s.name) .. " C-in-C, no stand named")
+  return r, who .. " (" .. (M.rating_name[r] or tostring(r)) .. ")", g
 end
 
 -- Whether a stand is on the table (not in reserve, ambush, away, off or a spare sabot).
@@ -147,11 +149,26 @@ function M.off_table(u)
   return u.off_table ~= "no"
 end
 
--- Whether `u` carries marker `name`; false when the schema has no such marker (a part may
--- read a marker another part declares).
-function M.marked(u, name)
-  local ok, v = pcall(u.has, u, name)
-  return ok and v == true
+-- The other stand of `u`'s square (6.6; formations.lua keeps the pairs), or nil.
+function M.partner(u)
+  local id = (store.squares or {})[u.id]
+  return id and umpire.unit(id) or nil
+end
+
+-- A name in the possessive: "Archers'", "Warriors 7's".
+function M.poss(name)
+  return name .. (name:sub(-1) == "s" and "'" or "'s")
+end
+
+-- The current round.
+function M.round() return umpire.clock().round end
+
+-- Stand types that may never charge (4.4); they may still advance into contact.
+M.NO_CHARGE = { PKE = true, TNK = true, ["SKI/S"] = true, ARC = true, TPT = true, ART = true }
+
+-- A motor vehicle: TNK, or motor or jeep transport (Table 5 roads, 6.5 PKE +3).
+function M.is_motor(u)
+  return u.type == "TNK" or (u.type == "TPT" and (u.transport == "motor" or u.transport == "jeep"))
 end
 
 return M

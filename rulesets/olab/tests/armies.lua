@@ -1,24 +1,25 @@
 -- Every sample army list (APP.2) loads, with the printed stands, SP and Generals.
 
--- file, side id, stands, SP total, C-in-C id, Generals
+-- file, side id, stands, SP total, C-in-C id, Generals, the period of the battle
 local lists = {
-  { "romans", "romans", 20, 121, "suetonius", 2 },
-  { "britons", "britons", 20, 86, "boudica", 2 },
-  { "french", "french", 20, 111, "napoleon", 3 },
-  { "british", "british", 20, 106, "wellington", 3 },
-  { "imperial", "imperial", 20, 93, "bournemouth", 3 },
-  { "zulus", "zulus", 20, 102, "hetzawayo", 4 },
-  { "afrikakorps", "dak", 20, 134, "rommel", 1 },
-  { "desertrats", "rats", 20, 114, "monty", 1 },
-  { "imperials", "empire", 20, 125, "vader", 2 },
-  { "rebels", "rebels", 20, 116, "han", 2 },
+  { "romans", "romans", 20, 121, "suetonius", 2, "61" },
+  { "britons", "britons", 20, 86, "boudica", 2, "61" },
+  { "french", "french", 20, 111, "napoleon", 3, "1815" },
+  { "british", "british", 20, 106, "wellington", 3, "1815" },
+  { "imperial", "imperial", 20, 93, "bournemouth", 3, "1879" },
+  { "zulus", "zulus", 20, 102, "hetzawayo", 4, "1879" },
+  { "afrikakorps", "dak", 20, 134, "rommel", 1, "1942" },
+  { "desertrats", "rats", 20, 114, "monty", 1, "1942" },
+  { "imperials", "empire", 20, 125, "vader", 2, "3000 scifi" },
+  { "rebels", "rebels", 20, 116, "han", 2, "3000 scifi" },
 }
 
 for _, l in ipairs(lists) do
-  local file, side, stands, total, cinc, generals = table.unpack(l)
+  local file, side, stands, total, cinc, generals, period = table.unpack(l)
   test("army " .. file .. ".toml loads: " .. stands .. " stands, " .. total .. " SP", function()
     local s = session { ruleset = "olab" }
     contains(s:run("army load examples/olab/" .. file .. ".toml"), stands .. " units")
+    s:run("period " .. period)
     -- `sp` on the whole side: every stand's Table 2/3 reading agrees with the printed SP.
     local out = s:run("sp side:" .. side)
     ok(not out:find("by the tables, roster"), file .. ": a stand disagrees with its SP:\n" .. out)
@@ -33,13 +34,26 @@ for _, l in ipairs(lists) do
   end)
 end
 
-test("the armies load under the 2E variant too; mechanised sides get radio with `comms`", function()
+test("the armies load under the 2E variant too; their `comms` and `cinc_rating` are read", function()
   local s = session { ruleset = "olab", variant = "2e" }
   s:run("army load examples/olab/afrikakorps.toml")
   s:run("army load examples/olab/desertrats.toml")
-  contains(s:run("comms dak radio"), "command distance 18\"")
+  contains(s:run("comms dak"), "dak: radio (the side's comms), command distance 18\"")
   contains(s:run("incommand pgr1 18"), "in command")
-  contains(s:run("incommand rats_lorried1 9"), "out of command")  -- rats still without `comms`
+  contains(s:run("incommand rats_lorried1 18"), "in command")
+  contains(s:run("comms rats telephone"), "command distance 8\"")
+  contains(s:run("incommand rats_lorried1 9"), "out of command")
+  contains(s:run("cinc dak"), "C-in-C Rommel (superior), +1")
+end)
+
+test("the sample armies' SKI/F and SKI/S take the post-1906 +2 from the game's period (Table 3)", function()
+  local s = session { ruleset = "olab" }
+  s:run("army load examples/olab/afrikakorps.toml")
+  contains(s:run("sp side:dak brief"), "by the tables")   -- no period: the +2 is missing
+  s:run("period 1942")
+  local out = s:run("sp side:dak")
+  contains(out, "after c.1906 (period 1942) (Table 3)")
+  ok(not out:find("by the tables, roster"), out)
 end)
 
 -- The two armies of each era play each other: their ids must not clash.

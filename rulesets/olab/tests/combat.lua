@@ -359,3 +359,14 @@ test("a stand marked disengaged may not shoot or start a close combat (4.3)", fu
   contains(s:fails("shoot a d 10"), "disengaged this round and may not shoot (4.3)")
   contains(s:fails("cc a d"), "disengaged this round and may not start a close combat (4.3)")
 end)
+
+test("the winner's follow-up is offered only by a stand still there (6.7)", function()
+  local s = game({ "r1 wbd Warband type=WBD sp=5 sp_start=5",
+    "b1 legio Legionaries type=INF/A sp=7 sp_start=7" })
+  -- the warband deals 4 HP (recoil), the legion's return blow eliminates it
+  s:dice(4, 3, 3, 6, 1, 2)
+  local out = s:run("cc wbd legio charge")
+  contains(out, "Legionaries takes 4 HP (half or more of 7): recoils 3\" straight away from Warband (6.7)\n")
+  ok(not out:find("Warband may follow up", 1, true), out)
+  contains(out, "Warband takes 12 HP and is eliminated (7.4)")
+end)

@@ -10,6 +10,7 @@ local function game(opts)
   s:run("add unit rc b B type=INF/U sp=4 sp_start=4")
   s:run("add unit rc2 gen2 Gen2 type=SKI/M general=superior")
   s:run("add unit rc2 c C type=INF/U")
+  s:run("cinc red gen")
   return s
 end
 
@@ -93,4 +94,42 @@ test("2E: a new General only when the army's last General falls (7.4)", function
   s:run("set gen2 sp 0")
   s:run("newgeneral gen c")
   eq(s:get("c", "general"), "inferior")
+end)
+
+test("the C-in-C rating is the side's `cinc_rating`: `cinc` names it, a replacement is Inferior (3.3, 7.4)", function()
+  local s = game()
+  eq(s:get("red", "cinc_rating"), 0)
+  contains(s:fails("cinc red a"), "a is not a General")
+  contains(s:run("cinc red gen2"), "C-in-C Gen2 (superior), +1")
+  eq(s:get("red", "cinc_rating"), 1)
+  eq(s:get("gen", "cinc"), false)
+  s:run("set gen2 sp 0")
+  contains(s:run("cinc red"), "C-in-C Gen2 eliminated: no rating until `newgeneral` (7.4), +0")
+  s:run("newgeneral gen2 c")
+  eq(s:get("red", "cinc_rating"), -1)
+  contains(s:run("cinc red"), "C-in-C C (inferior), -1")
+end)
+
+test("army files give the side's C-in-C rating and comms; initiative reads them (3.3, 4.1.2)", function()
+  local s = session { ruleset = "olab" }
+  s:run("army load examples/olab/romans.toml")
+  s:run("army load examples/olab/britons.toml")
+  s:dice(2, 4)
+  local out = s:run("initiative")
+  contains(out, "+0  C-in-C Suetonius Paulinus (competent) (3.3)")
+  contains(out, "-1  C-in-C Boudica on her chariot (inferior) (3.3)")
+  contains(out, "britons has the initiative")      -- 2 + 0 against 4 - 1
+  contains(s:run("comms romans"), "romans: none (the side's comms), command distance 6\"")
+end)
+
+test("the chain ends at the Command's General, or the C-in-C for a Command without one (4.1.2)", function()
+  local s = session { ruleset = "olab" }
+  s:run("army load examples/olab/afrikakorps.toml")
+  contains(s:run("incommand pgr2 20"), "20  longest gap to Rommel")     -- Schützen: no General
+  local t = game()
+  contains(t:run("incommand c 5"), "longest gap to Gen2")
+  t:run("set gen sp 0")
+  t:run("newgeneral gen a")
+  eq(t:get("rc", "general"), "a")
+  contains(t:run("incommand b 5"), "longest gap to A (4.1.2")
 end)

@@ -120,19 +120,21 @@ end)
 
 test("rally: only routing stands", function()
   local s = game({ "r1 a A type=INF/U sp=6 sp_start=6" })
-  contains(s:fails("rally a"), "A is not routing (7.3)")
+  eq(s:fails("rally a"), "A is not routing (7.3)")   -- a plain refusal (umpire.fail)
 end)
 
 -- Command morale, PN (7.1) ---------------------------------------------------------------------
 
 -- A Command of ten stands (a1..a10) with a Competent General a1, and a C-in-C elsewhere.
 local function command(opts, cinc)
-  local units = { "r2 cinc CinC type=SKI/M sp=6 cinc=true general=" .. (cinc or "competent") }
+  local units = { "r2 cinc CinC type=SKI/M sp=6 general=" .. (cinc or "competent") }
   for i = 1, 10 do
     units[#units + 1] = string.format("r1 a%d A%d type=INF/U sp=4 sp_start=4%s", i, i,
       i == 1 and " general=competent" or "")
   end
-  return game(units, opts)
+  local s = game(units, opts)
+  s:run("cinc red cinc")
+  return s
 end
 
 test("Command morale: no test below 20% lost (7.1)", function()
@@ -172,7 +174,7 @@ test("Command morale: +C-in-C rating, -1 if the Command's General is killed (7.1
   s:run("set a2 sp 0")
   s:dice(1)
   local out = s:run("morale all")
-  contains(out, "+1  superior C-in-C CinC (7.1)")
+  contains(out, "+1  C-in-C CinC (superior) (7.1)")
   contains(out, "-1  the Command's General is killed (7.1)")
   contains(out, "retreats")
   contains(out, "Command command:r2")
@@ -200,13 +202,14 @@ test("2e army morale: the whole side, routing stands count, -1 per General kille
   s:run("set a2 sp 1")   -- routing
   s:run("set a1 sp 0")   -- a General killed
   s:run("set cinc general inferior")
+  s:run("cinc red cinc")                -- the side's rating follows its C-in-C again
   local out = s:run("morale side:red")
   contains(out, "army side:red: 2 of 11 stands lost (18%): no new threshold (7.1)")
   s:run("set a3 sp 0")
   s:dice(3)
   out = s:run("morale side:red")
   contains(out, "Army morale 7.1: side:red, 3 of 11 stands lost (27%)")
-  contains(out, "-1  inferior C-in-C CinC (7.1)")
+  contains(out, "-1  C-in-C CinC (inferior) (7.1)")
   contains(out, "-1  1 General(s) killed this game (2e 7.1)")
   contains(out, "retreats (20%: fails on 1 or less)")
 end)
@@ -225,4 +228,78 @@ test("undo takes back a rout and the round it was recorded in", function()
   s:run("undo")
   ok(not s:has("a", "routed"))
   eq(s:stored("olab", "rout_round"), nil)
+end)
+
+-- Routs off the table and eliminations feed Command morale (7.1, 7.2, 7.4) ------------------
+
+test("a routing stand's compulsory move takes it off the table: routed_off (7.2)", function()
+  local s = game({ "r1 a A type=INF/U sp=6 sp_start=6", "r1 b B type=INF/U sp=6 sp_start=6" })
+  contains(s:fails("rout a 5"), "neither routing (7.2) nor retreating")
+  s:run("set a sp 2")
+  ok(s:has("a", "routed"))
+  local out = s:run("rout a 10")
+  contains(out, "Rout move 7.2: A")
+  contains(out, "6  INF (Table 4)")
+  contains(out, "4\" short of it")
+  eq(s:get("a", "off_table"), "no")
+  ok(s:has("a", "moved"), "the rout move is its MOVE action")
+  next_round(s)
+  out = s:run("rout a 5")
+  contains(out, "A routs off the table")
+  eq(s:get("a", "off_table"), "routed_off")
+  ok(not s:has("a", "routed"))
+  contains(s:fails("rout a"), "not on the table (routed_off)")
+end)
+
+test("a stand at 0 SP from any command is eliminated: off_table=eliminated (7.4)", function()
+  local s = game({ "r1 a A type=INF/U sp=6 sp_start=6" })
+  s:run("set a sp 0")
+  eq(s:get("a", "off_table"), "eliminated")
+end)
+
+test("PN Command morale counts the routed-off and the eliminated, and keeps its state in the Command (7.1)", function()
+  local s = command()
+  s:run("set a2 sp 1")       -- routing: not yet lost (PN)
+  s:run("set a3 sp 0")       -- eliminated
+  contains(s:run("morale command:r1"), "1 of 10 stands lost (10%)")
+  next_round(s)
+  s:run("rout a2 off")
+  s:dice(2)
+  local out = s:run("morale command:r1")
+  contains(out, "2 of 10 stands lost (20%)")
+  contains(out, "holds (20%: fails on 1 or less)")
+  contains(out, "r1 threshold 0 → 20")
+  eq(s:get("r1", "threshold"), 20)
+end)
+
+test("a fallen General: the Command's general_killed, and the side's count for 2e (7.1)", function()
+  local s = command()
+  s:run("set a1 sp 0")
+  eq(s:get("r1", "general_killed"), true)
+  eq(s:get("red", "generals_killed"), 1)
+end)
+
+test("a retreating Command's stands leave the table as `retreated`, not lost (7.1; AMB-35)", function()
+  local s = command()
+  s:run("set a2 sp 0")
+  s:run("set a3 sp 0")
+  s:dice(1)
+  s:run("morale command:r1")
+  eq(s:get("r1", "retreating"), true)
+  contains(s:run("rout a4 off"), "leaves the table in good order")
+  eq(s:get("a4", "off_table"), "retreated")
+end)
+
+test("2e army morale with an army file: the side's start_stands, threshold and retreat (2e 7.1)", function()
+  local s = session { ruleset = "olab", variant = "2e" }
+  s:run("army load examples/olab/britons.toml")
+  s:run("set war1,war2,war3 sp 0")
+  s:run("set war4 sp 2")                  -- routing: counts in 2e (AMB-50)
+  s:dice(3)
+  local out = s:run("morale side:britons")
+  contains(out, "Army morale 7.1: side:britons, 4 of 20 stands lost (20%)")
+  contains(out, "-1  C-in-C Boudica on her chariot (inferior) (7.1)")
+  contains(out, "holds (20%: fails on 1 or less)")
+  eq(s:get("britons", "threshold"), 20)
+  eq(s:get("britons", "retreating"), false)
 end)

@@ -11,6 +11,8 @@ local function game(opts)
   for i = 1, 6 do s:run("add unit rc r" .. i .. " R" .. i .. " type=INF/U") end
   s:run("add unit bc bgen BlueGen type=SKI/M general=inferior cinc=true")
   for i = 1, 5 do s:run("add unit bc b" .. i .. " B" .. i .. " type=WBD") end
+  s:run("cinc red rgen")
+  s:run("cinc blue bgen")
   return s
 end
 
@@ -123,4 +125,22 @@ test("leaving a phase with stands not activated gives a warning (AMB-34)", funct
   to_phase(s, "command")
   s:run("activate r1,r2,r3,r4,r5")
   contains(s:run("next"), "not activated in the command phase: red 2, blue 6")
+end)
+
+test("score: PCP lost by each side, eliminated and routed off; fewer lost wins on time (3.4, AMB-10)", function()
+  local s = session { ruleset = "olab" }
+  s:run("army load examples/olab/romans.toml")
+  s:run("army load examples/olab/britons.toml")
+  s:run("set war1 sp 0")                         -- 5 PCP: SP 5 by the tables
+  s:run("set war2 off_table routed_off")
+  s:run("set war3 off_table retreated")          -- not lost
+  s:run("set leg1 sp 0")
+  local out = s:run("score")
+  contains(out, "5  war1 eliminated (3.4; AMB-10)")
+  contains(out, "+5  war2 routed off the table (3.4; AMB-10)")
+  ok(not out:find("war3", 1, true), "retreated stands are not lost")
+  contains(out, "=  10  10 PCP lost")
+  contains(out, "=   7  7 PCP lost")
+  contains(out, "on time, romans wins")
+  eq(s:get("britons", "pcp_lost"), 10)
 end)

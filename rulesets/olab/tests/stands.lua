@@ -46,8 +46,15 @@ test("Table 3: every modifier, with the breakdown", function()
   eq(sp_of(s, "g", "type=ARC quality=good"), 5)
   eq(sp_of(s, "e", "type=INF/A quality=elite"), 7)        -- the legionaries
   eq(sp_of(s, "m", "type=SKI/F quality=elite magic_user=true"), 8)  -- +3 for each
-  eq(sp_of(s, "f", "type=SKI/F modern=true"), 4)
-  eq(sp_of(s, "sm", "type=SKI/M modern=true"), 2)         -- never for SKI/M
+  eq(sp_of(s, "f0", "type=SKI/F"), 2)
+  s:run("period 1906")
+  eq(sp_of(s, "f1", "type=SKI/F"), 2)                     -- only after c.1906
+  s:run("period 1907")
+  eq(sp_of(s, "f", "type=SKI/F"), 4)
+  eq(sp_of(s, "ss", "type=SKI/S"), 5)
+  eq(sp_of(s, "sm", "type=SKI/M"), 2)                     -- never for SKI/M
+  s:run("period 2300 scifi")
+  eq(sp_of(s, "fs", "type=SKI/F"), 4)
   eq(sp_of(s, "gen", "type=SKI/M general=competent"), 3)
   eq(sp_of(s, "h", "type=SKI/M hero=true"), 3)            -- PN: Hero +1 (AMB-24)
   eq(sp_of(s, "mc", "type=SKI/M main_character=true"), 2)
@@ -86,7 +93,8 @@ end)
 
 test("Vader's build: SKI/F 2 + sci-fi 2 + magic 3 + General 1 + Hero 1 = 9 (AMB-24)", function()
   local s = game()
-  eq(sp_of(s, "vader", "type=SKI/F modern=true magic_user=true general=superior hero=true"), 9)
+  s:run("period 3000 scifi")
+  eq(sp_of(s, "vader", "type=SKI/F magic_user=true general=superior hero=true"), 9)
 end)
 
 test("PCP: a medium TNK with a 75 mm gun costs 6 + 2 = 8 (2.2.2)", function()
