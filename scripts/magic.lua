@@ -41,7 +41,7 @@ end
 -- The magic users of a side and its stands on the table, for the 10% limit.
 local function share(side)
   local n, m = 0, 0
-  for _, u in ipairs(util.units("side:" .. side)) do
+  for _, u in ipairs(umpire.units("side:" .. side)) do
     if u.off_table ~= "eliminated" then
       n = n + 1
       if u.magic_user then m = m + 1 end
@@ -171,7 +171,7 @@ umpire.command {
     for _, side in ipairs(util.sides()) do
       local m, n = share(side)
       local names = {}
-      for _, u in ipairs(util.units("side:" .. side)) do
+      for _, u in ipairs(umpire.units("side:" .. side)) do
         if u.magic_user and u.off_table ~= "eliminated" then names[#names + 1] = u.id end
       end
       local limit = math.floor(n / 10)
