@@ -101,6 +101,7 @@ pub struct ScriptHost {
     make_ctx: Function,
     encode_checks: Function,
     handle: Function,
+    reset_units: Function,
     umpire: Table,
     interrupt: Arc<AtomicBool>,
 }
@@ -205,6 +206,7 @@ impl ScriptHost {
             umpire.set(name, units.get::<Function>(name)?)?;
         }
         let handle: Function = units.get("handle")?;
+        let reset_units: Function = units.get("reset")?;
         let store: Function = units.get("store")?;
 
         let print = lua.create_function(lua_print)?;
@@ -218,6 +220,7 @@ impl ScriptHost {
             make_ctx,
             encode_checks,
             handle,
+            reset_units,
             umpire,
             interrupt,
         })
@@ -354,6 +357,10 @@ impl ScriptHost {
         let dice = std::cell::RefCell::new(dice);
         let world = std::cell::RefCell::new(world);
         let notes = std::cell::RefCell::new(Vec::new());
+        // What handles read in an earlier call may have changed since.
+        if let Err(e) = self.reset_units.call::<()>(()) {
+            return Err(ScriptError::from_lua(e).context(doing.to_string()));
+        }
         let r = self.lua.scope(|scope| {
             // One callback per call reaches everything the call borrows: op 1 rolls dice,
             // op 2 rolls on a table, op 3 reads or changes the world.

@@ -977,3 +977,30 @@ fn sides_and_commands_are_handles_and_refusals_are_plain() {
     let err = run_on(&l, &mut g, "typo", &[], &[]).unwrap_err();
     assert!(err.to_string().contains("rooted"), "{err}");
 }
+
+#[test]
+fn what_a_call_has_read_follows_its_own_changes() {
+    let (_dir, src) = temp_ruleset(
+        "c",
+        "umpire.ruleset{name = 'c', schema = {unit = {sp = {type = 'int', default = 5}}, markers = {routed = 'r'}}}\n\
+         umpire.command{name = 'x', run = function()\n\
+           local a, b = umpire.unit('a1'), umpire.unit('a1')\n\
+           local before, marked = a.sp, a:has('routed')\n\
+           b:set('sp', before - 2, 'hit')\n\
+           b:mark('routed', 'broke')\n\
+           return before .. ' ' .. a.sp .. ' ' .. tostring(marked) .. ' ' .. tostring(a:has('routed'))\n\
+         end}\n",
+    );
+    let l = load(&src, LIMITS, Arc::default()).unwrap();
+    let mut g = crate::state::Game::new(l.rules.schema.clone());
+    g.add_side("s", "S").unwrap();
+    g.add_command("s", "c", "C").unwrap();
+    g.add_unit("c", "a1", "A1", []).unwrap();
+    let out = run_on(&l, &mut g, "x", &[], &[]).unwrap();
+    assert_eq!(out.output, ["5 3 false true"]);
+    // The next call reads the game afresh.
+    g.set_attr("a1", "sp", V::Int(1)).unwrap();
+    g.unmark("a1", "routed").unwrap();
+    let out = run_on(&l, &mut g, "x", &[], &[]).unwrap();
+    assert_eq!(out.output, ["1 -1 false true"]);
+}

@@ -111,6 +111,50 @@ pub(crate) fn op(
             }
             Value::Table(t)
         }
+        "snapshot" => {
+            // Everything a handle reads, in one call: identity, declared attributes (stored
+            // or default) and markers. Handles keep it for the rest of the call.
+            let id = text(&arg(), "an id")?;
+            let kind = game
+                .kind_of(&id)
+                .ok_or_else(|| runtime(game.unknown_any(&id)))?;
+            let t = lua.create_table()?;
+            t.raw_set("id", id.as_str())?;
+            t.raw_set("name", game.name_of(&id))?;
+            t.raw_set("kind", kind.name())?;
+            let attrs = lua.create_table()?;
+            for name in game.schema().attrs(kind).keys() {
+                if let Some(v) = game.attr(&id, name) {
+                    attrs.raw_set(name.as_str(), super::host::state_to_lua(lua, v)?)?;
+                }
+            }
+            t.raw_set("attrs", attrs)?;
+            let markers = lua.create_table()?;
+            match kind {
+                Kind::Command => {
+                    let c = game.find_command(&id).map_err(runtime)?;
+                    t.raw_set("side", c.side.as_str())?;
+                }
+                Kind::Unit => {
+                    let u = game.find_unit(&id).map_err(runtime)?;
+                    t.raw_set("side", u.side.as_str())?;
+                    t.raw_set("command", u.command.as_str())?;
+                    for m in &u.markers {
+                        markers.raw_set(m.name.as_str(), true)?;
+                    }
+                }
+                _ => {}
+            }
+            t.raw_set("markers", markers)?;
+            Value::Table(t)
+        }
+        "declared_markers" => {
+            let t = lua.create_table()?;
+            for name in game.schema().markers.keys() {
+                t.raw_set(name.as_str(), true)?;
+            }
+            Value::Table(t)
+        }
         "units" => {
             let sel = text(&arg(), "a selector")?;
             let parsed = Selector::parse(&sel).map_err(|e| runtime(format!("`{sel}`: {e}")))?;
@@ -264,49 +308,88 @@ local Unit = {}
 local methods = {}
 local fields = { id = true, name = true, side = true, command = true, kind = true }
 
--- A handle: the unit's id; everything else is read from the game when asked.
+-- A handle: the unit's id; everything else is read from the game when asked. What a call
+-- has read is kept for the rest of that call (`cache`, emptied by `reset` at the start of
+-- each call) and dropped for a unit as soon as the unit is changed.
 local function handle(id)
   return setmetatable({ [Unit] = id }, Unit)
 end
 local function id_of(u) return rawget(u, Unit) end
 
+local cache, declared = {}, nil
+local function snap(id)
+  local s = cache[id]
+  if s == nil then
+    s = world("snapshot", id)
+    cache[id] = s
+  end
+  return s
+end
+local function changed(id) cache[id] = nil end
+
 Unit.__index = function(u, k)
   local m = methods[k]
   if m then return m end
   if type(k) ~= "string" then return nil end
-  if fields[k] then return world("thing", id_of(u))[k] end
+  local s = snap(id_of(u))
+  if fields[k] then return s[k] end
+  local v = s.attrs[k]
+  if v ~= nil then return v end
+  -- Not a declared attribute: the host says what is wrong.
   return world("get", id_of(u), k)
 end
 Unit.__newindex = function(u, k)
   error("units change through u:set(\"" .. tostring(k) .. "\", value, \"reason\"): every change needs a reason", 2)
 end
-Unit.__tostring = function(u) return world("thing", id_of(u)).name end
+Unit.__tostring = function(u) return snap(id_of(u)).name end
 Unit.__concat = function(a, b) return tostring(a) .. tostring(b) end
 Unit.__eq = function(a, b) return id_of(a) == id_of(b) end
 Unit.__metatable = false
 
 -- u:get("sp"): an attribute (the same as u.sp).
-function methods:get(attr) return world("get", id_of(self), attr) end
+function methods:get(attr) return self[attr] end
 -- u:set("sp", 3, "reason"): changes an attribute.
-function methods:set(attr, value, reason) world("set", id_of(self), attr, value, reason) return self end
+function methods:set(attr, value, reason)
+  local id = id_of(self)
+  changed(id)
+  world("set", id, attr, value, reason)
+  return self
+end
 -- u:add("sp", -1, "reason"): adds to a number attribute.
 function methods:add(attr, delta, reason)
   if type(delta) ~= "number" then error("u:add(attr, delta, reason): delta must be a number", 2) end
-  local v = world("get", id_of(self), attr)
+  local v = self[attr]
   if type(v) ~= "number" then error("u:add: `" .. tostring(attr) .. "` is not a number", 2) end
-  world("set", id_of(self), attr, v + delta, reason)
-  return self
+  return self:set(attr, v + delta, reason)
 end
 -- u:has("routed"): whether the marker is on.
-function methods:has(marker) return world("has", id_of(self), marker) end
+function methods:has(marker)
+  declared = declared or world("declared_markers")
+  local s = snap(id_of(self))
+  if declared[marker] and s.kind == "unit" then return s.markers[marker] == true end
+  -- Undeclared, or not a unit: the host says what is wrong.
+  return world("has", id_of(self), marker)
+end
 -- u:markers(): the names of its markers.
 function methods:markers() return world("markers", id_of(self)) end
 -- u:mark("routed", "reason" [, "end of round"]): puts a marker on.
-function methods:mark(marker, reason, expiry) world("mark", id_of(self), marker, reason, expiry) return self end
+function methods:mark(marker, reason, expiry)
+  changed(id_of(self))
+  world("mark", id_of(self), marker, reason, expiry)
+  return self
+end
 -- u:unmark("routed", "reason"): takes it off.
-function methods:unmark(marker, reason) world("unmark", id_of(self), marker, reason) return self end
+function methods:unmark(marker, reason)
+  changed(id_of(self))
+  world("unmark", id_of(self), marker, reason)
+  return self
+end
 
 local api = {}
+-- Called by the host at the start of every call: nothing read before is trusted.
+function api.reset()
+  cache, declared = {}, nil
+end
 function api.unit(id)
   if type(id) == "table" and id_of(id) then return id end
   return handle(world("unit", id).id)
