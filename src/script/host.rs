@@ -101,7 +101,8 @@ pub struct ScriptHost {
     make_ctx: Function,
     encode_checks: Function,
     handle: Function,
-    reset_units: Function,
+    units: Table,
+    serial: std::cell::Cell<i64>,
     umpire: Table,
     interrupt: Arc<AtomicBool>,
 }
@@ -206,7 +207,6 @@ impl ScriptHost {
             umpire.set(name, units.get::<Function>(name)?)?;
         }
         let handle: Function = units.get("handle")?;
-        let reset_units: Function = units.get("reset")?;
         let store: Function = units.get("store")?;
 
         let print = lua.create_function(lua_print)?;
@@ -220,7 +220,8 @@ impl ScriptHost {
             make_ctx,
             encode_checks,
             handle,
-            reset_units,
+            units,
+            serial: std::cell::Cell::new(0),
             umpire,
             interrupt,
         })
@@ -358,7 +359,8 @@ impl ScriptHost {
         let world = std::cell::RefCell::new(world);
         let notes = std::cell::RefCell::new(Vec::new());
         // What handles read in an earlier call may have changed since.
-        if let Err(e) = self.reset_units.call::<()>(()) {
+        self.serial.set(self.serial.get() + 1);
+        if let Err(e) = self.units.raw_set("serial", self.serial.get()) {
             return Err(ScriptError::from_lua(e).context(doing.to_string()));
         }
         let r = self.lua.scope(|scope| {

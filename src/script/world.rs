@@ -316,8 +316,13 @@ local function handle(id)
 end
 local function id_of(u) return rawget(u, Unit) end
 
-local cache, declared = {}, nil
+local api = {}
+local cache, declared, serial = {}, nil, nil
 local function snap(id)
+  -- The host bumps `api.serial` at the start of every call: nothing read before is trusted.
+  if api.serial ~= serial then
+    cache, declared, serial = {}, nil, api.serial
+  end
   local s = cache[id]
   if s == nil then
     s = world("snapshot", id)
@@ -364,8 +369,8 @@ function methods:add(attr, delta, reason)
 end
 -- u:has("routed"): whether the marker is on.
 function methods:has(marker)
-  declared = declared or world("declared_markers")
   local s = snap(id_of(self))
+  declared = declared or world("declared_markers")
   if declared[marker] and s.kind == "unit" then return s.markers[marker] == true end
   -- Undeclared, or not a unit: the host says what is wrong.
   return world("has", id_of(self), marker)
@@ -385,11 +390,6 @@ function methods:unmark(marker, reason)
   return self
 end
 
-local api = {}
--- Called by the host at the start of every call: nothing read before is trusted.
-function api.reset()
-  cache, declared = {}, nil
-end
 function api.unit(id)
   if type(id) == "table" and id_of(id) then return id end
   return handle(world("unit", id).id)
