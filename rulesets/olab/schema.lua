@@ -103,5 +103,8 @@ return {
     clearing = { doc = "engineers clearing a minefield lane: may not shoot or fight (8.1)",
       expires = "round" },
   },
-  status = { attrs = { "type", "quality" }, strength = "sp", max = "sp_start" },
+  -- Stands routed off, retreated, eliminated or waiting off the table show where they are
+  -- and leave their side's strength total.
+  status = { attrs = { "type", "quality" }, strength = "sp", max = "sp_start",
+             away = { attr = "off_table", present = "no" } },
 }

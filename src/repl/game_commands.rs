@@ -370,6 +370,7 @@ pub fn status(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErr
                     .commands
                     .iter()
                     .flat_map(|c| &c.units)
+                    .filter(|u| u.away.is_none())
                     .filter_map(|u| u.strength);
                 (total.value, total.max) =
                     lines.fold((0.0, 0.0), |(v, m), s| (v + s.value, m + s.max));

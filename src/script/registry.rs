@@ -380,7 +380,7 @@ fn schema(t: &Table, origin: &Origin) -> mlua::Result<Schema> {
     }
     if let Some(st) = table_field(t, "status", WHAT, origin)? {
         const W: &str = "`schema.status`";
-        check_keys(&st, W, &["attrs", "strength", "max"], origin)?;
+        check_keys(&st, W, &["attrs", "strength", "max", "away"], origin)?;
         let mut spec = StatusSpec::default();
         if let Some(attrs) = table_field(&st, "attrs", W, origin)? {
             spec.attrs = attrs
@@ -402,6 +402,17 @@ fn schema(t: &Table, origin: &Origin) -> mlua::Result<Schema> {
                 );
             }
         };
+        if let Some(away) = table_field(&st, "away", W, origin)? {
+            const A: &str = "`schema.status.away`";
+            check_keys(&away, A, &["attr", "present"], origin)?;
+            let attr = string_field(&away, "attr", A, origin, true)?.unwrap_or_default();
+            let present = lua_to_state(&away.get::<Value>("present")?).ok_or_else(|| {
+                mlua::Error::runtime(format!(
+                    "{origin}: {A} needs `present`, the value while the unit is on the board"
+                ))
+            })?;
+            spec.away = Some(crate::state::AwaySpec { attr, present });
+        }
         s.status = spec;
     }
     Ok(s)

@@ -266,6 +266,19 @@ pub struct StatusSpec {
     /// maximum (`start_sp`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<StrengthMax>,
+    /// Units off the board: those whose attribute `attr` is not `present` are shown with that
+    /// attribute's value (`routed_off`) in `status`, and not counted in the side's strength.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub away: Option<AwaySpec>,
+}
+
+/// Which attribute says a unit has left the board (`status.away` of a schema).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AwaySpec {
+    /// The attribute (`off_table`).
+    pub attr: String,
+    /// Its value while the unit is on the board (`no`).
+    pub present: Value,
 }
 
 /// A strength bar's full length.
@@ -386,6 +399,9 @@ impl Schema {
         }
         if let Some(StrengthMax::Attr(a)) = &self.status.max {
             known(a, "max")?;
+        }
+        if let Some(away) = &self.status.away {
+            known(&away.attr, "away")?;
         }
         self.sequence.validate()
     }

@@ -26,7 +26,7 @@ use toml::de::{DeTable, DeValue};
 use super::clock::{Sequence, StepDef};
 use super::error::StateError;
 use super::marker::Expiry;
-use super::schema::{AttrDef, AttrType, MarkerDef, Schema, StatusSpec, StrengthMax};
+use super::schema::{AttrDef, AttrType, AwaySpec, MarkerDef, Schema, StatusSpec, StrengthMax};
 use super::toml_doc::{Doc, SValue, get};
 
 const TOP: &[&str] = &[
@@ -227,7 +227,7 @@ fn attr_type(
 }
 
 fn status(doc: &Doc<'_>, t: &DeTable<'_>) -> Result<StatusSpec, StateError> {
-    doc.only_keys(t, &["attrs", "strength", "max"], "status")?;
+    doc.only_keys(t, &["attrs", "strength", "max", "away"], "status")?;
     let mut spec = StatusSpec::default();
     if let Some(a) = get(t, "attrs") {
         spec.attrs = doc
@@ -243,6 +243,21 @@ fn status(doc: &Doc<'_>, t: &DeTable<'_>) -> Result<StatusSpec, StateError> {
         spec.max = Some(match m.get_ref() {
             DeValue::String(s) => StrengthMax::Attr(s.to_string()),
             _ => StrengthMax::Fixed(doc.int(m, "max")?),
+        });
+    }
+    if let Some(a) = get(t, "away") {
+        let away = doc.table(a, "status away")?;
+        doc.only_keys(away, &["attr", "present"], "status away")?;
+        let (Some(attr), Some(present)) = (get(away, "attr"), get(away, "present")) else {
+            return Err(doc.format(
+                a.span(),
+                "`away` needs `attr` and `present`: away = { attr = \"off_table\", present = \"no\" }"
+                    .into(),
+            ));
+        };
+        spec.away = Some(AwaySpec {
+            attr: doc.str(attr, "an attribute name")?.to_string(),
+            present: doc.value(present)?,
         });
     }
     Ok(spec)

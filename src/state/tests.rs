@@ -784,3 +784,26 @@ fn typed_attribute_text_is_parsed_against_the_schema() {
         "unknown attribute `cinc` for side `romans` (did you mean `cinc_rating`?)"
     );
 }
+
+#[test]
+fn units_away_from_the_board_show_where_they_are_and_leave_the_strength_total() {
+    let src = "[attrs]\nsp = { type = \"int\", min = 0, max = 6, default = 6 }\n\
+               off = { type = \"choice\", values = [\"no\", \"routed_off\"], default = \"no\" }\n\
+               [status]\nstrength = \"sp\"\naway = { attr = \"off\", present = \"no\" }\n";
+    let schema = crate::state::Schema::from_toml("s.toml", src).unwrap();
+    let mut g = Game::new(schema);
+    g.add_side("a", "A").unwrap();
+    g.add_command("a", "c", "C").unwrap();
+    g.add_unit("c", "u1", "U1", []).unwrap();
+    g.add_unit("c", "u2", "U2", []).unwrap();
+    g.set_attr("u2", "off", Value::Text("routed_off".into()))
+        .unwrap();
+    let status = g.status();
+    let side = &status.sides[0];
+    assert_eq!(side.strength.unwrap().value, 6.0);
+    assert_eq!(side.commands[0].units[1].away.as_deref(), Some("routed_off"));
+    assert!(status.render(80).contains("routed_off"));
+    let bad = "[attrs]\nsp = { type = \"int\" }\n[status]\naway = { attr = \"gone\", present = \"no\" }\n";
+    let err = crate::state::Schema::from_toml("s.toml", bad).unwrap_err();
+    assert!(err.to_string().contains("gone"), "{err}");
+}

@@ -75,6 +75,10 @@ pub struct UnitLine {
     /// Marker names.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub markers: Vec<String>,
+    /// Where it is if it has left the board (`status.away` of the schema): not counted in
+    /// its side's strength.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub away: Option<String>,
 }
 
 /// One command in `status`.
@@ -181,6 +185,14 @@ impl Game {
         Some(Strength { value, max })
     }
 
+    /// Where `u` is, if it has left the board (`status.away` of the schema): the value of
+    /// the attribute that says so.
+    pub fn away(&self, u: &Unit) -> Option<String> {
+        let spec = self.schema.status.away.as_ref()?;
+        let v = self.attr(u.id.as_str(), &spec.attr)?;
+        (*v != spec.present).then(|| v.to_string())
+    }
+
     /// The data of `status`.
     pub fn status(&self) -> Status {
         let spec = &self.schema.status;
@@ -207,22 +219,27 @@ impl Game {
                                     .collect(),
                                 strength: self.strength(u),
                                 markers: u.markers.iter().map(|m| m.name.clone()).collect(),
+                                away: self.away(u),
                             })
                             .collect(),
                     })
                     .collect();
                 let lines = commands.iter().flat_map(|c| &c.units);
                 let strength = spec.strength.as_ref().map(|_| {
-                    lines.clone().filter_map(|l| l.strength).fold(
-                        Strength {
-                            value: 0.0,
-                            max: 0.0,
-                        },
-                        |a, b| Strength {
-                            value: a.value + b.value.max(0.0),
-                            max: a.max + b.max,
-                        },
-                    )
+                    lines
+                        .clone()
+                        .filter(|l| l.away.is_none())
+                        .filter_map(|l| l.strength)
+                        .fold(
+                            Strength {
+                                value: 0.0,
+                                max: 0.0,
+                            },
+                            |a, b| Strength {
+                                value: a.value + b.value.max(0.0),
+                                max: a.max + b.max,
+                            },
+                        )
                 });
                 SideStatus {
                     id: s.id.to_string(),
@@ -334,15 +351,18 @@ impl Status {
     }
 }
 
-/// A unit's fields: id, key attributes, bar, then markers (only when it has some).
+/// A unit's fields: id, key attributes, bar, then where it is if off the board and its
+/// markers (only when there are any).
 fn fields(line: &UnitLine) -> Vec<String> {
     let mut parts = vec![line.id.clone()];
     parts.extend(line.key.iter().map(|v| v.to_string()));
     if let Some(s) = line.strength {
         parts.push(bar(s.value, s.max, 5));
     }
-    if !line.markers.is_empty() {
-        parts.push(line.markers.join(","));
+    let mut tail: Vec<&str> = line.away.iter().map(|a| a.as_str()).collect();
+    tail.extend(line.markers.iter().map(|m| m.as_str()));
+    if !tail.is_empty() {
+        parts.push(tail.join(","));
     }
     parts
 }
