@@ -801,7 +801,10 @@ fn units_away_from_the_board_show_where_they_are_and_leave_the_strength_total() 
     let status = g.status();
     let side = &status.sides[0];
     assert_eq!(side.strength.unwrap().value, 6.0);
-    assert_eq!(side.commands[0].units[1].away.as_deref(), Some("routed_off"));
+    assert_eq!(
+        side.commands[0].units[1].away.as_deref(),
+        Some("routed_off")
+    );
     assert!(status.render(80).contains("routed_off"));
     let bad = "[attrs]\nsp = { type = \"int\" }\n[status]\naway = { attr = \"gone\", present = \"no\" }\n";
     let err = crate::state::Schema::from_toml("s.toml", bad).unwrap_err();
