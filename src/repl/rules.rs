@@ -102,35 +102,39 @@ impl Scripts {
 
     /// The rulesets found under `rulesets/` (folders with an `init.lua`), sorted.
     pub fn rulesets(&self) -> Vec<String> {
-        folder_names(&self.root.join("rulesets"), |p| {
-            p.join("init.lua").is_file()
-        })
+        rulesets_in(&self.root)
     }
 
     /// The house rules found under `scripts/` (`NAME.lua`), sorted.
     pub fn house_rules(&self) -> Vec<String> {
-        let mut out: Vec<String> = std::fs::read_dir(self.root.join("scripts"))
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|e| {
-                let p = e.path();
-                (p.extension()? == "lua" && p.is_file())
-                    .then(|| p.file_stem()?.to_str().map(str::to_string))?
-            })
-            .collect();
-        out.sort();
-        out
+        house_rules_in(&self.root)
     }
 }
 
-fn folder_names(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<String> {
+/// The rulesets under `root/rulesets` (folders with an `init.lua`), sorted.
+pub fn rulesets_in(root: &Path) -> Vec<String> {
+    names_in(&root.join("rulesets"), |p| {
+        p.join("init.lua")
+            .is_file()
+            .then(|| p.file_name()?.to_str().map(str::to_string))?
+    })
+}
+
+/// The house rules under `root/scripts` (`NAME.lua`), sorted.
+pub fn house_rules_in(root: &Path) -> Vec<String> {
+    names_in(&root.join("scripts"), |p| {
+        (p.extension()? == "lua" && p.is_file())
+            .then(|| p.file_stem()?.to_str().map(str::to_string))?
+    })
+}
+
+/// The names `name` gives to the entries of `dir` it keeps, sorted.
+fn names_in(dir: &Path, name: impl Fn(&Path) -> Option<String>) -> Vec<String> {
     let mut out: Vec<String> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
-        .filter(|e| keep(&e.path()))
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter_map(|e| name(&e.path()))
         .collect();
     out.sort();
     out
@@ -431,7 +435,7 @@ pub fn reload(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErr
 pub fn complete_ruleset(_: &Registry, before: &[&str]) -> Vec<String> {
     match before {
         [] => vec!["list".into(), "use".into()],
-        ["use"] => Scripts::new(rules_root(None), Vec::new()).rulesets(),
+        ["use"] => rulesets_in(&rules_root(None)),
         _ => Vec::new(),
     }
 }
@@ -440,7 +444,7 @@ pub fn complete_ruleset(_: &Registry, before: &[&str]) -> Vec<String> {
 pub fn complete_house(_: &Registry, before: &[&str]) -> Vec<String> {
     match before {
         [] => vec!["list".into(), "on".into(), "off".into()],
-        ["on"] | ["off"] => Scripts::new(rules_root(None), Vec::new()).house_rules(),
+        ["on"] | ["off"] => house_rules_in(&rules_root(None)),
         _ => Vec::new(),
     }
 }
