@@ -88,29 +88,6 @@ pub(crate) fn op(
             t.set("command", u.command.as_str())?;
             Value::Table(t)
         }
-        "thing" => {
-            let id = text(&arg(), "an id")?;
-            let kind = game
-                .kind_of(&id)
-                .ok_or_else(|| runtime(game.unknown_any(&id)))?;
-            let t = lua.create_table()?;
-            t.set("id", id.as_str())?;
-            t.set("name", game.name_of(&id))?;
-            t.set("kind", kind.name())?;
-            match kind {
-                Kind::Command => {
-                    let c = game.find_command(&id).map_err(runtime)?;
-                    t.set("side", c.side.as_str())?;
-                }
-                Kind::Unit => {
-                    let u = game.find_unit(&id).map_err(runtime)?;
-                    t.set("side", u.side.as_str())?;
-                    t.set("command", u.command.as_str())?;
-                }
-                _ => {}
-            }
-            Value::Table(t)
-        }
         "snapshot" => {
             // Everything a handle reads, in one call: identity, declared attributes (stored
             // or default) and markers. Handles keep it for the rest of the call.
@@ -403,7 +380,7 @@ function api.clock() return world("clock") end
 -- A side or a command: the same handle, for its attributes (`s.cinc_rating`, `s:set(…)`).
 local function group(kind)
   return function(id)
-    local t = world("thing", id)
+    local t = world("snapshot", id)
     if t.kind ~= kind then
       error("`" .. tostring(id) .. "` is a " .. t.kind .. ", not a " .. kind, 2)
     end
