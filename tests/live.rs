@@ -14,50 +14,22 @@
 //! folders are a copy of the repository's, in a temporary folder.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
+use crate::common::{await_reload, copy_dir, repo};
 use umpire::dice::DiceBox;
 use umpire::repl::{Palette, Session, render};
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
-}
-
 /// Waits for the watcher to reload after an edit; the REPL's line about it.
-fn await_reload(s: &mut Session) -> String {
-    let start = Instant::now();
-    loop {
-        if let Some(r) = s.poll_rules() {
-            std::thread::sleep(Duration::from_millis(400));
-            let r = s.poll_rules().unwrap_or(r);
-            return match r {
-                Ok(_) => format!(
-                    "rules reloaded · {}",
-                    umpire::repl::rules::summary(&s.state.scripts)
-                ),
-                Err(e) => format!(
-                    "rules not reloaded, generation {} stays in force: {e}",
-                    s.state.scripts.generation()
-                ),
-            };
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "no reload after an edit"
-        );
-        std::thread::sleep(Duration::from_millis(20));
+fn reload_line(s: &mut Session) -> String {
+    match await_reload(s) {
+        Ok(_) => format!(
+            "rules reloaded · {}",
+            umpire::repl::rules::summary(&s.state.scripts)
+        ),
+        Err(e) => format!(
+            "rules not reloaded, generation {} stays in force: {e}",
+            s.state.scripts.generation()
+        ),
     }
 }
 
@@ -91,7 +63,7 @@ fn play(live: &Path) -> String {
                 .iter()
                 .any(|h| path.contains(h.as_str()))
             {
-                out.push_str(&format!("{}\n", await_reload(&mut s)));
+                out.push_str(&format!("{}\n", reload_line(&mut s)));
             }
             continue;
         }
@@ -104,7 +76,7 @@ fn play(live: &Path) -> String {
             let before = std::fs::read_to_string(&file).unwrap();
             assert!(before.contains(old), "`{old}` is not in {path}");
             std::fs::write(&file, before.replacen(old, new, 1)).unwrap();
-            out.push_str(&format!("{line}\n{}\n", await_reload(&mut s)));
+            out.push_str(&format!("{line}\n{}\n", reload_line(&mut s)));
             continue;
         }
         if line.starts_with('#') || line.trim().is_empty() {

@@ -1,26 +1,12 @@
 //! Lua rules in a running shell session: hot reload (good edit, broken edit, fix), the
 //! generation in the journal, rollback of a failing script command, runaway scripts.
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::Path;
 
+use crate::common::{await_reload, copy_dir, repo};
 use umpire::dice::DiceBox;
 use umpire::journal::Record;
 use umpire::repl::Session;
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.path().is_file() {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
-}
 
 /// A session on a copy of the demo ruleset in a temporary folder, with two units.
 fn session() -> (tempfile::TempDir, Session) {
@@ -65,22 +51,9 @@ fn shoot(s: &mut Session) -> String {
     ok(s, "shoot a1")
 }
 
-/// Waits (up to 10 s) for the watcher to bring in an edit; returns the reload's result.
+/// The reload after an edit: the new generation, or the error as text.
 fn next_reload(s: &mut Session) -> Result<u64, String> {
-    let start = Instant::now();
-    loop {
-        if let Some(r) = s.poll_rules() {
-            // Let the rest of the editor's writes settle into the same reload.
-            std::thread::sleep(Duration::from_millis(400));
-            let r = s.poll_rules().unwrap_or(r);
-            return r.map_err(|e| e.to_string());
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "no reload after an edit"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    await_reload(s).map_err(|e| e.to_string())
 }
 
 fn edit(dir: &Path, from: &str, to: &str) {

@@ -1,13 +1,9 @@
 //! The project's own rule tests (`rulesets/*/tests/*.lua`), run as `umpire test rulesets`
 //! would, and the test runner's own behaviour on failing and broken test files.
 
-use std::path::PathBuf;
+use crate::common::repo;
 
 use umpire::repl::rule_tests::{Report, run_paths};
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 #[test]
 fn every_shipped_rule_test_passes() {
