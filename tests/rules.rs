@@ -69,7 +69,7 @@ fn an_edit_reloads_a_broken_edit_keeps_the_old_rules_and_the_fix_comes_in() {
     s.state.scripts.reloader.watch().unwrap();
     assert!(shoot(&mut s).contains("Archers hits (4)"));
     let game = s.state.game.clone();
-    assert_eq!(s.state.generation, 1);
+    assert_eq!(s.state.generation(), 1);
 
     edit(dir.path(), "\" hits (\"", "\" HITS (\"");
     let g = next_reload(&mut s).unwrap();
@@ -80,7 +80,7 @@ fn an_edit_reloads_a_broken_edit_keeps_the_old_rules_and_the_fix_comes_in() {
     edit(dir.path(), "c:result(\"hit\")", "c:result(\"hit\"");
     let err = next_reload(&mut s).unwrap_err();
     assert!(err.contains("rulesets/demo/init.lua:"), "{err}");
-    assert_eq!(s.state.generation, g, "the old rules stay in force");
+    assert_eq!(s.state.generation(), g, "the old rules stay in force");
     assert!(shoot(&mut s).contains("Archers HITS (4)"));
 
     edit(dir.path(), "c:result(\"hit\"", "c:result(\"hit\")");
@@ -116,7 +116,7 @@ fn a_broken_reload_by_hand_names_file_and_line_and_changes_nothing() {
     edit(dir.path(), "local tables", "local = tables");
     let err = fails(&mut s, "reload");
     assert!(err.contains("rulesets/demo/init.lua:4"), "{err}");
-    assert_eq!(s.state.generation, 1);
+    assert_eq!(s.state.generation(), 1);
     assert!(shoot(&mut s).contains("Archers hits (4)"));
 }
 

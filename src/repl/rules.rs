@@ -256,9 +256,8 @@ fn switch(
         ctx.state.scripts.reloader.set_source(previous_source);
         return Err(super::game_commands::state_err(e, 0));
     }
-    ctx.state.generation = ctx.state.scripts.generation();
     Ok(Output::new(&name)
-        .field("generation", ctx.state.generation)
+        .field("generation", ctx.state.generation())
         .text(text))
 }
 

@@ -38,8 +38,6 @@ pub struct State {
     pub tables: TableSet,
     /// The session's journal.
     pub journal: Journal,
-    /// The rules generation (0 until rules are loaded; bumped by each reload).
-    pub generation: u64,
     /// What the running command has rolled and changed so far.
     pub pending: Pending,
     /// The rules: ruleset, house rules and the Lua host they run in.
@@ -58,6 +56,11 @@ pub struct Pending {
 }
 
 impl State {
+    /// The rules generation (0 until rules are loaded; bumped by each reload).
+    pub fn generation(&self) -> u64 {
+        self.scripts.generation()
+    }
+
     /// The tables commands can use: the rules' tables, then those loaded with `table load`
     /// (a loaded table of the same name as a rules' table is left out).
     pub fn all_tables(&self) -> std::borrow::Cow<'_, TableSet> {
@@ -161,7 +164,6 @@ impl Session {
                 game,
                 tables: TableSet::new(),
                 journal,
-                generation: 0,
                 pending: Pending::default(),
                 scripts: Scripts::new(super::rules::rules_root(None), names),
             },
@@ -183,11 +185,10 @@ impl Session {
         Some(r)
     }
 
-    /// Makes the registry and the generation follow the rules in force.
+    /// Makes the registry follow the rules in force.
     fn sync_rules(&mut self) {
-        let g = self.state.scripts.generation();
-        if g != self.state.generation || self.registry_generation != g {
-            self.state.generation = g;
+        let g = self.state.generation();
+        if self.registry_generation != g {
             script_commands::sync(&mut self.registry, &self.state);
             self.registry_generation = g;
         }
@@ -244,7 +245,7 @@ impl Session {
                     rolls: pending.rolls,
                     changes: pending.changes,
                     reasons: pending.reasons,
-                    generation: self.state.generation,
+                    generation: self.state.generation(),
                     at: now(),
                 };
                 let changes = tx.changes.clone();

@@ -186,11 +186,11 @@ pub fn repl(
         report_reload(session, printer)?;
         // New rules bring new commands to complete.
         if let Some(helper) = editor.helper_mut()
-            && completing_generation != Some(session.state.generation)
+            && completing_generation != Some(session.state.generation())
         {
             helper.registry = session.registry.clone();
             helper.words = session.vocabulary();
-            completing_generation = Some(session.state.generation);
+            completing_generation = Some(session.state.generation());
         }
         let prompt = prompt(session);
         let line = match editor.readline(&prompt) {
