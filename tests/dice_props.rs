@@ -1,5 +1,6 @@
 //! Property tests for the dice notation: no input makes the parser or roller panic, and
-//! printing a parsed expression gives text that parses back to the same expression.
+//! printing a parsed expression gives text that parses back to the same expression; a roll's
+//! notation, written from its tree when asked for, is its expression's, and survives JSON.
 
 use proptest::prelude::*;
 use umpire::dice::{DiceBox, Limits, parse, roll};
@@ -108,6 +109,24 @@ proptest! {
             prop_assert!(again.is_ok(), "{:?} printed as {:?} fails: {:?}", s, printed, again);
             prop_assert_eq!(again.unwrap(), e);
         }
+    }
+
+    #[test]
+    fn a_roll_writes_its_expressions_notation_and_reads_back_from_json(
+        s in prop_oneof![expression(), dice_ish().prop_map(|s| format!("{s} [x]"))],
+        seed in 0u64..1000,
+    ) {
+        let Ok(e) = parse(&s) else { return Ok(()) };
+        let mut dice = DiceBox::seeded(seed);
+        let Ok(rolls) = roll(&e, &mut dice.source(None), &Limits::DEFAULT) else { return Ok(()) };
+        let r = &rolls[0];
+        prop_assert_eq!(r.expr().to_string(), e.expr.to_string());
+        let json = serde_json::to_string(r).unwrap();
+        let back: umpire::dice::Roll = serde_json::from_str(&json)
+            .map_err(|err| TestCaseError::fail(format!("{json}: {err}")))?;
+        prop_assert_eq!(&back, r);
+        prop_assert_eq!(back.expr(), r.expr());
+        prop_assert_eq!(serde_json::to_string(&back).unwrap(), json);
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! precedence needs them.
 
 use std::fmt;
+use std::sync::Arc;
 
 use super::text::NotationText;
 
@@ -27,15 +28,17 @@ pub struct DiceExpr {
 pub enum Expr {
     /// A number literal: `3`, `2.5`, `.5`.
     Num(f64),
-    /// A pool of dice with its modifiers: `4d6kh3`, `10d10!>=9`.
-    Dice(Box<Dice>),
+    /// A pool of dice with its modifiers: `4d6kh3`, `10d10!>=9`. Shared, so that each
+    /// rolled pool can point back at it for its notation instead of writing it out.
+    Dice(Arc<Dice>),
     /// A group `{2d6, 1d8+2}kh1` or a set `(1, 2, 3)k1`: several sub-expressions treated as one
-    /// pool by their modifiers.
-    Group(Box<Group>),
+    /// pool by their modifiers. Shared like [`Expr::Dice`].
+    Group(Arc<Group>),
     /// A prefix operator: `-3d6`, `+2`.
     Unary(UnaryOp, Box<Expr>),
-    /// A binary operator: arithmetic or comparison.
-    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// A binary operator: arithmetic or comparison, with its left and right operands (in one
+    /// allocation).
+    Binary(BinaryOp, Box<[Expr; 2]>),
     /// A function call: `floor(4d6/3)`, `max(1d6, 1d6)`.
     Call(Func, Vec<Expr>),
     /// A label attached to a term: `1d20+5 [attack]`, `9[fire]`. Labels are shown in the
@@ -111,6 +114,49 @@ impl BinaryOp {
             BinaryOp::Cmp(CmpOp::Eq) => "==",
             BinaryOp::Cmp(CmpOp::Ne) => "!=",
             BinaryOp::Cmp(op) => op.symbol(),
+        }
+    }
+}
+
+impl BinaryOp {
+    /// Every operator, for looking one up by its symbol.
+    pub const ALL: [BinaryOp; 13] = [
+        BinaryOp::Add,
+        BinaryOp::Sub,
+        BinaryOp::Mul,
+        BinaryOp::Div,
+        BinaryOp::FloorDiv,
+        BinaryOp::Rem,
+        BinaryOp::Pow,
+        BinaryOp::Cmp(CmpOp::Eq),
+        BinaryOp::Cmp(CmpOp::Ne),
+        BinaryOp::Cmp(CmpOp::Lt),
+        BinaryOp::Cmp(CmpOp::Le),
+        BinaryOp::Cmp(CmpOp::Gt),
+        BinaryOp::Cmp(CmpOp::Ge),
+    ];
+
+    /// The operator with this canonical spelling ([`BinaryOp::symbol`]).
+    pub fn from_symbol(symbol: &str) -> Option<BinaryOp> {
+        BinaryOp::ALL.into_iter().find(|op| op.symbol() == symbol)
+    }
+}
+
+impl UnaryOp {
+    /// The spelling: `-` or `+`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnaryOp::Neg => "-",
+            UnaryOp::Plus => "+",
+        }
+    }
+
+    /// The operator spelt `symbol`.
+    pub fn from_symbol(symbol: &str) -> Option<UnaryOp> {
+        match symbol {
+            "-" => Some(UnaryOp::Neg),
+            "+" => Some(UnaryOp::Plus),
+            _ => None,
         }
     }
 }
@@ -684,15 +730,13 @@ impl Notation for Expr {
             Expr::Dice(d) => d.write_notation(out),
             Expr::Group(g) => g.write_notation(out),
             Expr::Unary(op, e) => {
-                out.push(match op {
-                    UnaryOp::Neg => '-',
-                    UnaryOp::Plus => '+',
-                });
+                out.push_str(op.symbol());
                 // Prefix operators chain without parentheses (`--1`), so printing adds no
                 // nesting the input did not have.
                 e.write_child(out, UNARY_PRECEDENCE);
             }
-            Expr::Binary(op, l, r) => {
+            Expr::Binary(op, lr) => {
+                let [l, r] = &**lr;
                 let (lmin, rmin) = op.child_precedence();
                 l.write_child(out, lmin);
                 out.push(' ');

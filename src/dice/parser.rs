@@ -21,6 +21,7 @@ use nom::{
 };
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use super::ast::*;
 use super::error::{DiceError, DiceErrorKind};
@@ -238,7 +239,7 @@ pub(crate) fn fast_request(input: &str, l: &Limits) -> Option<DiceExpr> {
             Some(_) => return None,
         };
         let (rest, rhs) = fast_term(skip_ws(&i[1..]), l)?;
-        acc = Expr::Binary(op, Box::new(acc), Box::new(rhs));
+        acc = Expr::Binary(op, Box::new([acc, rhs]));
         i = rest;
     }
 }
@@ -369,10 +370,7 @@ fn expr<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
         Ok((rest, op)) => {
             let (rest, _) = ws(rest)?;
             let (rest, rhs) = cut_operand(rest, |i| sum(i, l), "a value after the comparison")?;
-            Ok((
-                rest,
-                Expr::Binary(BinaryOp::Cmp(op), Box::new(lhs), Box::new(rhs)),
-            ))
+            Ok((rest, Expr::Binary(BinaryOp::Cmp(op), Box::new([lhs, rhs]))))
         }
         Err(_) => Ok((i, lhs)),
     }
@@ -443,7 +441,7 @@ fn sum<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
         };
         let (j, _) = ws(&j[1..])?;
         let (j, rhs) = cut_operand(j, |i| product(i, l), "a value after the operator")?;
-        acc = Expr::Binary(op, Box::new(acc), Box::new(rhs));
+        acc = Expr::Binary(op, Box::new([acc, rhs]));
         i = j;
     }
 }
@@ -477,7 +475,7 @@ fn product<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
         };
         let (j, _) = ws(j)?;
         let (j, rhs) = cut_operand(j, |i| unary(i, l), "a value after the operator")?;
-        acc = Expr::Binary(op, Box::new(acc), Box::new(rhs));
+        acc = Expr::Binary(op, Box::new([acc, rhs]));
         i = j;
     }
 }
@@ -534,10 +532,7 @@ fn power<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
     };
     let (rest, _) = ws(rest)?;
     let (rest, exp) = cut_operand(rest, |i| unary(i, l), "an exponent after `^`")?;
-    Ok((
-        rest,
-        Expr::Binary(BinaryOp::Pow, Box::new(base), Box::new(exp)),
-    ))
+    Ok((rest, Expr::Binary(BinaryOp::Pow, Box::new([base, exp]))))
 }
 
 /// `labeled = atom (ws label)*`, `label = "[" text "]"`.
@@ -578,7 +573,7 @@ fn atom<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
                     let (rest, mods) = group_modifiers(rest, l)?;
                     Ok((
                         rest,
-                        Expr::Group(Box::new(Group {
+                        Expr::Group(Arc::new(Group {
                             brackets: Brackets::Parens,
                             items: vec![inner],
                             mods,
@@ -590,7 +585,7 @@ fn atom<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
                     let (rest, mods) = group_modifiers(rest, l)?;
                     Ok((
                         rest,
-                        Expr::Group(Box::new(Group {
+                        Expr::Group(Arc::new(Group {
                             brackets: Brackets::Parens,
                             items,
                             mods,
@@ -793,7 +788,7 @@ fn group<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
     let (rest, mods) = group_modifiers(rest, l)?;
     Ok((
         rest,
-        Expr::Group(Box::new(Group {
+        Expr::Group(Arc::new(Group {
             brackets: Brackets::Braces,
             items,
             mods,
@@ -949,7 +944,7 @@ fn dice<'a>(i: In<'a>, count: Option<Count>, l: &Limits) -> PResult<'a, Expr> {
             }
         }
     }
-    Ok((i, Expr::Dice(Box::new(Dice { count, sides, mods }))))
+    Ok((i, Expr::Dice(Arc::new(Dice { count, sides, mods }))))
 }
 
 /// Checks a modifier that needs the die's faces: never-ending explosions and rerolls,

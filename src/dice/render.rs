@@ -5,6 +5,7 @@
 //! the same things with ASCII: `~~3~~` dropped (and faces rerolled away), `6!` exploded,
 //! `8*` success, `1_` failure, `20**` critical success, `1__` critical failure.
 
+use super::ast::BinaryOp;
 use super::result::{Critical, Die, Roll, RollNode};
 
 /// What a piece of rendered text means, for colouring.
@@ -88,12 +89,7 @@ pub fn node_text(node: &RollNode, p: &dyn Paint) -> String {
 
 fn precedence(node: &RollNode) -> u8 {
     match node {
-        RollNode::Binary { op, .. } => match op.as_ref() {
-            "+" | "-" => 2,
-            "*" | "/" | "//" | "%" => 3,
-            "^" => 5,
-            _ => 1,
-        },
+        RollNode::Binary { op, .. } => op.precedence(),
         RollNode::Unary { .. } => 4,
         _ => u8::MAX,
     }
@@ -104,7 +100,7 @@ fn node_prec(node: &RollNode, p: &dyn Paint, min: u8) -> String {
         RollNode::Num { value } => fmt_value(*value),
         RollNode::Pool(pool) => {
             let dice: Vec<String> = pool.dice.iter().map(|d| die_text(d, p)).collect();
-            format!("{} ({})", pool.notation, dice.join(", "))
+            format!("{} ({})", pool.notation.text(), dice.join(", "))
         }
         RollNode::Group(g) => {
             let items: Vec<String> = g
@@ -123,33 +119,35 @@ fn node_prec(node: &RollNode, p: &dyn Paint, min: u8) -> String {
                     }
                 })
                 .collect();
-            let mods = g.notation.rsplit_once(['}', ')']).map_or("", |(_, m)| m);
-            let (open, close) = if g.notation.starts_with('{') {
+            let notation = g.notation.text();
+            let mods = notation.rsplit_once(['}', ')']).map_or("", |(_, m)| m);
+            let (open, close) = if notation.starts_with('{') {
                 ("{", "}")
             } else {
                 ("(", ")")
             };
             format!("{open}{}{close}{mods}", items.join(", "))
         }
-        RollNode::Unary { op, operand, .. } => format!("{op}{}", node_prec(operand, p, 5)),
-        RollNode::Binary {
-            op, left, right, ..
-        } => {
+        RollNode::Unary { op, operand, .. } => {
+            format!("{}{}", op.symbol(), node_prec(operand, p, 5))
+        }
+        RollNode::Binary { op, operands, .. } => {
             let prec = precedence(node);
-            let (lmin, rmin) = if op == "^" {
+            let (lmin, rmin) = if *op == BinaryOp::Pow {
                 (prec + 1, prec)
             } else {
                 (prec, prec + 1)
             };
             format!(
-                "{} {op} {}",
-                node_prec(left, p, lmin),
-                node_prec(right, p, rmin)
+                "{} {} {}",
+                node_prec(&operands.left, p, lmin),
+                op.symbol(),
+                node_prec(&operands.right, p, rmin)
             )
         }
         RollNode::Call { func, args, .. } => {
             let args: Vec<String> = args.iter().map(|a| node_text(a, p)).collect();
-            format!("{func}({})", args.join(", "))
+            format!("{}({})", func.name(), args.join(", "))
         }
         RollNode::Labeled { label, inner, .. } => {
             format!(

@@ -3,28 +3,29 @@
 //! A [`Roll`] keeps the whole tree of the expression with each die's value, whether it was
 //! kept or dropped, exploded, rerolled, a success or a failure, and which source produced it,
 //! so a breakdown can show exactly what happened. It serialises to JSON for `--json` and the
-//! journal.
+//! journal. Its notation (the whole expression's and each pool's) is written from the tree when
+//! it is asked for, not while rolling.
 
-use std::borrow::Cow;
-
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use smallvec::SmallVec;
 
+use super::ast::{BinaryOp, Dice, Func, Group, UNARY_PRECEDENCE, UnaryOp, push_num};
 use super::source::{Faces, SourceKind};
-use super::text::NotationText;
+use super::text::{NotationText, Written};
 
 /// The distinct dice sources of a roll, in order of first use (at most three, kept inline).
 pub type Sources = SmallVec<[SourceKind; 3]>;
 
 /// The result of rolling one dice expression once.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// Serialised with its expression in canonical notation first (`"expr"`), written from the
+/// tree; reading one back ignores that field and writes it again from the tree.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Roll {
-    /// The expression in canonical notation.
-    pub expr: NotationText,
     /// The total.
     pub total: f64,
     /// The trailing comment, if one was written.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub comment: Option<String>,
     /// The sources that produced the dice, in order of first use (empty if no dice).
     pub sources: Sources,
@@ -33,11 +34,41 @@ pub struct Roll {
 }
 
 impl Roll {
+    /// The expression in canonical notation (`2d20kl1 + 5`), written from the tree.
+    pub fn expr(&self) -> NotationText {
+        let mut out = NotationText::new();
+        self.tree.write_notation(&mut out, 0);
+        out
+    }
+
     /// Every die in the roll, in the order they were rolled.
     pub fn dice(&self) -> Vec<&Die> {
         let mut out = Vec::new();
         self.tree.collect_dice(&mut out);
         out
+    }
+}
+
+impl Serialize for Roll {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        /// The serialised shape: the expression's text, then the fields.
+        #[derive(Serialize)]
+        struct Shape<'a> {
+            expr: NotationText,
+            total: f64,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            comment: &'a Option<String>,
+            sources: &'a Sources,
+            tree: &'a RollNode,
+        }
+        Shape {
+            expr: self.expr(),
+            total: self.total,
+            comment: &self.comment,
+            sources: &self.sources,
+            tree: &self.tree,
+        }
+        .serialize(s)
     }
 }
 
@@ -56,8 +87,9 @@ pub enum RollNode {
     Group(GroupRoll),
     /// A prefix operator.
     Unary {
-        /// `-` or `+`.
-        op: Cow<'static, str>,
+        /// `-` or `+` (serialised as the symbol).
+        #[serde(with = "unary_symbol")]
+        op: UnaryOp,
         /// The result.
         value: f64,
         /// The operand.
@@ -65,19 +97,20 @@ pub enum RollNode {
     },
     /// A binary operator.
     Binary {
-        /// The operator as written canonically (`+`, `//`, `>=`…).
-        op: Cow<'static, str>,
+        /// The operator (serialised as its canonical symbol: `+`, `//`, `>=`…).
+        #[serde(with = "binary_symbol")]
+        op: BinaryOp,
         /// The result.
         value: f64,
-        /// Left operand.
-        left: Box<RollNode>,
-        /// Right operand.
-        right: Box<RollNode>,
+        /// The operands, in one allocation (serialised as `left` and `right`).
+        #[serde(flatten)]
+        operands: Box<Operands>,
     },
     /// A function call.
     Call {
-        /// The function name.
-        func: Cow<'static, str>,
+        /// The function (serialised as its name).
+        #[serde(with = "func_name")]
+        func: Func,
         /// The result.
         value: f64,
         /// The arguments.
@@ -92,6 +125,15 @@ pub enum RollNode {
         /// The term.
         inner: Box<RollNode>,
     },
+}
+
+/// The two operands of a [`RollNode::Binary`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Operands {
+    /// Left operand.
+    pub left: RollNode,
+    /// Right operand.
+    pub right: RollNode,
 }
 
 impl RollNode {
@@ -115,21 +157,114 @@ impl RollNode {
             RollNode::Pool(p) => out.extend(p.dice.iter()),
             RollNode::Group(g) => g.items.iter().for_each(|i| i.node.collect_dice(out)),
             RollNode::Unary { operand, .. } => operand.collect_dice(out),
-            RollNode::Binary { left, right, .. } => {
-                left.collect_dice(out);
-                right.collect_dice(out);
+            RollNode::Binary { operands, .. } => {
+                operands.left.collect_dice(out);
+                operands.right.collect_dice(out);
             }
             RollNode::Call { args, .. } => args.iter().for_each(|a| a.collect_dice(out)),
             RollNode::Labeled { inner, .. } => inner.collect_dice(out),
         }
     }
+
+    /// The binding strength of this node when printed, as [`Expr`](super::Expr)'s.
+    pub fn precedence(&self) -> u8 {
+        match self {
+            RollNode::Binary { op, .. } => op.precedence(),
+            RollNode::Unary { .. } => UNARY_PRECEDENCE,
+            RollNode::Labeled { .. } => 6,
+            RollNode::Num { value } if *value < 0.0 => UNARY_PRECEDENCE,
+            _ => u8::MAX,
+        }
+    }
+
+    /// Appends the canonical notation of the expression this node was rolled from (the same
+    /// text as the expression's own `Display`), in parentheses if it binds looser than `min`.
+    pub fn write_notation(&self, out: &mut NotationText, min: u8) {
+        let parens = self.precedence() < min;
+        if parens {
+            out.push('(');
+        }
+        match self {
+            RollNode::Num { value } => push_num(out, *value),
+            RollNode::Pool(p) => p.notation.write_to(out),
+            RollNode::Group(g) => g.notation.write_to(out),
+            RollNode::Unary { op, operand, .. } => {
+                out.push_str(op.symbol());
+                operand.write_notation(out, UNARY_PRECEDENCE);
+            }
+            RollNode::Binary { op, operands, .. } => {
+                let (lmin, rmin) = op.child_precedence();
+                operands.left.write_notation(out, lmin);
+                out.push(' ');
+                out.push_str(op.symbol());
+                out.push(' ');
+                operands.right.write_notation(out, rmin);
+            }
+            RollNode::Call { func, args, .. } => {
+                out.push_str(func.name());
+                out.push('(');
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    a.write_notation(out, 0);
+                }
+                out.push(')');
+            }
+            RollNode::Labeled { label, inner, .. } => {
+                inner.write_notation(out, 6);
+                out.push_str(" [");
+                out.push_str(label);
+                out.push(']');
+            }
+        }
+        if parens {
+            out.push(')');
+        }
+    }
 }
+
+/// Serialises an operator as its symbol (`serde(with)`).
+macro_rules! by_name {
+    ($module:ident, $ty:ty, $name:ident, $from:path, $what:literal) => {
+        mod $module {
+            use super::*;
+
+            pub fn serialize<S: Serializer>(x: &$ty, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(x.$name())
+            }
+
+            pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<$ty, D::Error> {
+                let name = String::deserialize(d)?;
+                $from(&name).ok_or_else(|| {
+                    serde::de::Error::custom(format!(concat!("unknown ", $what, " `{}`"), name))
+                })
+            }
+        }
+    };
+}
+
+by_name!(
+    unary_symbol,
+    UnaryOp,
+    symbol,
+    UnaryOp::from_symbol,
+    "prefix operator"
+);
+by_name!(
+    binary_symbol,
+    BinaryOp,
+    symbol,
+    BinaryOp::from_symbol,
+    "operator"
+);
+by_name!(func_name, Func, name, Func::from_name, "function");
 
 /// A rolled pool of dice.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PoolRoll {
-    /// The pool as written canonically (`4d6kh3`).
-    pub notation: NotationText,
+    /// The pool as written canonically (`4d6kh3`; serialised as that text).
+    pub notation: Written<Dice>,
     /// The die (serialised as `"d6"`, `"dF"`, `"d100"`).
     pub die: Faces,
     /// Every die, in the order shown (rolled order, or sorted when the pool asks for it).
@@ -183,7 +318,12 @@ pub struct Die {
     pub source: SourceKind,
     /// Earlier faces, for a die that was rerolled or compounded (boxed and absent for the
     /// plain dice that make up nearly every roll; flattened into the die in JSON).
-    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        flatten,
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "history_if_any"
+    )]
     pub history: Option<Box<DieHistory>>,
 }
 
@@ -231,6 +371,13 @@ impl Die {
     }
 }
 
+/// A die's history read back from JSON: `None` when the die had no earlier faces, as when it
+/// was rolled.
+fn history_if_any<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Box<DieHistory>>, D::Error> {
+    let h = DieHistory::deserialize(d)?;
+    Ok((!h.rerolled.is_empty() || !h.parts.is_empty()).then(|| Box::new(h)))
+}
+
 fn is_false(b: &bool) -> bool {
     !*b
 }
@@ -238,8 +385,8 @@ fn is_false(b: &bool) -> bool {
 /// A rolled group or set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GroupRoll {
-    /// The group as written canonically.
-    pub notation: NotationText,
+    /// The group as written canonically (serialised as that text).
+    pub notation: Written<Group>,
     /// The items.
     pub items: Vec<GroupItem>,
     /// The group's value: the sum of the kept items, or successes minus failures.

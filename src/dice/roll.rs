@@ -17,8 +17,9 @@ use super::limits::Limits;
 use super::parser::{check_modifier, static_faces};
 use super::result::*;
 use super::source::{DiceSource, DieRequest, Faces, Generator, Purpose, SourceKind};
-use super::text::NotationText;
+use super::text::Written;
 use smallvec::SmallVec;
+use std::sync::Arc;
 
 /// Small per-pool scratch lists (keep/drop selections) stay on the stack.
 type Scratch<T> = SmallVec<[T; 16]>;
@@ -70,47 +71,13 @@ fn roll_into(
         sources: Sources::new(),
     };
     let tree = roller.eval(expr)?;
-    // A lone pool's notation is the whole expression's: format it once.
-    let text = match &tree {
-        RollNode::Pool(p) => p.notation.clone(),
-        _ => {
-            let mut out = NotationText::new();
-            write_reusing(expr, &tree, &mut out, 0);
-            out
-        }
-    };
     out.push(Roll {
-        expr: text,
         total: tree.value(),
         comment: comment.cloned(),
         sources: roller.sources,
         tree,
     });
     Ok(())
-}
-
-/// Writes `e`'s canonical notation (as [`Notation`] does) into `out`, copying each pool's
-/// notation from its rolled node instead of formatting it again.
-fn write_reusing(e: &Expr, node: &RollNode, out: &mut NotationText, min: u8) {
-    match (e, node) {
-        (Expr::Dice(_), RollNode::Pool(p)) => out.push_str(&p.notation),
-        (Expr::Binary(op, l, r), RollNode::Binary { left, right, .. }) => {
-            let parens = e.precedence() < min;
-            if parens {
-                out.push('(');
-            }
-            let (lmin, rmin) = op.child_precedence();
-            write_reusing(l, left, out, lmin);
-            out.push(' ');
-            out.push_str(op.symbol());
-            out.push(' ');
-            write_reusing(r, right, out, rmin);
-            if parens {
-                out.push(')');
-            }
-        }
-        _ => e.write_child(out, min),
-    }
 }
 
 /// An error found while rolling: no single token is to blame, so it spans the expression.
@@ -195,7 +162,7 @@ impl Roller<'_> {
     fn draw_pool(
         &mut self,
         faces: Faces,
-        pool: &NotationText,
+        pool: &Dice,
         n: u64,
         st: &Stages<'_>,
         dice: &mut Vec<Die>,
@@ -221,9 +188,10 @@ impl Roller<'_> {
             }));
             return Ok(());
         }
+        let text = pool.notation();
         let req = DieRequest {
             faces,
-            pool: pool.as_str(),
+            pool: text.as_str(),
             purpose: Purpose::Die { index: 1, of: n },
             span: Span::default(),
         };
@@ -249,20 +217,19 @@ impl Roller<'_> {
                 let operand = self.eval(x)?;
                 let value = arith::unary(*op, operand.value());
                 RollNode::Unary {
-                    op: if *op == UnaryOp::Neg { "-" } else { "+" }.into(),
+                    op: *op,
                     value,
                     operand: Box::new(operand),
                 }
             }
-            Expr::Binary(op, l, r) => {
-                let left = self.eval(l)?;
-                let right = self.eval(r)?;
+            Expr::Binary(op, lr) => {
+                let left = self.eval(&lr[0])?;
+                let right = self.eval(&lr[1])?;
                 let value = arith::binary(*op, left.value(), right.value()).map_err(err)?;
                 RollNode::Binary {
-                    op: op.symbol().into(),
+                    op: *op,
                     value,
-                    left: Box::new(left),
-                    right: Box::new(right),
+                    operands: Box::new(Operands { left, right }),
                 }
             }
             Expr::Call(f, args) => {
@@ -273,7 +240,7 @@ impl Roller<'_> {
                 let vals: Vec<f64> = args.iter().map(RollNode::value).collect();
                 let value = arith::call(*f, &vals).map_err(err)?;
                 RollNode::Call {
-                    func: f.name().into(),
+                    func: *f,
                     value,
                     args,
                 }
@@ -321,8 +288,7 @@ impl Roller<'_> {
         Ok(Faces::Numbered { sides: n as u64 })
     }
 
-    fn pool(&mut self, d: &Dice) -> Result<PoolRoll, DiceError> {
-        let notation = d.notation();
+    fn pool(&mut self, d: &Arc<Dice>) -> Result<PoolRoll, DiceError> {
         let n = match &d.count {
             None => 1.0,
             Some(c) => self.count(c)?,
@@ -356,7 +322,7 @@ impl Roller<'_> {
         let mut dice = Vec::with_capacity(room.min(self.limits.max_dice) as usize);
         if st.reroll.is_none() && st.explode.is_none() {
             // Plain dice (the common case): the whole pool in one request to the source.
-            self.draw_pool(faces, &notation, n, &st, &mut dice)?;
+            self.draw_pool(faces, d, n, &st, &mut dice)?;
         } else if let Some(mut g) = self.source.generator() {
             // Every die from the generator: draw straight from it, in the same order as one
             // request at a time.
@@ -376,8 +342,8 @@ impl Roller<'_> {
             result?;
         } else {
             let limits = self.limits;
-            let text = notation.as_str();
-            let mut draw = |purpose| self.draw(faces, text, purpose);
+            let text = d.notation();
+            let mut draw = |purpose| self.draw(faces, &text, purpose);
             for i in 0..n {
                 one_die(&mut draw, limits, faces, &st, i + 1, n, &mut dice)?;
             }
@@ -385,14 +351,14 @@ impl Roller<'_> {
         if let Some((RerollKind::Add, on)) = st.reroll
             && let Some(pos) = dice.iter().position(|x| hits(on, faces.min(), x.value))
         {
-            let (v, source) = self.draw(faces, &notation, Purpose::Added(pos as u64 + 1))?;
+            let (v, source) = self.draw(faces, &d.notation(), Purpose::Added(pos as u64 + 1))?;
             let mut extra = Die::new(v, source);
             extra.extra = true;
             clamp(&mut extra, &st);
             dice.push(extra);
         }
         if let Some((once, on)) = st.unique {
-            self.make_unique(faces, &notation, &mut dice, once, on, &st)?;
+            self.make_unique(faces, &d.notation(), &mut dice, once, on, &st)?;
         }
         if !st.keep_drop.is_empty() && !keep_highest_or_lowest(&st.keep_drop, &mut dice) {
             let values: Scratch<f64> = dice.iter().map(|x| x.value as f64).collect();
@@ -412,7 +378,7 @@ impl Roller<'_> {
             }
         }
         let mut pool = PoolRoll {
-            notation,
+            notation: Written::Node(Arc::clone(d)),
             die: faces,
             dice,
             value: 0.0,
@@ -539,8 +505,7 @@ impl Roller<'_> {
         Ok(order)
     }
 
-    fn group(&mut self, g: &Group) -> Result<GroupRoll, DiceError> {
-        let notation = g.notation();
+    fn group(&mut self, g: &Arc<Group>) -> Result<GroupRoll, DiceError> {
         let mut items = Vec::with_capacity(g.items.len());
         for e in &g.items {
             items.push(GroupItem {
@@ -591,7 +556,7 @@ impl Roller<'_> {
             }
         }
         let mut group = GroupRoll {
-            notation,
+            notation: Written::Node(Arc::clone(g)),
             items,
             value: 0.0,
             successes: None,
@@ -840,9 +805,9 @@ fn for_each_die(node: &mut RollNode, f: &mut dyn FnMut(&mut Die)) {
             .iter_mut()
             .for_each(|i| for_each_die(&mut i.node, f)),
         RollNode::Unary { operand, .. } => for_each_die(operand, f),
-        RollNode::Binary { left, right, .. } => {
-            for_each_die(left, f);
-            for_each_die(right, f);
+        RollNode::Binary { operands, .. } => {
+            for_each_die(&mut operands.left, f);
+            for_each_die(&mut operands.right, f);
         }
         RollNode::Call { args, .. } => args.iter_mut().for_each(|a| for_each_die(a, f)),
         RollNode::Labeled { inner, .. } => for_each_die(inner, f),
@@ -853,9 +818,9 @@ fn sort_dice_in(node: &mut RollNode, order: SortOrder) {
     match node {
         RollNode::Pool(p) => sort_by_value(&mut p.dice, order, |d| d.value as f64),
         RollNode::Unary { operand, .. } => sort_dice_in(operand, order),
-        RollNode::Binary { left, right, .. } => {
-            sort_dice_in(left, order);
-            sort_dice_in(right, order);
+        RollNode::Binary { operands, .. } => {
+            sort_dice_in(&mut operands.left, order);
+            sort_dice_in(&mut operands.right, order);
         }
         RollNode::Call { args, .. } => args.iter_mut().for_each(|a| sort_dice_in(a, order)),
         RollNode::Labeled { inner, .. } => sort_dice_in(inner, order),
@@ -887,18 +852,19 @@ fn recompute(node: &mut RollNode) -> Result<f64, DiceError> {
         }
         RollNode::Unary { op, value, operand } => {
             let x = recompute(operand)?;
-            *value = if *op == "-" { -x } else { x };
+            *value = arith::unary(*op, x);
             *value
         }
         RollNode::Binary {
             op,
             value,
-            left,
-            right,
+            operands,
         } => {
-            let (a, b) = (recompute(left)?, recompute(right)?);
-            let op = binary_op(op);
-            *value = arith::binary(op, a, b).map_err(err)?;
+            let (a, b) = (
+                recompute(&mut operands.left)?,
+                recompute(&mut operands.right)?,
+            );
+            *value = arith::binary(*op, a, b).map_err(err)?;
             *value
         }
         RollNode::Call { func, value, args } => {
@@ -906,8 +872,7 @@ fn recompute(node: &mut RollNode) -> Result<f64, DiceError> {
                 .iter_mut()
                 .map(recompute)
                 .collect::<Result<Vec<_>, _>>()?;
-            let f = Func::from_name(func).unwrap_or(Func::Abs);
-            *value = arith::call(f, &vals).map_err(err)?;
+            *value = arith::call(*func, &vals).map_err(err)?;
             *value
         }
         RollNode::Labeled { value, inner, .. } => {
@@ -916,27 +881,6 @@ fn recompute(node: &mut RollNode) -> Result<f64, DiceError> {
         }
     };
     Ok(v)
-}
-
-fn binary_op(symbol: &str) -> BinaryOp {
-    [
-        BinaryOp::Add,
-        BinaryOp::Sub,
-        BinaryOp::Mul,
-        BinaryOp::Div,
-        BinaryOp::FloorDiv,
-        BinaryOp::Rem,
-        BinaryOp::Pow,
-        BinaryOp::Cmp(CmpOp::Eq),
-        BinaryOp::Cmp(CmpOp::Ne),
-        BinaryOp::Cmp(CmpOp::Lt),
-        BinaryOp::Cmp(CmpOp::Le),
-        BinaryOp::Cmp(CmpOp::Gt),
-        BinaryOp::Cmp(CmpOp::Ge),
-    ]
-    .into_iter()
-    .find(|op| op.symbol() == symbol)
-    .unwrap_or(BinaryOp::Add)
 }
 
 #[cfg(test)]

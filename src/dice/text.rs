@@ -5,13 +5,19 @@
 //! `1d20 + 5`), so they are kept inside the value instead of in a heap allocation of their
 //! own, which would cost more than the rest of rolling a small pool. Longer text moves to a
 //! `String`. Either way the value reads as a `&str` and serialises as a plain string.
+//!
+//! A rolled pool or group does not even write its notation while rolling: it keeps the
+//! parsed node it came from ([`Written`]) and writes the text when it is shown or serialised.
 
 use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
+use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::ast::Notation;
 
 /// The most bytes kept inline (the value is the size of a `String` plus one word either way).
 const INLINE: usize = 30;
@@ -223,6 +229,74 @@ impl Serialize for NotationText {
 impl<'de> Deserialize<'de> for NotationText {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         String::deserialize(d).map(NotationText::from)
+    }
+}
+
+/// The notation of a rolled pool or group: the parsed node it was rolled from, written out
+/// when it is asked for (rolling never formats text nobody reads), or the text itself when
+/// the roll was read back from JSON. Either way it shows, compares and serialises as the
+/// canonical text.
+#[derive(Clone)]
+pub enum Written<T> {
+    /// The node of the parsed expression (shared with it, not copied).
+    Node(Arc<T>),
+    /// The text, as read back from the journal or `--json`.
+    Text(Box<str>),
+}
+
+impl<T: Notation> Written<T> {
+    /// Appends the notation to `out`.
+    pub fn write_to(&self, out: &mut NotationText) {
+        match self {
+            Written::Node(n) => n.write_notation(out),
+            Written::Text(t) => out.push_str(t),
+        }
+    }
+
+    /// The notation as text.
+    pub fn text(&self) -> NotationText {
+        let mut out = NotationText::new();
+        self.write_to(&mut out);
+        out
+    }
+}
+
+impl<T: Notation> fmt::Display for Written<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+impl<T: Notation> fmt::Debug for Written<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.text().as_str(), f)
+    }
+}
+
+impl<T: Notation> PartialEq for Written<T> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Written::Text(a), Written::Text(b)) => a == b,
+            _ => self.text() == other.text(),
+        }
+    }
+}
+
+impl<T: Notation> PartialEq<&str> for Written<T> {
+    fn eq(&self, other: &&str) -> bool {
+        self.text() == *other
+    }
+}
+
+impl<T: Notation> Serialize for Written<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text())
+    }
+}
+
+impl<'de, T> Deserialize<'de> for Written<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(|s| Written::Text(s.into_boxed_str()))
     }
 }
 

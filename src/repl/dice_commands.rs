@@ -94,11 +94,11 @@ pub fn prob(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
     }
     let whole = expr.to_string();
     let (of, compare) = match &expr.expr {
-        Expr::Binary(BinaryOp::Cmp(op), lhs, rhs) => match constant(rhs) {
+        Expr::Binary(BinaryOp::Cmp(op), lr) => match constant(&lr[1]) {
             Some(value) => (
                 DiceExpr {
                     repeat: None,
-                    expr: (**lhs).clone(),
+                    expr: lr[0].clone(),
                     comment: None,
                 },
                 Some((*op, value)),

@@ -81,7 +81,7 @@ pub fn log(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError>
             t = t.push(Style::Dim, "  (undone)");
         }
         for r in &tx.rolls {
-            t = t.plain(format!("\n  {} = {}", r.expr, fmt_value(r.total)));
+            t = t.plain(format!("\n  {} = {}", r.expr(), fmt_value(r.total)));
         }
         for c in &tx.changes {
             let line = c.to_string();

@@ -90,7 +90,7 @@ pub fn table(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErro
                 table_err(e, column.map_or(w.span, |c| c.span))
             })?;
             ctx.state.record_roll(&r.roll);
-            let summary = r.summary(&r.roll.expr);
+            let summary = r.summary(&r.roll.expr());
             Ok(Output::new("table")
                 .field("roll", serde_json::to_value(&r).unwrap_or_default())
                 .block(Block::Roll(r.roll.clone()))

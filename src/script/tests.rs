@@ -301,7 +301,7 @@ fn roll_goes_through_the_callers_dice() {
         .unwrap();
     assert_eq!(vals, ["7", "2", "3", "4", "6"]);
     assert_eq!(out.rolls.len(), 2);
-    assert_eq!(out.rolls[0].expr, "2d6");
+    assert_eq!(out.rolls[0].expr(), "2d6");
     assert_eq!(out.rolls[0].total, 7.0);
 }
 

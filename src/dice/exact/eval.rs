@@ -52,9 +52,9 @@ impl<'a> Ctx<'a> {
             Expr::Group(g) => group::group(self, g),
             Expr::Unary(UnaryOp::Neg, x) => Ok(self.eval(x)?.neg()),
             Expr::Unary(UnaryOp::Plus, x) | Expr::Labeled(x, _) => self.eval(x),
-            Expr::Binary(op, l, r) => {
-                let a = self.eval(l)?;
-                let b = self.eval(r)?;
+            Expr::Binary(op, lr) => {
+                let a = self.eval(&lr[0])?;
+                let b = self.eval(&lr[1])?;
                 self.binary(*op, &a, &b)
             }
             Expr::Call(f, args) => self.call(*f, args),

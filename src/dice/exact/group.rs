@@ -91,7 +91,7 @@ fn rolls_dice(e: &Expr) -> bool {
         Expr::Dice(_) => true,
         Expr::Group(g) => g.items.iter().any(rolls_dice),
         Expr::Unary(_, x) | Expr::Labeled(x, _) => rolls_dice(x),
-        Expr::Binary(_, a, b) => rolls_dice(a) || rolls_dice(b),
+        Expr::Binary(_, ab) => ab.iter().any(rolls_dice),
         Expr::Call(_, args) => args.iter().any(rolls_dice),
     }
 }

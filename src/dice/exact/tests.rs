@@ -7,11 +7,12 @@ use crate::dice::ast::{
     Group, KeepDrop, Modifier, Modifiers, RerollKind, Selector, Sides, UnaryOp,
 };
 use crate::dice::error::DiceErrorKind;
+use std::sync::Arc;
 
 // ---- building expressions ------------------------------------------------------------------
 
 fn dice(count: u64, sides: u64, mods: Vec<Modifier>) -> Expr {
-    Expr::Dice(Box::new(Dice {
+    Expr::Dice(Arc::new(Dice {
         count: Some(Count::Number(count)),
         sides: Sides::Number(sides),
         mods: mods.into(),
@@ -19,7 +20,7 @@ fn dice(count: u64, sides: u64, mods: Vec<Modifier>) -> Expr {
 }
 
 fn fudge(count: u64, kind: FudgeKind) -> Expr {
-    Expr::Dice(Box::new(Dice {
+    Expr::Dice(Arc::new(Dice {
         count: Some(Count::Number(count)),
         sides: Sides::Fudge(kind),
         mods: Modifiers::new(),
@@ -31,7 +32,7 @@ fn num(x: f64) -> Expr {
 }
 
 fn bin(op: BinaryOp, a: Expr, b: Expr) -> Expr {
-    Expr::Binary(op, Box::new(a), Box::new(b))
+    Expr::Binary(op, Box::new([a, b]))
 }
 
 fn cmp(op: CmpOp, v: f64) -> Compare {
@@ -57,14 +58,14 @@ fn target(success: Compare, failure: Option<Compare>) -> Modifier {
     Modifier::Target { success, failure }
 }
 fn set(items: Vec<Expr>, mods: Vec<Modifier>) -> Expr {
-    Expr::Group(Box::new(Group {
+    Expr::Group(Arc::new(Group {
         brackets: Brackets::Parens,
         items,
         mods: mods.into(),
     }))
 }
 fn braces(items: Vec<Expr>, mods: Vec<Modifier>) -> Expr {
-    Expr::Group(Box::new(Group {
+    Expr::Group(Arc::new(Group {
         brackets: Brackets::Braces,
         items,
         mods: mods.into(),
@@ -265,7 +266,7 @@ fn fudge_dice_have_their_odds() {
 
 #[test]
 fn percentile_die_is_one_to_a_hundred() {
-    let d = dist(Expr::Dice(Box::new(Dice {
+    let d = dist(Expr::Dice(Arc::new(Dice {
         count: None,
         sides: Sides::Percent,
         mods: Modifiers::new(),
@@ -360,7 +361,7 @@ fn penetrating_extra_rolls_count_one_less() {
 
 #[test]
 fn compound_penetrating_fudge_never_ends_on_plus_one() {
-    let d = dist(Expr::Dice(Box::new(Dice {
+    let d = dist(Expr::Dice(Arc::new(Dice {
         count: Some(Count::Number(1)),
         sides: Sides::Fudge(FudgeKind::Two),
         mods: smallvec::smallvec![explode(ExplodeKind::CompoundPenetrate, None, None)],
@@ -578,7 +579,7 @@ fn group_success_counting_counts_items() {
 #[test]
 fn a_rolled_count_of_zero_is_an_empty_pool() {
     let count = Count::Expr(Box::new(bin(BinaryOp::Sub, dice(1, 2, vec![]), num(1.0))));
-    let d = dist(Expr::Dice(Box::new(Dice {
+    let d = dist(Expr::Dice(Arc::new(Dice {
         count: Some(count),
         sides: Sides::Number(6),
         mods: Modifiers::new(),
@@ -590,7 +591,7 @@ fn a_rolled_count_of_zero_is_an_empty_pool() {
 #[test]
 fn rolled_sides_mix_the_dice() {
     let sides = Sides::Expr(Box::new(bin(BinaryOp::Add, dice(1, 2, vec![]), num(3.5))));
-    let d = dist(Expr::Dice(Box::new(Dice {
+    let d = dist(Expr::Dice(Arc::new(Dice {
         count: None,
         sides,
         mods: Modifiers::new(),
@@ -602,7 +603,7 @@ fn rolled_sides_mix_the_dice() {
 #[test]
 fn a_negative_count_is_an_error() {
     let count = Count::Expr(Box::new(num(-1.0)));
-    let e = Expr::Dice(Box::new(Dice {
+    let e = Expr::Dice(Arc::new(Dice {
         count: Some(count),
         sides: Sides::Number(6),
         mods: Modifiers::new(),
