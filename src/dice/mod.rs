@@ -22,7 +22,7 @@ pub use exact::{Distribution, ExactOptions};
 pub use limits::Limits;
 pub use parser::parse;
 pub use result::{Die, Roll, RollNode};
-pub use roll::{roll, roll_expr};
+pub use roll::{Rolls, roll, roll_expr};
 pub use source::{
     DiceBox, DiceMode, DiceSource, DieEntry, DieRequest, Faces, Generator, SourceKind,
 };

@@ -251,7 +251,9 @@ fn fast_term<'a>(i: In<'a>, l: &Limits) -> Option<(In<'a>, Expr)> {
     if digits == 0 {
         // A pool without a count: `d20`. Other letters (functions, `dF` and so on) go to nom.
         return match b {
-            [b'd' | b'D', c, ..] if c.is_ascii_digit() => dice(i, None, l).ok(),
+            [b'd' | b'D', c, ..] if c.is_ascii_digit() => {
+                fast_dice(i, None, l).or_else(|| dice(i, None, l).ok())
+            }
             _ => None,
         };
     }
@@ -260,6 +262,14 @@ fn fast_term<'a>(i: In<'a>, l: &Limits) -> Option<(In<'a>, Expr)> {
         // A decimal (or a malformed count): the nom rules decide.
         Some(b'.') => None,
         Some(b'd' | b'D') => {
+            // A count without a leading zero, from 1 to the cap; the nom rules word the errors.
+            let n = digits_value(text).filter(|&n| n >= 1 && n <= l.max_dice);
+            if let Some(n) = n
+                && (digits == 1 || !text.starts_with('0'))
+                && let Some(pool) = fast_dice(rest, Some(n), l)
+            {
+                return Some(pool);
+            }
             let count = dice_count(i, text, l).ok()?;
             dice(rest, Some(count), l).ok()
         }
@@ -269,6 +279,128 @@ fn fast_term<'a>(i: In<'a>, l: &Limits) -> Option<(In<'a>, Expr)> {
             Some((rest, Expr::Num(f64::from(n))))
         }
     }
+}
+
+/// A pool with a written count (`n`, already checked) and size and only the everyday
+/// modifiers, each at most once and in canonical order: keep/drop the highest or lowest N
+/// (`kh3`, `kl1`, `dh1`, `dl1`, `k3`, `d1`), a success count against a whole number (`>=8`,
+/// `>3`, `<=2`, `<2`, `=6`), and a plain explosion (`!`). It builds the tree `dice` builds
+/// for them; anything else, including every error, is left to `dice` (`None`). `i` starts
+/// at the `d`.
+fn fast_dice<'a>(i: In<'a>, n: Option<u64>, l: &Limits) -> Option<(In<'a>, Expr)> {
+    let b = i.as_bytes();
+    let digits = b
+        .get(1..)?
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    if digits == 0 || (digits > 1 && b[1] == b'0') {
+        return None;
+    }
+    let sides = digits_value(&i[1..=digits]).filter(|&s| s >= 1 && s <= l.max_sides)?;
+    let mut rest = &i[1 + digits..];
+    let mut mods = Modifiers::new();
+    let mut last = 0;
+    while let Some(&c) = rest.as_bytes().first() {
+        if c == b'.' {
+            return None;
+        }
+        if !starts_modifier(c) {
+            break;
+        }
+        let (r, m) = fast_modifier(rest, l)?;
+        // Out of canonical order or repeated: the nom rules sort or refuse them.
+        let order = print_order(&m);
+        if order < last || (order == last && once_only(&m).is_some()) {
+            return None;
+        }
+        last = order;
+        mods.push(m);
+        rest = r;
+    }
+    // A pool that always explodes (`d1!`) is refused by the nom rules.
+    if sides == 1 && mods.iter().any(|m| matches!(m, Modifier::Explode { .. })) {
+        return None;
+    }
+    let dice = Dice {
+        count: n.map(Count::Number),
+        sides: Sides::Number(sides),
+        mods,
+    };
+    Some((rest, Expr::Dice(Arc::new(dice))))
+}
+
+/// One everyday modifier for [`fast_dice`], or `None`.
+fn fast_modifier<'a>(i: In<'a>, l: &Limits) -> Option<(In<'a>, Modifier)> {
+    let b = i.as_bytes();
+    let whole = |from: usize| -> Option<(usize, u64)> {
+        let len = b
+            .get(from..)?
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        if len == 0 || len > 9 || b.get(from + len) == Some(&b'.') {
+            return None;
+        }
+        Some((from + len, digits_value(&i[from..from + len])?))
+    };
+    let (end, m) = match b {
+        [kd @ (b'k' | b'd'), rest @ ..] => {
+            let kd = if *kd == b'k' {
+                KeepDrop::Keep
+            } else {
+                KeepDrop::Drop
+            };
+            let (from, highest) = match rest.first() {
+                Some(b'h') => (2, true),
+                Some(b'l') => (2, false),
+                // A bare count keeps the highest or drops the lowest.
+                _ => (1, kd == KeepDrop::Keep),
+            };
+            let (end, n) = whole(from).filter(|&(_, n)| n <= l.max_rolls)?;
+            let n = Count::Number(n);
+            let sel = if highest {
+                Selector::Highest(n)
+            } else {
+                Selector::Lowest(n)
+            };
+            (end, Modifier::KeepDrop(kd, sel))
+        }
+        [b'!', b'!' | b'p' | b'<' | b'>' | b'=' | b'x', ..] => return None,
+        [b'!', ..] => (
+            1,
+            Modifier::Explode {
+                kind: ExplodeKind::Standard,
+                on: None,
+                limit: None,
+            },
+        ),
+        [b'<' | b'>' | b'=', ..] => {
+            let (from, op) = match b {
+                [b'>', b'=', ..] => (2, CmpOp::Ge),
+                [b'<', b'=', ..] => (2, CmpOp::Le),
+                [b'<', b'>', ..] | [b'=', b'=', ..] => return None,
+                [b'>', ..] => (1, CmpOp::Gt),
+                [b'<', ..] => (1, CmpOp::Lt),
+                _ => (1, CmpOp::Eq),
+            };
+            let (end, v) = whole(from)?;
+            // A failure count (`f<=1`) is left to the nom rules.
+            if b.get(end) == Some(&b'f') {
+                return None;
+            }
+            let success = Compare::new(op, v as f64);
+            (
+                end,
+                Modifier::Target {
+                    success,
+                    failure: None,
+                },
+            )
+        }
+        _ => return None,
+    };
+    Some((&i[end..], m))
 }
 
 /// Refuses input nested deeper than the cap before any recursive parsing starts, so that no
@@ -1318,6 +1450,24 @@ fn keep_drop<'a>(i: In<'a>, kd: KeepDrop, letter: &str, l: &Limits) -> PResult<'
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fast pool reader takes the everyday pools itself (the differential tests in
+    /// `parser_fast_tests` hold what it builds to the nom rules) and leaves the rest.
+    #[test]
+    fn fast_dice_takes_everyday_pools_only() {
+        let l = Limits::DEFAULT;
+        for text in [
+            "d6", "d20kl1", "d6kh3", "d6!", "d10>=8", "d6kh3dl1", "d6k2>=5!", "d6=",
+        ] {
+            let taken = fast_dice(text, Some(4), &l);
+            assert_eq!(taken.is_some(), text != "d6=", "{text}");
+        }
+        for text in [
+            "d6!kh3", "d1!", "d6>=8f1", "d6>=5>=4", "d6!!", "d06", "d6.5", "dF",
+        ] {
+            assert!(fast_dice(text, Some(4), &l).is_none(), "{text}");
+        }
+    }
 
     /// `modifiers` skips `modifier` when `starts_modifier` says no: that must only happen
     /// where `modifier` would find nothing either.

@@ -65,6 +65,26 @@ fn simple_sum() -> impl Strategy<Value = String> {
         Just("kh"),
         Just("."),
         Just("["),
+        // The edges of the fast pool reader (`fast_dice`).
+        Just("kh0"),
+        Just("dh2"),
+        Just("k01"),
+        Just("kl99999999999"),
+        Just(">3"),
+        Just("<2"),
+        Just("<=2"),
+        Just("<>3"),
+        Just("=08"),
+        Just(">=8.5"),
+        Just(">=8."),
+        Just(">=-1"),
+        Just(">=1234567890"),
+        Just("==6"),
+        Just(">=8f"),
+        Just("!p>3"),
+        Just("!x"),
+        Just("d"),
+        Just("k>3"),
     ];
     let pool = (
         prop_oneof![
@@ -86,7 +106,7 @@ fn simple_sum() -> impl Strategy<Value = String> {
             Just("F.1"),
             Just("(2+2)")
         ],
-        proptest::collection::vec(modifier, 0..3),
+        proptest::collection::vec(modifier, 0..4),
     )
         .prop_map(|(n, d, s, m)| format!("{n}{d}{s}{}", m.concat()));
     let term = prop_oneof![

@@ -25,22 +25,25 @@ use std::sync::Arc;
 type Scratch<T> = SmallVec<[T; 16]>;
 use crate::span::Span;
 
+/// The rolls of one request: one, or one per repeat. The usual single roll is kept inline
+/// (no allocation for the list).
+pub type Rolls = SmallVec<[Roll; 1]>;
+
 /// Rolls a parsed request: once, or `repeat` times (one [`Roll`] each).
 pub fn roll(
     expr: &DiceExpr,
     source: &mut dyn DiceSource,
     limits: &Limits,
-) -> Result<Vec<Roll>, DiceError> {
-    let times = expr.repeat.unwrap_or(1);
-    let mut rolls = Vec::with_capacity(times as usize);
+) -> Result<Rolls, DiceError> {
+    let comment = expr.comment.as_ref();
+    let Some(times) = expr.repeat else {
+        return Ok(smallvec::smallvec![roll_one(
+            &expr.expr, comment, source, limits
+        )?]);
+    };
+    let mut rolls = Rolls::with_capacity(times as usize);
     for _ in 0..times {
-        roll_into(
-            &expr.expr,
-            expr.comment.as_ref(),
-            source,
-            limits,
-            &mut rolls,
-        )?;
+        rolls.push(roll_one(&expr.expr, comment, source, limits)?);
     }
     Ok(rolls)
 }
@@ -51,19 +54,16 @@ pub fn roll_expr(
     source: &mut dyn DiceSource,
     limits: &Limits,
 ) -> Result<Roll, DiceError> {
-    let mut out = Vec::with_capacity(1);
-    roll_into(expr, None, source, limits, &mut out)?;
-    Ok(out.pop().expect("roll_into pushes one roll"))
+    roll_one(expr, None, source, limits)
 }
 
-/// Rolls one expression once and pushes the [`Roll`] onto `out` (built in place: it is large).
-fn roll_into(
+/// Rolls one expression once, with the request's comment.
+fn roll_one(
     expr: &Expr,
     comment: Option<&String>,
     source: &mut dyn DiceSource,
     limits: &Limits,
-    out: &mut Vec<Roll>,
-) -> Result<(), DiceError> {
+) -> Result<Roll, DiceError> {
     let mut roller = Roller {
         source,
         limits,
@@ -71,13 +71,12 @@ fn roll_into(
         sources: Sources::new(),
     };
     let tree = roller.eval(expr)?;
-    out.push(Roll {
+    Ok(Roll {
         total: tree.value(),
         comment: comment.cloned(),
         sources: roller.sources,
         tree,
-    });
-    Ok(())
+    })
 }
 
 /// An error found while rolling: no single token is to blame, so it spans the expression.

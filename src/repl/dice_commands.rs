@@ -11,7 +11,7 @@ use super::session::{Context, reborrow};
 use crate::dice::ast::{BinaryOp, UnaryOp};
 use crate::dice::render::fmt_value;
 use crate::dice::source::fresh_seed;
-use crate::dice::{self, DiceExpr, DiceMode, Expr, Roll, SourceKind};
+use crate::dice::{self, DiceExpr, DiceMode, Expr, Roll, Rolls, SourceKind};
 
 /// Parses the text after the command name as a dice expression, with spans in the whole line.
 fn parse_rest(cmd: &Command, what: &str, usage: &str) -> Result<(DiceExpr, usize), CommandError> {
@@ -46,7 +46,7 @@ pub fn roll(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
     Ok(roll_output(&expr, rolls))
 }
 
-fn roll_output(expr: &DiceExpr, rolls: Vec<Roll>) -> Output {
+fn roll_output(expr: &DiceExpr, rolls: Rolls) -> Output {
     let mut sources: Vec<SourceKind> = Vec::new();
     for s in rolls.iter().flat_map(|r| &r.sources) {
         if !sources.contains(s) {
