@@ -107,7 +107,7 @@ struct Stages<'m> {
 }
 
 impl<'m> Stages<'m> {
-    #[inline]
+    #[inline(always)]
     fn of(mods: &'m [Modifier]) -> Self {
         let mut s = Stages::default();
         for m in mods {
@@ -387,14 +387,13 @@ impl Roller<'_> {
         if let Some((success, failure)) = st.target {
             // Marked and counted in one pass (what `recount_pool` counts: kept dice only).
             let (mut s, mut f) = (0u32, 0u32);
+            let success = success.whole();
+            let failure = failure.map(Compare::whole);
             for die in &mut pool.dice {
-                let v = die.value as f64;
-                die.success = success.matches(v);
-                die.failure = !die.success && failure.is_some_and(|f| f.matches(v));
-                if die.kept {
-                    s += u32::from(die.success);
-                    f += u32::from(die.failure);
-                }
+                die.success = success.holds(die.value);
+                die.failure = !die.success & failure.is_some_and(|f| f.holds(die.value));
+                s += u32::from(die.success & die.kept);
+                f += u32::from(die.failure & die.kept);
             }
             pool.successes = Some(s);
             pool.failures = failure.map(|_| f);
