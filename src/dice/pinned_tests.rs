@@ -89,3 +89,37 @@ fn queued_then_seeded_rolls_are_pinned() {
     let want = std::fs::read_to_string(path).unwrap();
     assert_eq!(want, out.join("\n") + "\n");
 }
+
+/// The generator's dice one request at a time, never handing out the generator itself: the
+/// slow path every shortcut must agree with.
+struct OneAtATime(DiceBox);
+
+impl super::source::DiceSource for OneAtATime {
+    fn next_die(
+        &mut self,
+        request: &super::source::DieRequest<'_>,
+    ) -> Result<(i64, super::source::SourceKind), super::error::DiceError> {
+        self.0.source(None).next_die(request)
+    }
+}
+
+proptest::proptest! {
+    /// Every shortcut straight to the generator (whole plain pools, exploding pools, the
+    /// per-die path) gives the same roll as asking for one die at a time.
+    #[test]
+    fn generator_shortcuts_roll_what_one_at_a_time_rolls(
+        count in 1u32..12,
+        sides in proptest::sample::select(vec!["1", "2", "6", "10", "F", "%"]),
+        mods in proptest::sample::select(vec![
+            "", "!", "!p", "!>=5", "!<3", "!x2", "!>4x1", "!pmin2", "!max4", "kh2!", ">=4!",
+            "!!", "!!p", "r1", "ro<3", "min2max5", "kh3", ">=5f1", "r<2!",
+        ]),
+        seed in 0u64..500,
+    ) {
+        let text = format!("{count}d{sides}{mods}");
+        let Ok(e) = parse(&text) else { return Ok(()) };
+        let fast = roll(&e, &mut DiceBox::seeded(seed).source(None), &Limits::DEFAULT);
+        let slow = roll(&e, &mut OneAtATime(DiceBox::seeded(seed)), &Limits::DEFAULT);
+        proptest::prop_assert_eq!(fast, slow, "{}", text);
+    }
+}

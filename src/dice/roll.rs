@@ -327,18 +327,50 @@ impl Roller<'_> {
             // request at a time.
             let limits = self.limits;
             let before = self.rolled;
-            let mut draw = FromGenerator {
-                generator: &mut g,
-                faces,
-                rolled: &mut self.rolled,
-                limits,
-            };
-            let result = (0..n)
-                .try_for_each(|i| one_die(&mut draw, limits, faces, &st, i + 1, n, &mut dice));
-            if self.rolled > before && !self.sources.contains(&SourceKind::Rng) {
-                self.sources.push(SourceKind::Rng);
+            if let (
+                None,
+                Some((kind @ (ExplodeKind::Standard | ExplodeKind::Penetrate), on, cap)),
+            ) = (st.reroll, st.explode)
+            {
+                // The usual exploding pool (`10d6!`, `6d10!>=9`, `4d6!p`): its own loop.
+                let explode = Explode {
+                    on: on.map_or(
+                        WholeMatch::of(Compare::new(CmpOp::Eq, faces.max() as f64)),
+                        Compare::whole,
+                    ),
+                    cap: cap.unwrap_or(limits.max_explosions),
+                    penetrate: kind == ExplodeKind::Penetrate,
+                };
+                let result = explode_from(
+                    &mut g,
+                    faces,
+                    n,
+                    explode,
+                    &mut self.rolled,
+                    limits,
+                    &mut dice,
+                );
+                if self.rolled > before && !self.sources.contains(&SourceKind::Rng) {
+                    self.sources.push(SourceKind::Rng);
+                }
+                result?;
+                if st.min.is_some() || st.max.is_some() {
+                    dice.iter_mut().for_each(|d| clamp(d, &st));
+                }
+            } else {
+                let mut draw = FromGenerator {
+                    generator: &mut g,
+                    faces,
+                    rolled: &mut self.rolled,
+                    limits,
+                };
+                let result = (0..n)
+                    .try_for_each(|i| one_die(&mut draw, limits, faces, &st, i + 1, n, &mut dice));
+                if self.rolled > before && !self.sources.contains(&SourceKind::Rng) {
+                    self.sources.push(SourceKind::Rng);
+                }
+                result?;
             }
-            result?;
         } else {
             let limits = self.limits;
             let text = d.notation();
@@ -624,6 +656,48 @@ impl DrawFace for FromGenerator<'_, '_> {
         count_roll(self.rolled, self.limits)?;
         Ok((self.generator.die(self.faces), SourceKind::Rng))
     }
+}
+
+/// A plain or penetrating explosion, worked out once for a pool.
+#[derive(Clone, Copy)]
+struct Explode {
+    /// The faces that explode.
+    on: WholeMatch,
+    /// At most this many extra dice per die.
+    cap: u32,
+    /// Each extra die counts one less (`!p`).
+    penetrate: bool,
+}
+
+/// Rolls `n` dice straight from the generator, each followed by the dice its explosions add,
+/// in the order [`one_die`] draws and pushes them (the same dice for the same seed), unclamped.
+fn explode_from(
+    g: &mut Generator<'_>,
+    faces: Faces,
+    n: u64,
+    x: Explode,
+    rolled: &mut u64,
+    limits: &Limits,
+    out: &mut Vec<Die>,
+) -> Result<(), DiceError> {
+    for _ in 0..n {
+        count_roll(rolled, limits)?;
+        let mut face = g.die(faces);
+        out.push(Die::new(face, SourceKind::Rng));
+        let mut times = 0;
+        while times < x.cap && x.on.holds(face) {
+            count_roll(rolled, limits)?;
+            face = g.die(faces);
+            if let Some(prev) = out.last_mut() {
+                prev.exploded = true;
+            }
+            let mut extra = Die::new(face - i64::from(x.penetrate), SourceKind::Rng);
+            extra.extra = true;
+            out.push(extra);
+            times += 1;
+        }
+    }
+    Ok(())
 }
 
 /// Rolls die `i` of `n` with its rerolls, explosions and clamp, drawing each face with
