@@ -158,6 +158,7 @@ impl Roller<'_> {
     }
 
     /// Draws a pool of `n` plain dice (no rerolls or explosions) and clamps them.
+    #[inline(always)]
     fn draw_pool(
         &mut self,
         faces: Faces,
@@ -311,6 +312,9 @@ impl Roller<'_> {
                 }
             }
         }
+        if d.mods.is_empty() {
+            return self.plain_pool(d, faces, n);
+        }
         let st = Stages::of(&d.mods);
         // Room for the explosions an exploding pool usually has, so it rarely grows.
         let room = if st.explode.is_some() {
@@ -438,6 +442,21 @@ impl Roller<'_> {
             sort_by_value(&mut pool.dice, order, |d| d.value as f64);
         }
         Ok(pool)
+    }
+
+    /// A pool without modifiers (`3d6`, `1d20`): its dice, summed.
+    fn plain_pool(&mut self, d: &Arc<Dice>, faces: Faces, n: u64) -> Result<PoolRoll, DiceError> {
+        let mut dice = Vec::with_capacity(n as usize);
+        self.draw_pool(faces, d, n, &Stages::default(), &mut dice)?;
+        let value = dice.iter().map(|d| d.value as f64).sum();
+        Ok(PoolRoll {
+            notation: Written::Node(Arc::clone(d)),
+            die: faces,
+            dice,
+            value,
+            successes: None,
+            failures: None,
+        })
     }
 
     fn make_unique(
