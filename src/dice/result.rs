@@ -6,15 +6,75 @@
 //! journal. Its notation (the whole expression's and each pool's) is written from the tree when
 //! it is asked for, not while rolling.
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use smallvec::SmallVec;
-
 use super::ast::{BinaryOp, Dice, Func, Group, UNARY_PRECEDENCE, UnaryOp, push_num};
 use super::source::{Faces, SourceKind};
 use super::text::{NotationText, Written};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// The distinct dice sources of a roll, in order of first use (at most three, kept inline).
-pub type Sources = SmallVec<[SourceKind; 3]>;
+/// The distinct dice sources of a roll, in order of first use. There are only three kinds, so
+/// they are held in three bytes (a roll is moved about whole; it stays small). Serialised as
+/// a list: `["queue", "rng"]`.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub struct Sources([Option<SourceKind>; 3]);
+
+impl std::fmt::Debug for Sources {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Sources {
+    /// No sources yet.
+    pub const fn new() -> Self {
+        Sources([None; 3])
+    }
+
+    /// Notes that a die came from `kind` (kept once, in order of first use).
+    #[inline]
+    pub fn note(&mut self, kind: SourceKind) {
+        for slot in &mut self.0 {
+            match slot {
+                Some(k) if *k == kind => return,
+                Some(_) => {}
+                None => {
+                    *slot = Some(kind);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Whether a die came from `kind`.
+    pub fn contains(&self, kind: SourceKind) -> bool {
+        self.0.contains(&Some(kind))
+    }
+
+    /// The sources, in order of first use.
+    pub fn iter(&self) -> impl Iterator<Item = SourceKind> + '_ {
+        self.0.iter().map_while(|k| *k)
+    }
+
+    /// Whether no die was rolled.
+    pub fn is_empty(&self) -> bool {
+        self.0[0].is_none()
+    }
+}
+
+impl Serialize for Sources {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Sources {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut out = Sources::new();
+        for kind in Vec::<SourceKind>::deserialize(d)? {
+            out.note(kind);
+        }
+        Ok(out)
+    }
+}
 
 /// The result of rolling one dice expression once.
 ///
@@ -26,7 +86,7 @@ pub struct Roll {
     pub total: f64,
     /// The trailing comment, if one was written.
     #[serde(default)]
-    pub comment: Option<String>,
+    pub comment: Option<Box<str>>,
     /// The sources that produced the dice, in order of first use (empty if no dice).
     pub sources: Sources,
     /// The evaluated expression tree.
@@ -57,7 +117,7 @@ impl Serialize for Roll {
             expr: NotationText,
             total: f64,
             #[serde(skip_serializing_if = "Option::is_none")]
-            comment: &'a Option<String>,
+            comment: &'a Option<Box<str>>,
             sources: &'a Sources,
             tree: &'a RollNode,
         }

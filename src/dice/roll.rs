@@ -73,7 +73,7 @@ fn roll_one(
     let tree = roller.eval(expr)?;
     Ok(Roll {
         total: tree.value(),
-        comment: comment.cloned(),
+        comment: comment.map(|c| c.as_str().into()),
         sources: roller.sources,
         tree,
     })
@@ -151,9 +151,7 @@ impl Roller<'_> {
             span: Span::default(),
         };
         let (v, kind) = self.source.next_die(&req)?;
-        if self.sources.last() != Some(&kind) && !self.sources.contains(&kind) {
-            self.sources.push(kind);
-        }
+        self.sources.note(kind);
         Ok((v, kind))
     }
 
@@ -176,8 +174,8 @@ impl Roller<'_> {
         let clamps = st.min.is_some() || st.max.is_some();
         if let Some(mut g) = self.source.generator() {
             // Straight from the generator: same values, same order as through `next_dice`.
-            if n > 0 && !self.sources.contains(&SourceKind::Rng) {
-                self.sources.push(SourceKind::Rng);
+            if n > 0 {
+                self.sources.note(SourceKind::Rng);
             }
             dice.extend(g.dice(faces, n).map(|v| {
                 let mut die = Die::new(v, SourceKind::Rng);
@@ -197,9 +195,7 @@ impl Roller<'_> {
         };
         let sources = &mut self.sources;
         self.source.next_dice(&req, n, &mut |v, kind| {
-            if sources.last() != Some(&kind) && !sources.contains(&kind) {
-                sources.push(kind);
-            }
+            sources.note(kind);
             let mut die = Die::new(v, kind);
             if clamps {
                 clamp(&mut die, st);
@@ -354,8 +350,8 @@ impl Roller<'_> {
                     limits,
                     &mut dice,
                 );
-                if self.rolled > before && !self.sources.contains(&SourceKind::Rng) {
-                    self.sources.push(SourceKind::Rng);
+                if self.rolled > before {
+                    self.sources.note(SourceKind::Rng);
                 }
                 result?;
                 if st.min.is_some() || st.max.is_some() {
@@ -370,8 +366,8 @@ impl Roller<'_> {
                 };
                 let result = (0..n)
                     .try_for_each(|i| one_die(&mut draw, limits, faces, &st, i + 1, n, &mut dice));
-                if self.rolled > before && !self.sources.contains(&SourceKind::Rng) {
-                    self.sources.push(SourceKind::Rng);
+                if self.rolled > before {
+                    self.sources.note(SourceKind::Rng);
                 }
                 result?;
             }

@@ -48,9 +48,9 @@ pub fn roll(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
 
 fn roll_output(expr: &DiceExpr, rolls: Rolls) -> Output {
     let mut sources: Vec<SourceKind> = Vec::new();
-    for s in rolls.iter().flat_map(|r| &r.sources) {
-        if !sources.contains(s) {
-            sources.push(*s);
+    for s in rolls.iter().flat_map(|r| r.sources.iter()) {
+        if !sources.contains(&s) {
+            sources.push(s);
         }
     }
     let dice_of = |r: &Roll| serde_json::to_value(r.dice()).unwrap_or(Value::Null);

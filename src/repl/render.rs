@@ -40,7 +40,7 @@ pub fn text(t: &Text, palette: &Palette) -> String {
 /// One roll, with the sources named when the dice did not all come from the generator.
 pub fn roll(r: &Roll, palette: &Palette) -> String {
     let mut line = roll_line(r, palette);
-    if r.sources.iter().any(|s| *s != SourceKind::Rng) {
+    if r.sources.iter().any(|s| s != SourceKind::Rng) {
         let names: Vec<String> = r.sources.iter().map(|s| s.to_string()).collect();
         line.push_str(&palette.style(Style::Dim, &format!("  · {}", names.join(" + "))));
     }
