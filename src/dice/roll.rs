@@ -695,22 +695,29 @@ fn explode_from(
     limits: &Limits,
     out: &mut Vec<Die>,
 ) -> Result<(), DiceError> {
+    // The pool's own dice are counted against the cap at once, each extra die as it comes:
+    // either way the roll fails exactly when it needs more dice than the cap.
+    *rolled += n;
+    if *rolled > limits.max_rolls {
+        return Err(err(DiceErrorKind::TooManyRolls {
+            cap: limits.max_rolls,
+        }));
+    }
+    let penetrate = i64::from(x.penetrate);
     for _ in 0..n {
-        count_roll(rolled, limits)?;
         let mut face = g.die(faces);
-        out.push(Die::new(face, SourceKind::Rng));
+        let mut die = Die::new(face, SourceKind::Rng);
         let mut times = 0;
         while times < x.cap && x.on.holds(face) {
             count_roll(rolled, limits)?;
+            die.exploded = true;
+            out.push(die);
             face = g.die(faces);
-            if let Some(prev) = out.last_mut() {
-                prev.exploded = true;
-            }
-            let mut extra = Die::new(face - i64::from(x.penetrate), SourceKind::Rng);
-            extra.extra = true;
-            out.push(extra);
+            die = Die::new(face - penetrate, SourceKind::Rng);
+            die.extra = true;
             times += 1;
         }
+        out.push(die);
     }
     Ok(())
 }
