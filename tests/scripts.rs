@@ -14,6 +14,12 @@ fn every_shipped_rule_test_passes() {
 }
 
 fn run_one(code: &str) -> Report {
+    run_with(code, &[])
+}
+
+/// Runs `code` as `tests/t.lua` of a copy of the demo ruleset, with `helpers` (name, code)
+/// written beside it.
+fn run_with(code: &str, helpers: &[(&str, &str)]) -> Report {
     let dir = tempfile::tempdir().unwrap();
     let demo = repo().join("rulesets/demo");
     let to = dir.path().join("rulesets/demo");
@@ -22,7 +28,41 @@ fn run_one(code: &str) -> Report {
         std::fs::copy(demo.join(f), to.join(f)).unwrap();
     }
     std::fs::write(to.join("tests/t.lua"), code).unwrap();
+    for (name, text) in helpers {
+        std::fs::write(to.join("tests").join(name), text).unwrap();
+    }
     run_paths(&[dir.path().join("rulesets")]).unwrap()
+}
+
+#[test]
+fn a_test_file_requires_helpers_beside_it_which_are_not_tests_themselves() {
+    let helper = "local h = {}\nfunction h.two() return 2 end\nreturn h\n";
+    let report = run_with(
+        "local h = require '_helpers'\n\
+         test('uses the helper', function() eq(h.two(), 2) end)\n\
+         test('loads it once', function() ok(require('_helpers') == h) end)\n",
+        &[("_helpers.lua", helper)],
+    );
+    assert!(report.broken.is_empty(), "{:?}", report.broken);
+    assert_eq!((report.passed(), report.failed()), (2, 0), "{report}");
+    let report = run_with(
+        "local x = require '../secrets'\ntest('x', function() end)\n",
+        &[],
+    );
+    assert!(
+        report.broken[0].1.contains("by its plain name"),
+        "{:?}",
+        report.broken
+    );
+    let report = run_with(
+        "local x = require '_missing'\ntest('x', function() end)\n",
+        &[],
+    );
+    assert!(
+        report.broken[0].1.contains("cannot read") && report.broken[0].1.contains("_missing.lua"),
+        "{:?}",
+        report.broken
+    );
 }
 
 #[test]

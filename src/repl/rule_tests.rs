@@ -82,7 +82,7 @@ impl fmt::Display for Report {
 }
 
 /// The Lua test files at `path`: the file itself, or every `.lua` file under the folder
-/// (sorted), skipping nothing.
+/// (sorted), except helpers that tests `require` (names starting with `_`, as `_helpers.lua`).
 pub fn test_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     if path.is_file() {
         return Ok(vec![path.to_path_buf()]);
@@ -94,13 +94,56 @@ pub fn test_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
             let p = e?.path();
             if p.is_dir() {
                 dirs.push(p);
-            } else if p.extension().is_some_and(|e| e == "lua") {
+            } else if p.extension().is_some_and(|e| e == "lua") && !is_helper(&p) {
                 out.push(p);
             }
         }
     }
     out.sort();
     Ok(out)
+}
+
+/// Whether `file` is a helper for tests (`_helpers.lua`), not a test file.
+fn is_helper(file: &Path) -> bool {
+    file.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with('_'))
+}
+
+/// `require(name)` in a test file: runs `name.lua` from the test file's folder once (in the
+/// same Lua state, so it sees `session`, `eq` and the rest) and returns what it returns.
+fn install_require(lua: &Lua, dir: PathBuf) -> mlua::Result<()> {
+    let loaded = lua.create_table()?;
+    let require = lua.create_function(move |lua, name: String| {
+        if let Some(v) = loaded.get::<Option<mlua::Value>>(name.as_str())? {
+            return Ok(v);
+        }
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(fail(format!(
+                "require({name:?}): a test can require a file beside it by its plain name, \
+                 as require(\"_helpers\") for _helpers.lua"
+            )));
+        }
+        let path = dir.join(format!("{name}.lua"));
+        let src = std::fs::read_to_string(&path).map_err(|e| {
+            fail(format!(
+                "require({name:?}): cannot read {}: {e}",
+                path.display()
+            ))
+        })?;
+        let value: mlua::Value = lua
+            .load(&src)
+            .set_name(format!("@{}", path.display()))
+            .call(())?;
+        let value = if value.is_nil() {
+            mlua::Value::Boolean(true)
+        } else {
+            value
+        };
+        loaded.set(name.as_str(), value.clone())?;
+        Ok(value)
+    })?;
+    lua.globals().set("require", require)
 }
 
 /// Runs the test files found at each of `paths` (see [`collect`]).
@@ -282,6 +325,10 @@ pub fn run_file(file: &Path, report: &mut Report) {
             new_session(&root, opts).map_err(fail)
         })?;
         lua.globals().set("session", session)?;
+        install_require(
+            &lua,
+            file.parent().map(Path::to_path_buf).unwrap_or_default(),
+        )?;
         let src = std::fs::read_to_string(file).map_err(|e| fail(format!("cannot read: {e}")))?;
         lua.load(&src).set_name(format!("@{shown}")).exec()?;
         for t in list.sequence_values::<Table>() {

@@ -1,14 +1,7 @@
 -- Close combat (6.1-6.7, Tables 9-10), pre-contact fire (6.3), squares and testudo (6.6).
 
-local function game(units, opts)
-  local s = session(opts or { ruleset = "olab" })
-  s:run("add side red Red")
-  s:run("add side blue Blue")
-  s:run("add command red r1 Reds")
-  s:run("add command blue b1 Blues")
-  for _, u in ipairs(units) do s:run("add unit " .. u) end
-  return s
-end
+local h = require "_helpers"
+local game = h.game
 
 -- `cc a d WORDS` between attacker a (red) and defender d (blue); returns the output.
 local function fight(a, d, words, opts)

@@ -1,21 +1,13 @@
 -- Morale (7.1), routs (7.2), rallying (7.3) and elimination (7.4).
 
+local h = require "_helpers"
+
+-- OLAB's red and blue sides, with a second red command (r2) for reserves.
 local function game(units, opts)
-  local s = session(opts or { ruleset = "olab" })
-  s:run("add side red Red")
-  s:run("add side blue Blue")
-  s:run("add command red r1 Reds")
-  s:run("add command red r2 Reserve")
-  s:run("add command blue b1 Blues")
-  for _, u in ipairs(units) do s:run("add unit " .. u) end
-  return s
+  return h.game(units, opts, { "red r2 Reserve" })
 end
 
--- Moves the clock on to the next round.
-local function next_round(s)
-  local r = s:run("clock"):match("round (%d+)")
-  repeat s:run("next") until s:run("clock"):match("round (%d+)") ~= r
-end
+local next_round = h.next_round
 
 -- Routs and elimination (7.2, 7.4) -----------------------------------------------------------
 

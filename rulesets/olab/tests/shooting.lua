@@ -1,15 +1,7 @@
 -- Shooting (5.1-5.2.1, Tables 6-8, 8.2, 8.4): the rulebooks' examples and every table row.
 
--- A game with a red and a blue side; `units` is a list of `add unit` tails.
-local function game(units, opts)
-  local s = session(opts or { ruleset = "olab" })
-  s:run("add side red Red")
-  s:run("add side blue Blue")
-  s:run("add command red r1 Reds")
-  s:run("add command blue b1 Blues")
-  for _, u in ipairs(units) do s:run("add unit " .. u) end
-  return s
-end
+local h = require "_helpers"
+local game = h.game
 
 local TIGER = "r1 tiger Tiger type=TNK sp=9 sp_start=9 armour=heavy speed=slow weapon=bl_80_130"
 local SHERMAN = "b1 sherman Sherman type=TNK sp=8 sp_start=8 armour=medium speed=medium weapon=bl_to79"

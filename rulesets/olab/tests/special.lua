@@ -1,19 +1,8 @@
 -- Aircraft (8.3, Table 11), minefields (8.1) and paradrops (8.5).
 
-local function game(units, opts)
-  local s = session(opts or { ruleset = "olab" })
-  s:run("add side red Red")
-  s:run("add side blue Blue")
-  s:run("add command red r1 Reds")
-  s:run("add command blue b1 Blues")
-  for _, u in ipairs(units) do s:run("add unit " .. u) end
-  return s
-end
-
-local function next_round(s)
-  local r = s:run("clock"):match("round (%d+)")
-  repeat s:run("next") until s:run("clock"):match("round (%d+)") ~= r
-end
+local h = require "_helpers"
+local game = h.game
+local next_round = h.next_round
 
 local STUKA = "r1 stuka Stuka type=AIR sp=4 sp_start=4 air=fixed"
 local FOOT = "b1 foot Foot type=INF/U sp=6 sp_start=6"
