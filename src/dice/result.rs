@@ -284,7 +284,8 @@ impl RollNode {
     }
 }
 
-/// Serialises an operator as its symbol (`serde(with)`).
+/// Serde helpers for `serde(with)`: an operator or function written as its name (or symbol) and
+/// read back from it.
 macro_rules! by_name {
     ($module:ident, $ty:ty, $name:ident, $from:path, $what:literal) => {
         mod $module {

@@ -282,12 +282,6 @@ impl<T: Notation> PartialEq for Written<T> {
     }
 }
 
-impl<T: Notation> PartialEq<&str> for Written<T> {
-    fn eq(&self, other: &&str) -> bool {
-        self.text() == *other
-    }
-}
-
 impl<T: Notation> Serialize for Written<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&self.text())
