@@ -706,7 +706,8 @@ fn roll_with(
     let roll = rolls.remove(0);
     let list = lua.create_table()?;
     let dropped = lua.create_table()?;
-    let mut shown = format!("{} [", roll.expr());
+    let notation = roll.expr();
+    let mut shown = format!("{notation} [");
     for d in roll.dice() {
         if d.kept {
             if list.raw_len() > 0 {
@@ -720,7 +721,7 @@ fn roll_with(
     }
     shown.push(']');
     list.raw_set("dropped", dropped)?;
-    list.raw_set("expr", roll.expr().as_str())?;
+    list.raw_set("expr", notation.as_str())?;
     let total = number(roll.total);
     if let Some(mut d) = lua.app_data_mut::<HostData>() {
         d.out.rolls.push(roll);
