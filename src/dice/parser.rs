@@ -262,16 +262,9 @@ fn fast_term<'a>(i: In<'a>, l: &Limits) -> Option<(In<'a>, Expr)> {
         // A decimal (or a malformed count): the nom rules decide.
         Some(b'.') => None,
         Some(b'd' | b'D') => {
-            // A count without a leading zero, from 1 to the cap; the nom rules word the errors.
-            let n = digits_value(text).filter(|&n| n >= 1 && n <= l.max_dice);
-            if let Some(n) = n
-                && (digits == 1 || !text.starts_with('0'))
-                && let Some(pool) = fast_dice(rest, Some(n), l)
-            {
-                return Some(pool);
-            }
-            let count = dice_count(i, text, l).ok()?;
-            dice(rest, Some(count), l).ok()
+            // A bad count is left to the nom rules, which word the error.
+            let n = count_value(text, l).ok()?;
+            fast_dice(rest, Some(n), l).or_else(|| dice(rest, Some(Count::Number(n)), l).ok())
         }
         // Whole numbers are read as `atom` reads them; longer ones go to nom.
         _ => {
@@ -800,27 +793,47 @@ fn number(i: In<'_>) -> PResult<'_, &str> {
     Ok((&i[end..], &i[..end]))
 }
 
-/// A written dice count: a whole number from 1 to the cap, without a leading zero.
-fn dice_count<'a>(at: In<'a>, text: &str, l: &Limits) -> Result<Count, nom::Err<PError<'a>>> {
-    let fail = |kind| nom::Err::Failure(PError::kind(at, text.len(), kind));
+/// What is wrong with a written dice count.
+enum BadCount {
+    Decimal,
+    LeadingZero,
+    Zero,
+    TooMany,
+}
+
+/// A written dice count's value: a whole number from 1 to the cap, without a leading zero.
+/// Shared by the nom rules ([`dice_count`], which words the errors) and the fast path.
+fn count_value(text: &str, l: &Limits) -> Result<u64, BadCount> {
     // (A byte loop: counts are a digit or two, too short for `contains` to pay off.)
     if text.bytes().any(|b| b == b'.') {
-        return Err(nom::Err::Failure(PError::expected(
-            at,
-            "a whole number of dice",
-        )));
+        return Err(BadCount::Decimal);
     }
     if text.len() > 1 && text.starts_with('0') {
-        return Err(nom::Err::Failure(PError::expected(
-            at,
-            "a dice count without a leading zero",
-        )));
+        return Err(BadCount::LeadingZero);
     }
     // `text` is digits only here (a decimal point was refused above).
     match digits_value(text) {
-        Some(0) => Err(fail(DiceErrorKind::NoDice { count: "0".into() })),
-        Some(n) if n <= l.max_dice => Ok(Count::Number(n)),
-        _ => Err(fail(DiceErrorKind::TooManyDice {
+        Some(0) => Err(BadCount::Zero),
+        Some(n) if n <= l.max_dice => Ok(n),
+        _ => Err(BadCount::TooMany),
+    }
+}
+
+/// A written dice count ([`count_value`]), with the error the parser reports.
+fn dice_count<'a>(at: In<'a>, text: &str, l: &Limits) -> Result<Count, nom::Err<PError<'a>>> {
+    let fail = |kind| nom::Err::Failure(PError::kind(at, text.len(), kind));
+    match count_value(text, l) {
+        Ok(n) => Ok(Count::Number(n)),
+        Err(BadCount::Decimal) => Err(nom::Err::Failure(PError::expected(
+            at,
+            "a whole number of dice",
+        ))),
+        Err(BadCount::LeadingZero) => Err(nom::Err::Failure(PError::expected(
+            at,
+            "a dice count without a leading zero",
+        ))),
+        Err(BadCount::Zero) => Err(fail(DiceErrorKind::NoDice { count: "0".into() })),
+        Err(BadCount::TooMany) => Err(fail(DiceErrorKind::TooManyDice {
             count: text.into(),
             cap: l.max_dice,
         })),
