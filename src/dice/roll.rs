@@ -107,9 +107,11 @@ struct Stages<'m> {
 }
 
 impl<'m> Stages<'m> {
+    /// Sorts `mods` into stages (filled in place: returning the large value by value cost a
+    /// copy per pool).
     #[inline(always)]
-    fn of(mods: &'m [Modifier]) -> Self {
-        let mut s = Stages::default();
+    fn fill(&mut self, mods: &'m [Modifier]) {
+        let s = self;
         for m in mods {
             match m {
                 Modifier::Min(v) => s.min = Some(*v),
@@ -124,7 +126,6 @@ impl<'m> Stages<'m> {
                 Modifier::Sort(o) => s.sort = Some(*o),
             }
         }
-        s
     }
 }
 
@@ -311,7 +312,8 @@ impl Roller<'_> {
         if d.mods.is_empty() {
             return self.plain_pool(d, faces, n);
         }
-        let st = Stages::of(&d.mods);
+        let mut st = Stages::default();
+        st.fill(&d.mods);
         // Room for the explosions an exploding pool usually has, so it rarely grows.
         let room = if st.explode.is_some() {
             n + n / 2 + 2
@@ -319,6 +321,8 @@ impl Roller<'_> {
             n
         };
         let mut dice = Vec::with_capacity(room.min(self.limits.max_dice) as usize);
+        // The sum of the kept dice, when it was worked out while drawing them.
+        let mut total = None;
         if st.reroll.is_none() && st.explode.is_none() {
             // Plain dice (the common case): the whole pool in one request to the source.
             self.draw_pool(faces, d, n, &st, &mut dice)?;
@@ -353,9 +357,12 @@ impl Roller<'_> {
                 if self.rolled > before {
                     self.sources.note(SourceKind::Rng);
                 }
-                result?;
+                let sum = result?;
                 if st.min.is_some() || st.max.is_some() {
                     dice.iter_mut().for_each(|d| clamp(d, &st));
+                } else if st.unique.is_none() && st.keep_drop.is_empty() {
+                    // Every die stays kept at the face it was drawn with.
+                    total = Some(sum);
                 }
             } else {
                 let mut draw = FromGenerator {
@@ -430,6 +437,8 @@ impl Roller<'_> {
             pool.successes = Some(s);
             pool.failures = failure.map(|_| f);
             pool.value = f64::from(s) - f64::from(f);
+        } else if let Some(total) = total {
+            pool.value = total;
         } else {
             recount_pool(&mut pool);
         }
@@ -560,7 +569,8 @@ impl Roller<'_> {
                 failure: false,
             });
         }
-        let st = Stages::of(&g.mods);
+        let mut st = Stages::default();
+        st.fill(&g.mods);
         let single_with_dice = items.len() == 1 && {
             let mut dice = Vec::new();
             items[0].node.collect_dice(&mut dice);
@@ -685,7 +695,8 @@ struct Explode {
 }
 
 /// Rolls `n` dice straight from the generator, each followed by the dice its explosions add,
-/// in the order [`one_die`] draws and pushes them (the same dice for the same seed), unclamped.
+/// in the order [`one_die`] draws and pushes them (the same dice for the same seed), unclamped;
+/// gives the sum of their values.
 fn explode_from(
     g: &mut Generator<'_>,
     faces: Faces,
@@ -694,7 +705,7 @@ fn explode_from(
     rolled: &mut u64,
     limits: &Limits,
     out: &mut Vec<Die>,
-) -> Result<(), DiceError> {
+) -> Result<f64, DiceError> {
     // The pool's own dice are counted against the cap at once, each extra die as it comes:
     // either way the roll fails exactly when it needs more dice than the cap.
     *rolled += n;
@@ -704,6 +715,7 @@ fn explode_from(
         }));
     }
     let penetrate = i64::from(x.penetrate);
+    let mut sum = 0.0;
     for _ in 0..n {
         let mut face = g.die(faces);
         let mut die = Die::new(face, SourceKind::Rng);
@@ -711,15 +723,17 @@ fn explode_from(
         while times < x.cap && x.on.holds(face) {
             count_roll(rolled, limits)?;
             die.exploded = true;
+            sum += die.value as f64;
             out.push(die);
             face = g.die(faces);
             die = Die::new(face - penetrate, SourceKind::Rng);
             die.extra = true;
             times += 1;
         }
+        sum += die.value as f64;
         out.push(die);
     }
-    Ok(())
+    Ok(sum)
 }
 
 /// Rolls die `i` of `n` with its rerolls, explosions and clamp, drawing each face with
@@ -824,28 +838,42 @@ fn keep_highest_or_lowest(selectors: &[(KeepDrop, &Selector)], dice: &mut [Die])
         Selector::Lowest(Count::Number(n)) => (false, *n),
         _ => return false,
     };
-    if dice.len() > 32 {
+    let len = dice.len();
+    if len > 32 {
         return false;
     }
-    let mut picked = [false; 32];
-    for (i, d) in dice.iter().enumerate() {
-        let rank = dice
-            .iter()
-            .enumerate()
-            .filter(|&(j, e)| {
-                let before = (e.value, j).cmp(&(d.value, i));
-                if highest {
-                    before.is_gt()
-                } else {
-                    before.is_lt()
-                }
-            })
-            .count() as u64;
-        picked[i] = rank < n;
+    // Dice are ranked by (value, position): among equal values the later one is the higher.
+    // The `n` highest are the `len - n` lowest left out, so whichever set is smaller is found,
+    // one extreme per pass over the pool.
+    let n = (n as usize).min(len);
+    let (passes, top) = if n <= len - n {
+        (n, highest)
+    } else {
+        (len - n, !highest)
+    };
+    let mut marked = [false; 32];
+    for _ in 0..passes {
+        let mut best: Option<(i64, usize)> = None;
+        for (j, d) in dice.iter().enumerate() {
+            let better = match best {
+                None => true,
+                Some((v, _)) if top => d.value >= v,
+                Some((v, _)) => d.value < v,
+            };
+            if !marked[j] && better {
+                best = Some((d.value, j));
+            }
+        }
+        if let Some((_, j)) = best {
+            marked[j] = true;
+        }
     }
+    // `picked`: chosen by the selector (the marked set, or everything else).
     let keep = *kd == KeepDrop::Keep;
-    for (d, &p) in dice.iter_mut().zip(&picked) {
-        d.kept = p == keep;
+    let marked_are_picked = passes == n;
+    for (d, &m) in dice.iter_mut().zip(&marked) {
+        let picked = m == marked_are_picked;
+        d.kept = picked == keep;
     }
     true
 }
