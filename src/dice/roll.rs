@@ -178,13 +178,15 @@ impl Roller<'_> {
             if n > 0 {
                 self.sources.note(SourceKind::Rng);
             }
-            dice.extend(g.dice(faces, n).map(|v| {
-                let mut die = Die::new(v, SourceKind::Rng);
-                if clamps {
+            if clamps {
+                g.dice_into(faces, n, dice, |v| {
+                    let mut die = Die::new(v, SourceKind::Rng);
                     clamp(&mut die, st);
-                }
-                die
-            }));
+                    die
+                });
+            } else {
+                g.dice_into(faces, n, dice, |v| Die::new(v, SourceKind::Rng));
+            }
             return Ok(());
         }
         let text = pool.notation();

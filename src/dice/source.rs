@@ -260,10 +260,41 @@ impl Generator<'_> {
         faces.sample(self.0)
     }
 
-    /// `n` dice in order: the values `n` calls of [`die`](Self::die) give.
-    #[inline]
-    pub fn dice(&mut self, faces: Faces, n: u64) -> impl Iterator<Item = i64> + '_ {
-        (0..n).map(move |_| faces.sample(self.0))
+    /// `n` dice in order (the values `n` calls of [`die`](Self::die) give), each made into an
+    /// item of `out` by `make`. The kind of die is settled once, before the loop.
+    #[inline(always)]
+    pub fn dice_into<T>(
+        &mut self,
+        faces: Faces,
+        n: u64,
+        out: &mut Vec<T>,
+        mut make: impl FnMut(i64) -> T,
+    ) {
+        match faces {
+            Faces::Numbered { sides } => {
+                let mut die = self.numbered(sides);
+                out.extend((0..n).map(|_| make(die())));
+            }
+            _ => {
+                let mut die = self.faces(faces);
+                out.extend((0..n).map(|_| make(die())));
+            }
+        }
+    }
+
+    /// Draws dice numbered 1 to `sides`, one per call: what [`die`](Self::die) gives, without
+    /// asking each time what kind of die it is.
+    #[inline(always)]
+    fn numbered(&mut self, sides: u64) -> impl FnMut() -> i64 + '_ {
+        let rng = &mut *self.0;
+        move || numbered(rng, sides)
+    }
+
+    /// Draws dice of any kind, one per call: what [`die`](Self::die) gives.
+    #[inline(always)]
+    fn faces(&mut self, faces: Faces) -> impl FnMut() -> i64 + '_ {
+        let rng = &mut *self.0;
+        move || faces.sample(rng)
     }
 }
 
