@@ -112,7 +112,7 @@ proptest::proptest! {
         sides in proptest::sample::select(vec!["1", "2", "6", "10", "F", "%"]),
         mods in proptest::sample::select(vec![
             "", "!", "!p", "!>=5", "!<3", "!x2", "!>4x1", "!pmin2", "!max4", "kh2!", ">=4!",
-            "!!", "!!p", "r1", "ro<3", "min2max5", "kh3", ">=5f1", "r<2!",
+            "!!", "!!p", "r1", "ro<3", "min2max5", "kh3", ">=5f1", "r<2!", "!sd", "!cs>5",
         ]),
         seed in 0u64..500,
     ) {

@@ -314,15 +314,41 @@ impl Roller<'_> {
         if d.mods.is_empty() {
             return self.plain_pool(d, faces, n);
         }
+        if let [Modifier::Explode { kind, on, limit }] = d.mods.as_slice()
+            && let Some(x) = Explode::of(*kind, *on, *limit, faces, self.limits)
+            && let Some(mut g) = self.source.generator()
+        {
+            // Only an explosion, every die from the generator (`10d6!`): no stages to sort.
+            let mut dice = Vec::with_capacity(exploding_room(n, self.limits));
+            let before = self.rolled;
+            let value = explode_into(
+                &mut g,
+                faces,
+                n,
+                x,
+                &mut self.rolled,
+                self.limits,
+                &mut dice,
+            );
+            if self.rolled > before {
+                self.sources.note(SourceKind::Rng);
+            }
+            return Ok(PoolRoll {
+                notation: Written::Node(Arc::clone(d)),
+                die: faces,
+                dice,
+                value: value?,
+                successes: None,
+                failures: None,
+            });
+        }
         let mut st = Stages::default();
         st.fill(&d.mods);
-        // Room for the explosions an exploding pool usually has, so it rarely grows.
-        let room = if st.explode.is_some() {
-            n + n / 2 + 2
+        let mut dice = Vec::with_capacity(if st.explode.is_some() {
+            exploding_room(n, self.limits)
         } else {
-            n
-        };
-        let mut dice = Vec::with_capacity(room.min(self.limits.max_dice) as usize);
+            n as usize
+        });
         // The sum of the kept dice, when it was worked out while drawing them.
         let mut total = None;
         if st.reroll.is_none() && st.explode.is_none() {
@@ -333,29 +359,11 @@ impl Roller<'_> {
             // request at a time.
             let limits = self.limits;
             let before = self.rolled;
-            if let (
-                None,
-                Some((kind @ (ExplodeKind::Standard | ExplodeKind::Penetrate), on, cap)),
-            ) = (st.reroll, st.explode)
+            if let (None, Some((kind, on, cap))) = (st.reroll, st.explode)
+                && let Some(x) = Explode::of(kind, on, cap, faces, limits)
             {
                 // The usual exploding pool (`10d6!`, `6d10!>=9`, `4d6!p`): its own loop.
-                let explode = Explode {
-                    on: on.map_or(
-                        WholeMatch::of(Compare::new(CmpOp::Eq, faces.max() as f64)),
-                        Compare::whole,
-                    ),
-                    cap: cap.unwrap_or(limits.max_explosions),
-                    penetrate: kind == ExplodeKind::Penetrate,
-                };
-                let result = explode_from(
-                    &mut g,
-                    faces,
-                    n,
-                    explode,
-                    &mut self.rolled,
-                    limits,
-                    &mut dice,
-                );
+                let result = explode_into(&mut g, faces, n, x, &mut self.rolled, limits, &mut dice);
                 if self.rolled > before {
                     self.sources.note(SourceKind::Rng);
                 }
@@ -696,12 +704,60 @@ struct Explode {
     penetrate: bool,
 }
 
+impl Explode {
+    /// A plain or penetrating explosion of `faces` (`None` for compounding), on the highest
+    /// face unless `on` says otherwise, at most `cap` (else the limits' cap) extra dice per die.
+    fn of(
+        kind: ExplodeKind,
+        on: Option<Compare>,
+        cap: Option<u32>,
+        faces: Faces,
+        limits: &Limits,
+    ) -> Option<Explode> {
+        let penetrate = match kind {
+            ExplodeKind::Standard => false,
+            ExplodeKind::Penetrate => true,
+            ExplodeKind::Compound | ExplodeKind::CompoundPenetrate => return None,
+        };
+        Some(Explode {
+            on: on.map_or(
+                WholeMatch::of(Compare::new(CmpOp::Eq, faces.max() as f64)),
+                Compare::whole,
+            ),
+            cap: cap.unwrap_or(limits.max_explosions),
+            penetrate,
+        })
+    }
+}
+
+/// Room for the dice of an exploding pool of `n` with the explosions it usually has, so the
+/// list rarely grows.
+fn exploding_room(n: u64, limits: &Limits) -> usize {
+    (n + n / 2 + 2).min(limits.max_dice) as usize
+}
+
+/// [`explode_from`] with the kind of die settled once, before the loop.
+#[inline(always)]
+fn explode_into(
+    g: &mut Generator<'_>,
+    faces: Faces,
+    n: u64,
+    x: Explode,
+    rolled: &mut u64,
+    limits: &Limits,
+    out: &mut Vec<Die>,
+) -> Result<f64, DiceError> {
+    match faces {
+        Faces::Numbered { sides } => explode_from(g.numbered(sides), n, x, rolled, limits, out),
+        _ => explode_from(g.faces(faces), n, x, rolled, limits, out),
+    }
+}
+
 /// Rolls `n` dice straight from the generator, each followed by the dice its explosions add,
 /// in the order [`one_die`] draws and pushes them (the same dice for the same seed), unclamped;
 /// gives the sum of their values.
 fn explode_from(
-    g: &mut Generator<'_>,
-    faces: Faces,
+    mut draw: impl FnMut() -> i64,
     n: u64,
     x: Explode,
     rolled: &mut u64,
@@ -719,7 +775,7 @@ fn explode_from(
     let penetrate = i64::from(x.penetrate);
     let mut sum = 0.0;
     for _ in 0..n {
-        let mut face = g.die(faces);
+        let mut face = draw();
         let mut die = Die::new(face, SourceKind::Rng);
         let mut times = 0;
         while times < x.cap && x.on.holds(face) {
@@ -727,7 +783,7 @@ fn explode_from(
             die.exploded = true;
             sum += die.value as f64;
             out.push(die);
-            face = g.die(faces);
+            face = draw();
             die = Die::new(face - penetrate, SourceKind::Rng);
             die.extra = true;
             times += 1;

@@ -285,15 +285,17 @@ impl Generator<'_> {
     /// Draws dice numbered 1 to `sides`, one per call: what [`die`](Self::die) gives, without
     /// asking each time what kind of die it is.
     #[inline(always)]
-    fn numbered(&mut self, sides: u64) -> impl FnMut() -> i64 + '_ {
+    pub fn numbered(&mut self, sides: u64) -> impl FnMut() -> i64 + '_ {
         let rng = &mut *self.0;
+        #[inline(always)]
         move || numbered(rng, sides)
     }
 
     /// Draws dice of any kind, one per call: what [`die`](Self::die) gives.
     #[inline(always)]
-    fn faces(&mut self, faces: Faces) -> impl FnMut() -> i64 + '_ {
+    pub fn faces(&mut self, faces: Faces) -> impl FnMut() -> i64 + '_ {
         let rng = &mut *self.0;
+        #[inline(always)]
         move || faces.sample(rng)
     }
 }
