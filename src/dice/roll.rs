@@ -144,7 +144,7 @@ impl Roller<'_> {
         pool: &str,
         purpose: Purpose,
     ) -> Result<(i64, SourceKind), DiceError> {
-        count_roll(&mut self.rolled, self.limits)?;
+        count_rolls(&mut self.rolled, 1, self.limits)?;
         let req = DieRequest {
             faces,
             pool,
@@ -166,12 +166,7 @@ impl Roller<'_> {
         st: &Stages<'_>,
         dice: &mut Vec<Die>,
     ) -> Result<(), DiceError> {
-        self.rolled += n;
-        if self.rolled > self.limits.max_rolls {
-            return Err(err(DiceErrorKind::TooManyRolls {
-                cap: self.limits.max_rolls,
-            }));
-        }
+        count_rolls(&mut self.rolled, n, self.limits)?;
         let clamps = st.min.is_some() || st.max.is_some();
         if let Some(mut g) = self.source.generator() {
             // Straight from the generator: same values, same order as through `next_dice`.
@@ -439,8 +434,7 @@ impl Roller<'_> {
             let success = success.whole();
             let failure = failure.map(Compare::whole);
             for die in &mut pool.dice {
-                die.success = success.holds(die.value);
-                die.failure = !die.success & failure.is_some_and(|f| f.holds(die.value));
+                mark_target(die, success, failure);
                 s += u32::from(die.success & die.kept);
                 f += u32::from(die.failure & die.kept);
             }
@@ -652,10 +646,10 @@ impl Roller<'_> {
     }
 }
 
-/// Counts one more die against the cap on dice per roll.
+/// Counts `n` more dice against the cap on dice per roll.
 #[inline]
-fn count_roll(rolled: &mut u64, limits: &Limits) -> Result<(), DiceError> {
-    *rolled += 1;
+fn count_rolls(rolled: &mut u64, n: u64, limits: &Limits) -> Result<(), DiceError> {
+    *rolled += n;
     if *rolled > limits.max_rolls {
         return Err(err(DiceErrorKind::TooManyRolls {
             cap: limits.max_rolls,
@@ -688,7 +682,7 @@ struct FromGenerator<'a, 'g> {
 impl DrawFace for FromGenerator<'_, '_> {
     #[inline(always)]
     fn face(&mut self, _: Purpose) -> Result<(i64, SourceKind), DiceError> {
-        count_roll(self.rolled, self.limits)?;
+        count_rolls(self.rolled, 1, self.limits)?;
         Ok((self.generator.die(self.faces), SourceKind::Rng))
     }
 }
@@ -766,12 +760,7 @@ fn explode_from(
 ) -> Result<f64, DiceError> {
     // The pool's own dice are counted against the cap at once, each extra die as it comes:
     // either way the roll fails exactly when it needs more dice than the cap.
-    *rolled += n;
-    if *rolled > limits.max_rolls {
-        return Err(err(DiceErrorKind::TooManyRolls {
-            cap: limits.max_rolls,
-        }));
-    }
+    count_rolls(rolled, n, limits)?;
     let penetrate = i64::from(x.penetrate);
     let mut sum = 0.0;
     for _ in 0..n {
@@ -779,7 +768,7 @@ fn explode_from(
         let mut die = Die::new(face, SourceKind::Rng);
         let mut times = 0;
         while times < x.cap && x.on.holds(face) {
-            count_roll(rolled, limits)?;
+            count_rolls(rolled, 1, limits)?;
             die.exploded = true;
             sum += die.value as f64;
             out.push(die);
@@ -934,6 +923,13 @@ fn keep_highest_or_lowest(selectors: &[(KeepDrop, &Selector)], dice: &mut [Die])
         d.kept = picked == keep;
     }
     true
+}
+
+/// Marks a die as a success, a failure or neither.
+#[inline(always)]
+fn mark_target(die: &mut Die, success: WholeMatch, failure: Option<WholeMatch>) {
+    die.success = success.holds(die.value);
+    die.failure = !die.success & failure.is_some_and(|f| f.holds(die.value));
 }
 
 fn clamp(d: &mut Die, st: &Stages<'_>) {
