@@ -178,7 +178,9 @@ pub enum DiceErrorKind {
     #[error("division by zero")]
     DivisionByZero,
     /// A result too large to be exact, or not a number.
-    #[error("{what} is out of range: {value}")]
+    #[error(
+        "{what} is out of range: {value} (numbers are kept exact up to ±2^53, 9007199254740992)"
+    )]
     OutOfRange {
         /// What was being computed.
         what: &'static str,
@@ -252,6 +254,15 @@ impl DiceError {
             DuplicateModifier { .. } => "remove one of them".into(),
             ImpossibleUnique { .. } => "use fewer dice or a bigger die, or `uo` to reroll duplicates once".into(),
             DivisionByZero => "a divisor of zero has no result; check the right-hand side".into(),
+            TooManyDice { cap, .. } => format!("roll at most {cap} dice in one pool, or split it: `500d6 + 500d6`"),
+            TooManySides { cap, .. } => format!("use a die of at most {cap} sides"),
+            TooManyRolls { cap } => format!("use fewer dice, or limit explosions and rerolls (`!x3`, `ro`) to stay within {cap}"),
+            RerollCap { .. } => "reroll once with `ro`, or give a condition fewer faces match".into(),
+            TooDeep { .. } => "remove some brackets or split the roll in two".into(),
+            TooLong { .. } => "split the roll in two, or use `Nx` to repeat it".into(),
+            RepeatCount { cap, .. } => format!("repeat from 1 to {cap} times, as in `6x 4d6kh3`"),
+            OutOfRange { .. } => "keep numbers and totals within ±9007199254740992".into(),
+            MisplacedModifier { .. } => "see `help dice` for which modifiers go where".into(),
             ImpossibleValue { die, .. } => format!("give a value a {die} can show"),
             TooManyOutcomes { .. } | Unsupported { .. } => {
                 "`roll` still works; for odds, simplify the expression".into()

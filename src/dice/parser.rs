@@ -728,9 +728,7 @@ fn atom<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
                 // Whole numbers (nearly all of them) skip the general float parser.
                 let v = match text.parse::<u32>() {
                     Ok(n) => f64::from(n),
-                    Err(_) => text
-                        .parse()
-                        .map_err(|_| nom::Err::Failure(PError::expected(i, "a number")))?,
+                    Err(_) => exact_number(i, text)?,
                 };
                 Ok((rest, Expr::Num(v)))
             }
@@ -1210,6 +1208,30 @@ fn compare(i: In<'_>) -> PResult<'_, Compare> {
     }))(i)?;
     let (rest, v) = cut_operand(rest, signed_number, "a number after the comparison")?;
     Ok((rest, Compare::new(op, v)))
+}
+
+/// A number written with more digits than the fast path reads, refused when it is beyond the
+/// numbers kept exact (±2^53) instead of being silently rounded.
+fn exact_number<'a>(at: In<'a>, text: &str) -> Result<f64, nom::Err<PError<'a>>> {
+    let v: f64 = text
+        .parse()
+        .map_err(|_| nom::Err::Failure(PError::expected(at, "a number")))?;
+    // Whole numbers are compared as written: 2^53 + 1 reads as 2^53 in a float.
+    let whole_too_big = text.bytes().all(|b| b.is_ascii_digit())
+        && text.parse::<u64>().map_or(true, |n| {
+            n as f64 > Limits::DEFAULT.max_magnitude || n > 1 << 53
+        });
+    if whole_too_big || v.abs() > Limits::DEFAULT.max_magnitude {
+        return Err(nom::Err::Failure(PError::kind(
+            at,
+            text.len(),
+            DiceErrorKind::OutOfRange {
+                what: "the number",
+                value: text.to_string(),
+            },
+        )));
+    }
+    Ok(v)
 }
 
 /// `signed_number = ["-"] number`

@@ -323,3 +323,22 @@ fn minus_three_dice_is_negated_dice() {
     let e = parse("-3d6").unwrap();
     assert!(matches!(e.expr, Expr::Unary(UnaryOp::Neg, ref d) if matches!(**d, Expr::Dice(_))));
 }
+
+#[test]
+fn numbers_beyond_two_to_the_53_are_refused_not_rounded() {
+    assert!(parse("9007199254740992").is_ok());
+    for text in [
+        "9007199254740993",
+        "123456789012345678901234567890",
+        "1d6+99999999999999999",
+    ] {
+        let err = parse(text).unwrap_err();
+        assert!(err.to_string().contains("out of range"), "{text}: {err}");
+        assert!(err.help().unwrap().contains("9007199254740992"), "{text}");
+    }
+    let err = parse("1d6+9007199254740993").unwrap_err();
+    assert_eq!(
+        err.render("1d6+9007199254740993").lines().nth(2),
+        Some("      ^^^^^^^^^^^^^^^^")
+    );
+}

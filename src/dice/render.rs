@@ -7,6 +7,7 @@
 
 use super::ast::BinaryOp;
 use super::result::{Critical, Die, Roll, RollNode};
+use super::text::NotationText;
 
 /// What a piece of rendered text means, for colouring.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -57,15 +58,58 @@ impl Paint for Plain {
     }
 }
 
-/// A value as shown to people: whole numbers as they are, others to two decimals at most.
+/// A worked-out value as shown to people: whole numbers as they are, others to two decimals,
+/// or to three significant digits when two decimals would hide them (`0.005`, `0.00123`).
 pub fn fmt_value(v: f64) -> String {
-    if v.fract() == 0.0 {
-        super::ast::fmt_num(v)
-    } else {
-        let s = format!("{v:.2}");
-        let s = s.trim_end_matches('0').trim_end_matches('.');
-        if s == "-0" { "0".into() } else { s.into() }
+    if v.fract() == 0.0 || !v.is_finite() {
+        return super::ast::fmt_num(v);
     }
+    // Digits after the point for three significant ones: 2 for |v| >= 0.1, more below.
+    let decimals = (2 - v.abs().log10().floor() as i32).clamp(2, 12) as usize;
+    let s = format!("{v:.decimals$}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.into() }
+}
+
+/// Where a group's written items end: just past the bracket that closes its first one (the
+/// modifiers after it may hold brackets of their own, as in `{2d6, 1d8}k(1d2)`).
+fn group_end(notation: &str) -> usize {
+    let mut depth = 0usize;
+    for (i, c) in notation.char_indices() {
+        match c {
+            '{' | '(' => depth += 1,
+            '}' | ')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    notation.len()
+}
+
+/// A pool's or group's notation with what each computed count or size rolled written inside
+/// its brackets: `(1d4)d6` becomes `(1d4 (3))d6`, `6d6k(1d4)` becomes `6d6k(1d4 (2))`.
+fn with_computed(notation: &str, computed: &[RollNode], p: &dyn Paint) -> String {
+    let mut out = String::new();
+    let mut rest = notation;
+    for node in computed {
+        let mut written = NotationText::new();
+        node.write_notation(&mut written, 0);
+        let bracketed = format!("({written})");
+        // Counts and sizes are written in the order they are rolled.
+        if let Some(at) = rest.find(&bracketed) {
+            out.push_str(&rest[..at]);
+            out.push('(');
+            out.push_str(&node_text(node, p));
+            out.push(')');
+            rest = &rest[at + bracketed.len()..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// One roll on one line: the expression with every die, then `= total`.
@@ -97,10 +141,12 @@ fn precedence(node: &RollNode) -> u8 {
 
 fn node_prec(node: &RollNode, p: &dyn Paint, min: u8) -> String {
     let text = match node {
-        RollNode::Num { value } => fmt_value(*value),
+        // A number as written, however many decimals it has.
+        RollNode::Num { value } => super::ast::fmt_num(*value),
         RollNode::Pool(pool) => {
             let dice: Vec<String> = pool.dice.iter().map(|d| die_text(d, p)).collect();
-            format!("{} ({})", pool.notation.text(), dice.join(", "))
+            let notation = with_computed(&pool.notation.text(), &pool.computed, p);
+            format!("{notation} ({})", dice.join(", "))
         }
         RollNode::Group(g) => {
             let items: Vec<String> = g
@@ -120,7 +166,8 @@ fn node_prec(node: &RollNode, p: &dyn Paint, min: u8) -> String {
                 })
                 .collect();
             let notation = g.notation.text();
-            let mods = notation.rsplit_once(['}', ')']).map_or("", |(_, m)| m);
+            let mods = &notation[group_end(&notation)..];
+            let mods = with_computed(mods, &g.computed, p);
             let (open, close) = if notation.starts_with('{') {
                 ("{", "}")
             } else {

@@ -338,6 +338,10 @@ pub struct PoolRoll {
     /// Failures counted, when the pool counts failures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failures: Option<u32>,
+    /// The rolls that worked out the pool's count, size or a keep/drop count written as an
+    /// expression (the `1d4` of `(1d4)d6`), in the order rolled; none for written numbers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub computed: Vec<RollNode>,
 }
 
 /// A critical marker for display.
@@ -458,6 +462,10 @@ pub struct GroupRoll {
     /// Failures counted, when the group counts failures.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failures: Option<u32>,
+    /// The rolls that worked out a keep/drop count written as an expression
+    /// (`{3d6, 2d8}k(1d2)`), in the order rolled.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub computed: Vec<RollNode>,
 }
 
 /// One item of a group.

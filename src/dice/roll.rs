@@ -69,6 +69,7 @@ fn roll_one(
         limits,
         rolled: 0,
         sources: Sources::new(),
+        computed: Vec::new(),
     };
     let tree = roller.eval(expr)?;
     Ok(Roll {
@@ -89,6 +90,8 @@ struct Roller<'a> {
     limits: &'a Limits,
     rolled: u64,
     sources: Sources,
+    /// Rolls of computed counts and sizes not yet taken by their pool or group.
+    computed: Vec<RollNode>,
 }
 
 /// The modifiers of a pool sorted into the stages they run in.
@@ -250,9 +253,23 @@ impl Roller<'_> {
         })
     }
 
-    /// A computed count or size: rolled, then rounded down.
+    /// A computed count or size: rolled, then rounded down. The roll is kept for the pool or
+    /// group being rolled (see [`take_computed`](Self::take_computed)).
     fn eval_whole(&mut self, e: &Expr) -> Result<f64, DiceError> {
-        Ok(self.eval(e)?.value().floor())
+        let node = self.eval(e)?;
+        let value = node.value().floor();
+        self.computed.push(node);
+        Ok(value)
+    }
+
+    /// The computed rolls made since `mark` (the length of the list when a pool or group
+    /// started): those of that pool or group, since any inner pool took its own.
+    fn take_computed(&mut self, mark: usize) -> Vec<RollNode> {
+        if self.computed.len() == mark {
+            Vec::new()
+        } else {
+            self.computed.split_off(mark)
+        }
     }
 
     fn count(&mut self, c: &Count) -> Result<f64, DiceError> {
@@ -283,6 +300,7 @@ impl Roller<'_> {
     }
 
     fn pool(&mut self, d: &Arc<Dice>) -> Result<PoolRoll, DiceError> {
+        let mark = self.computed.len();
         let n = match &d.count {
             None => 1.0,
             Some(c) => self.count(c)?,
@@ -307,7 +325,7 @@ impl Roller<'_> {
             }
         }
         if d.mods.is_empty() {
-            return self.plain_pool(d, faces, n);
+            return self.plain_pool(d, faces, n, mark);
         }
         if let [Modifier::Explode { kind, on, limit }] = d.mods.as_slice()
             && let Some(x) = Explode::of(*kind, *on, *limit, faces, self.limits)
@@ -335,6 +353,7 @@ impl Roller<'_> {
                 value: value?,
                 successes: None,
                 failures: None,
+                computed: self.take_computed(mark),
             });
         }
         let mut st = Stages::default();
@@ -427,6 +446,7 @@ impl Roller<'_> {
             value: 0.0,
             successes: None,
             failures: None,
+            computed: self.take_computed(mark),
         };
         if let Some((success, failure)) = st.target {
             // Marked and counted in one pass (what `recount_pool` counts: kept dice only).
@@ -454,7 +474,13 @@ impl Roller<'_> {
     }
 
     /// A pool without modifiers (`3d6`, `1d20`): its dice, summed.
-    fn plain_pool(&mut self, d: &Arc<Dice>, faces: Faces, n: u64) -> Result<PoolRoll, DiceError> {
+    fn plain_pool(
+        &mut self,
+        d: &Arc<Dice>,
+        faces: Faces,
+        n: u64,
+        mark: usize,
+    ) -> Result<PoolRoll, DiceError> {
         let mut dice = Vec::with_capacity(n as usize);
         self.draw_pool(faces, d, n, &Stages::default(), &mut dice)?;
         let value = dice.iter().map(|d| d.value as f64).sum();
@@ -465,6 +491,7 @@ impl Roller<'_> {
             value,
             successes: None,
             failures: None,
+            computed: self.take_computed(mark),
         })
     }
 
@@ -564,6 +591,7 @@ impl Roller<'_> {
     }
 
     fn group(&mut self, g: &Arc<Group>) -> Result<GroupRoll, DiceError> {
+        let mark = self.computed.len();
         let mut items = Vec::with_capacity(g.items.len());
         for e in &g.items {
             items.push(GroupItem {
@@ -620,6 +648,7 @@ impl Roller<'_> {
             value: 0.0,
             successes: None,
             failures: None,
+            computed: self.take_computed(mark),
         };
         if let Some((success, failure)) = st.target {
             let (mut s, mut f) = (0u32, 0u32);
@@ -1089,6 +1118,7 @@ mod tests {
                 limits: &Limits::DEFAULT,
                 rolled: 0,
                 sources: Sources::new(),
+                computed: Vec::new(),
             };
             let floats: Vec<f64> = values.iter().map(|&v| v as f64).collect();
             let want = roller.select(&selectors, &floats).unwrap();

@@ -207,7 +207,36 @@ rolls!(
     [1, 2, 3],
     "1d6 (1) = 1\n1d6 (2) = 2\n1d6 (3) = 3"
 );
-rolls!(computed_count, "(1d4)d6", [2, 5, 6], "(1d4)d6 (5, 6) = 11");
+rolls!(
+    computed_count,
+    "(1d4)d6",
+    [2, 5, 6],
+    "(1d4 (2))d6 (5, 6) = 11"
+);
+rolls!(
+    computed_size_and_keep_count,
+    "6d(1d4+2)k(1d2)",
+    [4, 1, 2, 3, 4, 5, 6, 2],
+    "6d(1d4 (4) + 2)kh(1d2 (2)) (~~1~~, ~~2~~, ~~3~~, ~~4~~, 5, 6) = 11"
+);
+rolls!(
+    computed_counts_inside_computed_counts,
+    "((1d2)d3)d6",
+    [2, 1, 3, 6, 5, 4, 3],
+    "((1d2 (2))d3 (1, 3))d6 (6, 5, 4, 3) = 18"
+);
+rolls!(
+    group_keep_count_computed,
+    "{1d6, 1d8, 1d10}k(1d2)",
+    [3, 7, 9, 2],
+    "{~~1d6 (3)~~, 1d8 (7), 1d10 (9)}kh(1d2 (2)) = 16"
+);
+rolls!(
+    group_modifiers_with_brackets_are_shown,
+    "{1d6, 1d8}kh(1+0)",
+    [3, 7],
+    "{~~1d6 (3)~~, 1d8 (7)}kh(1 + 0) = 7"
+);
 rolls!(
     comparison_gives_one_or_zero,
     "1d6 >= 4",
@@ -284,4 +313,16 @@ fn roll_serialises_every_die() {
 fn a_die_rerolled_for_uniqueness_is_clamped_too() {
     assert_eq!(line("2d6min3u", &[3, 1, 5]), "2d6min3u (3, ~~3~~ 5) = 8");
     assert_eq!(line("2d6min3u", &[4, 2]), "2d6min3u (4, 3) = 7");
+}
+
+#[test]
+fn worked_out_values_keep_small_numbers_and_literals_as_written() {
+    use crate::dice::render::fmt_value;
+    assert_eq!(fmt_value(10.0 / 3.0), "3.33");
+    assert_eq!(fmt_value(0.005), "0.005");
+    assert_eq!(fmt_value(1.0 / 3000.0), "0.000333");
+    assert_eq!(fmt_value(-0.25), "-0.25");
+    assert_eq!(fmt_value(-0.0), "0");
+    assert_eq!(line("0.005*1000", &[]), "0.005 * 1000 = 5");
+    assert_eq!(line("0.001", &[]), "0.001 = 0.001");
 }

@@ -5,6 +5,7 @@ use super::color::{Palette, Style};
 use super::error::CommandError;
 use super::output::{Block, Output, ProbReport, Text};
 use crate::dice::ast::CmpOp;
+use crate::dice::ast::fmt_num;
 use crate::dice::render::fmt_value;
 use crate::dice::render::roll_line;
 use crate::dice::{Roll, SourceKind};
@@ -97,7 +98,7 @@ pub fn prob(report: &ProbReport, palette: &Palette) -> String {
             "P({} {} {}) = {}",
             report.expr,
             cmp_symbol(c.op),
-            fmt_value(c.value),
+            fmt_num(c.value),
             palette.style(Style::Number, &percent(c.probability))
         ));
     } else {
