@@ -359,3 +359,32 @@ fn one_shot_roll_without_a_seed_says_which_it_chose() {
     let o = umpire(&["roll", "3dx"]);
     assert!(stderr(&o).starts_with("error: "), "{}", stderr(&o));
 }
+
+#[test]
+fn the_repl_asks_again_for_a_refused_value_and_names_values_left_over() {
+    let o = umpire_with_input(
+        &[
+            "--seed",
+            "1",
+            "--no-color",
+            "--no-journal",
+            "--history",
+            "/nonexistent/h",
+        ],
+        "dice mode enter\nroll 3d6\n4 9 5\n5 6\nroll 2d6\n1 2 3\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert!(out.contains("3d6 (4, 5, 6) = 15"), "{out}");
+    assert!(out.contains("2d6 (1, 2) = 3"), "{out}");
+    assert!(
+        err.contains(
+            "9 is not a face of a d6 (1 to 6); type die 2 of 3 again (also dropped, type again: 5)"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("warning: ignored 1 value left over: 3"),
+        "{err}"
+    );
+}
