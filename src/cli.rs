@@ -14,7 +14,7 @@ use crate::dice::DiceBox;
 use crate::dice::source::fresh_seed;
 use crate::journal::{self, Journal};
 use crate::repl::script::Script;
-use crate::repl::shell::{self, Printer, RunOptions};
+use crate::repl::shell::{self, OneShotSeed, Printer, RunOptions};
 use crate::repl::{Palette, Session, UseColor};
 use crate::state::Game;
 
@@ -166,7 +166,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
             echo,
         }) => {
             if args.seed.is_none() {
-                eprintln!("umpire: seed {seed} (pass --seed {seed} to roll the same dice again)");
+                eprintln!("{}", shell::seed_note(seed));
             }
             let options = RunOptions {
                 stop_on_error,
@@ -185,11 +185,20 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         }
         Some(Mode::Test { .. }) => unreachable!("handled above"),
         Some(Mode::Roll { expr }) => {
-            shell::one_shot(&mut session, &format!("roll {}", expr.join(" ")), &printer)?
+            let seed = OneShotSeed {
+                seed,
+                chosen: args.seed.is_none(),
+            };
+            let line = format!("roll {}", expr.join(" "));
+            shell::one_shot(&mut session, &line, &printer, Some(seed))?
         }
-        Some(Mode::Prob { expr }) => {
-            shell::one_shot(&mut session, &format!("prob {}", expr.join(" ")), &printer)?
-        }
+        // Exact odds use no dice, so there is no seed to show.
+        Some(Mode::Prob { expr }) => shell::one_shot(
+            &mut session,
+            &format!("prob {}", expr.join(" ")),
+            &printer,
+            None,
+        )?,
     };
     Ok(if ok {
         ExitCode::SUCCESS

@@ -8,6 +8,10 @@ fn umpire(args: &[&str]) -> Output {
 }
 
 fn umpire_with_input(args: &[&str], input: &str) -> Output {
+    umpire_with_bytes(args, input.as_bytes())
+}
+
+fn umpire_with_bytes(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
         .args(args)
         .env_remove("NO_COLOR")
@@ -16,12 +20,7 @@ fn umpire_with_input(args: &[&str], input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -275,4 +274,117 @@ fn rules_load_from_flags_and_again_when_a_journal_is_continued() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("no ruleset `nosuch`"), "{}", stderr(&o));
     assert_eq!(stdout(&o), "");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_fails_alone_and_the_rest_run() {
+    let input = b"roll 1d6\nroll \xff\nroll 2d6\n";
+    let o = umpire_with_bytes(&["run", "-", "--seed", "1", "--no-color"], input);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
+    assert_eq!(
+        stderr(&o),
+        "<stdin>:2: error: not valid UTF-8 at byte 6\n  roll \u{FFFD}\n       ^\n\
+         help: save the file as UTF-8; the other lines still run\n"
+    );
+
+    // The same from a file given by path, and in JSON.
+    let path = format!("{}/not_utf8.umpire", env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(&path, input).unwrap();
+    let o = umpire(&["run", &path, "--seed", "1", "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[1]["line"], 2);
+    assert_eq!(lines[1]["error"], "not valid UTF-8 at byte 6");
+    assert_eq!(lines[2]["command"], "roll");
+}
+
+#[test]
+fn a_byte_order_mark_at_the_start_of_a_file_is_ignored() {
+    let path = format!("{}/bom.umpire", env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(&path, b"\xEF\xBB\xBFroll 1d6\nroll 1d6\n").unwrap();
+    let o = umpire(&["run", &path, "--seed", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 2, "{}", stdout(&o));
+    let o = umpire_with_bytes(&["run", "-", "--seed", "1"], b"\xEF\xBB\xBFroll 1d6\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn an_entered_value_the_die_cannot_show_is_refused_and_the_next_taken() {
+    let input = "dice mode enter\nroll 4d6kh3\n4 7 3\n2 6\nroll 1d6\n5\n";
+    let o = umpire_with_input(&["run", "-", "--seed", "1", "--no-color"], input);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("4d6kh3 (4, 3, ~~2~~, 6) = 13"), "{out}");
+    assert!(out.contains("1d6 (5) = 5"), "{out}");
+    assert_eq!(
+        stderr(&o),
+        "<stdin>:3: warning: die 2 of 4 of 4d6kh3: 7 is not a face of a d6 (1 to 6); \
+         refused, the next value is taken instead\n"
+    );
+
+    let o = umpire_with_input(&["run", "-", "--seed", "1", "--json"], input);
+    let roll: serde_json::Value = serde_json::from_str(stdout(&o).lines().nth(1).unwrap()).unwrap();
+    assert_eq!(roll["refused"][0]["line"], 3);
+    assert_eq!(roll["refused"][0]["value"], "7");
+}
+
+#[test]
+fn one_shot_roll_without_a_seed_says_which_it_chose() {
+    let o = umpire(&["roll", "3d6"]);
+    assert!(o.status.success());
+    let err = stderr(&o);
+    let seed = err
+        .strip_prefix("umpire: seed ")
+        .and_then(|r| r.split(' ').next())
+        .unwrap_or_else(|| panic!("{err}"));
+    // stdout stays the roll alone, and the seed rolls the same dice again.
+    assert_eq!(stdout(&o).lines().count(), 1);
+    let again = umpire(&["roll", "3d6", "--seed", seed]);
+    assert_eq!(stdout(&again), stdout(&o));
+    assert_eq!(stderr(&again), "");
+
+    let o = umpire(&["roll", "3d6", "--seed", "42", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["seed"], 42);
+    let o = umpire(&["roll", "3d6", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(stderr(&o).contains(&format!("seed {}", v["seed"])));
+    // A roll that fails rolled nothing: no seed to show.
+    let o = umpire(&["roll", "3dx"]);
+    assert!(stderr(&o).starts_with("error: "), "{}", stderr(&o));
+}
+
+#[test]
+fn the_repl_asks_again_for_a_refused_value_and_names_values_left_over() {
+    let o = umpire_with_input(
+        &[
+            "--seed",
+            "1",
+            "--no-color",
+            "--no-journal",
+            "--history",
+            "/nonexistent/h",
+        ],
+        "dice mode enter\nroll 3d6\n4 9 5\n5 6\nroll 2d6\n1 2 3\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert!(out.contains("3d6 (4, 5, 6) = 15"), "{out}");
+    assert!(out.contains("2d6 (1, 2) = 3"), "{out}");
+    assert!(
+        err.contains(
+            "9 is not a face of a d6 (1 to 6); type die 2 of 3 again (also dropped, type again: 5)"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("warning: ignored 1 value left over: 3"),
+        "{err}"
+    );
 }

@@ -195,6 +195,15 @@ pub enum DiceErrorKind {
         /// The die.
         die: String,
     },
+    /// The next queued value (`dice queue`) is not a face of the die the roll needs; it
+    /// stays queued.
+    #[error("the next queued value, {value}, is not a face of a {die} (it stays queued)")]
+    ImpossibleQueued {
+        /// The value at the front of the queue.
+        value: i64,
+        /// The die.
+        die: String,
+    },
     /// The dice source gave up (entered dice cancelled with Ctrl-C, input closed).
     #[error("dice entry cancelled: {reason}")]
     SourceCancelled {
@@ -264,6 +273,10 @@ impl DiceError {
             OutOfRange { .. } => "keep numbers and totals within ±9007199254740992".into(),
             MisplacedModifier { .. } => "see `help dice` for which modifiers go where".into(),
             ImpossibleValue { die, .. } => format!("give a value a {die} can show"),
+            ImpossibleQueued { .. } => {
+                "`dice queue drop` removes just that value, `dice queue clear` the whole queue"
+                    .into()
+            }
             TooManyOutcomes { .. } | Unsupported { .. } => {
                 "`roll` still works; for odds, simplify the expression".into()
             }

@@ -385,6 +385,11 @@ impl DiceBox {
         self.queue.extend(values);
     }
 
+    /// Removes the next queued value (the one the next die would take), returning it.
+    pub fn drop_next(&mut self) -> Option<i64> {
+        self.queue.pop_front()
+    }
+
     /// Empties the queue, returning how many values were dropped.
     pub fn clear_queue(&mut self) -> usize {
         let n = self.queue.len();
@@ -445,8 +450,15 @@ impl DiceSource for BoxSource<'_> {
     fn next_die(&mut self, request: &DieRequest<'_>) -> Result<(i64, SourceKind), DiceError> {
         if let Some(&v) = self.dice.queue.front() {
             if !request.faces.contains(v) {
-                // Leave the bad value queued so `dice` shows it and the umpire can clear it.
-                return Err(impossible(request, v));
+                // Leave the bad value queued (nothing is lost): `dice` shows it, and
+                // `dice queue drop` or `dice queue clear` take it away.
+                return Err(DiceError::new(
+                    DiceErrorKind::ImpossibleQueued {
+                        value: v,
+                        die: request.faces.to_string(),
+                    },
+                    request.span,
+                ));
             }
             self.dice.queue.pop_front();
             return Ok((v, SourceKind::Queue));
@@ -573,8 +585,18 @@ mod tests {
             .source(None)
             .next_die(&req(Faces::Numbered { sides: 6 }))
             .unwrap_err();
-        assert_eq!(err.to_string(), "7 is not a face of a d6");
+        assert_eq!(
+            err.to_string(),
+            "the next queued value, 7, is not a face of a d6 (it stays queued)"
+        );
+        assert!(err.help().unwrap().contains("`dice queue drop`"));
         assert_eq!(b.queued().collect::<Vec<_>>(), vec![7]);
+        // Dropping it lets the queue go on.
+        b.enqueue([2]);
+        assert_eq!(b.drop_next(), Some(7));
+        let mut s = b.source(None);
+        let d6 = Faces::Numbered { sides: 6 };
+        assert_eq!(s.next_die(&req(d6)).unwrap(), (2, SourceKind::Queue));
     }
 
     #[test]

@@ -72,6 +72,9 @@ fn specs() -> Vec<CommandSpec> {
              `roll 6x 4d6kh3` rolls it six times and lists the results.\n\
              Dice come from the queue first, then the seeded generator or, in `dice mode\n\
              enter`, from you: each die is asked for in turn (Ctrl-C cancels the roll).\n\
+             Several values may be typed on one line; a value the die cannot show is\n\
+             refused and asked for again (`umpire run` takes the next value instead), and\n\
+             values beyond the dice needed are ignored with a warning naming them.\n\
              examples: roll 4d6kh3 · r 1d20+5 [attack] · roll 10d10>=8 · roll 6x 4d6kh3",
             None,
             dice_commands::roll,
@@ -93,14 +96,16 @@ fn specs() -> Vec<CommandSpec> {
         spec(
             "dice",
             &[],
-            "dice [seed [N] | mode rng|enter | queue [V...|clear]]",
+            "dice [seed [N] | mode rng|enter | queue [V...|drop|clear]]",
             "show or set where dice come from",
             "`dice` shows the mode, the seed and what is still queued.\n\
              `dice seed N` restarts the generator from N (`dice seed` picks a fresh seed).\n\
              `dice mode rng` rolls with the seeded generator; `dice mode enter` asks you for\n\
              every die, so players can roll real dice at the table.\n\
              `dice queue 4 3 5` queues values used before anything else, in order (for\n\
-             re-playing a disputed roll or for tests); `dice queue clear` empties it.\n\
+             re-playing a disputed roll or for tests). A queued value the die cannot show\n\
+             stops the roll and stays queued: `dice queue drop` removes the next queued\n\
+             value, `dice queue clear` empties the queue.\n\
              `help dice` shows the dice notation.",
             Some(dice_commands::complete_dice),
             dice_commands::dice,

@@ -151,9 +151,9 @@ fn constant(e: &Expr) -> Option<f64> {
     }
 }
 
-const DICE_USAGE: &str = "dice [seed [N] | mode rng|enter | queue [V...|clear]]";
+const DICE_USAGE: &str = "dice [seed [N] | mode rng|enter | queue [V...|drop|clear]]";
 
-/// `dice`, `dice seed [N]`, `dice mode rng|enter`, `dice queue [V...|clear]`.
+/// `dice`, `dice seed [N]`, `dice mode rng|enter`, `dice queue [V...|drop|clear]`.
 pub fn dice(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
     let dice = &mut ctx.state.dice;
     let (action, message) = match cmd.args.as_slice() {
@@ -222,6 +222,13 @@ pub fn dice(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
                     )),
                 )
             }
+            ("queue", [d]) if d.text == "drop" => {
+                let message = match dice.drop_next() {
+                    Some(v) => format!("dropped {v}, the next queued value"),
+                    None => "the queue is empty: nothing to drop".to_string(),
+                };
+                (Some("queue"), Some(message))
+            }
             ("queue", values) => {
                 let values = values
                     .iter()
@@ -283,7 +290,10 @@ fn queued_value(w: &Word) -> Result<i64, CommandError> {
     w.text.parse::<i64>().map_err(|_| {
         CommandError::invalid(
             format!("`{}` is not a die value", w.text),
-            Some("queue whole numbers, as in `dice queue 4 3 5` (or `dice queue clear`)".into()),
+            Some(
+                "queue whole numbers, as in `dice queue 4 3 5` (or `dice queue drop`, `dice queue clear`)"
+                    .into(),
+            ),
             w.span,
         )
     })
@@ -310,7 +320,7 @@ pub fn complete_dice(_: &Registry, before: &[&str]) -> Vec<String> {
     let words: &[&str] = match before {
         [] => &["seed", "mode", "queue"],
         ["mode"] => &["rng", "enter"],
-        ["queue"] => &["clear"],
+        ["queue"] => &["clear", "drop"],
         _ => &[],
     };
     words.iter().map(|s| s.to_string()).collect()

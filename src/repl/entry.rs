@@ -1,10 +1,16 @@
 //! Entered dice: the umpire types the values rolled on the table.
 //!
 //! In the REPL each die is prompted for (`4d6kh3 · die 2 of 4 · d6 › `) through rustyline;
-//! an impossible value is refused and asked again, several values on one line (`6 1`) answer
-//! the next prompts, and Ctrl-C cancels the whole roll. In `umpire run` the values are read
-//! from the lines after the command; there is nobody to ask again, so an impossible value
-//! fails the command.
+//! an impossible value is refused and asked again (values typed after it on the same line
+//! are dropped, and the message says which), several values on one line (`6 1`) answer the
+//! next prompts, and Ctrl-C cancels the whole roll. Values typed beyond the dice the roll
+//! needed are reported by the shell as left over.
+//!
+//! In `umpire run` the values are read from the lines after the command (a `#` ends a value
+//! line's values). An impossible value is refused with a warning naming its line, and the
+//! next value is taken for that die instead, as the REPL asks again. A line that does not
+//! start with a value is not read as values: it is given back to run as a command, and the
+//! roll that was still waiting for dice fails.
 
 use std::collections::VecDeque;
 use std::io::BufRead;
@@ -47,6 +53,29 @@ pub fn prompt(request: &DieRequest<'_>) -> String {
     )
 }
 
+/// The words of a line of typed values, up to a `#` (the rest is a comment).
+fn value_words(line: &str) -> impl Iterator<Item = &str> {
+    line.split_whitespace().take_while(|w| !w.starts_with('#'))
+}
+
+/// Whether `line` holds die values (its first word is a number, `+` or `-`) rather than a
+/// command.
+pub fn is_value_line(line: &str) -> bool {
+    value_words(line)
+        .next()
+        .is_some_and(|w| w == "+" || w == "-" || w.parse::<i64>().is_ok())
+}
+
+/// `ignored 2 values left over: 3 5`, for values typed beyond the dice a roll needed.
+pub fn leftover_message(values: &[String]) -> String {
+    let n = values.len();
+    format!(
+        "ignored {n} value{} left over: {}",
+        if n == 1 { "" } else { "s" },
+        values.join(" ")
+    )
+}
+
 /// Prompts for dice in the REPL.
 pub struct ReplEntry<'a> {
     editor: &'a mut Editor<ShellHelper, FileHistory>,
@@ -63,6 +92,11 @@ impl<'a> ReplEntry<'a> {
             editor,
             pending: VecDeque::new(),
         }
+    }
+
+    /// Values typed but not used by the command (more than the dice it needed).
+    pub fn leftover(&self) -> Vec<String> {
+        self.pending.iter().cloned().collect()
     }
 }
 
@@ -81,8 +115,7 @@ impl DieEntry for ReplEntry<'_> {
                 Some(t) => t,
                 None => match self.editor.readline(&prompt(request)) {
                     Ok(line) => {
-                        self.pending
-                            .extend(line.split_whitespace().map(str::to_string));
+                        self.pending.extend(value_words(&line).map(str::to_string));
                         continue;
                     }
                     Err(ReadlineError::Interrupted) => {
@@ -95,19 +128,41 @@ impl DieEntry for ReplEntry<'_> {
             match parse_value(&text, request.faces) {
                 Ok(v) => return Ok(v),
                 Err(msg) => {
-                    // Values typed after a bad one were meant for later dice; ask again.
-                    self.pending.clear();
-                    eprintln!("  {msg}; try again (Ctrl-C cancels the roll)");
+                    // Values typed after a bad one were meant for later dice; ask again for
+                    // this die, and say which were dropped so they can be typed again.
+                    let dropped: Vec<String> = self.pending.drain(..).collect();
+                    let dropped = if dropped.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (also dropped, type again: {})", dropped.join(" "))
+                    };
+                    eprintln!(
+                        "  {msg}; type {} again{dropped} · Ctrl-C cancels the roll",
+                        request.purpose
+                    );
                 }
             }
         }
     }
 }
 
+/// A value read from a `run` input that was refused, another being taken in its place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The 1-based line it was on.
+    pub line: usize,
+    /// The value as written.
+    pub value: String,
+    /// What was wrong and for which die: `die 2 of 4 of 4d6kh3: 7 is not a face of a d6 (1
+    /// to 6)`.
+    pub message: String,
+}
+
 /// Reads entered dice from the lines after the command in `umpire run`.
 pub struct ScriptEntry<'a, R: BufRead> {
     script: &'a mut Script<R>,
     pending: VecDeque<(usize, String)>,
+    refused: Vec<Refusal>,
 }
 
 impl<'a, R: BufRead> ScriptEntry<'a, R> {
@@ -116,29 +171,64 @@ impl<'a, R: BufRead> ScriptEntry<'a, R> {
         ScriptEntry {
             script,
             pending: VecDeque::new(),
+            refused: Vec::new(),
         }
+    }
+
+    /// The values refused so far, in order.
+    pub fn refused(&self) -> &[Refusal] {
+        &self.refused
+    }
+
+    /// Values read but not used by the command, with the line they were on.
+    pub fn leftover(&self) -> Option<(usize, Vec<String>)> {
+        let (line, _) = self.pending.front()?;
+        Some((*line, self.pending.iter().map(|(_, v)| v.clone()).collect()))
+    }
+
+    /// Reads lines until one holds values; `Err` when the input ends or a command comes first.
+    fn fill(&mut self, request: &DieRequest<'_>) -> Result<(), String> {
+        let wanted = || {
+            format!(
+                "{} of {} ({}) was never entered",
+                request.purpose, request.pool, request.faces
+            )
+        };
+        while self.pending.is_empty() {
+            match self.script.next_line().map_err(|e| e.to_string())? {
+                Some((_, Ok(line))) if super::command::is_blank(&line) => {}
+                Some((n, Ok(line))) if is_value_line(&line) => self
+                    .pending
+                    .extend(value_words(&line).map(|w| (n, w.to_string()))),
+                Some(other) => {
+                    let n = other.0;
+                    self.script.unread(other);
+                    return Err(format!(
+                        "line {n} is a command, not die values, so {}",
+                        wanted()
+                    ));
+                }
+                None => return Err(format!("the input ended, so {}", wanted())),
+            }
+        }
+        Ok(())
     }
 }
 
 impl<R: BufRead> DieEntry for ScriptEntry<'_, R> {
     fn enter(&mut self, request: &DieRequest<'_>) -> Result<i64, String> {
-        while self.pending.is_empty() {
-            match self.script.next_line() {
-                Ok(Some((n, line))) if !super::command::is_blank(&line) => self
-                    .pending
-                    .extend(line.split_whitespace().map(|w| (n, w.to_string()))),
-                Ok(Some(_)) => {}
-                Ok(None) => {
-                    return Err(format!(
-                        "the input ended before {} ({}) was entered",
-                        request.purpose, request.faces
-                    ));
-                }
-                Err(e) => return Err(e.to_string()),
+        loop {
+            self.fill(request)?;
+            let (line, value) = self.pending.pop_front().expect("filled above");
+            match parse_value(&value, request.faces) {
+                Ok(v) => return Ok(v),
+                Err(msg) => self.refused.push(Refusal {
+                    line,
+                    message: format!("{} of {}: {msg}", request.purpose, request.pool),
+                    value,
+                }),
             }
         }
-        let (n, text) = self.pending.pop_front().expect("filled above");
-        parse_value(&text, request.faces).map_err(|msg| format!("line {n}: {msg}"))
     }
 }
 
@@ -174,20 +264,81 @@ mod tests {
         assert_eq!(e.enter(&req), Ok(4));
         assert_eq!(e.enter(&req), Ok(3));
         assert_eq!(e.enter(&req), Ok(5));
-        assert!(e.enter(&req).unwrap_err().contains("input ended"));
+        assert_eq!(
+            e.enter(&req).unwrap_err(),
+            "the input ended, so die 1 of 3 of 3d6 (d6) was never entered"
+        );
+    }
+
+    fn d6(pool: &'static str, index: u64, of: u64) -> DieRequest<'static> {
+        DieRequest {
+            faces: D6,
+            pool,
+            purpose: Purpose::Die { index, of },
+            span: Default::default(),
+        }
     }
 
     #[test]
-    fn script_entry_names_the_line_of_an_impossible_value() {
-        let mut script = Script::new("t".into(), "roll 1d6\n9\n".as_bytes());
+    fn script_entry_refuses_an_impossible_value_and_takes_the_next() {
+        let input = "roll 4d6kh3\n4 7 3\n2 6\nroll 1d6\n";
+        let mut script = Script::new("t".into(), input.as_bytes());
         script.next_line().unwrap();
-        let req = DieRequest {
-            faces: D6,
-            pool: "1d6",
-            purpose: Purpose::Die { index: 1, of: 1 },
-            span: Default::default(),
-        };
-        let err = ScriptEntry::new(&mut script).enter(&req).unwrap_err();
-        assert_eq!(err, "line 2: 9 is not a face of a d6 (1 to 6)");
+        let mut e = ScriptEntry::new(&mut script);
+        let got: Vec<i64> = (1..=4)
+            .map(|i| e.enter(&d6("4d6kh3", i, 4)).unwrap())
+            .collect();
+        assert_eq!(got, [4, 3, 2, 6]);
+        assert_eq!(
+            e.refused(),
+            [Refusal {
+                line: 2,
+                value: "7".into(),
+                message: "die 2 of 4 of 4d6kh3: 7 is not a face of a d6 (1 to 6)".into()
+            }]
+        );
+        assert_eq!(e.leftover(), None);
+        assert_eq!(
+            script.next_line().unwrap(),
+            Some((4, Ok("roll 1d6".into())))
+        );
+    }
+
+    #[test]
+    fn script_entry_gives_back_a_command_line_and_fails_the_roll() {
+        let mut script = Script::new("t".into(), "roll 2d6\n3\nroll 1d6\n".as_bytes());
+        script.next_line().unwrap();
+        let mut e = ScriptEntry::new(&mut script);
+        assert_eq!(e.enter(&d6("2d6", 1, 2)), Ok(3));
+        assert_eq!(
+            e.enter(&d6("2d6", 2, 2)).unwrap_err(),
+            "line 3 is a command, not die values, so die 2 of 2 of 2d6 (d6) was never entered"
+        );
+        // Nothing is lost: the command is read next.
+        assert_eq!(
+            script.next_line().unwrap(),
+            Some((3, Ok("roll 1d6".into())))
+        );
+    }
+
+    #[test]
+    fn script_entry_keeps_values_left_over_and_skips_comments() {
+        let mut script = Script::new("t".into(), "5 4 3 # the volley\n".as_bytes());
+        let mut e = ScriptEntry::new(&mut script);
+        assert_eq!(e.enter(&d6("1d6", 1, 1)), Ok(5));
+        assert_eq!(e.leftover(), Some((1, vec!["4".into(), "3".into()])));
+        assert_eq!(
+            leftover_message(&["3".into()]),
+            "ignored 1 value left over: 3"
+        );
+    }
+
+    #[test]
+    fn value_lines_start_with_a_value() {
+        assert!(is_value_line("4 7 3"));
+        assert!(is_value_line(" + - 0"));
+        assert!(!is_value_line("roll 1d6"));
+        assert!(!is_value_line("# 4"));
+        assert!(!is_value_line(""));
     }
 }

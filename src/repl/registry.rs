@@ -163,6 +163,7 @@ mod tests {
         assert_eq!(complete("dice mode e"), ["enter"]);
         assert_eq!(complete("dice mode "), ["rng", "enter"]);
         assert_eq!(complete("dice queue c"), ["clear"]);
+        assert_eq!(complete("dice queue d"), ["drop"]);
         assert_eq!(complete("help di"), ["dice"]);
     }
 

@@ -368,8 +368,37 @@ mod tests {
         let mut s = Session::new(DiceBox::seeded(1));
         s.execute("dice queue 3 9", None).unwrap().unwrap();
         let err = s.execute("roll 2d6", None).unwrap().unwrap_err();
-        assert_eq!(err.1.to_string(), "9 is not a face of a d6");
+        assert_eq!(
+            err.1.to_string(),
+            "the next queued value, 9, is not a face of a d6 (it stays queued)"
+        );
         assert_eq!(s.state.dice.queued().collect::<Vec<_>>(), [3, 9]);
+    }
+
+    #[test]
+    fn a_queued_value_that_does_not_fit_is_dropped_with_dice_queue_drop() {
+        let mut s = Session::new(DiceBox::seeded(1));
+        s.execute("dice queue 7 2", None).unwrap().unwrap();
+        let (_, err) = s.execute("roll 1d4", None).unwrap().unwrap_err();
+        assert_eq!(
+            err.help().as_deref(),
+            Some("`dice queue drop` removes just that value, `dice queue clear` the whole queue")
+        );
+        let out = s.execute("dice queue drop", None).unwrap().unwrap();
+        assert_eq!(out.json["queue"], serde_json::json!([2]));
+        let text = render::output(&out, &Palette::plain());
+        assert!(
+            text.starts_with("dropped 7, the next queued value\n"),
+            "{text}"
+        );
+        let out = s.execute("roll 1d4", None).unwrap().unwrap();
+        assert_eq!(out.json["total"], 2);
+        let out = s.execute("dice queue drop", None).unwrap().unwrap();
+        let text = render::output(&out, &Palette::plain());
+        assert!(
+            text.starts_with("the queue is empty: nothing to drop"),
+            "{text}"
+        );
     }
 
     #[test]

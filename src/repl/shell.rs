@@ -8,11 +8,11 @@ use std::path::PathBuf;
 use rustyline::error::ReadlineError;
 use rustyline::history::FileHistory;
 use rustyline::{CompletionType, Config, Editor};
-use serde_json::Value;
+use serde_json::{Map, Value, json};
 
-use super::color::Palette;
+use super::color::{Palette, Style};
 use super::command::is_blank;
-use super::entry::{ReplEntry, ScriptEntry};
+use super::entry::{ReplEntry, ScriptEntry, leftover_message};
 use super::helper::ShellHelper;
 use super::output::error_json;
 use super::render;
@@ -43,13 +43,27 @@ impl Printer {
         line: &str,
         location: Option<(&str, usize)>,
     ) -> io::Result<bool> {
+        self.print_with(executed, line, location, Map::new())
+    }
+
+    /// [`print`](Self::print), adding `extra` fields to the JSON object (text is unchanged).
+    pub fn print_with(
+        &self,
+        executed: &Executed,
+        line: &str,
+        location: Option<(&str, usize)>,
+        extra: Map<String, Value>,
+    ) -> io::Result<bool> {
         if self.json {
             let mut value = match executed {
                 Ok(out) => out.to_json(),
                 Err((name, err)) => error_json(name.as_deref(), err),
             };
-            if let (Some((_, n)), Value::Object(m)) = (location, &mut value) {
-                m.insert("line".into(), n.into());
+            if let Value::Object(m) = &mut value {
+                if let Some((_, n)) = location {
+                    m.insert("line".into(), n.into());
+                }
+                m.extend(extra);
             }
             let mut stdout = io::stdout().lock();
             writeln!(stdout, "{value}")?;
@@ -76,6 +90,21 @@ impl Printer {
             }
         }
     }
+
+    /// Prints `[FILE:LINE: ]warning: MESSAGE` on stderr (in JSON mode too: stdout keeps one
+    /// object per command).
+    pub fn warn(&self, message: &str, location: Option<(&str, usize)>) -> io::Result<()> {
+        let p = &self.err_palette;
+        let mut text = String::new();
+        if let Some((f, n)) = location {
+            text.push_str(&p.style(Style::Strong, &format!("{f}:{n}: ")));
+        }
+        text.push_str(&p.style(Style::Help, "warning:"));
+        text.push(' ');
+        text.push_str(message);
+        io::stdout().flush()?;
+        writeln!(io::stderr().lock(), "{text}")
+    }
 }
 
 /// Settings of `umpire run`.
@@ -88,6 +117,10 @@ pub struct RunOptions {
 }
 
 /// Runs the commands of `script`; returns whether every command succeeded.
+///
+/// A line that is not valid UTF-8 fails as a command would, and the rest still run. Die
+/// values refused while a command read its dice, and values left over after it, are warned
+/// about (with their line) before its result; they do not fail the command.
 pub fn run_script<R: BufRead>(
     session: &mut Session,
     script: &mut Script<R>,
@@ -96,20 +129,25 @@ pub fn run_script<R: BufRead>(
 ) -> io::Result<bool> {
     let mut all_ok = true;
     let name = script.name().to_string();
-    while let Some((n, line)) = script.next_line()? {
+    while let Some((n, text)) = script.next_line()? {
         if options.echo && !printer.json {
+            let shown = text.as_ref().unwrap_or_else(|bad| &bad.lossy);
             let mut stdout = io::stdout().lock();
-            if is_blank(&line) {
-                writeln!(stdout, "{line}")?;
+            if is_blank(shown) {
+                writeln!(stdout, "{shown}")?;
             } else {
-                writeln!(stdout, "{PROMPT}{line}")?;
+                writeln!(stdout, "{PROMPT}{shown}")?;
             }
         }
-        let mut entry = ScriptEntry::new(script);
-        let Some(executed) = session.execute(&line, Some(&mut entry)) else {
-            continue;
+        let (executed, line, extra) = match text {
+            Ok(line) => {
+                let (executed, extra) = execute_reading_dice(session, script, &line, printer)?;
+                let Some(executed) = executed else { continue };
+                (executed, line, extra)
+            }
+            Err(bad) => (Err((None, bad.error())), bad.lossy, Map::new()),
         };
-        let ok = printer.print(&executed, &line, Some((&name, n)))?;
+        let ok = printer.print_with(&executed, &line, Some((&name, n)), extra)?;
         all_ok &= ok;
         if (!ok && options.stop_on_error) || executed.is_ok_and(|o| o.quit) {
             break;
@@ -118,12 +156,74 @@ pub fn run_script<R: BufRead>(
     Ok(all_ok)
 }
 
-/// Runs one command line (`umpire roll …`); returns whether it succeeded.
-pub fn one_shot(session: &mut Session, line: &str, printer: &Printer) -> io::Result<bool> {
-    match session.execute(line, None) {
-        Some(executed) => printer.print(&executed, line, None),
-        None => Ok(true),
+/// Runs `line` with entered dice read from the lines of `script` after it; warns about
+/// refused and left-over values and returns them as JSON fields (`refused`, `leftover`).
+fn execute_reading_dice<R: BufRead>(
+    session: &mut Session,
+    script: &mut Script<R>,
+    line: &str,
+    printer: &Printer,
+) -> io::Result<(Option<Executed>, Map<String, Value>)> {
+    let name = script.name().to_string();
+    let mut entry = ScriptEntry::new(script);
+    let executed = session.execute(line, Some(&mut entry));
+    let mut extra = Map::new();
+    let refused = entry.refused();
+    for r in refused {
+        printer.warn(
+            &format!("{}; refused, the next value is taken instead", r.message),
+            Some((&name, r.line)),
+        )?;
     }
+    if !refused.is_empty() {
+        let list = refused
+            .iter()
+            .map(|r| json!({"line": r.line, "value": r.value, "message": r.message}))
+            .collect();
+        extra.insert("refused".into(), Value::Array(list));
+    }
+    if let Some((n, values)) = entry.leftover() {
+        printer.warn(&leftover_message(&values), Some((&name, n)))?;
+        extra.insert("leftover".into(), json!(values));
+    }
+    Ok((executed, extra))
+}
+
+/// The seed a one-shot command rolled with.
+#[derive(Debug, Clone, Copy)]
+pub struct OneShotSeed {
+    /// The generator's seed.
+    pub seed: u64,
+    /// Whether umpire chose it (no `--seed`): then it is shown on stderr.
+    pub chosen: bool,
+}
+
+/// `umpire: seed N (pass --seed N to roll the same dice again)`, said on stderr when umpire
+/// chose the seed.
+pub fn seed_note(seed: u64) -> String {
+    format!("umpire: seed {seed} (pass --seed {seed} to roll the same dice again)")
+}
+
+/// Runs one command line (`umpire roll …`); returns whether it succeeded. With `seed`, a
+/// command that succeeded gets a `seed` field in JSON, and a seed umpire chose is shown on
+/// stderr before the result (stdout stays the result alone).
+pub fn one_shot(
+    session: &mut Session,
+    line: &str,
+    printer: &Printer,
+    seed: Option<OneShotSeed>,
+) -> io::Result<bool> {
+    let Some(executed) = session.execute(line, None) else {
+        return Ok(true);
+    };
+    let mut extra = Map::new();
+    if let (Some(s), Ok(_)) = (seed, &executed) {
+        extra.insert("seed".into(), s.seed.into());
+        if s.chosen {
+            writeln!(io::stderr().lock(), "{}", seed_note(s.seed))?;
+        }
+    }
+    printer.print_with(&executed, line, None, extra)
 }
 
 /// The interactive REPL: runs `startup` (loading rules) after the banner, then reads lines
@@ -216,10 +316,14 @@ pub fn repl(
             .scripts
             .interrupt
             .store(false, std::sync::atomic::Ordering::SeqCst);
-        let executed = {
+        let (executed, leftover) = {
             let mut entry = ReplEntry::new(&mut editor);
-            session.execute(&line, Some(&mut entry))
+            let executed = session.execute(&line, Some(&mut entry));
+            (executed, entry.leftover())
         };
+        if !leftover.is_empty() {
+            printer.warn(&leftover_message(&leftover), None)?;
+        }
         let Some(executed) = executed else { continue };
         if let Some(helper) = editor.helper_mut() {
             helper.words = session.vocabulary();
