@@ -60,6 +60,12 @@ pub enum DiceErrorKind {
         /// The count as computed.
         count: String,
     },
+    /// A keep/drop count below zero (computed while rolling: `kh(1d4-3)`).
+    #[error("a keep/drop count cannot be below zero, found {count}")]
+    NegativeKeepCount {
+        /// The count as computed.
+        count: String,
+    },
     /// A die with fewer than one side.
     #[error("a die needs at least one side, found {sides}")]
     NoSides {
@@ -246,6 +252,17 @@ impl DiceError {
                 "write how many dice, as in `4d6kh3` or `kh(1d4)`".into()
             }
             Syntax { .. } => "see `help dice` for the notation".into(),
+            Trailing { found } if found.trim_start_matches('`').starts_with('=') => {
+                "compare totals with `==`, as in `2d6 == 7` (a `=` right after a pool counts successes: `6d6=6`)".into()
+            }
+            Trailing { found }
+                if found
+                    .trim_start_matches('`')
+                    .strip_prefix('x')
+                    .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit() || c == 'd')) =>
+            {
+                "to repeat a roll, put a space after the `x`: `6x 4d6kh3`".into()
+            }
             Trailing { .. } => {
                 "join terms with an operator (`+ - * / // % ^`), or put a label in brackets: `1d20+5 [attack]`".into()
             }
@@ -256,6 +273,7 @@ impl DiceError {
             },
             BadFudge { .. } => "use `dF` (same as `dF.2`) or `dF.1`".into(),
             NoDice { .. } => "roll at least one die, as in `1d6`".into(),
+            NegativeKeepCount { .. } => "keep or drop 0 dice or more, as in `kh(1d4)`".into(),
             NoSides { .. } => "a die has at least one side, as in `d6`".into(),
             AlwaysExplodes { .. } => "give a condition that some face fails, as in `!>=5`, or a limit, as in `!x3`".into(),
             AlwaysRerolls { .. } => "give a condition that some face fails, as in `r<3`".into(),

@@ -342,3 +342,11 @@ fn numbers_beyond_two_to_the_53_are_refused_not_rounded() {
         Some("      ^^^^^^^^^^^^^^^^")
     );
 }
+
+#[test]
+fn leftover_text_gets_a_hint_that_fits_it() {
+    let help = |text: &str| parse(text).unwrap_err().help().unwrap();
+    assert!(help("2d6 = 7").contains("`2d6 == 7`"));
+    assert!(help("6x4d6").contains("`6x 4d6kh3`"));
+    assert!(help("2d6 3").contains("join terms"));
+}

@@ -579,7 +579,7 @@ impl Roller<'_> {
             Selector::Highest(c) | Selector::Lowest(c) => self.count(c)?,
         };
         if n < 0.0 {
-            return Err(err(DiceErrorKind::NoDice { count: fmt_num(n) }));
+            return Err(err(DiceErrorKind::NegativeKeepCount { count: fmt_num(n) }));
         }
         // A total order (ties broken by position), so an unstable sort gives the same result.
         order.sort_unstable_by(|&a, &b| values[a].total_cmp(&values[b]).then(a.cmp(&b)));

@@ -326,3 +326,14 @@ fn worked_out_values_keep_small_numbers_and_literals_as_written() {
     assert_eq!(line("0.005*1000", &[]), "0.005 * 1000 = 5");
     assert_eq!(line("0.001", &[]), "0.001 = 0.001");
 }
+
+#[test]
+fn a_negative_keep_count_says_so() {
+    let e = parse("4d6kh(0-2)").unwrap();
+    let err = roll(&e, &mut FixedSource::new([1, 2, 3, 4]), &Limits::DEFAULT).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "a keep/drop count cannot be below zero, found -2"
+    );
+    assert!(err.help().unwrap().contains("kh(1d4)"));
+}
