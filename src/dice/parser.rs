@@ -1383,11 +1383,19 @@ fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
         }
         b'c' => {
             if let Some(r) = i.strip_prefix("cs") {
-                let (r, c) = cut_operand(r, compare, "a comparison after `cs`, as in `cs>=19`")?;
+                let (r, c) = cut_operand(
+                    r,
+                    compare_or_literal,
+                    "a comparison after `cs`, as in `cs>=19`",
+                )?;
                 return Ok((r, Modifier::CritSuccess(c)));
             }
             if let Some(r) = i.strip_prefix("cf") {
-                let (r, c) = cut_operand(r, compare, "a comparison after `cf`, as in `cf<=1`")?;
+                let (r, c) = cut_operand(
+                    r,
+                    compare_or_literal,
+                    "a comparison after `cf`, as in `cf<=1`",
+                )?;
                 return Ok((r, Modifier::CritFailure(c)));
             }
             soft(i, "a modifier")

@@ -350,3 +350,9 @@ fn leftover_text_gets_a_hint_that_fits_it() {
     assert!(help("6x4d6").contains("`6x 4d6kh3`"));
     assert!(help("2d6 3").contains("join terms"));
 }
+
+#[test]
+fn critical_markers_take_a_bare_number_as_equality() {
+    assert_eq!(parse("d20cs20").unwrap(), parse("d20cs=20").unwrap());
+    assert_eq!(parse("d20cf1").unwrap(), parse("d20cf=1").unwrap());
+}

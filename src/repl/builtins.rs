@@ -24,6 +24,7 @@ dice notation (the whole grammar is in GRAMMAR.md)
   2d6r<3  2d6ro1                reroll until / once
   10d10>=8  10d10>=8f<=1        count successes (and failures)
   2d20cs>=19cf<=1  4d6s  4d6sd  mark criticals; sort
+  4d6min2  2d10max8  4d6u       clamp each die; reroll duplicates (`uo` once)
   {2d6, 1d8+2}kh1               groups, with keep/drop and success counting
   1d20 + 5  (2d6+1) * 2  7 // 2 arithmetic; `/` is exact, `//` rounds down
   floor(x) ceil round abs min max   functions
