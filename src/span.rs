@@ -61,9 +61,28 @@ impl Span {
         let line = &source[line_start..line_end];
         let pad = source[line_start..start].chars().count();
         let width = source[start..end.min(line_end)].chars().count().max(1);
-        format!("{line}\n{}{}", " ".repeat(pad), "^".repeat(width))
+        let len = line.chars().count();
+        if len <= WIDE {
+            return format!("{line}\n{}{}", " ".repeat(pad), "^".repeat(width));
+        }
+        // A long line is cut to a window around the span, the cuts marked with `…`.
+        let width = width.min(WIDE / 2);
+        let from = pad.saturating_sub(WIDE / 5);
+        let to = (pad + width + WIDE / 5).min(len);
+        let lead = if from > 0 { "…" } else { "" };
+        let tail = if to < len { "…" } else { "" };
+        let shown: String = line.chars().skip(from).take(to - from).collect();
+        let pad = pad - from + lead.chars().count();
+        format!(
+            "{lead}{shown}{tail}\n{}{}",
+            " ".repeat(pad),
+            "^".repeat(width)
+        )
     }
 }
+
+/// Lines longer than this (in characters) are shown cut to a window around the span.
+const WIDE: usize = 100;
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     if i >= s.len() {
@@ -78,6 +97,21 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_lines_are_cut_to_a_window_around_the_span() {
+        let line = format!("roll {}x{}", "1+".repeat(100), "+1".repeat(100));
+        let at = line.find('x').unwrap();
+        let snippet = Span::new(at, at + 1).snippet(&line);
+        let (text, carets) = snippet.split_once('\n').unwrap();
+        assert!(text.starts_with('…') && text.ends_with('…'), "{text}");
+        assert!(text.chars().count() <= WIDE, "{text}");
+        assert_eq!(carets.trim_start(), "^");
+        assert_eq!(text.chars().nth(carets.len() - 1), Some('x'));
+        // The whole of an over-long span is not underlined.
+        let all = Span::new(0, line.len()).snippet(&line);
+        assert!(all.lines().nth(1).unwrap().len() <= WIDE / 2);
+    }
 
     #[test]
     fn caret_points_under_span() {
