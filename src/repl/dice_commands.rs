@@ -14,7 +14,7 @@ use crate::dice::source::fresh_seed;
 use crate::dice::{self, DiceExpr, DiceMode, Expr, Roll, Rolls, SourceKind};
 
 /// Parses the text after the command name as a dice expression, with spans in the whole line.
-fn parse_rest(cmd: &Command, what: &str, usage: &str) -> Result<(DiceExpr, usize), CommandError> {
+fn parse_rest(cmd: &Command, what: &str, usage: &str) -> Result<DiceExpr, CommandError> {
     let (text, offset) = cmd.rest();
     if text.is_empty() {
         return Err(CommandError::usage(
@@ -23,13 +23,12 @@ fn parse_rest(cmd: &Command, what: &str, usage: &str) -> Result<(DiceExpr, usize
             cmd.rest_span(),
         ));
     }
-    let expr = dice::parse(text).map_err(|e| CommandError::dice(e, offset))?;
-    Ok((expr, offset))
+    dice::parse(text).map_err(|e| CommandError::dice(e, offset))
 }
 
 /// `roll [Nx] EXPR`.
 pub fn roll(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
-    let (expr, offset) = parse_rest(cmd, "roll", "roll [Nx] EXPR")?;
+    let expr = parse_rest(cmd, "roll", "roll [Nx] EXPR")?;
     // A failed or cancelled roll changes nothing: not the queue, not the generator.
     let saved = ctx.state.dice.clone();
     let rolled = {
@@ -38,7 +37,7 @@ pub fn roll(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
     };
     let rolls = rolled.map_err(|e| {
         ctx.state.dice = saved;
-        CommandError::dice(e, offset)
+        CommandError::dice_in(e, cmd.rest_span())
     })?;
     for r in &rolls {
         ctx.state.record_roll(r);
@@ -84,7 +83,7 @@ fn roll_output(expr: &DiceExpr, rolls: Rolls) -> Output {
 
 /// `prob EXPR` and `prob EXPR OP N`.
 pub fn prob(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
-    let (expr, offset) = parse_rest(cmd, "prob", "prob EXPR [OP N]")?;
+    let expr = parse_rest(cmd, "prob", "prob EXPR [OP N]")?;
     if let Some(n) = expr.repeat {
         return Err(CommandError::invalid(
             format!("`prob` gives the odds of one roll, not of `{n}x` repeats"),
@@ -107,9 +106,10 @@ pub fn prob(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
         },
         _ => (expr.clone(), None),
     };
-    // The parser's spans are into the text after `prob`, so errors about `of` shift the same.
+    // The parser's spans are into the text after `prob`, so errors about `of` shift the same
+    // (and one that names no part of it underlines it all).
     let dist = dice::exact::distribution(&of, &ctx.state.exact)
-        .map_err(|err| CommandError::dice(err, offset))?;
+        .map_err(|err| CommandError::dice_in(err, cmd.rest_span()))?;
     let dist_json: Vec<Value> = dist
         .outcomes
         .iter()

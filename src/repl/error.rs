@@ -79,6 +79,17 @@ impl CommandError {
         )
     }
 
+    /// A dice error found while rolling or working out odds for the expression at `expr`: an
+    /// error that names no part of it (a division by zero met while rolling) underlines it all.
+    pub fn dice_in(mut err: DiceError, expr: Span) -> Self {
+        if err.span == Span::default() {
+            err.span = expr;
+            Self::new(CommandErrorKind::Dice(Box::new(err)), Some(expr))
+        } else {
+            Self::dice(err, expr.start)
+        }
+    }
+
     /// A dice error found in text that starts `offset` bytes into the command line.
     pub fn dice(mut err: DiceError, offset: usize) -> Self {
         err.span = err.span.shift(offset);
