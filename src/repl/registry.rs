@@ -102,7 +102,8 @@ impl Registry {
                     .map(move |n| (n, s))
             })
             .map(|(n, s)| (strsim::damerau_levenshtein(&lower, n), n.len(), s))
-            .filter(|&(d, len, _)| d <= 2 && d < len.max(lower.chars().count()))
+            // At most one edit in three letters: `rol` is `roll`, but `foo` is not `log`.
+            .filter(|&(d, len, _)| d <= 2 && d * 3 <= len.max(lower.chars().count()))
             .min_by_key(|&(d, ..)| d)
             .map(|(_, _, s)| s.name.as_ref())
     }
@@ -181,5 +182,6 @@ mod tests {
         assert_eq!(r.nearest("rol"), Some("roll"));
         assert_eq!(r.nearest("porb"), Some("prob"));
         assert_eq!(r.nearest("xyzzy"), None);
+        assert_eq!(r.nearest("foo"), None);
     }
 }
