@@ -92,10 +92,10 @@ fn group_end(notation: &str) -> usize {
 
 /// A pool's or group's notation with what each computed count or size rolled written inside
 /// its brackets: `(1d4)d6` becomes `(1d4 (3))d6`, `6d6k(1d4)` becomes `6d6k(1d4 (2))`.
-fn with_computed(notation: &str, computed: &[RollNode], p: &dyn Paint) -> String {
+fn with_computed(notation: &str, computed: Option<&Vec<RollNode>>, p: &dyn Paint) -> String {
     let mut out = String::new();
     let mut rest = notation;
-    for node in computed {
+    for node in computed.into_iter().flatten() {
         let mut written = NotationText::new();
         node.write_notation(&mut written, 0);
         let bracketed = format!("({written})");
@@ -145,7 +145,7 @@ fn node_prec(node: &RollNode, p: &dyn Paint, min: u8) -> String {
         RollNode::Num { value } => super::ast::fmt_num(*value),
         RollNode::Pool(pool) => {
             let dice: Vec<String> = pool.dice.iter().map(|d| die_text(d, p)).collect();
-            let notation = with_computed(&pool.notation.text(), &pool.computed, p);
+            let notation = with_computed(&pool.notation.text(), pool.computed.as_deref(), p);
             format!("{notation} ({})", dice.join(", "))
         }
         RollNode::Group(g) => {
@@ -167,7 +167,7 @@ fn node_prec(node: &RollNode, p: &dyn Paint, min: u8) -> String {
                 .collect();
             let notation = g.notation.text();
             let mods = &notation[group_end(&notation)..];
-            let mods = with_computed(mods, &g.computed, p);
+            let mods = with_computed(mods, g.computed.as_deref(), p);
             let (open, close) = if notation.starts_with('{') {
                 ("{", "}")
             } else {

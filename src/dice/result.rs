@@ -339,9 +339,10 @@ pub struct PoolRoll {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failures: Option<u32>,
     /// The rolls that worked out the pool's count, size or a keep/drop count written as an
-    /// expression (the `1d4` of `(1d4)d6`), in the order rolled; none for written numbers.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub computed: Vec<RollNode>,
+    /// expression (the `1d4` of `(1d4)d6`), in the order rolled; none for written numbers
+    /// (boxed: rare, and a roll moves faster without the room for it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computed: Option<Box<Vec<RollNode>>>,
 }
 
 /// A critical marker for display.
@@ -464,8 +465,8 @@ pub struct GroupRoll {
     pub failures: Option<u32>,
     /// The rolls that worked out a keep/drop count written as an expression
     /// (`{3d6, 2d8}k(1d2)`), in the order rolled.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub computed: Vec<RollNode>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computed: Option<Box<Vec<RollNode>>>,
 }
 
 /// One item of a group.

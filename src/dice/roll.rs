@@ -264,11 +264,12 @@ impl Roller<'_> {
 
     /// The computed rolls made since `mark` (the length of the list when a pool or group
     /// started): those of that pool or group, since any inner pool took its own.
-    fn take_computed(&mut self, mark: usize) -> Vec<RollNode> {
-        if self.computed.len() == mark {
-            Vec::new()
+    #[inline(always)]
+    fn take_computed(&mut self, mark: usize) -> Option<Box<Vec<RollNode>>> {
+        if self.computed.len() > mark {
+            Some(Box::new(self.computed.split_off(mark)))
         } else {
-            self.computed.split_off(mark)
+            None
         }
     }
 
