@@ -342,6 +342,7 @@ pub struct PoolRoll {
     /// expression (the `1d4` of `(1d4)d6`), in the order rolled; none for written numbers
     /// (boxed: rare, and a roll moves faster without the room for it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[allow(clippy::box_collection)] // a thin pointer: the node stays small
     pub computed: Option<Box<Vec<RollNode>>>,
 }
 
@@ -466,6 +467,7 @@ pub struct GroupRoll {
     /// The rolls that worked out a keep/drop count written as an expression
     /// (`{3d6, 2d8}k(1d2)`), in the order rolled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[allow(clippy::box_collection)] // a thin pointer: the node stays small
     pub computed: Option<Box<Vec<RollNode>>>,
 }
 

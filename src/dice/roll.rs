@@ -265,6 +265,7 @@ impl Roller<'_> {
     /// The computed rolls made since `mark` (the length of the list when a pool or group
     /// started): those of that pool or group, since any inner pool took its own.
     #[inline(always)]
+    #[allow(clippy::box_collection)] // see `PoolRoll::computed`
     fn take_computed(&mut self, mark: usize) -> Option<Box<Vec<RollNode>>> {
         if self.computed.len() > mark {
             Some(Box::new(self.computed.split_off(mark)))
