@@ -222,7 +222,7 @@ pub enum DiceErrorKind {
         /// What is not supported.
         what: String,
     },
-    /// The exact engine would need too much work.
+    /// The exact engine would hold too many outcomes at once.
     #[error("exact odds would need more than {cap} outcomes ({what})")]
     TooManyOutcomes {
         /// What grew too large.
@@ -230,6 +230,30 @@ pub enum DiceErrorKind {
         /// The cap.
         cap: usize,
     },
+    /// The exact engine would spend more than its budget of work.
+    #[error(
+        "exact odds would need more than {} steps of work ({what}; the cap on exact-odds work)",
+        thousands(*cap)
+    )]
+    TooMuchWork {
+        /// What was being computed when the budget ran out.
+        what: String,
+        /// The cap, in steps.
+        cap: u64,
+    },
+}
+
+/// `200000000` as `200,000,000`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 impl DiceError {
@@ -295,8 +319,11 @@ impl DiceError {
                 "`dice queue drop` removes just that value, `dice queue clear` the whole queue"
                     .into()
             }
-            TooManyOutcomes { .. } | Unsupported { .. } => {
-                "`roll` still works; for odds, simplify the expression".into()
+            TooManyOutcomes { .. } | TooMuchWork { .. } => {
+                "ask about fewer dice, a smaller die or a lower explosion limit (`!x3`), or sample the odds: `roll 100x EXPR`".into()
+            }
+            Unsupported { .. } => {
+                "`roll` still works; for odds, simplify the expression, or sample: `roll 100x EXPR`".into()
             }
             _ => return None,
         })

@@ -26,6 +26,10 @@ pub struct Limits {
     pub max_repeat: u32,
     /// Largest magnitude of any value; beyond it results would stop being exact.
     pub max_magnitude: f64,
+    /// Most steps of work exact odds (`prob`) may spend on one expression; a step is about
+    /// one multiply-add or one value copied into a state. Keeps `prob` answering (or
+    /// refusing) within about a second and bounds its memory.
+    pub max_exact_work: u64,
 }
 
 impl Limits {
@@ -41,6 +45,7 @@ impl Limits {
         max_repeat: 100,
         // 2^53: every whole number up to here is exact in an f64.
         max_magnitude: 9_007_199_254_740_992.0,
+        max_exact_work: 200_000_000,
     };
 }
 

@@ -121,24 +121,35 @@ pub fn prob(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
         .field("stddev", dist.stddev())
         .field("dist", dist_json)
         .field("cut_off", dist.cut_off)
-        .field("explode_depth", json!(dist.explode_depth));
+        .field("explode_depth", json!(dist.explode_depth))
+        .field("cut_off_range", cut_off_range(&dist));
     let compare = compare.map(|(op, value)| {
-        let probability = dist.probability(op, value);
+        let answer = dist.answer(op, value);
         out.json.insert("of".into(), json!(of.to_string()));
         out.json.insert("op".into(), json!(op.symbol()));
         out.json.insert("value".into(), num(value));
-        out.json.insert("probability".into(), json!(probability));
-        Comparison {
-            op,
-            value,
-            probability,
-        }
+        out.json.insert("probability".into(), json!(answer.low));
+        out.json
+            .insert("probability_max".into(), json!(answer.high));
+        out.json
+            .insert("cut_off_side".into(), json!(answer.cut_off.name()));
+        Comparison { op, value, answer }
     });
     Ok(out.block(Block::Prob(ProbReport {
         expr: of.to_string(),
         dist,
         compare,
     })))
+}
+
+/// `[lo, hi]` of the cut-off outcomes (an end `null` when unbounded or not known), or `null`
+/// when nothing was cut off.
+fn cut_off_range(dist: &dice::Distribution) -> Value {
+    let end = |x: f64| if x.is_finite() { num(x) } else { Value::Null };
+    match dist.cut_off_range {
+        Some((lo, hi)) => json!([end(lo), end(hi)]),
+        None => Value::Null,
+    }
 }
 
 /// The value of a constant right-hand side (`14`, `-2`), if it is one.

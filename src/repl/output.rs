@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use super::color::Style;
 use super::error::CommandError;
 use crate::dice::ast::CmpOp;
+use crate::dice::exact::Answer;
 use crate::dice::{Distribution, Roll};
 
 /// The result of one command.
@@ -136,6 +137,6 @@ pub struct Comparison {
     pub op: CmpOp,
     /// The constant.
     pub value: f64,
-    /// P(expr OP value).
-    pub probability: f64,
+    /// P(expr OP value), with how the cut-off tail entered it.
+    pub answer: Answer,
 }

@@ -3,12 +3,13 @@
 
 use super::color::{Palette, Style};
 use super::error::CommandError;
-use super::output::{Block, Output, ProbReport, Text};
+use super::output::{Block, Comparison, Output, ProbReport, Text};
 use crate::dice::ast::CmpOp;
 use crate::dice::ast::fmt_num;
+use crate::dice::exact::CutOffSide;
 use crate::dice::render::fmt_value;
 use crate::dice::render::roll_line;
-use crate::dice::{Roll, SourceKind};
+use crate::dice::{Distribution, Roll, SourceKind};
 
 /// Widest bar in the `prob` chart, in terminal cells.
 const BAR_WIDTH: usize = 40;
@@ -73,9 +74,12 @@ pub fn error(err: &CommandError, line: &str, location: Option<&str>, palette: &P
     out
 }
 
-/// A percentage for the chart: two decimals, `<0.01%` for a tiny non-zero probability.
+/// A percentage for the chart: two decimals, `<0.01%` for a tiny non-zero probability, never
+/// `-0.00%`.
 pub fn percent(p: f64) -> String {
-    if p > 0.0 && p < 0.000_05 {
+    if p <= 0.0 {
+        "0.00%".to_string()
+    } else if p < 0.000_05 {
         "<0.01%".to_string()
     } else {
         format!("{:.2}%", p * 100.0)
@@ -94,12 +98,18 @@ pub fn prob(report: &ProbReport, palette: &Palette) -> String {
     let dist = &report.dist;
     let mut lines = Vec::new();
     if let Some(c) = report.compare {
+        let a = c.answer;
+        let shown = if a.cut_off == CutOffSide::Split {
+            format!("{} to {}", percent_precise(a.low), percent_precise(a.high))
+        } else {
+            percent(a.low)
+        };
         lines.push(format!(
             "P({} {} {}) = {}",
             report.expr,
             cmp_symbol(c.op),
             fmt_num(c.value),
-            palette.style(Style::Number, &percent(c.probability))
+            palette.style(Style::Number, &shown)
         ));
     } else {
         lines.push(palette.style(Style::Strong, &report.expr));
@@ -140,10 +150,14 @@ pub fn prob(report: &ProbReport, palette: &Palette) -> String {
     }
     if let Some(depth) = dist.explode_depth {
         let note = if dist.cut_off > 0.0 {
-            format!(
-                "explosions followed {depth} deep; the longer chains beyond, P = {}, are cut off and not counted above",
+            let beyond = format!(
+                "explosions followed {depth} deep; the longer chains beyond, P = {}",
                 percent_precise(dist.cut_off)
-            )
+            );
+            match report.compare {
+                None => format!("{beyond}, are cut off and not counted above"),
+                Some(c) => format!("{beyond}, {}", tail_note(dist, c)),
+            }
         } else {
             format!("explosions followed {depth} deep; nothing is cut off")
         };
@@ -152,9 +166,27 @@ pub fn prob(report: &ProbReport, palette: &Palette) -> String {
     lines.join("\n")
 }
 
+/// How the cut-off chains entered a comparison's answer, and where they lie.
+fn tail_note(dist: &Distribution, c: Comparison) -> String {
+    let range = match dist.cut_off_range {
+        Some((lo, hi)) if lo.is_finite() && hi.is_finite() => {
+            format!("come out {} to {}", fmt_value(lo), fmt_value(hi))
+        }
+        Some((lo, _)) if lo.is_finite() => format!("come out {} or more", fmt_value(lo)),
+        Some((_, hi)) if hi.is_finite() => format!("come out {} or less", fmt_value(hi)),
+        _ => "could come out anywhere".to_string(),
+    };
+    let test = format!("{} {}", cmp_symbol(c.op), fmt_value(c.value));
+    match c.answer.cut_off {
+        CutOffSide::In => format!("{range}, all {test}: counted in"),
+        CutOffSide::Out => format!("{range}, none {test}: not counted"),
+        _ => format!("{range}, some may be {test}: the answer is a range"),
+    }
+}
+
 /// A small probability with enough digits to be seen (`0.0021%`).
 fn percent_precise(p: f64) -> String {
-    if p >= 0.000_05 {
+    if p >= 0.000_05 || p <= 0.0 {
         percent(p)
     } else {
         format!("{:.3e}%", p * 100.0)
@@ -236,6 +268,47 @@ mod tests {
     }
 
     #[test]
+    fn impossible_events_print_zero_not_minus_zero() {
+        assert_eq!(percent(-0.0), "0.00%");
+        assert_eq!(percent(-1e-18), "0.00%");
+    }
+
+    fn exploding_d6(op: CmpOp, value: f64) -> String {
+        let dist = crate::dice::exact::distribution(
+            &crate::dice::parse("1d6!").unwrap(),
+            &crate::dice::ExactOptions::default(),
+        )
+        .unwrap();
+        let answer = dist.answer(op, value);
+        prob(
+            &ProbReport {
+                expr: "1d6!".into(),
+                dist,
+                compare: Some(Comparison { op, value, answer }),
+            },
+            &Palette::plain(),
+        )
+    }
+
+    #[test]
+    fn a_comparison_says_how_the_cut_off_tail_was_counted() {
+        let text = exploding_d6(CmpOp::Ge, 7.0);
+        assert!(text.starts_with("P(1d6! >= 7) = 16.67%\n"), "{text}");
+        assert!(
+            text.ends_with("come out 37 to 606, all >= 7: counted in"),
+            "{text}"
+        );
+        let text = exploding_d6(CmpOp::Lt, 7.0);
+        assert!(text.ends_with("none < 7: not counted"), "{text}");
+        let text = exploding_d6(CmpOp::Ge, 40.0);
+        assert!(
+            text.starts_with("P(1d6! >= 40) = 0.00% to 2.143e-3%\n"),
+            "{text}"
+        );
+        assert!(text.ends_with("the answer is a range"), "{text}");
+    }
+
+    #[test]
     fn percentages_show_tiny_values_as_under_a_hundredth() {
         assert_eq!(percent(1.0), "100.00%");
         assert_eq!(percent(1.0 / 6.0), "16.67%");
@@ -249,6 +322,7 @@ mod tests {
             outcomes: (1..=6).map(|v| (v as f64, 1.0 / 6.0)).collect(),
             cut_off: 0.0,
             explode_depth: None,
+            cut_off_range: None,
         };
         let text = prob(
             &ProbReport {

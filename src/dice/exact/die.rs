@@ -11,7 +11,9 @@ use super::super::ast::{Compare, ExplodeKind, RerollKind};
 use super::super::error::{DiceError, DiceErrorKind};
 use super::super::limits::Limits;
 use super::super::source::Faces;
+use super::budget::Budget;
 use super::pmf::{Pmf, too_many};
+use super::tail::Tail;
 use crate::span::Span;
 
 /// An explode modifier as it applies to one die.
@@ -142,8 +144,10 @@ impl DieRule {
         score: impl Fn(i64) -> i64,
         explode_depth: u32,
         cap: usize,
+        budget: &Budget,
     ) -> Result<Pmf, DiceError> {
         let first = self.first_faces()?;
+        budget.charge(first.len(), "a die")?;
         let Some(ex) = self.explode else {
             let pairs = first
                 .into_iter()
@@ -187,15 +191,28 @@ impl DieRule {
             if going.len() == 0 {
                 break;
             }
+            budget.charge(
+                going.len().saturating_mul(step_stop.len() + step_go.len()),
+                "an exploding die",
+            )?;
             done = going.add(&step_stop, cap)?;
             going = going.add(&step_go, cap)?;
             finished.push(done.pairs());
         }
         let rest = going.pairs();
+        let mut tail = Tail::UNKNOWN;
         let lost = if exact {
             finished.push(rest);
             0.0
         } else {
+            // The roller makes at most `max_explosions` extra rolls in all.
+            let most = Limits::DEFAULT.max_explosions.saturating_sub(depth);
+            let any = step_stop.span().hull(step_go.span());
+            let more = Tail::more_steps(step_go.span(), any, most);
+            tail = going.span().plus(more).or_unknown();
+            if compound {
+                tail = self.image(tail, &score, budget)?;
+            }
             rest.iter().map(|(_, p)| p).sum()
         };
         let mut pairs: Vec<(f64, f64)> = finished.into_iter().flatten().collect();
@@ -204,17 +221,48 @@ impl DieRule {
                 pair.0 = score(self.clamp(pair.0 as i64)) as f64;
             }
         }
-        Pmf::from_pairs(pairs, lost, "an exploding die", cap)
+        let mut pmf = Pmf::from_pairs(pairs, lost, "an exploding die", cap)?;
+        pmf.tail = tail;
+        Ok(pmf)
+    }
+
+    /// Where `score(clamp(v))` lies for every whole `v` in `raw`: by trying each value when
+    /// there are few enough (the score need not be monotone), otherwise not known.
+    fn image(
+        &self,
+        raw: Tail,
+        score: &impl Fn(i64) -> i64,
+        budget: &Budget,
+    ) -> Result<Tail, DiceError> {
+        const MOST: f64 = 100_000.0;
+        // Clamping first can make an unbounded interval finite (`max6`).
+        let lo = self.lo.map_or(raw.lo, |m| raw.lo.max(m as f64));
+        let lo = self.hi.map_or(lo, |m| lo.min(m as f64));
+        let hi = self.hi.map_or(raw.hi, |m| raw.hi.min(m as f64));
+        let hi = self.lo.map_or(hi, |m| hi.max(m as f64));
+        if !(lo.is_finite() && hi.is_finite() && hi - lo <= MOST) {
+            return Ok(Tail::UNKNOWN);
+        }
+        budget.charge((hi - lo) as usize + 1, "an exploding die")?;
+        let mut out = Tail::EMPTY;
+        for v in lo as i64..=hi as i64 {
+            let w = score(self.clamp(v)) as f64;
+            out = out.hull(Tail { lo: w, hi: w });
+        }
+        Ok(out.or_unknown())
     }
 
     /// Every chain one die can produce (`!`/`!p`: the die and its extra dice), each folded
     /// into a state by `push` (a sorted list of values, or a summary of what keep/drop can
     /// see); chains whose states have the same `key` are merged. Also the mass lost to the
-    /// depth cut.
+    /// depth cut. Each step charges `budget` `per` for every state it copies.
+    #[allow(clippy::too_many_arguments)]
     pub fn chains_by<S: Clone>(
         &self,
         explode_depth: u32,
         cap: usize,
+        budget: &Budget,
+        per: usize,
         start: &S,
         push: &dyn Fn(&mut S, f64),
         key: &dyn Fn(&S) -> Vec<u64>,
@@ -243,6 +291,10 @@ impl DieRule {
             if going.is_empty() {
                 break;
             }
+            budget.charge(
+                going.len().saturating_mul(raw.len()).saturating_mul(per),
+                "the chains of an exploding die",
+            )?;
             let mut next: States<S> = HashMap::new();
             for (s, p) in going.values() {
                 for &(f, q) in &raw {
@@ -280,7 +332,9 @@ impl DieRule {
             v.insert(at, x);
         };
         let key = |v: &Vec<f64>| v.iter().map(|x| x.to_bits()).collect();
-        self.chains_by(explode_depth, cap, &Vec::new(), &push, &key)
+        let budget = Budget::new(u64::MAX);
+        let per = explode_depth as usize + 1;
+        self.chains_by(explode_depth, cap, &budget, per, &Vec::new(), &push, &key)
     }
 }
 

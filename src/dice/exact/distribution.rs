@@ -19,6 +19,46 @@ pub struct Distribution {
     /// The explosion depth followed, when the expression explodes: the engine's depth when an
     /// explosion without a written limit was cut, otherwise the largest written limit.
     pub explode_depth: Option<u32>,
+    /// The least and greatest value a cut-off outcome can take, when something was cut off;
+    /// an infinite end means unbounded or not known.
+    pub cut_off_range: Option<(f64, f64)>,
+}
+
+/// How the cut-off tail enters the answer to `P(X OP N)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CutOffSide {
+    /// Nothing was cut off: the answer is exact.
+    Nothing,
+    /// Every cut-off outcome satisfies the comparison, so the tail is counted in.
+    In,
+    /// No cut-off outcome satisfies it, so the tail is left out.
+    Out,
+    /// Some might and some might not: the answer is a range.
+    Split,
+}
+
+impl CutOffSide {
+    /// The name used in JSON (`null` for [`CutOffSide::Nothing`]).
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            CutOffSide::Nothing => None,
+            CutOffSide::In => Some("in"),
+            CutOffSide::Out => Some("out"),
+            CutOffSide::Split => Some("split"),
+        }
+    }
+}
+
+/// The answer to `P(X OP N)`, honest about the cut-off tail: `low == high` unless the tail
+/// falls on both sides of the comparison.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Answer {
+    /// The probability counting the tail only where it surely satisfies the comparison.
+    pub low: f64,
+    /// The probability counting the tail wherever it might.
+    pub high: f64,
+    /// Where the tail lies relative to the comparison.
+    pub cut_off: CutOffSide,
 }
 
 impl Distribution {
@@ -41,13 +81,37 @@ impl Distribution {
             .sqrt()
     }
 
-    /// Probability that the total `OP x` (the cut-off mass counts for nothing).
+    /// Probability that the total `OP x` among the outcomes followed (the cut-off mass counts
+    /// for nothing; [`Distribution::answer`] accounts for it). Never `-0.0`.
     pub fn probability(&self, op: CmpOp, x: f64) -> f64 {
+        // An empty float sum is -0.0; adding +0.0 makes it 0.
         self.outcomes
             .iter()
             .filter(|(v, _)| op.holds(*v, x))
             .map(|o| o.1)
-            .sum()
+            .sum::<f64>()
+            + 0.0
+    }
+
+    /// P(total `OP x`), with the cut-off tail counted in when all of it satisfies the
+    /// comparison, left out when none of it can, and as a range otherwise.
+    pub fn answer(&self, op: CmpOp, x: f64) -> Answer {
+        let kept = self.probability(op, x);
+        let side = match self.cut_off_range {
+            _ if self.cut_off <= 0.0 => CutOffSide::Nothing,
+            None => CutOffSide::Split,
+            Some((lo, hi)) => side_of(op, x, lo, hi),
+        };
+        let (low, high) = match side {
+            CutOffSide::Nothing | CutOffSide::Out => (kept, kept),
+            CutOffSide::In => (kept + self.cut_off, kept + self.cut_off),
+            CutOffSide::Split => (kept, kept + self.cut_off),
+        };
+        Answer {
+            low: low.min(1.0),
+            high: high.min(1.0),
+            cut_off: side,
+        }
     }
 }
 
@@ -67,9 +131,29 @@ pub fn distribution(expr: &DiceExpr, opts: &ExactOptions) -> Result<Distribution
     } else {
         ctx.written_depth
     };
+    let cut_off = if ctx.cut_depth { pmf.lost } else { 0.0 };
     Ok(Distribution {
         outcomes: pmf.pairs(),
-        cut_off: if ctx.cut_depth { pmf.lost } else { 0.0 },
+        cut_off,
         explode_depth,
+        cut_off_range: (cut_off > 0.0).then_some((pmf.tail.lo, pmf.tail.hi)),
     })
+}
+
+/// Where values in `lo..=hi` (whole numbers or not) fall relative to `OP x`.
+fn side_of(op: CmpOp, x: f64, lo: f64, hi: f64) -> CutOffSide {
+    let all = |f: &dyn Fn(f64) -> bool| f(lo) && f(hi);
+    // For `=` and `!=` an interval is all-in only when it is the one point `x`.
+    let (every, none) = match op {
+        CmpOp::Eq => (lo == x && hi == x, x < lo || x > hi),
+        CmpOp::Ne => (x < lo || x > hi, lo == x && hi == x),
+        _ => (all(&|v| op.holds(v, x)), all(&|v| !op.holds(v, x))),
+    };
+    if every {
+        CutOffSide::In
+    } else if none {
+        CutOffSide::Out
+    } else {
+        CutOffSide::Split
+    }
 }

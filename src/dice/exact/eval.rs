@@ -5,8 +5,9 @@
 use super::super::arith;
 use super::super::ast::{BinaryOp, Count, Expr, Func, UnaryOp};
 use super::super::error::{DiceError, DiceErrorKind};
+use super::budget::Budget;
 use super::options::ExactOptions;
-use super::pmf::{MAX_MAGNITUDE, Pmf};
+use super::pmf::{MAX_MAGNITUDE, Pmf, pair_tail};
 use super::{group, pool};
 use crate::span::Span;
 
@@ -22,6 +23,8 @@ pub(super) struct Ctx<'a> {
     pub cut_depth: bool,
     /// The largest written explosion limit seen.
     pub written_depth: Option<u32>,
+    /// The work spent so far against `opts.max_work`.
+    pub budget: Budget,
 }
 
 impl<'a> Ctx<'a> {
@@ -31,6 +34,7 @@ impl<'a> Ctx<'a> {
             opts,
             cut_depth: false,
             written_depth: None,
+            budget: Budget::new(opts.max_work),
         }
     }
 
@@ -63,11 +67,19 @@ impl<'a> Ctx<'a> {
 
     fn binary(&self, op: BinaryOp, a: &Pmf, b: &Pmf) -> Result<Pmf, DiceError> {
         let cap = self.cap();
+        self.budget
+            .charge(a.len().saturating_mul(b.len()), op_name(op))?;
         match op {
             BinaryOp::Add => a.add(b, cap),
             BinaryOp::Sub => a.add(&b.neg(), cap),
             // Same arithmetic as the roller, value by value (division by zero included).
-            _ => a.combine(b, |x, y| arith::binary(op, x, y), op_name(op), cap),
+            _ => {
+                let mut out = a.combine(b, |x, y| arith::binary(op, x, y), op_name(op), cap)?;
+                if op == BinaryOp::Mul {
+                    out.tail = pair_tail(a, b, |x, y| x.corners(y, |u, v| u * v));
+                }
+                Ok(out)
+            }
         }
     }
 
@@ -96,12 +108,26 @@ impl<'a> Ctx<'a> {
             // min and max of several arguments, two at a time.
             Func::Min | Func::Max => {
                 let mut acc = vals[0].clone();
+                let pick = if f == Func::Min { f64::min } else { f64::max };
                 for v in &vals[1..] {
-                    acc = acc.combine(v, |x, y| arith::call(f, &[x, y]), f.name(), cap)?;
+                    self.budget
+                        .charge(acc.len().saturating_mul(v.len()), f.name())?;
+                    let next = acc.combine(v, |x, y| arith::call(f, &[x, y]), f.name(), cap)?;
+                    acc = Pmf {
+                        tail: pair_tail(&acc, v, |x, y| x.corners(y, pick)),
+                        ..next
+                    };
                 }
                 Ok(acc)
             }
-            _ => vals[0].map(|x| arith::call(f, &[x]), f.name(), cap),
+            _ => {
+                self.budget.charge(vals[0].len(), f.name())?;
+                let mut out = vals[0].map(|x| arith::call(f, &[x]), f.name(), cap)?;
+                if let Some(g) = rising(f) {
+                    out.tail = vals[0].tail.map_rising(g);
+                }
+                Ok(out)
+            }
         }
     }
 
@@ -125,6 +151,18 @@ impl<'a> Ctx<'a> {
             Count::Number(n) => Ok((vec![(*n as i64, 1.0)], 0.0)),
             Count::Expr(e) => self.whole(e),
         }
+    }
+}
+
+/// A non-decreasing function's own arithmetic, defined at infinity too, to carry the cut-off
+/// tail's bounds through it.
+fn rising(f: Func) -> Option<fn(f64) -> f64> {
+    match f {
+        Func::Floor => Some(f64::floor),
+        Func::Ceil => Some(f64::ceil),
+        Func::Round => Some(|x| (x + 0.5).floor()),
+        Func::Trunc => Some(f64::trunc),
+        _ => None,
     }
 }
 

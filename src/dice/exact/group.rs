@@ -40,7 +40,14 @@ pub(super) fn group(ctx: &mut Ctx<'_>, g: &Group) -> Result<Pmf, DiceError> {
         return Ok(Pmf::constant(0.0));
     }
     let score = score.unwrap_or(Score::Sum);
-    let scored = |item: &Pmf| item.map(|v| Ok(score.of(v)), "a group item", cap);
+    let scored = |item: &Pmf| -> Result<Pmf, DiceError> {
+        let mut out = item.map(|v| Ok(score.of(v)), "a group item", cap)?;
+        if score == Score::Sum {
+            // A sum keeps each value, so it keeps where the cut-off ones lie.
+            out.tail = item.tail;
+        }
+        Ok(out)
+    };
     if g.items.len() == 1 && rolls_dice(&g.items[0]) {
         // With one item that rolls dice, keep/drop act on those dice (either brackets).
         let item = if selectors.is_empty() {
@@ -70,6 +77,8 @@ pub(super) fn group(ctx: &mut Ctx<'_>, g: &Group) -> Result<Pmf, DiceError> {
     if selectors.is_empty() {
         let mut total = Pmf::constant(0.0);
         for item in &items {
+            ctx.budget
+                .charge(total.len().saturating_mul(item.len()), "a sum")?;
             total = total.add(&scored(item)?, cap)?;
         }
         return Ok(total);
@@ -79,7 +88,10 @@ pub(super) fn group(ctx: &mut Ctx<'_>, g: &Group) -> Result<Pmf, DiceError> {
     let (sels, sel_lost) = selections(ctx, &selectors)?;
     let mut mix = Vec::new();
     for (sel, w) in sels {
-        mix.push((w, multiset::items(&values, lost, &sel, score, cap)?));
+        mix.push((
+            w,
+            multiset::items(&values, lost, &sel, score, cap, &ctx.budget)?,
+        ));
     }
     Pmf::mixture(mix, sel_lost, cap)
 }

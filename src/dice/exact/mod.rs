@@ -13,7 +13,9 @@
 //! compare point, or explodes into new dice and keeps or drops. Those give an
 //! [`Unsupported`](super::DiceErrorKind::Unsupported) error naming what, and anything that
 //! would grow past [`ExactOptions::max_outcomes`] outcomes (or the work that many outcomes
-//! allow) gives [`TooManyOutcomes`](super::DiceErrorKind::TooManyOutcomes). The roller's
+//! allow) gives [`TooManyOutcomes`](super::DiceErrorKind::TooManyOutcomes), and anything
+//! that would spend more than [`ExactOptions::max_work`] steps in all (`budget.rs`) gives
+//! [`TooMuchWork`](super::DiceErrorKind::TooMuchWork). The roller's
 //! caps on dice in all (10,000) and on rerolls of one die (1,000) are not modelled (a roll
 //! that hits them is an error, with odds far below what an `f64` shows); its cap of 100
 //! extra rolls per die is, when `explode_depth` is 100 or more.
@@ -21,6 +23,7 @@
 //! | file | owns |
 //! |---|---|
 //! | `distribution.rs` | the public answer and its statistics |
+//! | `budget.rs` | the cap on work of one evaluation |
 //! | `eval.rs` | the walk over the tree, arithmetic via `dice::arith` |
 //! | `pool.rs` | a pool: counts, sizes, stages, choosing the algorithm |
 //! | `die.rs` | one die: reroll, explosion chain, clamp |
@@ -31,6 +34,7 @@
 //! | `group.rs` | groups and sets |
 //! | `pmf.rs` | dense/sparse distributions, convolution, lost mass |
 
+mod budget;
 mod die;
 mod distribution;
 mod eval;
@@ -41,6 +45,7 @@ mod pmf;
 mod pool;
 mod reroll_add;
 mod select;
+mod tail;
 mod unique;
 
 #[cfg(test)]
@@ -48,5 +53,7 @@ mod tests;
 #[cfg(test)]
 mod tests_parsed;
 
-pub use distribution::{Distribution, distribution};
+pub use distribution::{Answer, CutOffSide, Distribution, distribution};
 pub use options::ExactOptions;
+#[cfg(test)]
+mod tests_caps;

@@ -9,7 +9,8 @@
 use std::collections::HashMap;
 
 use super::super::error::DiceError;
-use super::pmf::{Pmf, check_work, too_many};
+use super::budget::{Budget, STATE_OVERHEAD};
+use super::pmf::{Pmf, too_many};
 use super::select::{Score, Sel, Selection};
 
 /// One contributor to a pool: each way it can come out, summarised, with its probability;
@@ -58,6 +59,11 @@ impl<'s> Shape<'s> {
         let kept = (self.sel.keeps.is_empty() || self.sel.keeps.iter().any(picked))
             && !self.sel.drops.iter().any(picked);
         if kept { self.score.of(v) } else { 0.0 }
+    }
+
+    /// About how many steps copying, merging and storing one summary costs.
+    pub fn per_state(&self) -> usize {
+        self.a + self.b + 1 + STATE_OVERHEAD
     }
 
     /// Adds one value to a summary.
@@ -149,6 +155,7 @@ pub(super) fn multisets(
     shape: &Shape<'_>,
     what: &'static str,
     cap: usize,
+    budget: &Budget,
 ) -> Result<Pmf, DiceError> {
     let start = Summary::default();
     let mut states: HashMap<Vec<u64>, (Summary, f64)> = HashMap::new();
@@ -156,14 +163,12 @@ pub(super) fn multisets(
     let mut kept_mass = 1.0;
     for (outcomes, lost) in parts {
         kept_mass *= 1.0 - lost;
-        let per = shape.a + shape.b + 1;
-        check_work(
+        budget.charge(
             states
                 .len()
                 .saturating_mul(outcomes.len())
-                .saturating_mul(per),
+                .saturating_mul(shape.per_state()),
             what,
-            cap,
         )?;
         let mut next: HashMap<Vec<u64>, (Summary, f64)> = HashMap::new();
         for (s, p) in states.values() {
@@ -196,12 +201,13 @@ pub(super) fn items(
     sel: &Selection,
     score: Score,
     cap: usize,
+    budget: &Budget,
 ) -> Result<Pmf, DiceError> {
     let work = items
         .iter()
         .try_fold(1usize, |w, i| w.checked_mul(i.len().max(1)));
     let work = work.unwrap_or(usize::MAX);
-    check_work(work, "a group", cap)?;
+    budget.charge(work.saturating_mul(items.len() + 1), "a group")?;
     if work > cap {
         return Err(too_many(format!("a group can come out {work} ways"), cap));
     }

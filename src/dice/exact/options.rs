@@ -1,5 +1,7 @@
 //! The settings of the exact engine.
 
+use super::super::limits::Limits;
+
 /// Settings for the exact engine.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ExactOptions {
@@ -10,6 +12,8 @@ pub struct ExactOptions {
     pub explode_depth: u32,
     /// The most distinct outcomes any intermediate distribution may have.
     pub max_outcomes: usize,
+    /// The most steps of work one evaluation may spend (`Limits::max_exact_work`).
+    pub max_work: u64,
 }
 
 impl Default for ExactOptions {
@@ -17,6 +21,7 @@ impl Default for ExactOptions {
         ExactOptions {
             explode_depth: 5,
             max_outcomes: 1_000_000,
+            max_work: Limits::DEFAULT.max_exact_work,
         }
     }
 }

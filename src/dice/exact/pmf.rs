@@ -6,6 +6,7 @@
 //! Everything here is arithmetic on distributions; it knows nothing of the dice notation.
 
 use super::super::error::{DiceError, DiceErrorKind};
+use super::tail::Tail;
 use crate::span::Span;
 
 /// Largest magnitude a value may reach: every whole number up to 2^53 is exact in an `f64`.
@@ -36,6 +37,8 @@ pub(super) struct Pmf {
     pub values: Values,
     /// Probability mass dropped because explosions were followed only so deep.
     pub lost: f64,
+    /// Where the dropped outcomes lie (meaningful while `lost > 0`).
+    pub tail: Tail,
 }
 
 /// The error for a distribution that grew past the cap.
@@ -92,11 +95,13 @@ impl Pmf {
                     p: vec![1.0],
                 },
                 lost: 0.0,
+                tail: Tail::UNKNOWN,
             }
         } else {
             Pmf {
                 values: Values::Sparse(vec![(x, 1.0)]),
                 lost: 0.0,
+                tail: Tail::UNKNOWN,
             }
         }
     }
@@ -115,6 +120,7 @@ impl Pmf {
                 p,
             },
             lost,
+            tail: Tail::UNKNOWN,
         }
     }
 
@@ -161,12 +167,14 @@ impl Pmf {
                 return Ok(Pmf {
                     values: Values::Dense { offset: lo, p },
                     lost,
+                    tail: Tail::UNKNOWN,
                 });
             }
         }
         Ok(Pmf {
             values: Values::Sparse(merged),
             lost,
+            tail: Tail::UNKNOWN,
         })
     }
 
@@ -218,6 +226,7 @@ impl Pmf {
                         p: q,
                     },
                     lost: self.lost,
+                    tail: self.tail.neg(),
                 }
             }
             Values::Sparse(v) => Pmf {
@@ -228,6 +237,7 @@ impl Pmf {
                         .collect(),
                 ),
                 lost: self.lost,
+                tail: self.tail.neg(),
             },
         }
     }
@@ -272,9 +282,34 @@ impl Pmf {
                         p: convolve(a, b),
                     },
                     lost: lost_both(self.lost, other.lost),
+                    tail: sum_tail(self, other),
                 })
             }
-            _ => self.combine(other, |x, y| Ok(x + y), "a sum", cap),
+            _ => {
+                let mut sum = self.combine(other, |x, y| Ok(x + y), "a sum", cap)?;
+                sum.tail = sum_tail(self, other);
+                Ok(sum)
+            }
+        }
+    }
+
+    /// The range of every outcome, cut-off ones included (empty for an empty distribution).
+    pub fn span(&self) -> Tail {
+        let kept = match &self.values {
+            Values::Dense { offset, p } if !p.is_empty() => Tail {
+                lo: *offset as f64,
+                hi: (offset + p.len() as i64 - 1) as f64,
+            },
+            Values::Sparse(v) if !v.is_empty() => Tail {
+                lo: v[0].0,
+                hi: v[v.len() - 1].0,
+            },
+            _ => Tail::EMPTY,
+        };
+        if self.lost > 0.0 {
+            kept.hull(self.tail)
+        } else {
+            kept
         }
     }
 
@@ -312,8 +347,18 @@ impl Pmf {
             base = base.add(&base, cap)?;
         }
         let mut r = result.expect("n > 0");
-        // Recompute the lost mass in one step rather than by repeated combination.
+        // Recompute the lost mass in one step rather than by repeated combination; at least
+        // one copy is cut off, the others may be anything.
         r.lost = lost_power(self.lost, n);
+        let others = Tail {
+            lo: self.span().lo * (n - 1) as f64,
+            hi: self.span().hi * (n - 1) as f64,
+        };
+        r.tail = if n == 1 {
+            self.tail
+        } else {
+            self.tail.plus(others).or_unknown()
+        };
         Ok(r)
     }
 
@@ -323,16 +368,48 @@ impl Pmf {
         if parts.len() == 1 && parts[0].0 == 1.0 {
             let mut only = parts.into_iter().next().expect("one part").1;
             only.lost = lost_both(only.lost, lost);
+            if lost > 0.0 {
+                // What the choice itself lost could be anything.
+                only.tail = Tail::UNKNOWN;
+            }
             return Ok(only);
         }
         let mut total_lost = lost;
+        let mut tail = if lost > 0.0 {
+            Tail::UNKNOWN
+        } else {
+            Tail::EMPTY
+        };
         let mut pairs = Vec::new();
         for (w, pmf) in parts {
             total_lost += w * pmf.lost;
+            if w * pmf.lost > 0.0 {
+                tail = tail.hull(pmf.tail);
+            }
             pairs.extend(pmf.pairs().into_iter().map(|(v, p)| (v, p * w)));
         }
-        Pmf::from_pairs(pairs, total_lost, "a mixture", cap)
+        let mut mix = Pmf::from_pairs(pairs, total_lost, "a mixture", cap)?;
+        mix.tail = tail.or_unknown();
+        Ok(mix)
     }
+}
+
+/// Where the cut-off outcomes of `X + Y` lie: `X` cut off and `Y` anything, or the reverse.
+fn sum_tail(a: &Pmf, b: &Pmf) -> Tail {
+    pair_tail(a, b, |x, y| x.plus(y))
+}
+
+/// Where the cut-off outcomes of `f(X, Y)` lie, given `image` of `f` over two intervals: `X`
+/// cut off and `Y` anything, or the reverse.
+pub(super) fn pair_tail(a: &Pmf, b: &Pmf, image: impl Fn(Tail, Tail) -> Tail) -> Tail {
+    let mut t = Tail::EMPTY;
+    if a.lost > 0.0 {
+        t = t.hull(image(a.tail, b.span()));
+    }
+    if b.lost > 0.0 {
+        t = t.hull(image(a.span(), b.tail));
+    }
+    t.or_unknown()
 }
 
 /// Full linear convolution of two probability vectors. The inner loop is an `axpy`, which the

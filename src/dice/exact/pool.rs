@@ -183,10 +183,14 @@ pub(super) fn pool(ctx: &mut Ctx<'_>, dice: &Dice, then: &[Modifier]) -> Result<
                 };
                 mix.push((*w, pmf));
             }
+            ctx.budget
+                .charge(mix.iter().map(|m| m.1.len()).sum(), "a mixture")?;
             parts.push((pn * ps, Pmf::mixture(mix, *sel_lost, ctx.cap())?));
         }
     }
     let lost = count_lost + sides_lost - count_lost * sides_lost;
+    ctx.budget
+        .charge(parts.iter().map(|m| m.1.len()).sum(), "a mixture")?;
     Pmf::mixture(parts, lost, ctx.cap())
 }
 
@@ -198,9 +202,12 @@ fn fixed_pool(
     sel: &Selection,
     score: Score,
 ) -> Result<Pmf, DiceError> {
-    let (depth, cap) = (ctx.opts.explode_depth, ctx.cap());
+    let (depth, cap, budget) = (ctx.opts.explode_depth, ctx.cap(), &ctx.budget);
     if sel.is_empty() {
-        let chain = rule.chain_score(|v| score.of(v as f64) as i64, depth, cap)?;
+        let chain = rule.chain_score(|v| score.of(v as f64) as i64, depth, cap, budget)?;
+        // Squaring: the last products cost about half the square of the totals' range.
+        let range = (chain.len() as u64).saturating_mul(n) as usize;
+        budget.charge(range.saturating_mul(range) / 2, "a sum of dice")?;
         return chain.sum_of(n, cap);
     }
     let new_dice = rule
@@ -216,12 +223,13 @@ fn fixed_pool(
         let most = (n as usize).saturating_mul(ex_depth(rule, depth) as usize + 1);
         let shape = Shape::new(sel, score, most);
         let push = |s: &mut Summary, v: f64| shape.insert(s, v);
-        let chains = rule.chains_by(depth, cap, &Summary::default(), &push, &key)?;
+        let per = shape.per_state();
+        let chains = rule.chains_by(depth, cap, budget, per, &Summary::default(), &push, &key)?;
         let parts = vec![chains; n as usize];
-        return multisets(&parts, &shape, "an exploding pool", cap);
+        return multisets(&parts, &shape, "an exploding pool", cap, budget);
     }
-    let die = rule.chain_score(|v| v, depth, cap)?;
-    order_statistics(&die, n, sel, score, cap)
+    let die = rule.chain_score(|v| v, depth, cap, budget)?;
+    order_statistics(&die, n, sel, score, cap, budget)
 }
 
 /// Every combination of the keep/drop counts (rolled ones included), as resolved selections

@@ -9,6 +9,7 @@
 
 use super::super::ast::{Compare, ExplodeKind};
 use super::super::error::DiceError;
+use super::budget::STATE_OVERHEAD;
 use super::die::{DieRule, unsupported};
 use super::eval::Ctx;
 use super::pmf::{Pmf, lost_power};
@@ -82,7 +83,16 @@ pub(super) fn pool(
             s.1 |= hit(v);
         };
         let key = |s: &(f64, bool)| vec![(s.0 + 0.0).to_bits(), u64::from(s.1)];
-        let (chains, l) = rule.chains_by(depth, cap, &(0.0, false), &push, &key)?;
+        let budget = &ctx.budget;
+        let (chains, l) = rule.chains_by(
+            depth,
+            cap,
+            budget,
+            2 + STATE_OVERHEAD,
+            &(0.0, false),
+            &push,
+            &key,
+        )?;
         for ((w, matched), p) in chains {
             if matched {
                 any.push((w, p))
@@ -92,7 +102,7 @@ pub(super) fn pool(
         }
         l
     } else {
-        let die = rule.chain_score(|v| v, depth, cap)?;
+        let die = rule.chain_score(|v| v, depth, cap, &ctx.budget)?;
         for (v, p) in die.pairs() {
             if hit(v) {
                 any.push((worth(v), p))
@@ -106,6 +116,10 @@ pub(super) fn pool(
         none: Pmf::from_pairs(none, 0.0, "a die", cap)?,
         any: Pmf::from_pairs(any, 0.0, "a die", cap)?,
     };
+    // Squaring: the last joins cost about twice the square of the totals' range.
+    let range = (one.none.len().max(one.any.len()) as u64).saturating_mul(n) as usize;
+    ctx.budget
+        .charge(range.saturating_mul(range).saturating_mul(2), "`ra` dice")?;
     // n dice, by squaring.
     let mut result: Option<Split> = None;
     let mut base = one;

@@ -8,7 +8,8 @@
 
 use super::super::ast::{Compare, KeepDrop};
 use super::super::error::DiceError;
-use super::pmf::{Pmf, Values, check_work, too_many};
+use super::budget::Budget;
+use super::pmf::{Pmf, Values, too_many};
 
 /// One selector with its count resolved.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -168,6 +169,7 @@ pub(super) fn order_statistics(
     sel: &Selection,
     score: Score,
     cap: usize,
+    budget: &Budget,
 ) -> Result<Pmf, DiceError> {
     let faces = die.pairs();
     let mass: f64 = faces.iter().map(|f| f.1).sum();
@@ -179,10 +181,9 @@ pub(super) fn order_statistics(
         return Ok(Pmf::dense(0, Vec::new(), 1.0));
     }
     let n = n as usize;
-    check_work(
+    budget.charge(
         order_statistics_work(&faces, n, sel, score),
         "keeping and dropping dice",
-        cap,
     )?;
     let ln_fact: Vec<f64> = std::iter::once(0.0)
         .chain((1..=n).scan(0.0, |s, i| {

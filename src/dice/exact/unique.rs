@@ -14,7 +14,7 @@ use super::super::error::{DiceError, DiceErrorKind};
 use super::super::limits::Limits;
 use super::die::{DieRule, unsupported};
 use super::eval::Ctx;
-use super::pmf::{Pmf, check_work, lost_power, too_many};
+use super::pmf::{Pmf, lost_power, too_many};
 use super::select::{Score, Selection};
 use crate::span::Span;
 
@@ -35,7 +35,7 @@ pub(super) fn pool(
         return Err(unsupported("unique dice that explode into new dice"));
     }
     let cap = ctx.cap();
-    let die = rule.chain_score(|v| v, ctx.opts.explode_depth, cap)?;
+    let die = rule.chain_score(|v| v, ctx.opts.explode_depth, cap, &ctx.budget)?;
     let first: Vec<(i64, f64)> = die
         .pairs()
         .into_iter()
@@ -53,11 +53,14 @@ pub(super) fn pool(
     let must_differ = |v: i64| on.is_none_or(|c| c.matches(v as f64));
     let mut states: HashMap<Vec<i64>, f64> = HashMap::new();
     states.insert(Vec::new(), 1.0);
-    for _ in 0..n {
-        check_work(
-            states.len().saturating_mul(first.len() * raw.len()),
+    for placed in 0..n as usize {
+        // Each state is copied, grown by one value and hashed per way the next die ends.
+        ctx.budget.charge(
+            states
+                .len()
+                .saturating_mul(first.len() * raw.len())
+                .saturating_mul(placed + 1),
             "unique dice",
-            cap,
         )?;
         let mut next: HashMap<Vec<i64>, f64> = HashMap::new();
         for (seen, p) in &states {
