@@ -117,8 +117,8 @@ pub fn prob(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
         .collect();
     let mut out = Output::new("prob")
         .field("expr", whole)
-        .field("mean", dist.mean())
-        .field("stddev", dist.stddev())
+        .field("mean", num(to_12_digits(dist.mean())))
+        .field("stddev", num(to_12_digits(dist.stddev())))
         .field("dist", dist_json)
         .field("cut_off", dist.cut_off)
         .field("explode_depth", json!(dist.explode_depth))
@@ -335,4 +335,10 @@ pub fn complete_dice(_: &Registry, before: &[&str]) -> Vec<String> {
         _ => &[],
     };
     words.iter().map(|s| s.to_string()).collect()
+}
+
+/// `x` to twelve significant digits: sums of probabilities carry float error in the last few
+/// digits (the mean of 2d6 sums to 6.999999999999998), far below anything a rule asks about.
+fn to_12_digits(x: f64) -> f64 {
+    format!("{x:.11e}").parse().unwrap_or(x)
 }
