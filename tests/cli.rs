@@ -20,7 +20,11 @@ fn umpire_with_bytes(args: &[&str], input: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
+    if let Err(e) = child.stdin.take().unwrap().write_all(input) {
+        // A child that stops before reading its input (a ruleset that does not exist) may
+        // have closed the pipe already.
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
     child.wait_with_output().unwrap()
 }
 
