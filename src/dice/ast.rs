@@ -287,6 +287,16 @@ impl WholeMatch {
         }
     }
 
+    /// Whether every whole number from `from` to `to` (`from <= to`) matches, without
+    /// visiting them (a die may have ten billion faces).
+    pub fn holds_for_all(self, from: i64, to: i64) -> bool {
+        if self.outside {
+            to < self.lo || from > self.hi
+        } else {
+            self.lo <= from && to <= self.hi
+        }
+    }
+
     /// Whether face `x` matches: one unsigned comparison (`lo <= x <= hi` without a branch).
     #[inline]
     pub fn holds(self, x: i64) -> bool {

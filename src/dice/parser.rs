@@ -1098,11 +1098,12 @@ pub(crate) fn check_modifier(
     count: Option<u64>,
     text: &str,
 ) -> Option<DiceErrorKind> {
-    let every_face = |c: &Option<Compare>, default: i64| {
-        faces.outcomes().all(|(v, _)| match c {
-            Some(c) => c.matches(v as f64),
-            None => v == default,
-        })
+    // The faces are the whole numbers from `min` to `max`: checked as a range, not one by one
+    // (a die may have ten billion faces).
+    let (min, max) = (faces.min(), faces.max());
+    let every_face = |c: &Option<Compare>, default: i64| match c {
+        Some(c) => c.whole().holds_for_all(min, max),
+        None => min == default && max == default,
     };
     match m {
         Modifier::Explode {
@@ -1119,8 +1120,7 @@ pub(crate) fn check_modifier(
             die: faces.to_string(),
         }),
         Modifier::Unique { once: false, on } => {
-            let all_must_differ =
-                on.is_none_or(|c| faces.outcomes().all(|(v, _)| c.matches(v as f64)));
+            let all_must_differ = on.is_none_or(|c| c.whole().holds_for_all(min, max));
             match count {
                 Some(n) if all_must_differ && n > faces.distinct() => {
                     Some(DiceErrorKind::ImpossibleUnique {

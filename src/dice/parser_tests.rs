@@ -356,3 +356,39 @@ fn critical_markers_take_a_bare_number_as_equality() {
     assert_eq!(parse("d20cs20").unwrap(), parse("d20cs=20").unwrap());
     assert_eq!(parse("d20cf1").unwrap(), parse("d20cf=1").unwrap());
 }
+
+/// Found by cargo-fuzz: `d6222252223u<=222222222222` took seconds, checking the condition
+/// face by face over six billion faces. The checks now work on the range of faces.
+#[test]
+fn modifier_checks_on_huge_dice_work_on_the_range_of_faces() {
+    assert!(parse("d6222252223u<=222222222222").is_ok());
+    let err = parse("d9999999999!>0").unwrap_err().to_string();
+    assert!(err.contains("explodes on every face"), "{err}");
+    let err = parse("d9999999999r<=9999999999").unwrap_err().to_string();
+    assert!(err.contains("rerolls every face"), "{err}");
+    assert!(parse("d9999999999!>1").is_ok());
+    assert!(parse("d9999999999r<9999999999").is_ok());
+}
+
+#[test]
+fn a_whole_match_holds_for_a_range_exactly_when_for_each_number_in_it() {
+    use crate::dice::ast::{CmpOp, Compare};
+    for op in [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+    ] {
+        for v in [-3.0, -1.0, 0.0, 0.5, 1.0, 2.0, 2.5, 6.0, 7.0, f64::NAN] {
+            let m = Compare::new(op, v).whole();
+            for from in -2..=7 {
+                for to in from..=7 {
+                    let each = (from..=to).all(|x| m.holds(x));
+                    assert_eq!(m.holds_for_all(from, to), each, "{op:?} {v} {from}..={to}");
+                }
+            }
+        }
+    }
+}
