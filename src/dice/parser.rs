@@ -1218,9 +1218,9 @@ fn exact_number<'a>(at: In<'a>, text: &str) -> Result<f64, nom::Err<PError<'a>>>
         .map_err(|_| nom::Err::Failure(PError::expected(at, "a number")))?;
     // Whole numbers are compared as written: 2^53 + 1 reads as 2^53 in a float.
     let whole_too_big = text.bytes().all(|b| b.is_ascii_digit())
-        && text.parse::<u64>().map_or(true, |n| {
-            n as f64 > Limits::DEFAULT.max_magnitude || n > 1 << 53
-        });
+        && text
+            .parse::<u64>()
+            .map_or(true, |n| n > Limits::DEFAULT.max_magnitude as u64);
     if whole_too_big || v.abs() > Limits::DEFAULT.max_magnitude {
         return Err(nom::Err::Failure(PError::kind(
             at,

@@ -365,8 +365,6 @@ impl Roller<'_> {
         } else {
             n as usize
         });
-        // The sum of the kept dice, when it was worked out while drawing them.
-        let mut total = None;
         if st.reroll.is_none() && st.explode.is_none() {
             // Plain dice (the common case): the whole pool in one request to the source.
             self.draw_pool(faces, d, n, &st, &mut dice)?;
@@ -383,12 +381,9 @@ impl Roller<'_> {
                 if self.rolled > before {
                     self.sources.note(SourceKind::Rng);
                 }
-                let sum = result?;
+                result?;
                 if st.min.is_some() || st.max.is_some() {
                     dice.iter_mut().for_each(|d| clamp(d, &st));
-                } else if st.unique.is_none() && st.keep_drop.is_empty() {
-                    // Every die stays kept at the face it was drawn with.
-                    total = Some(sum);
                 }
             } else {
                 let mut draw = FromGenerator {
@@ -463,8 +458,6 @@ impl Roller<'_> {
             pool.successes = Some(s);
             pool.failures = failure.map(|_| f);
             pool.value = f64::from(s) - f64::from(f);
-        } else if let Some(total) = total {
-            pool.value = total;
         } else {
             recount_pool(&mut pool);
         }

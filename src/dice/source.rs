@@ -285,7 +285,7 @@ impl Generator<'_> {
     /// Draws dice numbered 1 to `sides`, one per call: what [`die`](Self::die) gives, without
     /// asking each time what kind of die it is.
     #[inline(always)]
-    pub fn numbered(&mut self, sides: u64) -> impl FnMut() -> i64 + '_ {
+    pub(crate) fn numbered(&mut self, sides: u64) -> impl FnMut() -> i64 + '_ {
         let rng = &mut *self.0;
         #[inline(always)]
         move || numbered(rng, sides)
@@ -293,7 +293,7 @@ impl Generator<'_> {
 
     /// Draws dice of any kind, one per call: what [`die`](Self::die) gives.
     #[inline(always)]
-    pub fn faces(&mut self, faces: Faces) -> impl FnMut() -> i64 + '_ {
+    pub(crate) fn faces(&mut self, faces: Faces) -> impl FnMut() -> i64 + '_ {
         let rng = &mut *self.0;
         #[inline(always)]
         move || faces.sample(rng)
