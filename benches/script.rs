@@ -10,13 +10,12 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use umpire::dice::{self, DiceBox};
 use umpire::repl::Session;
-use umpire::script::{Limits, RuleSource, load};
+use umpire::script::{Control, Limits, RuleSource, load};
 
 const RULES: &str = r#"
 umpire.command { name = "noop", run = function() end }
@@ -39,9 +38,7 @@ fn script(c: &mut Criterion) {
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let demo = RuleSource::new(&repo, Some("demo"));
     c.bench_function("script/reload_demo", |b| {
-        b.iter(|| {
-            black_box(load(&demo, Limits::DEFAULT, Arc::new(AtomicBool::new(false))).unwrap())
-        })
+        b.iter(|| black_box(load(&demo, Limits::DEFAULT, Control::new()).unwrap()))
     });
     // Every ruleset shipped, each with every house rule that loads on it.
     let rulesets: Vec<String> = std::fs::read_dir(repo.join("rulesets"))

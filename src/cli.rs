@@ -60,6 +60,16 @@ pub struct Args {
     /// `rulesets/`, else the folder umpire was built from).
     #[arg(long, global = true, env = "UMPIRE_RULES", value_name = "DIR")]
     pub rules: Option<PathBuf>,
+    /// Change a limit for this session, such as `script-time=5s` or `store=128MiB`
+    /// (repeatable; the shell's `limits` lists them all; env: comma-separated).
+    #[arg(
+        long = "limit",
+        global = true,
+        env = "UMPIRE_LIMITS",
+        value_delimiter = ',',
+        value_name = "NAME=VALUE"
+    )]
+    pub limits: Vec<String>,
 }
 
 /// The modes besides the interactive shell.
@@ -114,6 +124,12 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
             ExitCode::FAILURE
         });
     }
+    let mut limits = crate::limits::Limits::default();
+    for l in &args.limits {
+        limits
+            .set(l)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+    }
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let journal_path = match (&args.journal, args.no_journal, &args.mode) {
         (Some(p), _, _) => Some(p.clone()),
@@ -124,6 +140,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         Some(path) => open_journal(path, seed)?,
         None => Session::new(DiceBox::seeded(seed)),
     };
+    session.set_limits(limits);
     session.set_rules_root(crate::repl::rules::rules_root(args.rules.as_deref()));
     let use_color = if args.no_color {
         UseColor::Never

@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod dice;
 pub mod journal;
+pub mod limits;
 pub mod repl;
 pub mod script;
 pub mod span;

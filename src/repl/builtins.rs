@@ -32,6 +32,19 @@ dice notation (the whole grammar is in GRAMMAR.md)
   6x 4d6kh3                     repeat: roll six times and list the results
   4d6kh3 >= 14                  comparison (1 or 0); `prob` gives its probability";
 
+/// `limits`: the session's limits, one per line.
+fn limits(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    cmd.no_args("limits")?;
+    let l = &ctx.state.limits;
+    let values: serde_json::Map<String, serde_json::Value> = crate::limits::LIMITS
+        .iter()
+        .map(|i| (i.name.to_string(), json!(l.shown(i))))
+        .collect();
+    Ok(Output::new("limits")
+        .field("limits", values)
+        .text(Text::from_plain(l.to_string())))
+}
+
 /// The registry holding every built-in command.
 pub fn registry() -> Registry {
     let mut r = Registry::new();
@@ -120,6 +133,18 @@ fn specs() -> Vec<CommandSpec> {
              dice notation.",
             Some(complete_help),
             help,
+        ),
+        spec(
+            "limits",
+            &[],
+            "limits",
+            "the session's limits on scripts, output, journal lines and files",
+            "Lists the limits of this session: how long and how far one script call may run,\n\
+             how much a script may make umpire hold, how much one command may print, and how\n\
+             big a journal line or a file read may be. A club changes one when starting\n\
+             umpire: `--limit script-time=5s` (repeatable), or `UMPIRE_LIMITS=store=128MiB,output=4MiB`.",
+            None,
+            limits,
         ),
         spec(
             "add",

@@ -33,7 +33,7 @@ pub fn roll(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
     let saved = ctx.state.dice.clone();
     let rolled = {
         let mut source = ctx.state.dice.source(reborrow(&mut ctx.entry));
-        dice::roll(&expr, &mut source, &ctx.state.limits)
+        dice::roll(&expr, &mut source, &ctx.state.dice_limits)
     };
     let rolls = rolled.map_err(|e| {
         ctx.state.dice = saved;

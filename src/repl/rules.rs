@@ -6,7 +6,6 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use serde_json::json;
 
@@ -16,7 +15,7 @@ use super::error::CommandError;
 use super::output::{Output, Text};
 use super::registry::Registry;
 use super::session::Context;
-use crate::script::{Limits, Loaded, Reloader, RuleSource, ScriptError};
+use crate::script::{Control, Limits, Loaded, Reloader, RuleSource, ScriptError};
 
 /// The session's rules: where rule files are, what is loaded and the Lua host.
 #[derive(Debug)]
@@ -25,8 +24,9 @@ pub struct Scripts {
     pub root: PathBuf,
     /// Budgets for every script call.
     pub limits: Limits,
-    /// Set by Ctrl-C while a script runs.
-    pub interrupt: Arc<AtomicBool>,
+    /// Ctrl-C while a script runs, and time spent waiting for the umpire (shared with the
+    /// host).
+    pub control: Arc<Control>,
     /// Loads and watches the rules.
     pub reloader: Reloader,
     /// The rules in force, if any loaded.
@@ -36,15 +36,14 @@ pub struct Scripts {
 }
 
 impl Scripts {
-    /// No rules yet, rule files under `root`.
-    pub fn new(root: PathBuf, builtins: Vec<String>) -> Self {
-        let interrupt = Arc::new(AtomicBool::new(false));
-        let limits = Limits::default();
+    /// No rules yet, rule files under `root`, scripts run under `limits`.
+    pub fn new(root: PathBuf, builtins: Vec<String>, limits: Limits) -> Self {
+        let control = Control::new();
         Scripts {
-            reloader: Reloader::new(RuleSource::new(&root, None), limits, interrupt.clone()),
+            reloader: Reloader::new(RuleSource::new(&root, None), limits, control.clone()),
             root,
             limits,
-            interrupt,
+            control,
             loaded: None,
             builtins,
         }

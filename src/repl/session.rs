@@ -29,7 +29,10 @@ pub struct State {
     /// Where dice come from.
     pub dice: DiceBox,
     /// Caps on rolls.
-    pub limits: Limits,
+    pub dice_limits: Limits,
+    /// The limits a club can change (`--limit`): script budgets, sizes of what is held,
+    /// read and written.
+    pub limits: crate::limits::Limits,
     /// Settings for exact odds.
     pub exact: ExactOptions,
     /// The game: sides, commands, units, markers, the clock.
@@ -159,13 +162,18 @@ impl Session {
             registry_generation: 0,
             state: State {
                 dice,
-                limits: Limits::default(),
+                dice_limits: Limits::default(),
+                limits: crate::limits::Limits::default(),
                 exact: ExactOptions::default(),
                 game,
                 tables: TableSet::new(),
                 journal,
                 pending: Pending::default(),
-                scripts: Scripts::new(super::rules::rules_root(None), names),
+                scripts: Scripts::new(
+                    super::rules::rules_root(None),
+                    names,
+                    crate::limits::Limits::DEFAULT.script(),
+                ),
             },
         }
     }
@@ -173,7 +181,15 @@ impl Session {
     /// Looks for rule files under `root` (`root/rulesets`, `root/scripts`) from now on.
     pub fn set_rules_root(&mut self, root: std::path::PathBuf) {
         let builtins = std::mem::take(&mut self.state.scripts.builtins);
-        self.state.scripts = Scripts::new(root, builtins);
+        self.state.scripts = Scripts::new(root, builtins, self.state.limits.script());
+    }
+
+    /// Uses `limits` from now on (set before rules are loaded: loaded rules keep the budgets
+    /// they were loaded with until they reload).
+    pub fn set_limits(&mut self, limits: crate::limits::Limits) {
+        self.state.limits = limits;
+        let root = self.state.scripts.root.clone();
+        self.set_rules_root(root);
     }
 
     /// Called at the prompt, never during a command: swaps in new rules if a watched file
@@ -213,7 +229,10 @@ impl Session {
         let name = spec.name.to_string();
         let run = spec.run;
         let builtin = spec.script.is_none();
-        let mut entry = entry;
+        // Time spent waiting for the umpire to type dice counts against no script's budget.
+        let control = self.state.scripts.control.clone();
+        let mut patient = entry.map(|e| crate::script::PatientEntry::new(e, &control));
+        let mut entry = patient.as_mut().map(|p| p as &mut dyn DieEntry);
         let saved_dice = self.state.dice.clone();
         self.state.pending = Pending::default();
         let mut ctx = Context {

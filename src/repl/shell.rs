@@ -276,9 +276,9 @@ pub fn repl(
     }
     // Ctrl-C while a command runs stops a running script (the terminal is not in raw mode
     // then); a second Ctrl-C in the same command leaves, as usual.
-    let interrupt = session.state.scripts.interrupt.clone();
+    let control = session.state.scripts.control.clone();
     let _ = ctrlc::set_handler(move || {
-        if interrupt.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        if control.interrupt() {
             std::process::exit(130);
         }
     });
@@ -311,11 +311,7 @@ pub fn repl(
         }
         // A file saved while the line was typed: the new rules answer it.
         report_reload(session, printer)?;
-        session
-            .state
-            .scripts
-            .interrupt
-            .store(false, std::sync::atomic::Ordering::SeqCst);
+        session.state.scripts.control.clear_interrupt();
         let (executed, leftover) = {
             let mut entry = ReplEntry::new(&mut editor);
             let executed = session.execute(&line, Some(&mut entry));

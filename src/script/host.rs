@@ -7,7 +7,6 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use mlua::{
     ErrorContext, Function, IntoLuaMulti, Lua, LuaOptions, MultiValue, StdLib, Table, Value,
@@ -17,7 +16,7 @@ use mlua::{
 use super::breakdown::{self, Breakdown};
 use super::error::{Budget, ScriptError, ScriptErrorKind};
 use super::registry::{self, Rules};
-use super::sandbox::{self, BudgetState, Limits};
+use super::sandbox::{self, BudgetState, Control, Limits};
 use super::world::{self, Note, World};
 use crate::dice::{self, DiceSource, Roll};
 use crate::state::Value as StateValue;
@@ -104,7 +103,7 @@ pub struct ScriptHost {
     units: Table,
     serial: std::cell::Cell<i64>,
     umpire: Table,
-    interrupt: Arc<AtomicBool>,
+    control: Arc<Control>,
 }
 
 impl std::fmt::Debug for ScriptHost {
@@ -153,8 +152,8 @@ impl ScriptHost {
     fn build(limits: Limits, rulesets: PathBuf, scripts: PathBuf) -> mlua::Result<Self> {
         let libs = StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
         let lua = Lua::new_with(libs, LuaOptions::default())?;
-        let interrupt = Arc::new(AtomicBool::new(false));
-        sandbox::install_budget(&lua, limits, interrupt.clone())?;
+        let control = Control::new();
+        sandbox::install_budget(&lua, limits, control.clone())?;
         lua.set_app_data(HostData {
             roots: Roots { rulesets, scripts },
             out: CallOutput::default(),
@@ -223,22 +222,24 @@ impl ScriptHost {
             units,
             serial: std::cell::Cell::new(0),
             umpire,
-            interrupt,
+            control,
         })
     }
 
-    /// Shares `flag` as the interrupt flag: setting it (from a Ctrl-C handler) stops the
-    /// running call with [`Budget::Interrupted`]. Each call clears it when it starts.
-    pub fn set_interrupt(&mut self, flag: Arc<AtomicBool>) {
-        self.interrupt = flag.clone();
+    /// Shares `control` with the session: interrupting it (from a Ctrl-C handler) stops the
+    /// running call with [`Budget::Interrupted`], and time it records as spent waiting for
+    /// the umpire moves the running call's deadline. Each call clears the interrupt when it
+    /// starts.
+    pub fn set_control(&mut self, control: Arc<Control>) {
+        self.control = control.clone();
         if let Some(mut st) = self.lua.app_data_mut::<BudgetState>() {
-            st.interrupt = flag;
+            st.control = control;
         }
     }
 
-    /// The interrupt flag (see [`ScriptHost::set_interrupt`]).
-    pub fn interrupt(&self) -> Arc<AtomicBool> {
-        self.interrupt.clone()
+    /// The control shared with the session (see [`ScriptHost::set_control`]).
+    pub fn control(&self) -> Arc<Control> {
+        self.control.clone()
     }
 
     /// Sets `umpire.variant` for the scripts loaded next.

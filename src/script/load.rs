@@ -3,12 +3,11 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use super::error::{ScriptError, ScriptErrorKind};
 use super::host::{HostData, ScriptHost};
 use super::registry::Rules;
-use super::sandbox::Limits;
+use super::sandbox::{Control, Limits};
 
 /// What to load: where the rule folders are, which ruleset (and variant), which house rules.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,14 +75,14 @@ fn check_name(name: &str, what: &str) -> Result<(), ScriptError> {
 }
 
 /// Loads `src` into a fresh host with budgets `limits` (each file gets a fresh budget) and
-/// the shared interrupt flag. The [`Rules`] have generation 0; the caller numbers them.
+/// the control shared with the session (Ctrl-C, time waited). The [`Rules`] have generation 0; the caller numbers them.
 pub fn load(
     src: &RuleSource,
     limits: Limits,
-    interrupt: Arc<AtomicBool>,
+    control: Arc<Control>,
 ) -> Result<Loaded, ScriptError> {
     let mut host = ScriptHost::new(limits, &src.rulesets, &src.scripts)?;
-    host.set_interrupt(interrupt);
+    host.set_control(control);
     host.set_variant(src.variant.as_deref())?;
     if let Some(mut d) = host.lua().app_data_mut::<HostData>() {
         d.rules = Some(Rules::default());

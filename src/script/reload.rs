@@ -6,7 +6,6 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::Duration;
 
@@ -15,7 +14,7 @@ use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer};
 
 use super::error::{ScriptError, ScriptErrorKind};
 use super::load::{Loaded, RuleSource, load};
-use super::sandbox::Limits;
+use super::sandbox::{Control, Limits};
 
 /// How long the watcher waits for changes to settle.
 pub const DEBOUNCE: Duration = Duration::from_millis(200);
@@ -24,7 +23,7 @@ pub const DEBOUNCE: Duration = Duration::from_millis(200);
 pub struct Reloader {
     source: RuleSource,
     limits: Limits,
-    interrupt: Arc<AtomicBool>,
+    control: Arc<Control>,
     generation: u64,
     debouncer: Option<Debouncer<RecommendedWatcher>>,
     events: Option<Receiver<DebounceEventResult>>,
@@ -50,11 +49,11 @@ impl std::fmt::Debug for Reloader {
 impl Reloader {
     /// A reloader for `source`, without a watcher yet (see [`Reloader::watch`]). Call
     /// [`Reloader::reload`] for the first load.
-    pub fn new(source: RuleSource, limits: Limits, interrupt: Arc<AtomicBool>) -> Self {
+    pub fn new(source: RuleSource, limits: Limits, control: Arc<Control>) -> Self {
         Reloader {
             source,
             limits,
-            interrupt,
+            control,
             generation: 0,
             debouncer: None,
             events: None,
@@ -117,7 +116,7 @@ impl Reloader {
     /// its old rules and shows the error.
     pub fn reload(&mut self) -> Result<Loaded, ScriptError> {
         self.fingerprint = self.fingerprint();
-        let result = load(&self.source, self.limits, self.interrupt.clone());
+        let result = load(&self.source, self.limits, self.control.clone());
         let mut paths = self.source.watched();
         if let Ok(l) = &result {
             self.files.clone_from(&l.rules.files);

@@ -17,7 +17,7 @@
 //! saw. Budgets are reset at the start of every host call.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use mlua::{Function, HookTriggers, Lua, Table, Value, VmState};
@@ -53,12 +53,83 @@ impl Default for Limits {
     }
 }
 
+/// What the session shares with the Lua host across calls: the Ctrl-C flag, and the time
+/// calls have spent waiting for the umpire (typed dice, answers to questions), which no
+/// budget counts: players may take a minute to find their dice.
+#[derive(Debug, Default)]
+pub struct Control {
+    interrupt: AtomicBool,
+    /// Microseconds spent waiting, in all (only ever grows).
+    waited_us: AtomicU64,
+}
+
+impl Control {
+    /// A fresh control: not interrupted, nothing waited.
+    pub fn new() -> Arc<Self> {
+        Arc::new(Control::default())
+    }
+
+    /// Sets the interrupt flag (Ctrl-C): the running call stops at its next budget check.
+    /// Returns whether it was already set (a second Ctrl-C in the same call).
+    pub fn interrupt(&self) -> bool {
+        self.interrupt.swap(true, Ordering::SeqCst)
+    }
+
+    /// Whether the interrupt flag is set.
+    pub fn interrupted(&self) -> bool {
+        self.interrupt.load(Ordering::Relaxed)
+    }
+
+    /// Clears the interrupt flag (each call does when it starts).
+    pub fn clear_interrupt(&self) {
+        self.interrupt.store(false, Ordering::SeqCst);
+    }
+
+    /// Runs `wait` (something that waits for the umpire) and adds the time it took to the
+    /// time no budget counts.
+    pub fn waiting<T>(&self, wait: impl FnOnce() -> T) -> T {
+        let start = Instant::now();
+        let r = wait();
+        let us = u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX);
+        self.waited_us.fetch_add(us, Ordering::Relaxed);
+        r
+    }
+
+    /// The time spent waiting for the umpire, in all.
+    pub fn waited(&self) -> Duration {
+        Duration::from_micros(self.waited_us.load(Ordering::Relaxed))
+    }
+}
+
+/// A die entry whose time waiting for the umpire no script budget counts (see
+/// [`Control::waiting`]).
+pub struct PatientEntry<'a> {
+    entry: &'a mut dyn crate::dice::DieEntry,
+    control: &'a Control,
+}
+
+impl<'a> PatientEntry<'a> {
+    /// Asks through `entry`, recording the time each answer took on `control`.
+    pub fn new(entry: &'a mut dyn crate::dice::DieEntry, control: &'a Control) -> Self {
+        PatientEntry { entry, control }
+    }
+}
+
+impl crate::dice::DieEntry for PatientEntry<'_> {
+    fn enter(&mut self, request: &crate::dice::DieRequest<'_>) -> Result<i64, String> {
+        let entry = &mut *self.entry;
+        self.control.waiting(|| entry.enter(request))
+    }
+}
+
 /// The budget of the current call, kept in the Lua state's app data.
 pub(crate) struct BudgetState {
     pub limits: Limits,
-    pub interrupt: Arc<AtomicBool>,
+    pub control: Arc<Control>,
     used: u64,
     deadline: Instant,
+    /// [`Control::waited`] when the call started: time waited since then moves the deadline.
+    waited_at_start: Duration,
     /// Set when a budget ran out; every later check fails until the next call starts.
     pub tripped: Option<BudgetExceeded>,
     /// Where the hook last saw the script while memory was getting short.
@@ -66,10 +137,11 @@ pub(crate) struct BudgetState {
 }
 
 impl BudgetState {
-    pub fn new(limits: Limits, interrupt: Arc<AtomicBool>) -> Self {
+    pub fn new(limits: Limits, control: Arc<Control>) -> Self {
         BudgetState {
+            waited_at_start: control.waited(),
             limits,
-            interrupt,
+            control,
             used: 0,
             deadline: Instant::now() + limits.deadline,
             tripped: None,
@@ -81,9 +153,17 @@ impl BudgetState {
     pub fn reset(&mut self) {
         self.used = 0;
         self.deadline = Instant::now() + self.limits.deadline;
+        self.waited_at_start = self.control.waited();
         self.tripped = None;
         self.last_location = None;
-        self.interrupt.store(false, Ordering::Relaxed);
+        self.control.clear_interrupt();
+    }
+
+    /// Whether the call has run past its deadline, not counting time spent waiting for the
+    /// umpire.
+    fn past_deadline(&self) -> bool {
+        let waited = self.control.waited().saturating_sub(self.waited_at_start);
+        Instant::now() > self.deadline + waited
     }
 }
 
@@ -99,12 +179,8 @@ fn location(debug: &mlua::debug::Debug<'_>) -> Option<String> {
 }
 
 /// Installs the budget hook and the memory limit.
-pub(crate) fn install_budget(
-    lua: &Lua,
-    limits: Limits,
-    interrupt: Arc<AtomicBool>,
-) -> mlua::Result<()> {
-    lua.set_app_data(BudgetState::new(limits, interrupt));
+pub(crate) fn install_budget(lua: &Lua, limits: Limits, control: Arc<Control>) -> mlua::Result<()> {
+    lua.set_app_data(BudgetState::new(limits, control));
     lua.set_memory_limit(limits.memory)?;
     lua.set_global_hook(
         HookTriggers::new().every_nth_instruction(STEP),
@@ -116,11 +192,11 @@ pub(crate) fn install_budget(
                 return Err(mlua::Error::external(t.clone()));
             }
             st.used += u64::from(STEP);
-            let budget = if st.interrupt.load(Ordering::Relaxed) {
+            let budget = if st.control.interrupted() {
                 Some(Budget::Interrupted)
             } else if st.used > st.limits.instructions {
                 Some(Budget::Instructions)
-            } else if Instant::now() > st.deadline {
+            } else if st.past_deadline() {
                 Some(Budget::Deadline)
             } else {
                 None

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+
 use std::time::Duration;
 
 use super::*;
@@ -24,7 +24,7 @@ fn repo() -> PathBuf {
 
 fn demo() -> Loaded {
     let src = RuleSource::new(repo(), Some("demo"));
-    load(&src, LIMITS, Arc::new(AtomicBool::new(false))).unwrap()
+    load(&src, LIMITS, Control::new()).unwrap()
 }
 
 fn host() -> ScriptHost {
@@ -271,15 +271,71 @@ fn deadline_and_interrupt_stop_a_script() {
         ..LIMITS
     };
     let mut h = ScriptHost::new(limits, repo().join("rulesets"), repo().join("scripts")).unwrap();
-    let flag = Arc::new(AtomicBool::new(false));
-    h.set_interrupt(flag.clone());
+    let control = Control::new();
+    h.set_control(control.clone());
     let setter = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(50));
-        flag.store(true, Ordering::Relaxed);
+        control.interrupt();
     });
     let err = eval(&h, "while true do end").unwrap_err();
     setter.join().unwrap();
     assert_eq!(err.budget(), Some(Budget::Interrupted));
+    assert_eq!(err.location.as_deref(), Some("test.lua:1"));
+    still_works(&h);
+}
+
+/// An umpire who takes `pause` to type each die, always a 3.
+struct SlowUmpire {
+    pause: Duration,
+    asked: usize,
+}
+
+impl crate::dice::DieEntry for SlowUmpire {
+    fn enter(&mut self, _: &crate::dice::DieRequest<'_>) -> Result<i64, String> {
+        std::thread::sleep(self.pause);
+        self.asked += 1;
+        Ok(3)
+    }
+}
+
+/// Evaluates `code` with dice typed by a slow umpire, through the control `h` shares.
+fn eval_typed(
+    h: &ScriptHost,
+    code: &str,
+    umpire: &mut SlowUmpire,
+) -> Result<Vec<String>, ScriptError> {
+    let control = h.control();
+    let mut patient = PatientEntry::new(umpire, &control);
+    let mut dice = DiceBox::seeded(1);
+    dice.set_mode(crate::dice::DiceMode::Enter);
+    let mut src = dice.source(Some(&mut patient));
+    h.eval("test.lua", code, &mut src).map(|(v, _)| v)
+}
+
+#[test]
+fn waiting_for_typed_dice_counts_against_no_budget_but_work_after_them_does() {
+    let limits = Limits {
+        instructions: u64::MAX,
+        deadline: Duration::from_millis(60),
+        ..LIMITS
+    };
+    let h = ScriptHost::new(limits, repo().join("rulesets"), repo().join("scripts")).unwrap();
+    // Three dice, each typed after four times the deadline: the call still succeeds.
+    let mut umpire = SlowUmpire {
+        pause: Duration::from_millis(240),
+        asked: 0,
+    };
+    let got = eval_typed(
+        &h,
+        "local a = umpire.roll('1d6') local b = umpire.roll('2d6') return a + b",
+        &mut umpire,
+    )
+    .unwrap();
+    assert_eq!(got, ["9"]);
+    assert_eq!(umpire.asked, 3);
+    // A loop after the dice is still stopped at the deadline.
+    let err = eval_typed(&h, "umpire.roll('1d6') while true do end", &mut umpire).unwrap_err();
+    assert_eq!(err.budget(), Some(Budget::Deadline));
     assert_eq!(err.location.as_deref(), Some("test.lua:1"));
     still_works(&h);
 }
