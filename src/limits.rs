@@ -265,7 +265,7 @@ fn parse_time(s: &str) -> Option<Duration> {
 
 fn show_bytes(b: usize) -> String {
     for (unit, size) in [("GiB", GIB), ("MiB", MIB), ("KiB", KIB)] {
-        if b >= size && b % size == 0 {
+        if b >= size && b.is_multiple_of(size) {
             return format!("{}{unit}", b / size);
         }
     }
@@ -274,7 +274,7 @@ fn show_bytes(b: usize) -> String {
 
 fn show_time(d: Duration) -> String {
     let ms = d.as_millis();
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{}s", ms / 1000)
     } else {
         format!("{ms}ms")
@@ -285,7 +285,7 @@ fn group_digits(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
