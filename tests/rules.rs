@@ -67,7 +67,7 @@ fn edit(dir: &Path, from: &str, to: &str) {
 fn an_edit_reloads_a_broken_edit_keeps_the_old_rules_and_the_fix_comes_in() {
     let (dir, mut s) = session();
     s.state.scripts.reloader.watch().unwrap();
-    assert!(shoot(&mut s).contains("Archers hits (4)"));
+    assert!(shoot(&mut s).contains("Archers [a1] hits (4)"));
     let game = s.state.game.clone();
     assert_eq!(s.state.generation(), 1);
 
@@ -75,18 +75,18 @@ fn an_edit_reloads_a_broken_edit_keeps_the_old_rules_and_the_fix_comes_in() {
     let g = next_reload(&mut s).unwrap();
     assert!(g >= 2);
     assert_eq!(s.state.game, game, "a reload never touches the game");
-    assert!(shoot(&mut s).contains("Archers HITS (4)"));
+    assert!(shoot(&mut s).contains("Archers [a1] HITS (4)"));
 
     edit(dir.path(), "c:result(\"hit\")", "c:result(\"hit\"");
     let err = next_reload(&mut s).unwrap_err();
     assert!(err.contains("rulesets/demo/init.lua:"), "{err}");
     assert_eq!(s.state.generation(), g, "the old rules stay in force");
-    assert!(shoot(&mut s).contains("Archers HITS (4)"));
+    assert!(shoot(&mut s).contains("Archers [a1] HITS (4)"));
 
     edit(dir.path(), "c:result(\"hit\"", "c:result(\"hit\")");
     let fixed = next_reload(&mut s).unwrap();
     assert!(fixed > g);
-    assert!(shoot(&mut s).contains("Archers HITS (4)"));
+    assert!(shoot(&mut s).contains("Archers [a1] HITS (4)"));
     assert_eq!(s.state.game.unit_count(), game.unit_count());
 }
 
@@ -96,7 +96,7 @@ fn the_journal_records_the_generation_of_each_command() {
     shoot(&mut s);
     edit(dir.path(), "\" hits (\"", "\" strikes (\"");
     assert!(ok(&mut s, "reload").contains("generation 2"));
-    assert!(shoot(&mut s).contains("Archers strikes (4)"));
+    assert!(shoot(&mut s).contains("Archers [a1] strikes (4)"));
     let gens: Vec<u64> = s
         .state
         .journal
@@ -117,7 +117,7 @@ fn a_broken_reload_by_hand_names_file_and_line_and_changes_nothing() {
     let err = fails(&mut s, "reload");
     assert!(err.contains("rulesets/demo/init.lua:4"), "{err}");
     assert_eq!(s.state.generation(), 1);
-    assert!(shoot(&mut s).contains("Archers hits (4)"));
+    assert!(shoot(&mut s).contains("Archers [a1] hits (4)"));
 }
 
 #[test]
@@ -157,7 +157,7 @@ fn a_runaway_script_command_is_stopped_and_the_next_command_works() {
     ok(&mut s, "house on spin");
     let err = fails(&mut s, "spin");
     assert!(err.contains("scripts/spin.lua:3"), "{err}");
-    assert!(shoot(&mut s).contains("Archers hits (4)"));
+    assert!(shoot(&mut s).contains("Archers [a1] hits (4)"));
 }
 
 #[test]

@@ -153,6 +153,7 @@ impl Roller<'_> {
             pool,
             purpose,
             span: Span::default(),
+            context: None,
         };
         let (v, kind) = self.source.next_die(&req)?;
         self.sources.note(kind);
@@ -193,6 +194,7 @@ impl Roller<'_> {
             pool: text.as_str(),
             purpose: Purpose::Die { index: 1, of: n },
             span: Span::default(),
+            context: None,
         };
         let sources = &mut self.sources;
         self.source.next_dice(&req, n, &mut |v, kind| {

@@ -199,6 +199,9 @@ pub struct DieRequest<'a> {
     pub purpose: Purpose,
     /// Where the pool is in the expression (for errors).
     pub span: Span,
+    /// What the roll is for and who rolls it, when the rules said (`Warriors 7's save ·
+    /// Warriors 7 [war7] (britons)`): shown when the umpire is asked for the die.
+    pub context: Option<&'a str>,
 }
 
 /// Why a die is rolled, shown when the umpire is asked to enter it. Formatted only when
@@ -486,6 +489,49 @@ impl DiceSource for BoxSource<'_> {
     }
 }
 
+/// A source that tells the umpire what its dice are for: every request it passes on carries
+/// `context` (see [`DieRequest::context`]). Dice come from `inner` unchanged.
+pub struct WithContext<'a> {
+    inner: &'a mut dyn DiceSource,
+    context: &'a str,
+}
+
+impl<'a> WithContext<'a> {
+    /// Passes every request to `inner` with `context`.
+    pub fn new(inner: &'a mut dyn DiceSource, context: &'a str) -> Self {
+        WithContext { inner, context }
+    }
+}
+
+impl DiceSource for WithContext<'_> {
+    fn generator(&mut self) -> Option<Generator<'_>> {
+        self.inner.generator()
+    }
+
+    fn next_die(&mut self, request: &DieRequest<'_>) -> Result<(i64, SourceKind), DiceError> {
+        self.inner.next_die(&DieRequest {
+            context: Some(self.context),
+            ..request.clone()
+        })
+    }
+
+    fn next_dice(
+        &mut self,
+        request: &DieRequest<'_>,
+        n: u64,
+        out: &mut dyn FnMut(i64, SourceKind),
+    ) -> Result<(), DiceError> {
+        self.inner.next_dice(
+            &DieRequest {
+                context: Some(self.context),
+                ..request.clone()
+            },
+            n,
+            out,
+        )
+    }
+}
+
 /// The error for a value (queued, entered or recorded) the requested die cannot show.
 fn impossible(request: &DieRequest<'_>, v: i64) -> DiceError {
     DiceError::new(
@@ -563,6 +609,7 @@ mod tests {
             pool: "1d6",
             purpose: Purpose::Die { index: 1, of: 1 },
             span: Span::default(),
+            context: None,
         }
     }
 

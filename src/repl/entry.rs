@@ -21,6 +21,7 @@ use rustyline::history::FileHistory;
 
 use super::helper::ShellHelper;
 use super::script::Script;
+use crate::dice::source::Purpose;
 use crate::dice::{DieEntry, DieRequest, Faces};
 
 /// Reads one die value for `faces`: a whole number the die can show (`+`, `-` and `0` also
@@ -45,12 +46,29 @@ pub fn parse_value(text: &str, faces: Faces) -> Result<i64, String> {
     }
 }
 
-/// The prompt for one die.
+/// The prompt for one die: what it is for and who rolls it when the rules said
+/// (`Warriors 7's save · Warriors 7 [war7] (britons) · 2d6 · die 1 of 2 › `), else the pool,
+/// which die and the die (`4d6kh3 · die 2 of 4 · d6 › `).
 pub fn prompt(request: &DieRequest<'_>) -> String {
-    format!(
-        "{} · {} · {} › ",
-        request.pool, request.purpose, request.faces
-    )
+    match request.context {
+        Some(context) if request.purpose == (Purpose::Die { index: 1, of: 1 }) => {
+            format!("{context} · {} › ", request.pool)
+        }
+        Some(context) => format!("{context} · {} · {} › ", request.pool, request.purpose),
+        None => format!(
+            "{} · {} · {} › ",
+            request.pool, request.purpose, request.faces
+        ),
+    }
+}
+
+/// Which die is wanted, for messages: `die 2 of 4 of 4d6kh3`, with what it is for when the
+/// rules said (`die 1 of 2 of 2d6 (Warriors 7's save · Warriors 7 [war7] (britons))`).
+fn wanted(request: &DieRequest<'_>) -> String {
+    match request.context {
+        Some(c) => format!("{} of {} ({c})", request.purpose, request.pool),
+        None => format!("{} of {}", request.purpose, request.pool),
+    }
 }
 
 /// The words of a line of typed values, up to a `#` (the rest is a comment).
@@ -188,12 +206,7 @@ impl<'a, R: BufRead> ScriptEntry<'a, R> {
 
     /// Reads lines until one holds values; `Err` when the input ends or a command comes first.
     fn fill(&mut self, request: &DieRequest<'_>) -> Result<(), String> {
-        let wanted = || {
-            format!(
-                "{} of {} ({}) was never entered",
-                request.purpose, request.pool, request.faces
-            )
-        };
+        let wanted = || format!("{} ({}) was never entered", wanted(request), request.faces);
         while self.pending.is_empty() {
             match self.script.next_line().map_err(|e| e.to_string())? {
                 Some((_, Ok(line))) if super::command::is_blank(&line) => {}
@@ -224,7 +237,7 @@ impl<R: BufRead> DieEntry for ScriptEntry<'_, R> {
                 Ok(v) => return Ok(v),
                 Err(msg) => self.refused.push(Refusal {
                     line,
-                    message: format!("{} of {}: {msg}", request.purpose, request.pool),
+                    message: format!("{}: {msg}", wanted(request)),
                     value,
                 }),
             }
@@ -235,7 +248,6 @@ impl<R: BufRead> DieEntry for ScriptEntry<'_, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::source::Purpose;
 
     const D6: Faces = Faces::Numbered { sides: 6 };
 
@@ -260,6 +272,7 @@ mod tests {
             pool: "3d6",
             purpose: Purpose::Die { index: 1, of: 3 },
             span: Default::default(),
+            context: None,
         };
         assert_eq!(e.enter(&req), Ok(4));
         assert_eq!(e.enter(&req), Ok(3));
@@ -276,6 +289,7 @@ mod tests {
             pool,
             purpose: Purpose::Die { index, of },
             span: Default::default(),
+            context: None,
         }
     }
 

@@ -148,9 +148,10 @@ local function label_of(v, what)
   return clean(v)
 end
 
--- c:roll("1d6", "base" [, "5.2"]): rolls through the host, adds the total as a factor.
-function Check:roll(expr, label, rule)
-  local total, dice, shown = roll(expr)
+-- c:roll("1d6", "base" [, "5.2" [, by]]): rolls through the host, adds the total as a
+-- factor. `by` (a unit or side handle, or text) says who rolls it, for the umpire typing dice.
+function Check:roll(expr, label, rule, by)
+  local total, dice, shown = roll(expr, { label = label or expr, by = by, title = self.title })
   local lines = self.lines
   lines[#lines + 1] = {
     total, label_of(label, "the label of c:roll") or expr, label_of(rule, "the rule of c:roll"), shown,

@@ -373,8 +373,15 @@ impl ScriptHost {
                         .try_borrow_mut()
                         .map_err(|_| mlua::Error::runtime("dice are already being rolled"))?;
                     if op == OP_ROLL {
-                        let expr: String = lua.unpack_multi(args)?;
-                        roll_with(lua, &mut **d, &expr)?.into_lua_multi(lua)
+                        let (expr, context): (String, Value) = lua.unpack_multi(args)?;
+                        let context = roll_context(lua, context)?;
+                        match &context {
+                            Some(c) => {
+                                let mut labelled = dice::source::WithContext::new(&mut **d, c);
+                                roll_with(lua, &mut labelled, &expr)?.into_lua_multi(lua)
+                            }
+                            None => roll_with(lua, &mut **d, &expr)?.into_lua_multi(lua),
+                        }
                     } else {
                         let (name, modifier, col): (String, Option<i64>, Option<String>) =
                             lua.unpack_multi(args)?;
@@ -739,9 +746,66 @@ fn number(x: f64) -> Value {
     }
 }
 
-/// `umpire.roll(expr)`.
-fn lua_roll(lua: &Lua, expr: Value) -> mlua::Result<MultiValue> {
-    call_host(lua, OP_ROLL, MultiValue::from_vec(vec![expr]), NO_DICE)
+/// `umpire.roll(expr [, {label = …, by = …}])`.
+fn lua_roll(lua: &Lua, (expr, context): (Value, Value)) -> mlua::Result<MultiValue> {
+    call_host(
+        lua,
+        OP_ROLL,
+        MultiValue::from_vec(vec![expr, context]),
+        NO_DICE,
+    )
+}
+
+/// Longest context shown when the umpire is asked for a die.
+const MAX_CONTEXT: usize = 200;
+
+/// What a roll is for and who rolls it, from the second argument of `umpire.roll` (text,
+/// or `{label = …, by = …, title = …}`): `Warriors 1's save · Warriors 1 [war1] (britons)`.
+/// `by` is a unit, side or command handle (shown with its id and, for a unit, its side) or
+/// text; without it the check's title says what the roll belongs to.
+fn roll_context(lua: &Lua, v: Value) -> mlua::Result<Option<String>> {
+    let text = |v: Value| -> mlua::Result<Option<String>> {
+        Ok(match v {
+            Value::Nil => None,
+            Value::String(s) => Some(s.to_string_lossy()),
+            v => Some(to_text(lua, &v)?),
+        })
+    };
+    let mut shown = match v {
+        Value::Table(t) => {
+            let label = text(t.get("label")?)?;
+            let by: Value = t.get("by")?;
+            let who = match &by {
+                Value::Table(h) => {
+                    let mut who = to_text(lua, &by)?;
+                    if h.get::<Option<String>>("kind")?.as_deref() == Some("unit")
+                        && let Some(side) = h.get::<Option<String>>("side")?
+                    {
+                        who.push_str(&format!(" ({side})"));
+                    }
+                    Some(who)
+                }
+                v => text(v.clone())?,
+            };
+            let about = who.or(text(t.get("title")?)?);
+            match (label, about) {
+                (Some(l), Some(a)) => Some(format!("{l} · {a}")),
+                (l, a) => l.or(a),
+            }
+        }
+        v => text(v)?,
+    };
+    if let Some(s) = &mut shown
+        && s.len() > MAX_CONTEXT
+    {
+        let mut end = MAX_CONTEXT;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s.truncate(end);
+        s.push('…');
+    }
+    Ok(shown)
 }
 
 /// `math.random([m [, n]])`: one die through the host.

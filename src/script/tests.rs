@@ -489,7 +489,7 @@ fn unit(id: &str) -> ArgValue {
 fn a_command_runs_with_its_arguments_and_dice() {
     let l = demo();
     let out = run_demo(&l, "shoot", &[("firer", unit("a1"))], &[4]);
-    assert_eq!(out.output, ["A1 hits (4)"]);
+    assert_eq!(out.output, ["A1 [a1] hits (4)"]);
     assert_eq!(out.rolls.len(), 1);
     let out = run_demo(
         &l,
@@ -500,7 +500,7 @@ fn a_command_runs_with_its_arguments_and_dice() {
         ],
         &[4],
     );
-    assert_eq!(out.output, ["A1 misses (3)"]);
+    assert_eq!(out.output, ["A1 [a1] misses (3)"]);
 }
 
 #[test]
@@ -518,7 +518,7 @@ fn units_change_with_a_reason_and_the_store_keeps_data() {
     assert_eq!(g.attr("b2", "sp"), Some(&V::Int(3)));
     assert_eq!(out.notes.len(), 1);
     assert_eq!(out.notes[0].change, "b2 sp 4 → 3");
-    assert_eq!(out.notes[0].reason, "hit by A1 (5.2.4)");
+    assert_eq!(out.notes[0].reason, "hit by A1 [a1] (5.2.4)");
     assert_eq!(g.stored("demo", "shots"), Some(&serde_json::json!(1)));
     run_on(&l, &mut g, "shoot", &[("firer", unit("a1"))], &[1]).unwrap();
     assert_eq!(g.stored("demo", "shots"), Some(&serde_json::json!(2)));
@@ -540,7 +540,7 @@ fn a_variant_changes_the_rules() {
     src.variant = Some("classic".into());
     let l = load(&src, LIMITS, Arc::default()).unwrap();
     let out = run_demo(&l, "shoot", &[("firer", unit("a1"))], &[4]);
-    assert_eq!(out.output, ["A1 misses (4)"]);
+    assert_eq!(out.output, ["A1 [a1] misses (4)"]);
 
     src.variant = Some("modern".into());
     let err = load(&src, LIMITS, Arc::default()).unwrap_err();
@@ -582,7 +582,7 @@ fn events_reach_handlers_and_pre_events_cancel() {
         )
         .unwrap();
     assert!(!go);
-    assert_eq!(out.output, ["B2 is routed and cannot shoot (7.3)"]);
+    assert_eq!(out.output, ["B2 [b2] is routed and cannot shoot (7.3)"]);
     let (go, _) = l
         .host
         .emit(
@@ -772,13 +772,13 @@ fn reload_swaps_in_good_rules_and_keeps_the_old_on_error() {
     let mut live = r.reload().unwrap();
     assert_eq!(live.rules.generation, 1);
     r.watch().unwrap();
-    assert_eq!(shoot(&live, 4), "A1 hits (4)");
+    assert_eq!(shoot(&live, 4), "A1 [a1] hits (4)");
 
     // An edit: new behaviour after the poll.
     std::fs::write(&init, original.replace(" hits (", " HITS (")).unwrap();
     live = next_reload(&mut r).unwrap();
     assert!(live.rules.generation >= 2);
-    assert_eq!(shoot(&live, 4), "A1 HITS (4)");
+    assert_eq!(shoot(&live, 4), "A1 [a1] HITS (4)");
 
     // A broken edit: the error names file and line; the old rules stay.
     std::fs::write(&init, original.replace("local need =", "local need = =")).unwrap();
@@ -793,14 +793,14 @@ fn reload_swaps_in_good_rules_and_keeps_the_old_on_error() {
         Some(format!("rulesets/demo/init.lua:{line}")),
         "{err}"
     );
-    assert_eq!(shoot(&live, 4), "A1 HITS (4)");
+    assert_eq!(shoot(&live, 4), "A1 [a1] HITS (4)");
     let generation = r.generation();
 
     // The fix: new behaviour again.
     std::fs::write(&init, original.replace(" hits (", " hit! (")).unwrap();
     live = next_reload(&mut r).unwrap();
     assert!(live.rules.generation > generation);
-    assert_eq!(shoot(&live, 4), "A1 hit! (4)");
+    assert_eq!(shoot(&live, 4), "A1 [a1] hit! (4)");
 
     // A required module is watched too.
     let tables = dir.path().join("rulesets/demo/tables.lua");
@@ -847,7 +847,7 @@ fn a_check_renders_one_line_per_factor_with_its_rule() {
         c.to_string(),
         "Shooting 5.2\n      5  to hit: 1d6 [5] (5.2.1)\n     -2  modifiers (5.2.2)\n  =   3  miss"
     );
-    assert_eq!(out.render(), format!("{c}\nA1 misses (3)"));
+    assert_eq!(out.render(), format!("{c}\nA1 [a1] misses (3)"));
 }
 
 #[test]
@@ -889,7 +889,7 @@ fn a_house_rule_hooks_into_a_check() {
         .map(|f| f.label.as_str())
         .collect();
     assert_eq!(labels, ["to hit", "smoke"]);
-    assert_eq!(out.output, ["A1 hits (4)"]);
+    assert_eq!(out.output, ["A1 [a1] hits (4)"]);
 }
 
 #[test]
@@ -1025,7 +1025,7 @@ fn sides_and_commands_are_handles_and_refusals_are_plain() {
     g.add_command("s", "c", "Foot").unwrap();
     g.add_unit("c", "a1", "A1", []).unwrap();
     let out = run_on(&l, &mut g, "x", &[("s", unit("s"))], &[]).unwrap();
-    assert_eq!(out.output, ["Blue 2 Foot s 0"]);
+    assert_eq!(out.output, ["Blue [s] 2 Foot [c] s 0"]);
     assert_eq!(g.attr("s", "morale"), Some(&V::Int(2)));
     let err = run_on(&l, &mut g, "no", &[], &[]).unwrap_err();
     assert_eq!(err.to_string(), "not in this phase (3.3)");

@@ -67,6 +67,17 @@ fn note(changes: &mut Vec<Change>, notes: &mut Vec<Note>, c: Change, reason: Str
     Value::Nil
 }
 
+/// How scripts show a unit, side or command: its name with its id (`Warriors 7 [war7]`), so
+/// two units of one name are told apart in every breakdown and result line; the id alone
+/// when the name is the id.
+pub fn display_name(id: &str, name: &str) -> String {
+    if name == id || name.is_empty() {
+        id.to_string()
+    } else {
+        format!("{name} [{id}]")
+    }
+}
+
 /// Runs one world operation for Lua. `ops` are listed in [`UNIT`].
 pub(crate) fn op(
     lua: &Lua,
@@ -83,7 +94,8 @@ pub(crate) fn op(
             let u = game.find_unit(&id).map_err(runtime)?;
             let t = lua.create_table()?;
             t.set("id", u.id.as_str())?;
-            t.set("name", u.name.as_str())?;
+            t.set("name", display_name(u.id.as_str(), &u.name))?;
+            t.set("bare_name", u.name.as_str())?;
             t.set("side", u.side.as_str())?;
             t.set("command", u.command.as_str())?;
             Value::Table(t)
@@ -97,7 +109,9 @@ pub(crate) fn op(
                 .ok_or_else(|| runtime(game.unknown_any(&id)))?;
             let t = lua.create_table()?;
             t.raw_set("id", id.as_str())?;
-            t.raw_set("name", game.name_of(&id))?;
+            let name = game.name_of(&id);
+            t.raw_set("name", display_name(&id, &name))?;
+            t.raw_set("bare_name", name)?;
             t.raw_set("kind", kind.name())?;
             let attrs = lua.create_table()?;
             for name in game.schema().attrs(kind).keys() {
@@ -283,7 +297,7 @@ local type, tostring, error, setmetatable, rawget = type, tostring, error, setme
 
 local Unit = {}
 local methods = {}
-local fields = { id = true, name = true, side = true, command = true, kind = true }
+local fields = { id = true, name = true, bare_name = true, side = true, command = true, kind = true }
 
 -- A handle: the unit's id; everything else is read from the game when asked. What a call
 -- has read is kept for the rest of that call (`cache`, emptied by `reset` at the start of
@@ -323,6 +337,8 @@ end
 Unit.__newindex = function(u, k)
   error("units change through u:set(\"" .. tostring(k) .. "\", value, \"reason\"): every change needs a reason", 2)
 end
+-- How a unit, side or command is shown: `u.name`, its name with its id (`Warriors 7
+-- [war7]`), so a breakdown says which of two "Line infantry 3" is meant.
 Unit.__tostring = function(u) return snap(id_of(u)).name end
 Unit.__concat = function(a, b) return tostring(a) .. tostring(b) end
 Unit.__eq = function(a, b) return id_of(a) == id_of(b) end

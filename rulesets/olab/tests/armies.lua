@@ -43,7 +43,7 @@ test("the armies load under the 2E variant too; their `comms` and `cinc_rating` 
   contains(s:run("incommand rats_lorried1 18"), "in command")
   contains(s:run("comms rats telephone"), "command distance 8\"")
   contains(s:run("incommand rats_lorried1 9"), "out of command")
-  contains(s:run("cinc dak"), "C-in-C Rommel (superior), +1")
+  contains(s:run("cinc dak"), "C-in-C Rommel [rommel] (superior), +1")
 end)
 
 test("the sample armies' SKI/F and SKI/S take the post-1906 +2 from the game's period (Table 3)", function()

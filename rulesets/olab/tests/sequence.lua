@@ -28,8 +28,8 @@ test("background initiative: D6 + C-in-C rating, winner chooses (3.2)", function
   local s = game()
   s:dice(3, 4)                       -- red 3 + 1 = 4, blue 4 - 1 = 3
   local out = s:run("deploy")
-  contains(out, "+1  C-in-C RedGen (superior) (3.2)")
-  contains(out, "-1  C-in-C BlueGen (inferior) (3.2)")
+  contains(out, "+1  C-in-C RedGen [rgen] (superior) (3.2)")
+  contains(out, "-1  C-in-C BlueGen [bgen] (inferior) (3.2)")
   contains(out, "red wins the background initiative")
   eq(s:stored("olab", "deploy").winner, "red")
 end)
