@@ -116,7 +116,7 @@ umpire.command {
         (args.stand and args.stand.id or "STAND") .. "`", 0)
     end
     local c = ctx:check("Dispute test 1.3" .. (args.stand and (": " .. args.stand.name) or ""))
-    c:roll("1d6", "D6", "1.3")
+    c:roll("1d6", "dispute D6", "1.3", args.stand)
     if args.stand and A.kind(args.stand) == "hero" then c:add(1, "Hero", "1.3, 8.8.4") end
     local yes = c:total() >= 4
     c:result(yes and "it happens (4+)" or "it does not (under 4)")

@@ -115,7 +115,7 @@ umpire.command {
     local need = umpire.table("knock_out"):lookup(row, col)
     local k = ctx:check(string.format("KO roll 8.8.2: row %s (%s), column %s: %d+ needed",
       row, from, col, need))
-    k:roll("1d6", "KO D6", "8.8.2")
+    k:roll("1d6", "KO D6", "8.8.2", f)
     local plus = {}
     if (args.arc == "flank" or args.arc == "rear") and t.type ~= "AIR" then
       plus[#plus + 1] = "vehicle hit in the " .. args.arc
@@ -180,7 +180,7 @@ umpire.command {
     actions.use(f, "shoot", args.force)
     local c = ctx:check(string.format("KO fire 8.8.2: %s at a %s fortification section, %d\"",
       f.name, args.kind, range))
-    c:roll("1d6", "shooting D6", "5.2.1")
+    c:roll("1d6", "shooting D6", "5.2.1", f)
     c:add(f.sp, "firer's current SP", "Table 7")
     local key = shooting.weapon_row(f, weapon, { type = "fort" }, {})
     if key then c:add(umpire.table("fire_additions"):lookup(key), weapon .. " (full factor)", "Table 7, 8.8.2") end
@@ -196,7 +196,7 @@ umpire.command {
     local need = umpire.table("knock_out"):lookup(row, col)
     local k = ctx:check(string.format("KO roll 8.8.2: row %s (%s), column %s: %d+ needed",
       row, from, col, need))
-    k:roll("1d6", "KO D6", "8.8.2")
+    k:roll("1d6", "KO D6", "8.8.2", f)
     local plus = {}
     if args.high_wall then plus[#plus + 1] = "a high wall" end
     if args.above then plus[#plus + 1] = "firing from above" end

@@ -69,7 +69,7 @@ local function hit_test(ctx, title, caster, target, range, indirect)
   end
   local how = indirect and "indirect, anywhere on the table" or string.format("direct, %d\" of %d\"", range, DIRECT_RANGE)
   local c = ctx:check(string.format("%s 8.7.3.1: %s at %s (%s)", title, caster.name, target.name, how))
-  c:roll("1d6", "D6", "8.7.3.1")
+  c:roll("1d6", "magic D6", "8.7.3.1", caster)
   if indirect then c:add(-1, "indirect magic", "8.7.3.1, AMB-05d") end
   c:point("magic.hit")
   local hit = c:total() >= 5
@@ -80,8 +80,8 @@ end
 -- 2D6 against the other side's 1D6; returns the net (never below 0).
 local function contest(ctx, title, roller, other, what)
   local c = ctx:check(title)
-  c:roll("2d6", roller .. "'s 2D6", "8.7.3.1")
-  local _, d = umpire.roll("1d6")
+  c:roll("2d6", roller .. "'s 2D6", "8.7.3.1", roller)
+  local _, d = umpire.roll("1d6", { label = "1D6 against the magic", by = other })
   c:add(-d[1], string.format("1D6 rolled by %s [%d]", other, d[1]), "8.7.3.1, AMB-05c")
   c:point("magic." .. what)
   local net = math.max(0, c:total())

@@ -81,7 +81,7 @@ umpire.command {
     if args.avoid then
       c:result(q .. " HP, taken without a save (the target chose the avoidance roll)")
       local a = ctx:check("Avoiding suppression 8.8.1: " .. t.name)
-      local d = a:roll("1d6", "avoidance D6, instead of the save", "8.8.1")
+      local d = a:roll("1d6", "avoidance D6, instead of the save", "8.8.1", t)
       if d > q then
         a:result(string.format("%d beats %d HP: not suppressed", d, q))
       else

@@ -40,7 +40,7 @@ umpire.command {
   },
   run = function(ctx, args)
     local c = ctx:check("Shooting 5.2")
-    c:roll("1d6", "to hit", "5.2.1")
+    c:roll("1d6", "to hit", "5.2.1", args.firer) -- `args.firer` rolls it
     if args.modifier then c:add(args.modifier, "modifiers", "5.2.2") end
     if args.target and args.target:has("pinned") then c:add(-1, "target pinned", "5.2.3") end
     c:point("shooting.modifiers") -- house rules hook in here
@@ -72,7 +72,7 @@ umpire.command {
     local u = args.unit
     local quality = args.quality or u.quality
     local c = ctx:check("Morale 7.1")
-    c:roll("2d6", "morale roll", "7.1.1")
+    c:roll("2d6", "morale roll", "7.1.1", u)
     c:add(umpire.lookup("quality", quality), quality, "7.1.2")
     local pinned = u:has("pinned")
     if args.pinned or pinned then c:add(-1, "pinned", "7.1.3") end
@@ -95,7 +95,7 @@ umpire.command {
       if u:has("routed") then
         any = true
         local c = ctx:check("Rally 7.4: " .. u.name)
-        c:roll("1d6", "rally roll", "7.4.1")
+        c:roll("1d6", "rally roll", "7.4.1", u)
         if c:total() >= 4 then
           c:result("rallies")
           u:unmark("routed", "rallied (7.4.1)")

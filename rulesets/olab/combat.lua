@@ -62,7 +62,7 @@ end
 function M.strike(ctx, s, d, arc, opts)
   local c = ctx:check(string.format("Close combat 6.5: %s strikes %s (%s)", s.name, d.name, arc))
   M.current = { striker = s, struck = d, arc = arc, opts = opts, check = c }
-  c:roll("1d6", "close combat D6", "6.5")
+  c:roll("1d6", "close combat D6", "6.5", s)
   strength(c, s)
   -- Table 9
   if s.type == "INF/A" or s.type == "INF/U" or s.type == "MSK" then
@@ -138,7 +138,7 @@ function M.strike(ctx, s, d, arc, opts)
     c:result("no HP (nothing to save)")
     return 0
   end
-  local save, dice = umpire.roll("2d6")
+  local save, dice = umpire.roll("2d6", { label = "save", by = d })
   c:add(-save, string.format("%s save: 2d6 [%s]", util.poss(d.name), table.concat(dice, " ")), "6.5")
   local hp = math.max(0, c:total())
   c:result(hp == 1 and "1 HP" or hp .. " HP")

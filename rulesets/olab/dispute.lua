@@ -18,7 +18,7 @@ umpire.command {
     end
     if (args.mode or "opposed") == "test" then
       local c = ctx:check("Dispute test 1.3" .. (args.unit and (": " .. args.unit.name) or ""))
-      c:roll("1d6", "D6", "1.3")
+      c:roll("1d6", "dispute D6", "1.3", args.unit)
       if args.unit and args.unit.hero then c:add(1, "Hero", "1.3, 8.8.4") end
       local yes = c:total() >= 4
       c:result(yes and "it happens (4+)" or "it does not (under 4)")
@@ -31,7 +31,7 @@ umpire.command {
       local best, leaders = nil, {}
       for _, side in ipairs(contenders) do
         local c = ctx:check("Dispute 1.3: " .. side .. (attempt > 1 and " (again after a tie)" or ""))
-        local d = c:roll("1d6", "D6", "1.3")
+        local d = c:roll("1d6", "dispute D6", "1.3", umpire.side(side))
         c:result(tostring(d))
         if best == nil or d > best then best, leaders = d, { side }
         elseif d == best then leaders[#leaders + 1] = side end

@@ -81,7 +81,7 @@ umpire.command {
       if util.off_table(g) then umpire.fail(g.name .. " is off the table") end
     end
     local c = ctx:check("Rally 7.3: " .. u.name)
-    c:roll("1d6", "rally D6", "7.3")
+    c:roll("1d6", "rally D6", "7.3", u)
     if g and g.id ~= u.id then
       c:add(util.rating[g.general] or 0, g.general .. " General " .. g.name .. " within 4\"", "7.3")
     end
@@ -149,8 +149,8 @@ function M.test(ctx, g, base, force)
   local fail = level / 10 - 1
   local c = ctx:check(string.format("%s morale 7.1: %s, %d of %d stands lost (%d%%)",
     util.is_2e() and "Army" or "Command", g.label, lost, n, pct))
-  c:roll("1d6", "morale D6", "7.1")
   local side = units[1] and units[1].side or g.id
+  c:roll("1d6", "morale D6", "7.1", g.label)
   local rating, label = util.cinc_rating(side)
   if rating ~= 0 then c:add(rating, label, "7.1") end
   if util.is_2e() then

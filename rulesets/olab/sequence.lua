@@ -22,7 +22,7 @@ local function contest(ctx, title, rule)
     for _, side in ipairs(contenders) do
       local label = attempt == 1 and side or (side .. ", roll " .. attempt .. " after a tie")
       local c = ctx:check(title .. ": " .. label)
-      c:roll("1d6", "D6", rule)
+      c:roll("1d6", "initiative D6", rule, umpire.side(side))
       local rating, label = util.cinc_rating(side)
       c:add(rating, label, rule)
       local t = c:total()
@@ -228,7 +228,7 @@ umpire.command {
         umpire.fail(u.id .. " is not in reserve (off_table=" .. u.off_table .. ")")
       end
       local c = ctx:check("Reserves 3.2: " .. u.name)
-      local d = c:roll("1d6", "D6", "3.2")
+      local d = c:roll("1d6", "reserves D6", "3.2", u)
       if d >= 2 then
         c:result("enters")
         u:set("off_table", "no", "reserve arrives on a " .. d .. " (3.2)")

@@ -232,7 +232,7 @@ function M.score(ctx, spec, t, c, d6)
   if d6 then
     c:add(d6, "the shot's D6 (one die for both targets, AMB-17)", "5.2.1")
   else
-    d6 = c:roll("1d6", "shooting D6", "5.2.1")
+    d6 = c:roll("1d6", "shooting D6", "5.2.1", f)
   end
   if f.formation == "square" and spec.partner then
     c:add(util.quarter(f.sp + spec.partner.sp), "square: 1/4 of " .. f.name .. " + " ..
@@ -285,7 +285,7 @@ function M.save(ctx, spec, t, c)
     return 0
   end
   local dice = t.shields and "3d6" or "2d6"
-  local save, rolled = umpire.roll(dice)
+  local save, rolled = umpire.roll(dice, { label = "save", by = t })
   c:add(-save, string.format("%s save: %s [%s]%s", util.poss(t.name), dice, table.concat(rolled, " "),
     t.shields and " with a shield die" or ""), t.shields and "5.2.1, 8.7.2" or "5.2.1")
   c:point("olab.shooting.save")
@@ -300,7 +300,7 @@ function M.apply(ctx, spec, t, hp)
   util.damage(t, hp, string.format("%d HP from %s fire (5.2.1)", hp, util.poss(spec.firer.name)))
   if spec.chemical and hp >= 1 and t.sp > 0 then
     local c = ctx:check("Gas 8.4: " .. t.name)
-    c:roll("1d6", "extra gas loss", "8.4")
+    c:roll("1d6", "extra gas loss", "8.4", t)
     c:add(-2, "gas", "8.4")
     if t.nbc then c:add(-2, "NBC kit", "8.4") end
     local extra = math.max(0, c:total())

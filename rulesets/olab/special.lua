@@ -184,7 +184,7 @@ umpire.command {
         left + 10))
     end
     local c = ctx:check("AIR return 8.3: " .. a.name)
-    c:roll("1d6", "return D6", "8.3")
+    c:roll("1d6", "return D6", "8.3", a)
     if c:total() >= 6 then
       c:result("returns")
       a:set("off_table", "no", "returns re-armed (8.3)")
@@ -206,7 +206,7 @@ umpire.command {
   run = function(ctx, args)
     local u = args.stand
     local c = ctx:check("Minefield 8.1: " .. u.name)
-    c:roll("1d6", "minefield damage, no save", "8.1")
+    c:roll("1d6", "minefield damage, no save", "8.1", u)
     local hp = c:total()
     c:result(hp .. " SP lost")
     local before = u.sp
@@ -248,7 +248,7 @@ umpire.command {
     local out = {}
     for _, u in ipairs(args.stands) do
       local c = ctx:check("Landing 8.5: " .. u.name)
-      c:roll("1d6", "landing D6", "8.5")
+      c:roll("1d6", "landing D6", "8.5", u)
       c:add(-3, "landing", "8.5")
       local hp = math.max(0, c:total())
       c:result(hp .. " HP, no save")

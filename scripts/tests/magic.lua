@@ -20,7 +20,7 @@ test("Merlin and Hengist (8.7.3.1): 5 hits, 2D6 7 less Hengist's 3 is 4 HP, 5 â†
   local out = s:run("cast merlin hengist 18")
   -- step 1: the hit, direct at 18" of 24"
   contains(out, "Magic attack 8.7.3.1: Merlin [merlin] at Hengist [hengist] (direct, 18\" of 24\")")
-  contains(out, "5  D6: 1d6 [5] (8.7.3.1)")
+  contains(out, "5  magic D6: 1d6 [5] (8.7.3.1)")
   contains(out, "=   5  hit (5+)")
   -- step 2: 2D6 against the target side's 1D6; nothing else is added (AMB-05a)
   contains(out, "7  Merlin [merlin]'s 2D6: 2d6 [3, 4] (8.7.3.1)")

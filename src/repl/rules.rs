@@ -179,10 +179,36 @@ pub fn rules_root(dir: Option<&Path>) -> PathBuf {
     }
 }
 
-/// A script error as a command error (its text keeps file, line and what was running).
+/// A script error as a command error (its text keeps file, line and what was running). A
+/// fault in a house rule says how to carry on without it; the help shows the rule files'
+/// frames of the traceback (the host's own frames say nothing to a club).
 pub fn script_err(e: ScriptError, span: crate::span::Span) -> CommandError {
-    let help = e.traceback.clone().filter(|t| !t.is_empty());
+    let mut help: Vec<String> = Vec::new();
+    if let Some(rule) = e.location.as_deref().and_then(house_rule_of) {
+        help.push(format!(
+            "the house rule `{rule}` failed: `house off {rule}` switches it off so the game can go on"
+        ));
+    }
+    let frames: Vec<&str> = e
+        .traceback
+        .iter()
+        .flat_map(|t| t.lines())
+        .map(str::trim)
+        .filter(|l| l.starts_with("rulesets/") || l.starts_with("scripts/"))
+        .collect();
+    if !frames.is_empty() {
+        help.push(format!("called from:\n  {}", frames.join("\n  ")));
+    }
+    let help = (!help.is_empty()).then(|| help.join("\n"));
     CommandError::invalid(e.to_string(), help, span)
+}
+
+/// The house rule a location such as `scripts/heroes.lua:12` or `scripts/heroes/olab.lua:3`
+/// is in.
+fn house_rule_of(location: &str) -> Option<&str> {
+    let rest = location.strip_prefix("scripts/")?;
+    let first = rest.split(['/', ':']).next()?;
+    Some(first.strip_suffix(".lua").unwrap_or(first))
 }
 
 /// One line saying what is in force: `rules: demo (variant classic) + ambush · generation 3`.

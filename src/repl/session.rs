@@ -136,6 +136,9 @@ pub struct Session {
     pub state: State,
     /// The rules generation the registry's script commands come from.
     registry_generation: u64,
+    /// The die values typed in during the last command, in order (see
+    /// [`Session::put_back`]).
+    pub typed: Vec<i64>,
 }
 
 /// The result of one line: what it produced, or why it failed (with the canonical command name
@@ -160,6 +163,7 @@ impl Session {
         Session {
             registry,
             registry_generation: 0,
+            typed: Vec::new(),
             state: State {
                 dice,
                 dice_limits: Limits::default(),
@@ -229,10 +233,13 @@ impl Session {
         let name = spec.name.to_string();
         let run = spec.run;
         let builtin = spec.script.is_none();
-        // Time spent waiting for the umpire to type dice counts against no script's budget.
         let control = self.state.scripts.control.clone();
-        let mut patient = entry.map(|e| crate::script::PatientEntry::new(e, &control));
-        let mut entry = patient.as_mut().map(|p| p as &mut dyn DieEntry);
+        let mut at_table = entry.map(|entry| AtTheTable {
+            entry,
+            control: &control,
+            typed: Vec::new(),
+        });
+        let mut entry = at_table.as_mut().map(|t| t as &mut dyn DieEntry);
         let saved_dice = self.state.dice.clone();
         self.state.pending = Pending::default();
         let mut ctx = Context {
@@ -253,6 +260,7 @@ impl Session {
             Err(e) => Err(e),
         }
         .and_then(|out| script_commands::emit_events(&mut self.state, reborrow(&mut entry), out));
+        self.typed = at_table.map(|t| t.typed).unwrap_or_default();
         self.sync_rules();
         let pending = std::mem::take(&mut self.state.pending);
         match result {
@@ -293,6 +301,21 @@ impl Session {
         }
     }
 
+    /// After a command that failed or was cancelled: the `dice queue …` command that puts
+    /// back the values typed for it, followed by `extra` (values typed but not reached), so
+    /// nobody has to ask the players to roll again. `None` when nothing was typed.
+    pub fn put_back(&self, extra: &[String]) -> Option<String> {
+        if self.typed.is_empty() && extra.is_empty() {
+            return None;
+        }
+        let mut values: Vec<String> = self.typed.iter().map(i64::to_string).collect();
+        values.extend(extra.iter().cloned());
+        Some(format!(
+            "the dice typed are not lost: `dice queue {}` puts them back (queued dice are used first, in enter mode too)",
+            values.join(" ")
+        ))
+    }
+
     /// Words worth completing in arguments: ids, selector terms, attribute and marker
     /// names, table names.
     pub fn vocabulary(&self) -> Vec<String> {
@@ -314,6 +337,24 @@ impl Session {
         // The changes were applied in order by this command, so their inverses apply.
         let _ = self.state.game.undo_all(changes);
         self.state.dice = dice;
+    }
+}
+
+/// The umpire's die entry for one command: the time spent waiting for an answer counts
+/// against no script's budget (players may take a minute to find their dice), and every
+/// value typed is kept, so a command that fails can say how to put them back.
+struct AtTheTable<'a, 'e> {
+    entry: &'e mut dyn DieEntry,
+    control: &'a crate::script::Control,
+    typed: Vec<i64>,
+}
+
+impl DieEntry for AtTheTable<'_, '_> {
+    fn enter(&mut self, request: &crate::dice::DieRequest<'_>) -> Result<i64, String> {
+        let entry = &mut *self.entry;
+        let v = self.control.waiting(|| entry.enter(request))?;
+        self.typed.push(v);
+        Ok(v)
     }
 }
 

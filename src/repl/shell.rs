@@ -139,15 +139,19 @@ pub fn run_script<R: BufRead>(
                 writeln!(stdout, "{PROMPT}{shown}")?;
             }
         }
-        let (executed, line, extra) = match text {
+        let (executed, line, extra, put_back) = match text {
             Ok(line) => {
-                let (executed, extra) = execute_reading_dice(session, script, &line, printer)?;
+                let (executed, extra, put_back) =
+                    execute_reading_dice(session, script, &line, printer)?;
                 let Some(executed) = executed else { continue };
-                (executed, line, extra)
+                (executed, line, extra, put_back)
             }
-            Err(bad) => (Err((None, bad.error())), bad.lossy, Map::new()),
+            Err(bad) => (Err((None, bad.error())), bad.lossy, Map::new(), None),
         };
         let ok = printer.print_with(&executed, &line, Some((&name, n)), extra)?;
+        if let Some(put_back) = put_back {
+            printer.warn(&put_back, Some((&name, n)))?;
+        }
         all_ok &= ok;
         if (!ok && options.stop_on_error) || executed.is_ok_and(|o| o.quit) {
             break;
@@ -157,17 +161,20 @@ pub fn run_script<R: BufRead>(
 }
 
 /// Runs `line` with entered dice read from the lines of `script` after it; warns about
-/// refused and left-over values and returns them as JSON fields (`refused`, `leftover`).
+/// refused and left-over values and returns them as JSON fields (`refused`, `leftover`,
+/// `typed`), and, when the command failed after dice were typed for it, the warning that says
+/// how to put them back (printed after the error).
 fn execute_reading_dice<R: BufRead>(
     session: &mut Session,
     script: &mut Script<R>,
     line: &str,
     printer: &Printer,
-) -> io::Result<(Option<Executed>, Map<String, Value>)> {
+) -> io::Result<(Option<Executed>, Map<String, Value>, Option<String>)> {
     let name = script.name().to_string();
     let mut entry = ScriptEntry::new(script);
     let executed = session.execute(line, Some(&mut entry));
     let mut extra = Map::new();
+    let failed = executed.as_ref().is_some_and(|e| e.is_err());
     let refused = entry.refused();
     for r in refused {
         printer.warn(
@@ -182,11 +189,24 @@ fn execute_reading_dice<R: BufRead>(
             .collect();
         extra.insert("refused".into(), Value::Array(list));
     }
-    if let Some((n, values)) = entry.leftover() {
+    let leftover = entry.leftover();
+    let mut put_back = None;
+    if failed {
+        let values = leftover
+            .as_ref()
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default();
+        put_back = session.put_back(&values);
+        if put_back.is_some() {
+            let mut typed: Vec<Value> = session.typed.iter().map(|&v| v.into()).collect();
+            typed.extend(values.into_iter().map(Value::from));
+            extra.insert("typed".into(), Value::Array(typed));
+        }
+    } else if let Some((n, values)) = leftover {
         printer.warn(&leftover_message(&values), Some((&name, n)))?;
         extra.insert("leftover".into(), json!(values));
     }
-    Ok((executed, extra))
+    Ok((executed, extra, put_back))
 }
 
 /// The seed a one-shot command rolled with.
@@ -317,14 +337,18 @@ pub fn repl(
             let executed = session.execute(&line, Some(&mut entry));
             (executed, entry.leftover())
         };
-        if !leftover.is_empty() {
-            printer.warn(&leftover_message(&leftover), None)?;
-        }
         let Some(executed) = executed else { continue };
         if let Some(helper) = editor.helper_mut() {
             helper.words = session.vocabulary();
         }
         printer.print(&executed, &line, None)?;
+        if executed.is_err() {
+            if let Some(put_back) = session.put_back(&leftover) {
+                printer.warn(&put_back, None)?;
+            }
+        } else if !leftover.is_empty() {
+            printer.warn(&leftover_message(&leftover), None)?;
+        }
         if executed.is_ok_and(|o| o.quit) {
             break;
         }

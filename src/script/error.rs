@@ -95,6 +95,9 @@ impl ScriptError {
         if let Some(r) = find_refusal(&err) {
             return ScriptError::new(ScriptErrorKind::Refused(r.0.clone()));
         }
+        if let Some(m) = unplaced_message(&err) {
+            return ScriptError::new(ScriptErrorKind::Refused(m));
+        }
         let traceback = find_traceback(&err);
         if let Some(b) = find_budget(&err) {
             return ScriptError {
@@ -233,6 +236,21 @@ fn find_refusal(e: &mlua::Error) -> Option<&Refusal> {
         mlua::Error::CallbackError { cause, .. } => find_refusal(cause),
         mlua::Error::WithContext { cause, .. } => find_refusal(cause),
         _ => e.downcast_ref::<Refusal>(),
+    }
+}
+
+/// The message of an error a script raised on purpose without a position (`error(msg, 0)`):
+/// like `umpire.fail`, a refusal to show as it is. Errors of the Lua machine and of library
+/// functions always carry the script's file and line, and those of host functions come
+/// wrapped as callback errors, so neither is taken for one.
+fn unplaced_message(e: &mlua::Error) -> Option<String> {
+    match e {
+        mlua::Error::WithContext { cause, .. } => unplaced_message(cause),
+        mlua::Error::RuntimeError(msg) => {
+            let msg = msg.split("\nstack traceback:").next().unwrap_or(msg);
+            (lua_location(msg).is_none() && !msg.starts_with('[')).then(|| msg.to_string())
+        }
+        _ => None,
     }
 }
 

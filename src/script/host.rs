@@ -704,8 +704,16 @@ fn roll_with(
         .unwrap_or_default();
     let parsed =
         dice::parse(expr).map_err(|e| mlua::Error::runtime(format!("bad dice `{expr}`: {e}")))?;
-    let mut rolls = dice::roll(&parsed, dice, &limits)
-        .map_err(|e| mlua::Error::runtime(format!("cannot roll `{expr}`: {e}")))?;
+    let mut rolls = dice::roll(&parsed, dice, &limits).map_err(|e| match *e.kind {
+        // The umpire stopped typing dice, or the queue holds a value the die cannot show:
+        // not a fault in the script, so said plainly (the help says how to go on).
+        dice::DiceErrorKind::SourceCancelled { .. }
+        | dice::DiceErrorKind::ImpossibleQueued { .. } => {
+            let help = e.help().map_or(String::new(), |h| format!(" ({h})"));
+            mlua::Error::external(super::error::Refusal(format!("{e}{help}")))
+        }
+        _ => mlua::Error::runtime(format!("cannot roll `{expr}`: {e}")),
+    })?;
     if rolls.len() != 1 {
         return Err(mlua::Error::runtime(format!(
             "umpire.roll rolls one expression, not a repeat (`{expr}`)"

@@ -24,7 +24,7 @@ pub use host::{ArgValue, CallOutput, ScriptHost};
 pub use load::{Loaded, RuleSource, load};
 pub use registry::{ArgKind, ArgSpec, CommandDef, Handler, Origin, Rules, Variant};
 pub use reload::Reloader;
-pub use sandbox::{Control, Limits, PatientEntry};
+pub use sandbox::{Control, Limits};
 pub use world::{Note, World};
 
 #[cfg(test)]

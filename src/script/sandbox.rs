@@ -101,27 +101,6 @@ impl Control {
     }
 }
 
-/// A die entry whose time waiting for the umpire no script budget counts (see
-/// [`Control::waiting`]).
-pub struct PatientEntry<'a> {
-    entry: &'a mut dyn crate::dice::DieEntry,
-    control: &'a Control,
-}
-
-impl<'a> PatientEntry<'a> {
-    /// Asks through `entry`, recording the time each answer took on `control`.
-    pub fn new(entry: &'a mut dyn crate::dice::DieEntry, control: &'a Control) -> Self {
-        PatientEntry { entry, control }
-    }
-}
-
-impl crate::dice::DieEntry for PatientEntry<'_> {
-    fn enter(&mut self, request: &crate::dice::DieRequest<'_>) -> Result<i64, String> {
-        let entry = &mut *self.entry;
-        self.control.waiting(|| entry.enter(request))
-    }
-}
-
 /// The budget of the current call, kept in the Lua state's app data.
 pub(crate) struct BudgetState {
     pub limits: Limits,
@@ -167,14 +146,24 @@ impl BudgetState {
     }
 }
 
-/// `rulesets/demo/init.lua:12` for the function running in `debug`.
-fn location(debug: &mlua::debug::Debug<'_>) -> Option<String> {
+/// `rulesets/demo/init.lua:12` for a function of a rule file; `None` for the host's own
+/// trusted Lua (chunks named `=umpire …`) and C functions.
+fn file_location(debug: &mlua::debug::Debug<'_>) -> Option<String> {
     let src = debug.source();
-    let name = src.source.as_deref()?;
-    let name = name.strip_prefix('@').unwrap_or(name);
+    let name = src.source.as_deref()?.strip_prefix('@')?;
     Some(match debug.current_line() {
         Some(line) => format!("{name}:{line}"),
         None => name.to_string(),
+    })
+}
+
+/// Where a script was when the hook stopped it: the function running in `debug` if it is a
+/// rule file's, else the nearest rule file's function below it on the stack (a budget that
+/// runs out inside the host's trusted Lua, such as the breakdown builder, is reported at the
+/// rule's line that called it, never as `=umpire check`).
+fn location(lua: &Lua, debug: &mlua::debug::Debug<'_>) -> Option<String> {
+    file_location(debug).or_else(|| {
+        (1..64).find_map(|level| lua.inspect_stack(level, |d| file_location(d)).flatten())
     })
 }
 
@@ -204,13 +193,13 @@ pub(crate) fn install_budget(lua: &Lua, limits: Limits, control: Arc<Control>) -
             if let Some(budget) = budget {
                 let t = BudgetExceeded {
                     budget,
-                    location: location(debug),
+                    location: location(lua, debug),
                 };
                 st.tripped = Some(t.clone());
                 return Err(mlua::Error::external(t));
             }
             if lua.used_memory() > st.limits.memory / 2 {
-                st.last_location = location(debug);
+                st.last_location = location(lua, debug);
             }
             Ok(VmState::Continue)
         },

@@ -284,15 +284,18 @@ fn deadline_and_interrupt_stop_a_script() {
     still_works(&h);
 }
 
-/// An umpire who takes `pause` to type each die, always a 3.
+/// An umpire who takes `pause` to type each die, always a 3; the time is reported to
+/// `control` as time spent waiting (as the shell's entry does).
 struct SlowUmpire {
     pause: Duration,
     asked: usize,
+    control: Option<Arc<Control>>,
 }
 
 impl crate::dice::DieEntry for SlowUmpire {
     fn enter(&mut self, _: &crate::dice::DieRequest<'_>) -> Result<i64, String> {
-        std::thread::sleep(self.pause);
+        let control = self.control.clone().expect("set by eval_typed");
+        control.waiting(|| std::thread::sleep(self.pause));
         self.asked += 1;
         Ok(3)
     }
@@ -304,11 +307,10 @@ fn eval_typed(
     code: &str,
     umpire: &mut SlowUmpire,
 ) -> Result<Vec<String>, ScriptError> {
-    let control = h.control();
-    let mut patient = PatientEntry::new(umpire, &control);
+    umpire.control = Some(h.control());
     let mut dice = DiceBox::seeded(1);
     dice.set_mode(crate::dice::DiceMode::Enter);
-    let mut src = dice.source(Some(&mut patient));
+    let mut src = dice.source(Some(umpire));
     h.eval("test.lua", code, &mut src).map(|(v, _)| v)
 }
 
@@ -324,6 +326,7 @@ fn waiting_for_typed_dice_counts_against_no_budget_but_work_after_them_does() {
     let mut umpire = SlowUmpire {
         pause: Duration::from_millis(240),
         asked: 0,
+        control: None,
     };
     let got = eval_typed(
         &h,
@@ -1059,4 +1062,62 @@ fn what_a_call_has_read_follows_its_own_changes() {
     g.unmark("a1", "routed").unwrap();
     let out = run_on(&l, &mut g, "x", &[], &[]).unwrap();
     assert_eq!(out.output, ["1 -1 false true"]);
+}
+
+/// The demo ruleset with the house rule `scripts/NAME.lua` holding `body`, loaded.
+fn demo_with_house_rule(name: &str, body: &str) -> (tempfile::TempDir, Loaded) {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(
+        &repo().join("rulesets/demo"),
+        &dir.path().join("rulesets/demo"),
+    );
+    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
+    std::fs::write(dir.path().join(format!("scripts/{name}.lua")), body).unwrap();
+    let mut src = RuleSource::new(dir.path(), Some("demo"));
+    src.house.push(name.into());
+    let loaded = load(&src, LIMITS, Arc::default()).unwrap();
+    (dir, loaded)
+}
+
+#[test]
+fn a_budget_that_runs_out_in_the_hosts_own_lua_names_the_rules_line_that_called_it() {
+    // The loop spends nearly all its instructions inside the breakdown builder (trusted Lua):
+    // the error must still name the house rule's line, never `=umpire check`.
+    let (_dir, l) = demo_with_house_rule(
+        "loop",
+        "umpire.hook('shooting.modifiers', function(c, ctx)\n  while true do c:add(1, 'x'); c:remove('x'); c:find('y'); c:total() end\nend)\n",
+    );
+    let mut g = demo_game(&l.rules);
+    let err = run_on(&l, &mut g, "shoot", &[("firer", unit("a1"))], &[4]).unwrap_err();
+    assert_eq!(err.budget(), Some(Budget::Instructions));
+    assert_eq!(err.location.as_deref(), Some("scripts/loop.lua:2"), "{err}");
+    assert!(!err.to_string().contains("=umpire"), "{err}");
+}
+
+#[test]
+fn a_deliberate_refusal_reads_as_plain_text() {
+    for body in [
+        "umpire.hook('shooting.modifiers', function(c) error('the mist hides the target', 0) end)\n",
+        "umpire.hook('shooting.modifiers', function(c) umpire.fail('the mist hides the target') end)\n",
+    ] {
+        let (_dir, l) = demo_with_house_rule("mist", body);
+        let mut g = demo_game(&l.rules);
+        let err = run_on(&l, &mut g, "shoot", &[("firer", unit("a1"))], &[4]).unwrap_err();
+        assert_eq!(err.to_string(), "the mist hides the target", "{body}");
+        assert!(matches!(err.kind, ScriptErrorKind::Refused(_)), "{body}");
+        assert_eq!(err.traceback, None, "{body}");
+    }
+    // An error with a position (the default level) is a fault in the script: it keeps its
+    // file and line.
+    let (_dir, l) = demo_with_house_rule(
+        "broken",
+        "umpire.hook('shooting.modifiers', function(c)\n  local x = nil\n  return x.y\nend)\n",
+    );
+    let mut g = demo_game(&l.rules);
+    let err = run_on(&l, &mut g, "shoot", &[("firer", unit("a1"))], &[4]).unwrap_err();
+    assert_eq!(
+        err.location.as_deref(),
+        Some("scripts/broken.lua:3"),
+        "{err}"
+    );
 }
