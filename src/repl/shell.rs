@@ -160,6 +160,10 @@ pub fn run_script<R: BufRead>(
     Ok(all_ok)
 }
 
+/// What a command that read its dice from a `run` input gave: its result (`None` for a blank
+/// line), extra JSON fields, and the warning to print after it, if any.
+type ReadDice = (Option<Executed>, Map<String, Value>, Option<String>);
+
 /// Runs `line` with entered dice read from the lines of `script` after it; warns about
 /// refused and left-over values and returns them as JSON fields (`refused`, `leftover`,
 /// `typed`), and, when the command failed after dice were typed for it, the warning that says
@@ -169,7 +173,7 @@ fn execute_reading_dice<R: BufRead>(
     script: &mut Script<R>,
     line: &str,
     printer: &Printer,
-) -> io::Result<(Option<Executed>, Map<String, Value>, Option<String>)> {
+) -> io::Result<ReadDice> {
     let name = script.name().to_string();
     let mut entry = ScriptEntry::new(script);
     let executed = session.execute(line, Some(&mut entry));

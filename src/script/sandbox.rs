@@ -163,7 +163,7 @@ fn file_location(debug: &mlua::debug::Debug<'_>) -> Option<String> {
 /// rule's line that called it, never as `=umpire check`).
 fn location(lua: &Lua, debug: &mlua::debug::Debug<'_>) -> Option<String> {
     file_location(debug).or_else(|| {
-        (1..64).find_map(|level| lua.inspect_stack(level, |d| file_location(d)).flatten())
+        (1..64).find_map(|level| lua.inspect_stack(level, file_location).flatten())
     })
 }
 
