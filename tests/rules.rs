@@ -235,3 +235,31 @@ fn what_a_pre_handler_of_a_builtin_prints_is_shown_and_side_arguments_are_checke
     let err = fails(&mut s, "hail r1");
     assert!(err.contains("no side `r1`"), "{err}");
 }
+
+#[test]
+fn switching_a_house_rule_on_or_off_reloads_nothing_until_a_file_changes() {
+    // Issue 12: `house on heroes` (a house rule with a sub-folder of modules) was followed
+    // by a "rules reloaded" at the next prompt and a jump in the generation.
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("rulesets"), &dir.path().join("rulesets"));
+    copy_dir(&repo().join("scripts"), &dir.path().join("scripts"));
+    let mut s = Session::new(DiceBox::seeded(1));
+    s.set_rules_root(dir.path().to_path_buf());
+    ok(&mut s, "ruleset use olab");
+    s.state.scripts.reloader.watch().unwrap();
+    for line in ["house on heroes", "house off heroes", "house on ambushes"] {
+        ok(&mut s, line);
+        let generation = s.state.generation();
+        std::thread::sleep(std::time::Duration::from_millis(700));
+        assert!(
+            s.poll_rules().is_none(),
+            "`{line}` was followed by a reload"
+        );
+        assert_eq!(s.state.generation(), generation);
+    }
+    // A real edit still reloads.
+    let f = dir.path().join("scripts/ambushes.lua");
+    let text = std::fs::read_to_string(&f).unwrap();
+    std::fs::write(&f, format!("{text}\n-- edited\n")).unwrap();
+    assert!(next_reload(&mut s).is_ok());
+}

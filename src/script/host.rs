@@ -84,6 +84,8 @@ pub(crate) struct HostData {
     pub modules: HashMap<String, Option<Value>>,
     /// Every file loaded, in order (for the watcher).
     pub files: Vec<PathBuf>,
+    /// The SHA-256 of each file loaded, as read, by its shown name.
+    pub hashes: std::collections::BTreeMap<String, String>,
     /// The rules being registered; `None` outside loading.
     pub rules: Option<Rules>,
     pub dice_limits: dice::Limits,
@@ -159,6 +161,7 @@ impl ScriptHost {
             out: CallOutput::default(),
             modules: HashMap::new(),
             files: Vec::new(),
+            hashes: std::collections::BTreeMap::new(),
             rules: None,
             dice_limits: dice::Limits::DEFAULT,
             tables: TableSet::new(),
@@ -257,6 +260,11 @@ impl ScriptHost {
         self.data().files.clone()
     }
 
+    /// The SHA-256 of every file loaded so far, as read, by its shown name.
+    pub fn file_hashes(&self) -> std::collections::BTreeMap<String, String> {
+        self.data().hashes.clone()
+    }
+
     fn data(&self) -> mlua::AppDataRef<'_, HostData> {
         self.lua
             .app_data_ref::<HostData>()
@@ -275,6 +283,7 @@ impl ScriptHost {
         })?;
         if let Some(mut d) = self.lua.app_data_mut::<HostData>() {
             d.files.push(path.to_path_buf());
+            d.hashes.insert(name.to_string(), sha256_hex(&src));
         }
         self.guarded(&doing, |lua| {
             let env: Table = self.new_env.call(namespace(name))?;
@@ -942,6 +951,7 @@ fn lua_require(lua: &Lua, name: String) -> mlua::Result<Value> {
     if let Some(mut d) = lua.app_data_mut::<HostData>() {
         d.modules.insert(name.clone(), None);
         d.files.push(path);
+        d.hashes.insert(shown.clone(), sha256_hex(&src));
     }
     let env: Table = new_env.call(name.split('.').next())?;
     let result = lua
@@ -964,6 +974,15 @@ fn lua_require(lua: &Lua, name: String) -> mlua::Result<Value> {
         d.modules.insert(name, Some(value.clone()));
     }
     Ok(value)
+}
+
+/// The SHA-256 of `bytes`, in hex.
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Named registry key of the environment maker (for `require`).

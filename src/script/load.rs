@@ -113,6 +113,7 @@ pub fn load(
         .and_then(|mut d| d.rules.take())
         .unwrap_or_default();
     rules.files = host.files();
+    rules.hashes = host.file_hashes();
     if let Some(v) = &src.variant
         && !rules.variants.iter().any(|x| &x.name == v)
     {

@@ -132,6 +132,10 @@ pub struct Rules {
     pub hooks: Vec<Handler>,
     /// Every file loaded (ruleset, house rules, required modules).
     pub files: Vec<PathBuf>,
+    /// The SHA-256 of every file loaded, as it was read, by its name as shown
+    /// (`rulesets/olab/init.lua`): kept with the journal, so a game continued later can say
+    /// which rule files changed in between.
+    pub hashes: std::collections::BTreeMap<String, String>,
     /// The rules generation: 1 for the first load, bumped by every successful reload.
     pub generation: u64,
     /// [`Rules::hooks`] as the Lua table checks read (built once per load).

@@ -115,12 +115,15 @@ impl Reloader {
     /// new host and rules are returned for the caller to swap in; on failure the caller keeps
     /// its old rules and shows the error.
     pub fn reload(&mut self) -> Result<Loaded, ScriptError> {
-        self.fingerprint = self.fingerprint();
         let result = load(&self.source, self.limits, self.control.clone());
         let mut paths = self.source.watched();
         if let Ok(l) = &result {
             self.files.clone_from(&l.rules.files);
         }
+        // Taken after the load, over the files it read (a house rule switched on brings its
+        // modules): a fingerprint taken before would differ at the next event and reload the
+        // same files for nothing.
+        self.fingerprint = self.fingerprint();
         paths.extend(self.files.iter().cloned());
         self.watch_paths(&paths);
         let mut loaded = result?;

@@ -162,9 +162,8 @@ fn file_location(debug: &mlua::debug::Debug<'_>) -> Option<String> {
 /// runs out inside the host's trusted Lua, such as the breakdown builder, is reported at the
 /// rule's line that called it, never as `=umpire check`).
 fn location(lua: &Lua, debug: &mlua::debug::Debug<'_>) -> Option<String> {
-    file_location(debug).or_else(|| {
-        (1..64).find_map(|level| lua.inspect_stack(level, file_location).flatten())
-    })
+    file_location(debug)
+        .or_else(|| (1..64).find_map(|level| lua.inspect_stack(level, file_location).flatten()))
 }
 
 /// Installs the budget hook and the memory limit.
