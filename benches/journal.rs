@@ -33,6 +33,7 @@ fn tx(g: &mut Game, i: u64) -> Transaction {
         reasons: Vec::new(),
         output: "leg1 sp 6 → 4".into(),
         generation: 0,
+        rules: None,
         at: 0,
     }
 }

@@ -12,7 +12,8 @@ use clap::{Parser, Subcommand};
 
 use crate::dice::DiceBox;
 use crate::dice::source::fresh_seed;
-use crate::journal::{self, Journal};
+use crate::journal::Journal;
+use crate::repl::rules::AskedRules;
 use crate::repl::script::Script;
 use crate::repl::shell::{self, OneShotSeed, Printer, RunOptions};
 use crate::repl::{Palette, Session, UseColor};
@@ -39,14 +40,20 @@ pub struct Args {
     #[arg(long, global = true, env = "UMPIRE_HISTORY", value_name = "FILE")]
     pub history: Option<PathBuf>,
     /// Journal to start or continue: every command that rolls or changes the game is appended
-    /// and synced before its result is shown (default for the interactive shell: one per day
-    /// in the user data folder, e.g. ~/.local/share/umpire/journals/2026-11-27.jsonl; `run`
-    /// and one-shot commands keep none unless given one).
+    /// and synced before its result is shown (default for the interactive shell: the game
+    /// last played, kept in the user data folder, e.g.
+    /// ~/.local/share/umpire/journals/2026-11-27.jsonl; `run` and one-shot commands keep none
+    /// unless given one).
     #[arg(long, global = true, env = "UMPIRE_JOURNAL", value_name = "FILE")]
     pub journal: Option<PathBuf>,
     /// Keep no journal file (undo and redo still work within the session).
-    #[arg(long, global = true, conflicts_with = "journal")]
+    #[arg(long, global = true, conflicts_with_all = ["journal", "game"])]
     pub no_journal: bool,
+    /// The game to continue, or to start if there is none of that name, in the games folder
+    /// (the shell's `game list` shows them; without this or --journal the shell continues
+    /// the game last played).
+    #[arg(long, global = true, value_name = "NAME", conflicts_with = "journal")]
+    pub game: Option<String>,
     /// The rule system to load from `rulesets/NAME/` (see `ruleset list`).
     #[arg(long, global = true, value_name = "NAME")]
     pub ruleset: Option<String>,
@@ -131,15 +138,25 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
     }
     let seed = args.seed.unwrap_or_else(fresh_seed);
-    let journal_path = match (&args.journal, args.no_journal, &args.mode) {
-        (Some(p), _, _) => Some(p.clone()),
-        (None, false, None) => default_journal(),
+    let games = crate::repl::games::games_dir();
+    let journal_path = match (&args.journal, &args.game, args.no_journal, &args.mode) {
+        (Some(p), _, _, _) => Some(p.clone()),
+        (None, Some(name), _, _) => {
+            crate::repl::games::check_name(name)
+                .map_err(|m| io::Error::new(io::ErrorKind::InvalidInput, m))?;
+            let dir = games.clone().ok_or_else(|| {
+                io::Error::other("no user data folder to keep games in: give `--journal FILE`")
+            })?;
+            Some(crate::repl::games::path_of(&dir, name))
+        }
+        (None, None, false, None) => games.as_deref().map(default_game),
         _ => None,
     };
     let mut session = match &journal_path {
         Some(path) => open_journal(path, seed)?,
         None => Session::new(DiceBox::seeded(seed)),
     };
+    session.state.games_dir = games;
     session.set_limits(limits);
     session.set_rules_root(crate::repl::rules::rules_root(args.rules.as_deref()));
     let use_color = if args.no_color {
@@ -152,30 +169,19 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         palette: Palette::new(use_color),
         err_palette: Palette::for_stderr(use_color),
     };
-    let mut startup = Vec::new();
-    if let Some(r) = &args.ruleset {
-        let variant = args
-            .variant
-            .as_deref()
-            .map_or(String::new(), |v| format!(" {v}"));
-        startup.push(format!("ruleset use {r}{variant}"));
-    }
-    startup.extend(args.house.iter().map(|h| format!("house on {h}")));
-    if startup.is_empty() {
-        startup = crate::repl::rules::remembered_rules(&session.state.game);
-        if !startup.is_empty() {
-            eprintln!("umpire: loading the rules the journal was played under");
-        }
-    }
-    // The REPL runs these after its banner; other modes stop if the rules do not load.
-    if args.mode.is_some() && !shell::run_startup(&mut session, &startup, &printer)? {
-        return Ok(ExitCode::FAILURE);
+    let asked = AskedRules {
+        ruleset: args.ruleset.clone(),
+        variant: args.variant.clone(),
+        house: (!args.house.is_empty()).then(|| args.house.clone()),
+    };
+    // The REPL brings the rules back after its banner; other modes stop if they do not load.
+    if args.mode.is_some() && !shell::resume(&mut session, &asked, &printer)? {
+        return Ok(ExitCode::from(2));
     }
     let ok = match args.mode {
         None => {
             let history = args.history.or_else(default_history);
-            shell::repl(&mut session, &printer, history, &startup)?;
-            true
+            shell::repl(&mut session, &printer, history, &asked)?
         }
         Some(Mode::Run {
             file,
@@ -237,14 +243,18 @@ fn open_journal(path: &std::path::Path, seed: u64) -> io::Result<Session> {
     journal
         .start_session(seed)
         .map_err(|e| io::Error::other(e.to_string()))?;
+    let written = std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .map(crate::repl::games::local_time)
+        .unwrap_or_default();
     eprintln!(
         "umpire: journal {} ({})",
         path.display(),
         if entries == 0 {
-            "new".to_string()
+            "a new game".to_string()
         } else {
             format!(
-                "continuing after {entries} entries, {} units",
+                "continuing the game: {entries} entries, {} units, last written {written}",
                 game.unit_count()
             )
         }
@@ -252,44 +262,17 @@ fn open_journal(path: &std::path::Path, seed: u64) -> io::Result<Session> {
     Ok(Session::with_journal(DiceBox::seeded(seed), journal, game))
 }
 
-/// Today's journal in the user data folder: `<data dir>/umpire/journals/YYYY-MM-DD.jsonl`.
-pub fn default_journal() -> Option<PathBuf> {
-    let days = (journal::now() / 86_400) as i64;
-    let (y, m, d) = civil_from_days(days);
-    dirs::data_dir().map(|dir| {
-        dir.join("umpire")
-            .join("journals")
-            .join(format!("{y:04}-{m:02}-{d:02}.jsonl"))
-    })
-}
-
-/// The calendar date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
+/// The journal the shell opens without `--journal` or `--game`: the game last played in
+/// `dir`, else a new one named by today's local date.
+pub fn default_game(dir: &std::path::Path) -> PathBuf {
+    use crate::repl::games;
+    games::last_played(dir).map_or_else(
+        || games::path_of(dir, &games::fresh_name(dir, &games::today())),
+        |g| g.path,
+    )
 }
 
 /// `<data dir>/umpire/history`, e.g. `~/.local/share/umpire/history` on Linux.
 pub fn default_history() -> Option<PathBuf> {
     dirs::data_dir().map(|d| d.join("umpire").join("history"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::civil_from_days;
-
-    #[test]
-    fn day_counts_become_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(20_784), (2026, 11, 27));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-    }
 }

@@ -213,7 +213,11 @@ fn a_journal_carries_the_game_into_the_next_session() {
         "schema load examples/data/schema.toml\narmy load examples/data/romans.toml\nset leg1 sp 2\n",
     );
     assert!(first.status.success(), "{}", stderr(&first));
-    assert!(stderr(&first).contains("(new)"), "{}", stderr(&first));
+    assert!(
+        stderr(&first).contains("(a new game)"),
+        "{}",
+        stderr(&first)
+    );
     let second = umpire_with_input(
         &[
             "--seed",
@@ -228,7 +232,7 @@ fn a_journal_carries_the_game_into_the_next_session() {
     );
     assert!(second.status.success(), "{}", stderr(&second));
     assert!(
-        stderr(&second).contains("continuing after 4 entries, 6 units"),
+        stderr(&second).contains("continuing the game: 4 entries, 6 units, last written"),
         "{}",
         stderr(&second)
     );
@@ -267,7 +271,12 @@ fn rules_load_from_flags_and_again_when_a_journal_is_continued() {
     );
     let o = umpire_with_input(&["run", "-", "--journal", j], "ruleset\n");
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("loading the rules the journal was played under"));
+    assert!(
+        stdout(&o)
+            .contains("continuing under the rules this game was played under: demo + veterans"),
+        "{}",
+        stdout(&o)
+    );
     assert!(
         stdout(&o).contains("rules: demo + veterans"),
         "{}",
@@ -275,7 +284,7 @@ fn rules_load_from_flags_and_again_when_a_journal_is_continued() {
     );
     // A ruleset that does not exist stops `run` before any command.
     let o = umpire_with_input(&["run", "-", "--ruleset", "nosuch"], "roll 1d6\n");
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no ruleset `nosuch`"), "{}", stderr(&o));
     assert_eq!(stdout(&o), "");
 }

@@ -6,6 +6,8 @@ mod corpus;
 mod crash;
 mod dice_props;
 mod live;
+mod restart;
 mod rules;
 mod scripts;
+mod table;
 mod transcripts;

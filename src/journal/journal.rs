@@ -47,6 +47,9 @@ pub struct Journal {
     file: Option<JournalFile>,
     records: Vec<Record>,
     history: History,
+    /// The rules generation whose rules this session has recorded in this journal (see
+    /// [`Transaction::rules`]).
+    rules_recorded: Option<u64>,
 }
 
 /// What undo or redo did.
@@ -69,6 +72,7 @@ impl Journal {
             file: None,
             records: Vec::new(),
             history: History::new(),
+            rules_recorded: None,
         }
     }
 
@@ -81,6 +85,7 @@ impl Journal {
             file: Some(opened.journal),
             records: Vec::new(),
             history: History::new(),
+            rules_recorded: None,
         };
         let mut replayed = game.clone();
         for record in opened.entries {
@@ -171,7 +176,11 @@ impl Journal {
     /// (synced) and makes it the latest thing `undo` would reverse. When this fails the
     /// caller must roll the changes back: the game may not show what the journal lacks.
     pub fn commit(&mut self, tx: Transaction) -> Result<u64, JournalError> {
+        let recorded = tx.rules.as_ref().map(|_| tx.generation);
         let seq = self.append(Record::Tx(tx))?;
+        if recorded.is_some() {
+            self.rules_recorded = recorded;
+        }
         self.history.record(Step::Did(seq));
         Ok(seq)
     }
@@ -264,6 +273,21 @@ impl Journal {
             .collect();
         out.reverse();
         out
+    }
+
+    /// The rules recorded last (by the first transaction of a rules generation): what the
+    /// game was last played under. `None` for a journal without any (older journals).
+    pub fn last_rules(&self) -> Option<&super::RulesRecord> {
+        self.records.iter().rev().find_map(|r| match r {
+            Record::Tx(t) => t.rules.as_ref(),
+            _ => None,
+        })
+    }
+
+    /// Whether the rules of `generation` still need recording with the next transaction
+    /// (each session records each generation it commits under once).
+    pub fn needs_rules(&self, generation: u64) -> bool {
+        generation > 0 && self.rules_recorded != Some(generation)
     }
 
     /// The journal file's path, when there is one.

@@ -17,7 +17,7 @@ pub use chain::{Verified, verify_lines};
 pub use file::{JournalError, JournalFile, Opened, read_file, verify_file};
 pub use history::{History, Step};
 pub use journal::{Journal, ReplayError, Reversal};
-pub use record::{Record, Transaction, now};
+pub use record::{Record, RulesRecord, Transaction, now};
 
 #[cfg(test)]
 mod tests;

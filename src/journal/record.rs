@@ -56,8 +56,53 @@ pub struct Transaction {
     /// The rules generation that resolved it (0 before any rules are loaded).
     #[serde(default)]
     pub generation: u64,
+    /// The rules in force, with the hash of every rule file: written with the first
+    /// transaction of each rules generation of a session (none before any rules are loaded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<RulesRecord>,
     /// Seconds since the Unix epoch.
     pub at: u64,
+}
+
+/// The rules a game was played under: the ruleset, its variant, the house rules, and the
+/// SHA-256 of every rule file as it was loaded (by its name as shown, such as
+/// `scripts/heroes.lua`), so a game continued later can say which rule files changed.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct RulesRecord {
+    /// The ruleset (`None`: house rules only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset: Option<String>,
+    /// Its variant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    /// The house rules, in the order they were switched on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub house: Vec<String>,
+    /// The hash of each rule file loaded.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub files: std::collections::BTreeMap<String, String>,
+}
+
+impl RulesRecord {
+    /// The files whose hash differs between `self` (as played) and `now`, or that only one
+    /// of them has, sorted.
+    pub fn changed_files(&self, now: &RulesRecord) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .files
+            .iter()
+            .filter(|(f, h)| now.files.get(*f) != Some(*h))
+            .map(|(f, _)| f.clone())
+            .chain(
+                now.files
+                    .keys()
+                    .filter(|f| !self.files.contains_key(*f))
+                    .cloned(),
+            )
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
 }
 
 /// Seconds since the Unix epoch, now.

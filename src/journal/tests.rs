@@ -25,6 +25,7 @@ fn tx(command: &str, changes: Vec<crate::state::Change>) -> Transaction {
         reasons: Vec::new(),
         output: String::new(),
         generation: 0,
+        rules: None,
         at: 0,
     }
 }

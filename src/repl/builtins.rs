@@ -333,22 +333,42 @@ fn specs() -> Vec<CommandSpec> {
             super::rules::reload,
         ),
         spec(
+            "game",
+            &[],
+            "game [list | new [NAME] | open NAME]",
+            "the game being played; start, list or continue games",
+            "Each game is one journal in the games folder (`~/.local/share/umpire/journals/`),\n\
+             named by the local date it was started. Starting umpire continues the game last\n\
+             played, with the rules it was played under.\n\
+             `game` shows the game being played, its journal and its rules.\n\
+             `game list` lists the games kept: name, last played, entries, size, rules.\n\
+             `game new [NAME]` starts a fresh game with the rules in force (the name defaults\n\
+             to today's date, `2026-11-27-2` for a second game that day).\n\
+             `game open NAME` continues an older game, bringing back its rules.\n\
+             examples: game list · game new · game new hastings · game open 2026-11-20",
+            Some(super::games::complete_game),
+            super::games::game,
+        ),
+        spec(
             "undo",
             &[],
-            "undo",
-            "undo the latest command still in force",
-            "Reverses the latest command that changed the game or rolled dice. Any depth; the\n\
-             journal keeps the undone command and its rolls, marked undone.",
+            "undo [N]",
+            "undo the latest command (or N commands) still in force",
+            "Reverses the latest command that changed the game or rolled dice; `undo 3` the\n\
+             latest three. Any depth; the journal keeps the undone commands and their rolls,\n\
+             marked undone. The set-up of the game's rules (its first `ruleset use`) is never\n\
+             undone: `game new` starts a fresh game. Undoing a change of rules (a house rule\n\
+             switched on, a variant) puts the rules back as they were.",
             None,
             journal_commands::undo,
         ),
         spec(
             "redo",
             &[],
-            "redo",
-            "redo the latest command undone",
-            "Brings back the latest undone command. A new command after an undo drops what could\n\
-             have been redone.",
+            "redo [N]",
+            "redo the latest command (or N commands) undone",
+            "Brings back the latest undone command; `redo 3` the latest three. A new command\n\
+             after an undo drops what could have been redone.",
             None,
             journal_commands::redo,
         ),

@@ -17,12 +17,8 @@ fn journal_err(e: impl std::fmt::Display) -> CommandError {
     CommandError::invalid(e.to_string(), None, Default::default())
 }
 
-fn reversal_output(name: &str, verb: &str, r: Option<Reversal>) -> Output {
-    let Some(r) = r else {
-        return Output::new(name)
-            .field("tx", serde_json::Value::Null)
-            .text(Text::from_plain(format!("nothing to {name}")));
-    };
+/// One undo or redo as text: `undone #12 shoot arc1 war7` and its changes.
+fn reversal_text(name: &str, verb: &str, r: &Reversal) -> Text {
     let mut t = Text::new()
         .plain(format!("{verb} #{} ", r.tx))
         .push(Style::Strong, r.command.clone());
@@ -35,24 +31,120 @@ fn reversal_output(name: &str, verb: &str, r: Option<Reversal>) -> Output {
             "\n  (its rolls stay in the journal, marked undone)",
         );
     }
-    Output::new(name)
-        .field("tx", r.tx)
-        .field("changes", json!(r.changes))
-        .text(t)
+    t
 }
 
-/// `undo`: reverses the latest command still in force.
-pub fn undo(ctx: &mut Context<'_>, _cmd: &Command) -> Result<Output, CommandError> {
-    let state = &mut *ctx.state;
-    let r = state.journal.undo(&mut state.game).map_err(journal_err)?;
-    Ok(reversal_output("undo", "undone", r))
+/// The count of `undo [N]` / `redo [N]` (1 without one).
+fn count(cmd: &Command, usage: &str) -> Result<usize, CommandError> {
+    cmd.at_most(1, usage)?;
+    match cmd.args.first() {
+        None => Ok(1),
+        Some(w) => w
+            .text
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| {
+                CommandError::invalid(
+                    format!("`{}` is not a count of commands", w.text),
+                    Some(format!("write `{0}` or `{0} 3`", cmd.name.text)),
+                    w.span,
+                )
+            }),
+    }
 }
 
-/// `redo`: brings back the latest command undone.
-pub fn redo(ctx: &mut Context<'_>, _cmd: &Command) -> Result<Output, CommandError> {
-    let state = &mut *ctx.state;
-    let r = state.journal.redo(&mut state.game).map_err(journal_err)?;
-    Ok(reversal_output("redo", "redone", r))
+/// Whether transaction `tx` set up the game's rules (the first `ruleset use` or `house on`
+/// of the game): undoing it would leave units under a schema no rules explain.
+fn sets_up_rules(ctx: &Context<'_>, tx: u64) -> bool {
+    match ctx.state.journal.record(tx) {
+        Some(crate::journal::Record::Tx(t)) => t.changes.iter().any(|c| {
+            matches!(c, Change::SetStore { script, key, old: None, .. }
+                if script == super::rules::RULES_SCRIPT && key == super::rules::RULES_KEY)
+        }),
+        _ => false,
+    }
+}
+
+/// `undo [N]`: reverses the latest N commands still in force (one by default), stopping
+/// before the set-up of the rules, which is never undone.
+pub fn undo(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    let n = count(cmd, "undo [N]")?;
+    let mut done = Vec::new();
+    let mut t = Text::new();
+    for i in 0..n {
+        let Some(tx) = ctx.state.journal.next_undo() else {
+            break;
+        };
+        if sets_up_rules(ctx, tx) {
+            let why = format!(
+                "#{tx} `{}` set up this game's rules and cannot be undone; `game new` starts a fresh game",
+                tx_command(ctx, tx)
+            );
+            if i == 0 {
+                return Err(CommandError::invalid(why, None, cmd.name.span));
+            }
+            t = t.plain("\n").push(Style::Dim, format!("stopped: {why}"));
+            break;
+        }
+        let state = &mut *ctx.state;
+        let Some(r) = state.journal.undo(&mut state.game).map_err(journal_err)? else {
+            break;
+        };
+        if i > 0 {
+            t = t.plain("\n");
+        }
+        t = t.extend(reversal_text("undo", "undone", &r));
+        done.push(r);
+    }
+    finish("undo", done, t)
+}
+
+/// `redo [N]`: brings back the latest N commands undone (one by default).
+pub fn redo(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    let n = count(cmd, "redo [N]")?;
+    let mut done = Vec::new();
+    let mut t = Text::new();
+    for i in 0..n {
+        let state = &mut *ctx.state;
+        let Some(r) = state.journal.redo(&mut state.game).map_err(journal_err)? else {
+            break;
+        };
+        if i > 0 {
+            t = t.plain("\n");
+        }
+        t = t.extend(reversal_text("redo", "redone", &r));
+        done.push(r);
+    }
+    finish("redo", done, t)
+}
+
+/// The command line of transaction `tx`.
+fn tx_command(ctx: &Context<'_>, tx: u64) -> String {
+    match ctx.state.journal.record(tx) {
+        Some(crate::journal::Record::Tx(t)) => t.command.clone(),
+        _ => String::new(),
+    }
+}
+
+/// The output of `undo`/`redo`: each reversal, or `nothing to undo`. JSON: `tx` (the first
+/// one reversed, or null), `changes` (the first's), and `reversed` (every one).
+fn finish(name: &str, done: Vec<Reversal>, t: Text) -> Result<Output, CommandError> {
+    let Some(first) = done.first() else {
+        return Ok(Output::new(name)
+            .field("tx", serde_json::Value::Null)
+            .field("reversed", json!([]))
+            .text(Text::from_plain(format!("nothing to {name}"))));
+    };
+    let reversed: Vec<serde_json::Value> = done
+        .iter()
+        .map(|r| json!({"tx": r.tx, "command": r.command, "changes": r.changes}))
+        .collect();
+    Ok(Output::new(name)
+        .field("tx", first.tx)
+        .field("changes", json!(first.changes))
+        .field("reversed", json!(reversed))
+        .text(t))
 }
 
 /// `log [N]`: the last N transactions (10 by default), each with its rolls.

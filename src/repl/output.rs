@@ -113,6 +113,12 @@ impl Text {
         self.push(Style::Plain, s)
     }
 
+    /// Appends the pieces of `other`.
+    pub fn extend(mut self, other: Text) -> Self {
+        self.0.extend(other.0);
+        self
+    }
+
     /// Plain text.
     pub fn from_plain(s: impl Into<String>) -> Self {
         Text::new().plain(s)

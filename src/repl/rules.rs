@@ -15,6 +15,7 @@ use super::error::CommandError;
 use super::output::{Output, Text};
 use super::registry::Registry;
 use super::session::Context;
+use crate::journal::RulesRecord;
 use crate::script::{Control, Limits, Loaded, Reloader, RuleSource, ScriptError};
 
 /// The session's rules: where rule files are, what is loaded and the Lua host.
@@ -73,6 +74,13 @@ impl Scripts {
         }
     }
 
+    /// No rules in force; `source` is what `reload` tries next (the rules a game was played
+    /// under that did not load, say).
+    pub fn unload(&mut self, source: RuleSource) {
+        self.loaded = None;
+        self.reloader.set_source(source);
+    }
+
     /// Takes freshly loaded rules if their commands leave the built-ins alone.
     pub fn accept(&mut self, loaded: Loaded) -> Result<(), ScriptError> {
         if let Some(c) = loaded
@@ -97,6 +105,19 @@ impl Scripts {
     pub fn poll(&mut self) -> Option<Result<u64, ScriptError>> {
         let r = self.reloader.poll()?;
         Some(r.and_then(|l| self.accept(l)).map(|()| self.generation()))
+    }
+
+    /// The rules in force as a journal record (with the hash of every file loaded); `None`
+    /// when no rules are loaded.
+    pub fn record(&self) -> Option<RulesRecord> {
+        let l = self.loaded.as_ref()?;
+        let src = self.source();
+        Some(RulesRecord {
+            ruleset: src.ruleset.clone(),
+            variant: src.variant.clone(),
+            house: src.house.clone(),
+            files: l.rules.hashes.clone(),
+        })
     }
 
     /// The rulesets found under `rulesets/` (folders with an `init.lua`), sorted.
@@ -269,7 +290,11 @@ fn switch(
     // loads them again.
     let remembered = applied.and_then(|()| {
         let value = rules_value(ctx.state.scripts.source());
-        if ctx.state.game.stored(RULES_SCRIPT, RULES_KEY) == Some(&value) {
+        let now: Option<RulesRecord> = serde_json::from_value(value.clone()).ok();
+        if stored_rules(&ctx.state.game)
+            .zip(now)
+            .is_some_and(|(a, b)| same_rules(&a, &b))
+        {
             Ok(())
         } else {
             ctx.state
@@ -296,6 +321,57 @@ fn rules_value(src: &RuleSource) -> serde_json::Value {
     json!({"ruleset": src.ruleset, "variant": src.variant, "house": src.house})
 }
 
+/// The rules a game's store says it is played under (`None` before any rules were set up).
+pub fn stored_rules(game: &crate::state::Game) -> Option<RulesRecord> {
+    serde_json::from_value(game.stored(RULES_SCRIPT, RULES_KEY)?.clone()).ok()
+}
+
+/// The rules asked for on the command line (or by `ruleset use`): `house` is `None` when no
+/// house rule was named (those on stay on).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AskedRules {
+    /// `--ruleset NAME`.
+    pub ruleset: Option<String>,
+    /// `--variant V`.
+    pub variant: Option<String>,
+    /// `--house NAME`, each.
+    pub house: Option<Vec<String>>,
+}
+
+/// Whether two records name the same rules (ruleset, variant, house rules in order).
+pub fn same_rules(a: &RulesRecord, b: &RulesRecord) -> bool {
+    a.ruleset == b.ruleset && a.variant == b.variant && a.house == b.house
+}
+
+/// `olab (variant 2e) + heroes + ambushes`, or `no rules`.
+pub fn describe(r: &RulesRecord) -> String {
+    let mut s = match (&r.ruleset, &r.variant) {
+        (Some(n), Some(v)) => format!("{n} (variant {v})"),
+        (Some(n), None) => n.clone(),
+        (None, _) => "no ruleset".to_string(),
+    };
+    for h in &r.house {
+        s.push_str(&format!(" + {h}"));
+    }
+    s
+}
+
+/// The command that puts `r` in force as one journalled change: `ruleset use NAME [VARIANT]
+/// --house A --house B` (or `--no-house`).
+pub fn use_command(r: &RulesRecord) -> Option<String> {
+    let mut line = format!("ruleset use {}", r.ruleset.as_deref()?);
+    if let Some(v) = &r.variant {
+        line.push_str(&format!(" {v}"));
+    }
+    if r.house.is_empty() {
+        line.push_str(" --no-house");
+    }
+    for h in &r.house {
+        line.push_str(&format!(" --house {h}"));
+    }
+    Some(line)
+}
+
 /// The commands that load the rules a game was last played under (from its store), for a
 /// session continued from a journal.
 pub fn remembered_rules(game: &crate::state::Game) -> Vec<String> {
@@ -317,9 +393,59 @@ pub fn remembered_rules(game: &crate::state::Game) -> Vec<String> {
     lines
 }
 
-/// `ruleset`, `ruleset list`, `ruleset use NAME [VARIANT]`.
+/// The usage of `ruleset`.
+const RULESET_USAGE: &str = "ruleset [list | use NAME [VARIANT] [--house NAME]... [--no-house]]";
+
+/// What `ruleset use NAME [VARIANT] [--house NAME]... [--no-house]` asks for (`house` is
+/// `None` when it names none: the house rules on stay on).
+fn parse_use(cmd: &Command) -> Result<AskedRules, CommandError> {
+    let usage = RULESET_USAGE;
+    let mut words = cmd.args.iter().skip(1).peekable();
+    let Some(name) = words.next().filter(|w| !w.text.starts_with("--")) else {
+        return Err(CommandError::usage(
+            "`ruleset use` needs the ruleset's NAME (`ruleset list` shows them)",
+            usage,
+            cmd.rest_span(),
+        ));
+    };
+    let variant = words
+        .next_if(|w| !w.text.starts_with("--"))
+        .map(|w| w.text.clone());
+    let mut house: Option<Vec<String>> = None;
+    while let Some(w) = words.next() {
+        match w.text.as_str() {
+            "--house" => match words.next() {
+                Some(h) if !h.text.starts_with("--") => {
+                    house.get_or_insert_with(Vec::new).push(h.text.clone())
+                }
+                _ => {
+                    return Err(CommandError::usage(
+                        "`--house` needs the house rule's NAME",
+                        usage,
+                        w.span,
+                    ));
+                }
+            },
+            "--no-house" => house = Some(Vec::new()),
+            _ => {
+                return Err(CommandError::usage(
+                    format!("unexpected `{}`", w.text),
+                    usage,
+                    w.span,
+                ));
+            }
+        }
+    }
+    Ok(AskedRules {
+        ruleset: Some(name.text.clone()),
+        variant,
+        house,
+    })
+}
+
+/// `ruleset`, `ruleset list`, `ruleset use NAME [VARIANT] [--house NAME]... [--no-house]`.
 pub fn ruleset(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
-    const USAGE: &str = "ruleset [list | use NAME [VARIANT]]";
+    const USAGE: &str = RULESET_USAGE;
     let args = cmd.arg_texts();
     match args.as_slice() {
         [] => {
@@ -367,10 +493,14 @@ pub fn ruleset(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandEr
             }
             Ok(Output::new("ruleset").field("rulesets", names).text(text))
         }
-        ["use", name] | ["use", name, _] => {
+        ["use", ..] => {
             let mut src = ctx.state.scripts.source().clone();
-            src.ruleset = Some(name.to_string());
-            src.variant = args.get(2).map(|v| v.to_string());
+            let asked = parse_use(cmd)?;
+            src.ruleset = Some(asked.ruleset.clone().expect("parse_use gives a ruleset"));
+            src.variant = asked.variant;
+            if let Some(house) = asked.house {
+                src.house = house;
+            }
             switch(ctx, cmd, src, true)
         }
         _ => Err(CommandError::usage(

@@ -19,7 +19,7 @@ use super::render;
 use super::rules::Scripts;
 use super::script_commands;
 use crate::dice::{DiceBox, DieEntry, ExactOptions, Limits, Roll};
-use crate::journal::{Journal, Transaction, now};
+use crate::journal::{Journal, RulesRecord, Transaction, now};
 use crate::state::{Change, Game, StateError};
 use crate::tables::TableSet;
 
@@ -45,6 +45,11 @@ pub struct State {
     pub pending: Pending,
     /// The rules: ruleset, house rules and the Lua host they run in.
     pub scripts: Scripts,
+    /// Where the shell keeps its games (`game new`, `game list`); `None`: nowhere.
+    pub games_dir: Option<std::path::PathBuf>,
+    /// Set by a command that opened another game's journal (`game new`, `game open`): the
+    /// rules to bring back or set up once it ends (see [`Session::resume_rules`]).
+    pub resume: Option<super::rules::AskedRules>,
 }
 
 /// The rolls and changes of the command being run, committed together when it succeeds.
@@ -139,6 +144,9 @@ pub struct Session {
     /// The die values typed in during the last command, in order (see
     /// [`Session::put_back`]).
     pub typed: Vec<i64>,
+    /// Rules the game is played under that failed to load when a command brought them back
+    /// (see [`Session::follow_stored_rules`]).
+    unloadable_rules: Option<RulesRecord>,
 }
 
 /// The result of one line: what it produced, or why it failed (with the canonical command name
@@ -164,6 +172,7 @@ impl Session {
             registry,
             registry_generation: 0,
             typed: Vec::new(),
+            unloadable_rules: None,
             state: State {
                 dice,
                 dice_limits: Limits::default(),
@@ -178,6 +187,8 @@ impl Session {
                     names,
                     crate::limits::Limits::DEFAULT.script(),
                 ),
+                games_dir: None,
+                resume: None,
             },
         }
     }
@@ -206,7 +217,7 @@ impl Session {
     }
 
     /// Makes the registry follow the rules in force.
-    fn sync_rules(&mut self) {
+    pub(super) fn sync_rules(&mut self) {
         let g = self.state.generation();
         if self.registry_generation != g {
             script_commands::sync(&mut self.registry, &self.state);
@@ -218,7 +229,35 @@ impl Session {
     /// that fails or is cancelled puts back the queue and the generator as they were.
     pub fn execute(&mut self, line: &str, entry: Option<&mut dyn DieEntry>) -> Option<Executed> {
         let cmd = command::parse(line)?;
-        Some(self.run(&cmd, entry))
+        let executed = self.run(&cmd, entry);
+        Some(match self.state.resume.take() {
+            Some(asked) => executed.map(|out| self.resumed(out, &asked)),
+            None => executed,
+        })
+    }
+
+    /// `out` of a command that opened another game, followed by what bringing back (or
+    /// setting up) its rules said.
+    fn resumed(&mut self, mut out: Output, asked: &super::rules::AskedRules) -> Output {
+        use super::color::Style;
+        use super::output::Text;
+        let said = match self.resume_rules(asked) {
+            Ok(said) => said,
+            Err(refusal) => vec![super::resume::Said::Warning(refusal)],
+        };
+        for s in said {
+            out = out.text(match s {
+                super::resume::Said::Note(n) => Text::new().push(Style::Dim, n),
+                super::resume::Said::Warning(w) => Text::new().push(Style::Error, w),
+                super::resume::Said::Ran(_, Ok(o)) => {
+                    Text::from_plain(render::output(&o, &Palette::plain()))
+                }
+                super::resume::Said::Ran(line, Err((_, e))) => {
+                    Text::new().push(Style::Error, format!("`{line}` failed: {e}"))
+                }
+            });
+        }
+        out.field("generation", self.state.generation())
     }
 
     fn run(&mut self, cmd: &Command, entry: Option<&mut dyn DieEntry>) -> Executed {
@@ -264,20 +303,32 @@ impl Session {
         self.sync_rules();
         let pending = std::mem::take(&mut self.state.pending);
         match result {
-            Ok(out) if pending.rolls.is_empty() && pending.changes.is_empty() => Ok(out),
+            Ok(out) if pending.rolls.is_empty() && pending.changes.is_empty() => {
+                Ok(self.follow_stored_rules(out))
+            }
             Ok(out) => {
+                let generation = self.state.generation();
+                // The first transaction of each rules generation keeps what the rules were
+                // (and each file's hash), so a game continued later knows what changed.
+                let rules = self
+                    .state
+                    .journal
+                    .needs_rules(generation)
+                    .then(|| self.state.scripts.record())
+                    .flatten();
                 let tx = Transaction {
                     command: cmd.line.trim().to_string(),
                     output: render::output(&out, &Palette::plain()),
                     rolls: pending.rolls,
                     changes: pending.changes,
                     reasons: pending.reasons,
-                    generation: self.state.generation(),
+                    generation,
+                    rules,
                     at: now(),
                 };
                 let changes = tx.changes.clone();
                 match self.state.journal.commit(tx) {
-                    Ok(seq) => Ok(out.field("tx", seq)),
+                    Ok(seq) => Ok(self.follow_stored_rules(out).field("tx", seq)),
                     Err(e) => {
                         self.abandon(&changes, saved_dice);
                         let err = CommandError::new(
@@ -299,6 +350,46 @@ impl Session {
                 Err((Some(name), e))
             }
         }
+    }
+
+    /// After a command that changed the game's record of its rules without loading them
+    /// (`undo` or `redo` across a rules change, `load`): puts the rules the game says back in
+    /// force, saying so in `out`. The game and its rules never disagree.
+    fn follow_stored_rules(&mut self, mut out: Output) -> Output {
+        let Some(stored) = super::rules::stored_rules(&self.state.game) else {
+            return out;
+        };
+        let in_force = self.state.scripts.record().unwrap_or_default();
+        if super::rules::same_rules(&stored, &in_force)
+            || self
+                .unloadable_rules
+                .as_ref()
+                .is_some_and(|u| super::rules::same_rules(u, &stored))
+        {
+            return out;
+        }
+        let root = self.state.scripts.root.clone();
+        let mut source = crate::script::RuleSource::new(&root, stored.ruleset.as_deref());
+        source.variant = stored.variant.clone();
+        source.house = stored.house.clone();
+        let loaded = self.state.scripts.load(source);
+        // Said once: the next commands do not try the same broken files again (a reload, or
+        // an edit the watcher sees, brings them in once fixed).
+        self.unloadable_rules = loaded.is_err().then(|| stored.clone());
+        let said = match loaded {
+            Ok(_) => format!(
+                "the rules in force follow the game: {}",
+                super::rules::summary(&self.state.scripts)
+            ),
+            Err(e) => format!(
+                "the game was played under {} but those rules did not load ({e}); {} stay in force: fix the file and `reload`",
+                super::rules::describe(&stored),
+                super::rules::describe(&in_force)
+            ),
+        };
+        self.sync_rules();
+        out = out.text(super::output::Text::new().push(super::color::Style::Strong, said));
+        out.field("generation", self.state.generation())
     }
 
     /// After a command that failed or was cancelled: the `dice queue …` command that puts

@@ -16,6 +16,8 @@ use super::entry::{ReplEntry, ScriptEntry, leftover_message};
 use super::helper::ShellHelper;
 use super::output::error_json;
 use super::render;
+use super::resume::Said;
+use super::rules::AskedRules;
 use super::script::Script;
 use super::session::{Executed, Session};
 
@@ -89,6 +91,27 @@ impl Printer {
                 Ok(false)
             }
         }
+    }
+
+    /// Prints a note for the umpire: dim on stdout, or on stderr in JSON mode (stdout keeps
+    /// one object per command).
+    pub fn note(&self, message: &str) -> io::Result<()> {
+        if self.json {
+            return writeln!(io::stderr().lock(), "{message}");
+        }
+        let mut stdout = io::stdout().lock();
+        writeln!(stdout, "{}", self.palette.style(Style::Dim, message))?;
+        stdout.flush()
+    }
+
+    /// Prints `error: MESSAGE` on stderr, for a refusal that is no command's.
+    pub fn refuse(&self, message: &str) -> io::Result<()> {
+        io::stdout().flush()?;
+        writeln!(
+            io::stderr().lock(),
+            "{} {message}",
+            self.err_palette.style(Style::Error, "error:")
+        )
     }
 
     /// Prints `[FILE:LINE: ]warning: MESSAGE` on stderr (in JSON mode too: stdout keeps one
@@ -250,16 +273,17 @@ pub fn one_shot(
     printer.print_with(&executed, line, None, extra)
 }
 
-/// The interactive REPL: runs `startup` (loading rules) after the banner, then reads lines
-/// with rustyline until `quit` or Ctrl-D. History is loaded
+/// The interactive REPL: brings back the game's rules (or sets up those `asked` for) after
+/// the banner, then reads lines with rustyline until `quit` or Ctrl-D; `false` when the
+/// rules asked for conflict with the game's (nothing else is done then). History is loaded
 /// from and appended to `history` when given; a history file that cannot be read or written
 /// is reported once and otherwise ignored.
 pub fn repl(
     session: &mut Session,
     printer: &Printer,
     history: Option<PathBuf>,
-    startup: &[String],
-) -> io::Result<()> {
+    asked: &AskedRules,
+) -> io::Result<bool> {
     let config = Config::builder()
         .auto_add_history(false)
         .history_ignore_space(true)
@@ -293,7 +317,9 @@ pub fn repl(
             printer.palette.style(super::color::Style::Strong, &banner)
         )?;
     }
-    run_startup(session, startup, printer)?;
+    if !resume(session, asked, printer)? {
+        return Ok(false);
+    }
     let mut completing_generation = None;
     if let Err(e) = session.state.scripts.reloader.watch() {
         eprintln!("umpire: {e}; `reload` still works");
@@ -357,16 +383,26 @@ pub fn repl(
             break;
         }
     }
-    Ok(())
+    Ok(true)
 }
 
-/// Runs the commands that load the rules asked for on the command line (or remembered by
-/// the journal), printing what they say; whether all of them succeeded.
-pub fn run_startup(session: &mut Session, lines: &[String], printer: &Printer) -> io::Result<bool> {
+/// Brings back the rules the game was played under, or sets up those `asked` for (see
+/// [`Session::resume_rules`]), printing what it says; `false` when it refused (the error is
+/// printed) or a command it ran failed.
+pub fn resume(session: &mut Session, asked: &AskedRules, printer: &Printer) -> io::Result<bool> {
+    let said = match session.resume_rules(asked) {
+        Ok(said) => said,
+        Err(refusal) => {
+            printer.refuse(&refusal)?;
+            return Ok(false);
+        }
+    };
     let mut all_ok = true;
-    for line in lines {
-        if let Some(executed) = session.execute(line, None) {
-            all_ok &= printer.print(&executed, line, None)?;
+    for s in said {
+        match s {
+            Said::Note(n) => printer.note(&n)?,
+            Said::Warning(w) => printer.warn(&w, None)?,
+            Said::Ran(line, executed) => all_ok &= printer.print(&executed, &line, None)?,
         }
     }
     Ok(all_ok)
