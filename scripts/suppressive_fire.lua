@@ -4,7 +4,7 @@
 -- `shoot`. The shot is scored as usual (olab.shooting.score); the target takes a quarter of it
 -- (1.2 rounding, AMB-08) and its player chooses: the normal save against that quarter, after
 -- which it is suppressed (the default), or `avoid`: one D6 instead of the save, the quarter taken
--- in full, and suppression escaped only when the D6 beats the quarter (digest Audit row 1).
+-- in full, and suppression escaped only when the D6 beats the quarter (AMB-08).
 --
 -- A suppressed stand counts as in cover against shooting (OLAB's shooting.lua already reads the
 -- marker, 8.8.1), and in its next turn may manoeuvre or shoot, not both (the pre_ handlers

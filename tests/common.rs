@@ -40,3 +40,39 @@ pub fn await_reload(s: &mut Session) -> Result<u64, umpire::script::ScriptError>
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// A copy of the repository's shipped files (those git tracks) in `rulesets/`, `scripts/`,
+/// `examples/` and `tests/data/`, made once per test run: tests read the rules and examples
+/// from here, so a house rule a club drops into `scripts/` (as scripts/README.md invites)
+/// never changes what the tests see. Outside a git checkout everything is copied.
+pub fn shipped() -> &'static Path {
+    static TREE: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    TREE.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let folders = ["rulesets", "scripts", "examples", "tests/data"];
+        let tracked = std::process::Command::new("git")
+            .args(["ls-files", "-z", "--"])
+            .args(folders)
+            .current_dir(repo())
+            .output()
+            .ok()
+            .filter(|o| o.status.success() && !o.stdout.is_empty());
+        match tracked {
+            Some(o) => {
+                for f in o.stdout.split(|&b| b == 0).filter(|f| !f.is_empty()) {
+                    let rel = Path::new(std::str::from_utf8(f).unwrap());
+                    let to = dir.path().join(rel);
+                    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+                    std::fs::copy(repo().join(rel), to).unwrap();
+                }
+            }
+            None => {
+                for f in folders {
+                    copy_dir(&repo().join(f), &dir.path().join(f));
+                }
+            }
+        }
+        dir
+    })
+    .path()
+}

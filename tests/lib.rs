@@ -9,5 +9,6 @@ mod live;
 mod restart;
 mod rules;
 mod scripts;
+mod standalone;
 mod table;
 mod transcripts;

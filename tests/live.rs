@@ -36,8 +36,14 @@ fn reload_line(s: &mut Session) -> String {
 /// Plays one `.live` file; returns the transcript.
 fn play(live: &Path) -> String {
     let dir = tempfile::tempdir().unwrap();
-    copy_dir(&repo().join("rulesets"), &dir.path().join("rulesets"));
-    copy_dir(&repo().join("scripts"), &dir.path().join("scripts"));
+    copy_dir(
+        &crate::common::shipped().join("rulesets"),
+        &dir.path().join("rulesets"),
+    );
+    copy_dir(
+        &crate::common::shipped().join("scripts"),
+        &dir.path().join("scripts"),
+    );
     let mut s = Session::new(DiceBox::seeded(1));
     s.set_rules_root(dir.path().to_path_buf());
     let text = std::fs::read_to_string(live).unwrap();

@@ -46,8 +46,14 @@ fn text(o: &Output) -> (String, String) {
 fn place() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let rules = dir.path().join("rules");
-    copy_dir(&repo().join("rulesets"), &rules.join("rulesets"));
-    copy_dir(&repo().join("scripts"), &rules.join("scripts"));
+    copy_dir(
+        &crate::common::shipped().join("rulesets"),
+        &rules.join("rulesets"),
+    );
+    copy_dir(
+        &crate::common::shipped().join("scripts"),
+        &rules.join("scripts"),
+    );
     let data = dir.path().join("data");
     (dir, data, rules)
 }
@@ -267,7 +273,7 @@ fn undo_takes_a_count_refuses_extra_words_and_never_undoes_the_set_up() {
     );
     let (out, err) = text(&o);
     assert!(
-        err.contains("`undo` takes one argument, found `the things`")
+        err.contains("`undo` takes at most one argument: `the things` is too much (drop it)")
             && err.contains("`all` is not a count of commands"),
         "{err}"
     );

@@ -241,8 +241,14 @@ fn switching_a_house_rule_on_or_off_reloads_nothing_until_a_file_changes() {
     // Issue 12: `house on heroes` (a house rule with a sub-folder of modules) was followed
     // by a "rules reloaded" at the next prompt and a jump in the generation.
     let dir = tempfile::tempdir().unwrap();
-    copy_dir(&repo().join("rulesets"), &dir.path().join("rulesets"));
-    copy_dir(&repo().join("scripts"), &dir.path().join("scripts"));
+    copy_dir(
+        &crate::common::shipped().join("rulesets"),
+        &dir.path().join("rulesets"),
+    );
+    copy_dir(
+        &crate::common::shipped().join("scripts"),
+        &dir.path().join("scripts"),
+    );
     let mut s = Session::new(DiceBox::seeded(1));
     s.set_rules_root(dir.path().to_path_buf());
     ok(&mut s, "ruleset use olab");

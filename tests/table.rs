@@ -69,7 +69,7 @@ fn slowly(s: &mut PtySession, prompt: &str, values: &str) {
 
 #[test]
 fn dice_typed_slowly_never_run_a_script_out_of_time() {
-    let mut s = shell(&repo(), &[]);
+    let mut s = shell(crate::common::shipped(), &[]);
     s.send_line("shoot arc1 war1 8").unwrap();
     slowly(
         &mut s,
@@ -135,7 +135,10 @@ fn dice_typed_slowly_never_run_a_script_out_of_time() {
 #[test]
 fn a_loop_after_the_dice_is_still_stopped_at_the_time_limit() {
     let dir = tempfile::tempdir().unwrap();
-    crate::common::copy_dir(&repo().join("rulesets"), &dir.path().join("rulesets"));
+    crate::common::copy_dir(
+        &crate::common::shipped().join("rulesets"),
+        &dir.path().join("rulesets"),
+    );
     std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
     std::fs::write(
         dir.path().join("scripts/slow.lua"),
@@ -156,8 +159,4 @@ fn a_loop_after_the_dice_is_still_stopped_at_the_time_limit() {
     expect(&mut s, "1d6 (6) = 6");
     s.send_line("quit").unwrap();
     s.exp_eof().unwrap();
-}
-
-fn repo() -> std::path::PathBuf {
-    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }

@@ -43,6 +43,7 @@ fn run(input: &Path) -> String {
     let out = File::create(&out_path).unwrap();
     let status = Command::new(env!("CARGO_BIN_EXE_umpire"))
         .args(&args)
+        .current_dir(crate::common::shipped())
         .env_remove("NO_COLOR")
         .env("UMPIRE_HISTORY", "/nonexistent/never-used")
         .stdin(File::open(input).unwrap())

@@ -261,7 +261,7 @@ umpire.command {
         umpire.fail(a.type .. " may never charge (4.4): drop `charge` (it may still advance into contact)")
       end
     end
-    -- Pre-exchange strengths (AMB-12a).
+    -- Pre-exchange strengths (AMB-12).
     local before = { [d.id] = strength_before(d) }
     for _, e in ipairs(list) do before[e.unit.id] = strength_before(e.unit) end
     for _, e in ipairs(list) do actions.use(e.unit, "cc", args.force) end
@@ -284,7 +284,7 @@ umpire.command {
       back = from
       hp_back = M.strike(ctx, d, back, "front", { woods = false })
     end
-    -- The results, for every stand that took HP (AMB-12c).
+    -- The results, for every stand that took HP (AMB-12).
     local primary = from or list[1].unit
     local recoiled = {}
     local line_d, line_back

@@ -205,7 +205,7 @@ local move_args = {
   { name = "unlimber", type = "flag", help = "ART unlimbers (Table 4)" },
   { name = "turn", type = "flag", help = "changes facing: once a round (4.3; a charge's one turn)" },
   { name = "plan", type = "flag", help = "only work it out: no MOVE action recorded" },
-  { name = "force", type = "flag", help = "the umpire overrides the action limit (2.1.1)" },
+  { name = "force", type = "flag", help = "the umpire overrides the action limit (2.1.1) and the distance allowed (Tables 4-5)" },
 }
 
 local function with(extra)
@@ -252,14 +252,18 @@ local function judge(ctx, title, u, m)
   if how ~= "" then print(string.format("route: %s = %g\" of movement (Table 5)", how, cost)) end
   local capped = m.terrain == "woods" and not m.road and
     (util.main_type(u.type) == "CAV" or u.type == "ART" or u.type == "TPT" or u.type == "TNK")
-  if capped and (m.inside or 0) > terrain("woods").limit then
+  if capped and (m.inside or 0) > terrain("woods").limit and not m.force then
     c:result("not allowed")
-    umpire.fail(u.name .. " may move at most 2\" inside woods a turn (Table 5)")
+    umpire.fail(u.name .. " may move at most 2\" inside woods a turn (Table 5); add `force` to override")
   end
   if cost > allow and distance > limit then
-    c:result("not allowed")
-    umpire.fail(string.format("%s cannot move %d\": it costs %g\" of an allowance of %d\" (Tables 4-5)",
-      u.name, distance, cost, allow))
+    if not m.force then
+      c:result("not allowed")
+      umpire.fail(string.format("%s cannot move %d\": it costs %g\" of an allowance of %d\" (Tables 4-5); " ..
+        "add `force` to override", u.name, distance, cost, allow))
+    end
+    c:result(distance .. "\" moved: more than allowed, by the umpire's `force`")
+    return allow, distance
   end
   c:result(distance .. "\" allowed" .. (cost > allow and " (the 2\" minimum, 4.3)" or ""))
   return allow, distance

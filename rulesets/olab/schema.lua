@@ -1,4 +1,4 @@
--- The OLAB unit schema: what the game tracks per stand, Command and side (digest section 12).
+-- The OLAB unit schema: what the game tracks per stand, Command and side (what the rulebooks ask an umpire to track).
 -- Stand codes follow Table 1: INF/A INF/U WBD PKE ARC MSK SKI/F SKI/M SKI/S CAV/A CAV/U ART TNK TPT AIR.
 local flag = { type = "flag", default = false }
 

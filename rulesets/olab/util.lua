@@ -98,7 +98,7 @@ function M.on_table(u)
   return u.off_table == "no"
 end
 
--- Stand classes used by shooting, close combat and morale (glossary, digest 0.3).
+-- Stand classes used by shooting, close combat and morale (the rulebooks' glossary of stand types).
 local FOOT = { INF = true, WBD = true, PKE = true, ARC = true, MSK = true }
 -- Foot: INF, WBD, PKE (not elephants), ARC, MSK, SKI/F, SKI/S.
 function M.is_foot(u)

@@ -1,4 +1,4 @@
--- Suppressive fire (8.8.1): the quarter, the save or the avoidance roll (digest Audit row 1),
+-- Suppressive fire (8.8.1): the quarter, the save or the avoidance roll (AMB-08),
 -- counting as in cover, manoeuvre or fire, the marker's end, and going to ground.
 
 local function game()

@@ -317,7 +317,7 @@ fn specs() -> Vec<CommandSpec> {
              `house on NAME` loads scripts/NAME.lua with the rules in force; `house off NAME`\n\
              takes it away. Either way the rules are rebuilt from their files, and if anything\n\
              fails the rules in force stay.\n\
-             examples: house list · house on ambush · house off ambush",
+             examples: house list · house on ambushes · house off ambushes",
             Some(super::rules::complete_house),
             super::rules::house,
         ),

@@ -54,11 +54,11 @@ impl Command {
         let extra: Vec<&str> = self.args[n..].iter().map(|w| w.text.as_str()).collect();
         Err(super::error::CommandError::usage(
             format!(
-                "`{}` takes {}, found `{}`",
+                "`{}` takes {}: `{}` is too much (drop it)",
                 self.name.text,
                 match n {
                     0 => "no arguments".to_string(),
-                    1 => "one argument".to_string(),
+                    1 => "at most one argument".to_string(),
                     n => format!("at most {n} arguments"),
                 },
                 extra.join(" ")

@@ -136,6 +136,7 @@ pub fn add(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError>
 /// `remove ID`: a side, command, unit or element, with everything under it.
 pub fn remove(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
     let args = need(cmd, 1, "remove ID")?;
+    cmd.at_most(1, "remove ID")?;
     let id = &args[0].text;
     let before = ctx.state.pending.changes.len();
     ctx.state
@@ -291,15 +292,48 @@ pub fn unmark(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErr
     let args = need(cmd, 2, "unmark SELECTOR MARKER")?;
     let marker = &args[args.len() - 1];
     let ids = select(ctx, cmd, &args[..args.len() - 1])?;
+    ctx.state
+        .game
+        .schema()
+        .check_marker(&marker.text)
+        .map_err(|e| at(e, marker.span))?;
+    // Several units (a selector such as `all` or `side:britons`): those without the marker
+    // are passed over; one unit named alone must have it.
+    let several = ids.len() > 1;
     let mut lines = Vec::new();
+    let mut unmarked = Vec::new();
     for id in &ids {
+        let lacks = ctx
+            .state
+            .game
+            .unit(id.as_str())
+            .is_some_and(|u| u.marker(&marker.text).is_none());
+        if several && lacks {
+            continue;
+        }
         ctx.state
             .change(|g| g.unmark(id, &marker.text))
             .map_err(|e| state_err(e, marker.span.start))?;
         if let Some(c) = ctx.state.pending.changes.last() {
             lines.push(c.to_string());
         }
+        unmarked.push(id.clone());
     }
+    if unmarked.is_empty() {
+        return Err(CommandError::invalid(
+            format!(
+                "none of the {} units selected is marked `{}`",
+                ids.len(),
+                marker.text
+            ),
+            Some(format!(
+                "`status marked:{}` shows the units that are",
+                marker.text
+            )),
+            marker.span,
+        ));
+    }
+    let ids = unmarked;
     Ok(Output::new("unmark")
         .field("units", json!(ids))
         .field("marker", marker.text.clone())
@@ -307,7 +341,8 @@ pub fn unmark(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErr
 }
 
 /// `next`: advances the game clock one step and says what expired.
-pub fn next(ctx: &mut Context<'_>, _cmd: &Command) -> Result<Output, CommandError> {
+pub fn next(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    cmd.no_args("next")?;
     let mut report = None;
     ctx.state
         .change(|g| {
@@ -337,7 +372,8 @@ pub fn next(ctx: &mut Context<'_>, _cmd: &Command) -> Result<Output, CommandErro
 }
 
 /// `clock`: where the game is.
-pub fn clock(ctx: &mut Context<'_>, _cmd: &Command) -> Result<Output, CommandError> {
+pub fn clock(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    cmd.no_args("clock")?;
     let text = ctx.state.game.clock_text();
     Ok(Output::new("clock")
         .field("clock", text.clone())
@@ -399,6 +435,7 @@ pub fn read_file(word: &Word) -> Result<String, CommandError> {
 /// `army load FILE`: sides, commands and units from a roster, checked against the schema.
 pub fn army(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
     let args = need(cmd, 2, "army load FILE")?;
+    cmd.at_most(2, "army load FILE")?;
     if args[0].text != "load" {
         return Err(CommandError::usage(
             format!("unknown `army` action `{}`", args[0].text),
@@ -426,6 +463,7 @@ pub fn army(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
 /// `schema load FILE`: the attributes, markers, status columns and sequence of play.
 pub fn schema(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
     let args = need(cmd, 2, "schema load FILE")?;
+    cmd.at_most(2, "schema load FILE")?;
     if args[0].text != "load" {
         return Err(CommandError::usage(
             format!("unknown `schema` action `{}`", args[0].text),

@@ -149,6 +149,7 @@ fn finish(name: &str, done: Vec<Reversal>, t: Text) -> Result<Output, CommandErr
 
 /// `log [N]`: the last N transactions (10 by default), each with its rolls.
 pub fn log(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    cmd.at_most(1, "log [N]")?;
     let n = match cmd.args.first() {
         None => 10,
         Some(w) => w.text.parse::<usize>().map_err(|_| {
@@ -199,6 +200,7 @@ pub fn log(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError>
 
 /// `journal` (where it is, how long) and `journal verify` (check the hash chain).
 pub fn journal(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    cmd.at_most(1, "journal [verify]")?;
     let path = ctx.state.journal.path_buf();
     match cmd.args.first().map(|w| w.text.as_str()) {
         None => {
@@ -247,6 +249,7 @@ pub fn journal(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandEr
 
 /// `save FILE`: the whole game as JSON.
 pub fn save(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    cmd.at_most(1, "save FILE")?;
     let Some(w) = cmd.args.first() else {
         return Err(CommandError::usage(
             "`save` needs a file name",
@@ -287,6 +290,7 @@ fn replace(ctx: &mut Context<'_>, new: Game) -> Result<(), CommandError> {
 
 /// `load FILE`: a game saved with `save` (undoable).
 pub fn load(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    cmd.at_most(1, "load FILE")?;
     let Some(w) = cmd.args.first() else {
         return Err(CommandError::usage(
             "`load` needs a file name",
@@ -321,6 +325,7 @@ pub fn load(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
 /// `replay FILE`: the game a journal describes, rebuilt from its records (nothing is
 /// re-rolled), replacing the current one (undoable).
 pub fn replay(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    cmd.at_most(1, "replay FILE")?;
     let Some(w) = cmd.args.first() else {
         return Err(CommandError::usage(
             "`replay` needs a journal file",

@@ -540,6 +540,21 @@ pub fn house(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErro
                 .text(text))
         }
         ["on", name] => {
+            let known = ctx.state.scripts.house_rules();
+            if !known.iter().any(|h| h == name) {
+                let near = crate::state::error::nearest(name, known.iter().map(String::as_str));
+                return Err(CommandError::invalid(
+                    format!("no house rule `{name}` in scripts/"),
+                    Some(match near.first() {
+                        Some(n) => format!("did you mean `{n}`? `house list` shows them all"),
+                        None => format!(
+                            "the house rules are {}; `house list` describes them",
+                            known.join(", ")
+                        ),
+                    }),
+                    cmd.args[1].span,
+                ));
+            }
             let mut src = ctx.state.scripts.source().clone();
             if src.house.iter().any(|h| h == name) {
                 return Err(CommandError::invalid(
@@ -574,6 +589,7 @@ pub fn house(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErro
 
 /// `reload`: loads the rules again from their files.
 pub fn reload(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+    cmd.no_args("reload")?;
     if ctx.state.scripts.source().ruleset.is_none() && ctx.state.scripts.source().house.is_empty() {
         return Err(CommandError::invalid(
             "no rules are loaded, so there is nothing to reload",

@@ -180,12 +180,14 @@ pub enum StateErrorKind {
         found: String,
     },
     /// A marker the schema does not declare.
-    #[error("unknown marker `{name}`{}", did_you_mean(.suggestions))]
+    #[error("unknown marker `{name}`{}", marker_hint(.suggestions, .declared))]
     UnknownMarker {
         /// The marker as typed.
         name: String,
         /// The nearest declared markers.
         suggestions: Vec<String>,
+        /// Every declared marker, sorted.
+        declared: Vec<String>,
     },
     /// Marking a unit with a marker it already has.
     #[error("`{unit}` is already marked `{marker}`")]
@@ -258,6 +260,21 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .take(3)
         .map(|(_, _, c)| c.to_string())
         .collect()
+}
+
+/// ` (did you mean `routed`?)` when a declared marker is close, else the list of markers.
+fn marker_hint(suggestions: &[String], declared: &[String]) -> String {
+    if !suggestions.is_empty() {
+        return did_you_mean(suggestions);
+    }
+    format!(
+        "; the markers are {}",
+        declared
+            .iter()
+            .map(|m| format!("`{m}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// Formats ` (did you mean `x`?)` or nothing (for other modules' messages).

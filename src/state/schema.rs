@@ -359,9 +359,12 @@ impl Schema {
         if self.markers.is_empty() || self.markers.contains_key(name) {
             Ok(())
         } else {
+            let mut declared: Vec<String> = self.markers.keys().cloned().collect();
+            declared.sort();
             Err(StateErrorKind::UnknownMarker {
                 name: name.to_string(),
                 suggestions: nearest(name, self.markers.keys().map(String::as_str)),
+                declared,
             }
             .into())
         }

@@ -273,3 +273,12 @@ test("one free change of facing a round (4.3), also a charge's initial turn (4.4
   contains(s:fails("charge cav foe 5 turn"), "already changed facing")
   contains(s:run("charge cav foe 5"), "charges Foe")
 end)
+
+test("a move longer than allowed is refused, naming `force`; `force` lets the umpire rule it", function()
+  local s = game()
+  s:run("add unit rc inf M type=INF/A sp=4")
+  local why = s:fails("move inf 9")
+  contains(why, "cannot move 9\": it costs 9\" of an allowance of 6\" (Tables 4-5); add `force` to override")
+  contains(s:run("move inf 9 force"), "9\" moved: more than allowed, by the umpire's `force`")
+  ok(s:has("inf", "moved"))
+end)
