@@ -4,7 +4,7 @@
 //! `umpire roll EXPR…` and `umpire prob EXPR…` run one command. Every mode builds one
 //! [`Session`] and prints through one [`Printer`].
 
-use std::io::{self, BufReader};
+use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -193,10 +193,15 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
                 let mut script = Script::new("<stdin>".into(), io::stdin().lock());
                 shell::run_script(&mut session, &mut script, &printer, options)?
             } else {
-                let f = std::fs::File::open(&file).map_err(|e| {
-                    io::Error::new(e.kind(), format!("cannot read {}: {e}", file.display()))
+                // A regular file only (`run -` reads a pipe), read whole under the file limit.
+                let bytes = crate::files::read(&file, session.state.limits.file).map_err(|e| {
+                    let kind = match &e {
+                        crate::files::FileError::Io { source, .. } => source.kind(),
+                        _ => io::ErrorKind::InvalidInput,
+                    };
+                    io::Error::new(kind, e.to_string())
                 })?;
-                let mut script = Script::new(file.display().to_string(), BufReader::new(f));
+                let mut script = Script::new(file.display().to_string(), io::Cursor::new(bytes));
                 shell::run_script(&mut session, &mut script, &printer, options)?
             }
         }

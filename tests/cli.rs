@@ -119,7 +119,7 @@ fn a_missing_file_is_a_startup_error() {
     let o = umpire(&["run", "/nonexistent/file.umpire"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("cannot read /nonexistent/file.umpire"),
+        stderr(&o).contains("cannot read `/nonexistent/file.umpire`"),
         "{}",
         stderr(&o)
     );

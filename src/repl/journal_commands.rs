@@ -12,6 +12,7 @@ use super::session::Context;
 use crate::dice::render::fmt_value;
 use crate::journal::{Journal, Reversal, Verified, verify_file};
 use crate::state::{Change, Game};
+use std::path::Path;
 
 fn journal_err(e: impl std::fmt::Display) -> CommandError {
     CommandError::invalid(e.to_string(), None, Default::default())
@@ -153,7 +154,8 @@ pub fn journal(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandEr
     }
 }
 
-/// `save FILE`: the whole game as JSON.
+/// `save FILE`: the whole game as JSON, written beside the file and renamed over it (through
+/// a symlink to its target); never over something that is not a regular file.
 pub fn save(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
     let Some(w) = cmd.args.first() else {
         return Err(CommandError::usage(
@@ -163,13 +165,8 @@ pub fn save(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
         ));
     };
     let text = serde_json::to_string_pretty(&ctx.state.game).map_err(journal_err)?;
-    // Write beside, then rename: a crash never leaves half a save.
-    let tmp = format!("{}.tmp", w.text);
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, &w.text))
-        .map_err(|e| {
-            CommandError::invalid(format!("cannot write `{}`: {e}", w.text), None, w.span)
-        })?;
+    crate::files::replace(Path::new(&w.text), text.as_bytes())
+        .map_err(|e| CommandError::invalid(e.to_string(), None, w.span))?;
     Ok(Output::new("save")
         .field("file", w.text.clone())
         .text(Text::from_plain(format!(
@@ -202,7 +199,7 @@ pub fn load(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
             cmd.rest_span(),
         ));
     };
-    let text = read_file(w)?;
+    let text = read_file(w, ctx.state.limits.file)?;
     let game: Game = serde_json::from_str(&text).map_err(|e| {
         CommandError::invalid(
             format!(
