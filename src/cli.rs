@@ -137,7 +137,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         _ => None,
     };
     let mut session = match &journal_path {
-        Some(path) => open_journal(path, seed)?,
+        Some(path) => open_journal(path, seed, limits.journal())?,
         None => Session::new(DiceBox::seeded(seed)),
     };
     session.set_limits(limits);
@@ -231,10 +231,10 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
 
 /// A session continuing (or starting) the journal at `path`: the game is rebuilt from it,
 /// and the opening is recorded. Says on stderr where the journal is.
-fn open_journal(path: &std::path::Path, seed: u64) -> io::Result<Session> {
+fn open_journal(path: &std::path::Path, seed: u64, caps: journal::Caps) -> io::Result<Session> {
     let mut game = Game::default();
     let (mut journal, warning) =
-        Journal::open(path, &mut game).map_err(|e| io::Error::other(e.to_string()))?;
+        Journal::open(path, &mut game, caps).map_err(|e| io::Error::other(e.to_string()))?;
     if let Some(w) = warning {
         eprintln!("umpire: warning: {w}");
     }

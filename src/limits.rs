@@ -114,6 +114,14 @@ impl Limits {
             file: self.file,
         }
     }
+
+    /// The caps on journals: the longest line written or read, the largest file read.
+    pub fn journal(&self) -> crate::journal::Caps {
+        crate::journal::Caps {
+            line: self.journal_line,
+            file: self.file,
+        }
+    }
 }
 
 impl Default for Limits {

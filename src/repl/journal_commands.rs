@@ -18,6 +18,22 @@ fn journal_err(e: impl std::fmt::Display) -> CommandError {
     CommandError::invalid(e.to_string(), None, Default::default())
 }
 
+/// An undo or redo that could not be journalled: the game was not changed.
+fn reversal_err(e: crate::journal::ReplayError, name: &str) -> CommandError {
+    use crate::journal::{JournalError, ReplayError};
+    let help = match &e {
+        ReplayError::File(JournalError::WriteFailed { .. }) => {
+            Some("free some disk space or give another file with `--journal`".to_string())
+        }
+        _ => None,
+    };
+    CommandError::invalid(
+        format!("{e}; the `{name}` was not done"),
+        help,
+        Default::default(),
+    )
+}
+
 fn reversal_output(name: &str, verb: &str, r: Option<Reversal>) -> Output {
     let Some(r) = r else {
         return Output::new(name)
@@ -45,14 +61,20 @@ fn reversal_output(name: &str, verb: &str, r: Option<Reversal>) -> Output {
 /// `undo`: reverses the latest command still in force.
 pub fn undo(ctx: &mut Context<'_>, _cmd: &Command) -> Result<Output, CommandError> {
     let state = &mut *ctx.state;
-    let r = state.journal.undo(&mut state.game).map_err(journal_err)?;
+    let r = state
+        .journal
+        .undo(&mut state.game)
+        .map_err(|e| reversal_err(e, "undo"))?;
     Ok(reversal_output("undo", "undone", r))
 }
 
 /// `redo`: brings back the latest command undone.
 pub fn redo(ctx: &mut Context<'_>, _cmd: &Command) -> Result<Output, CommandError> {
     let state = &mut *ctx.state;
-    let r = state.journal.redo(&mut state.game).map_err(journal_err)?;
+    let r = state
+        .journal
+        .redo(&mut state.game)
+        .map_err(|e| reversal_err(e, "redo"))?;
     Ok(reversal_output("redo", "redone", r))
 }
 
@@ -106,7 +128,8 @@ pub fn log(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError>
     Ok(Output::new("log").field("entries", json!(entries)).text(t))
 }
 
-/// `journal` (where it is, how long) and `journal verify` (check the hash chain).
+/// `journal` (where it is, how long), `journal verify [FILE]` (check the session's journal,
+/// or another one, without opening it for writing).
 pub fn journal(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
     let path = ctx.state.journal.path_buf();
     match cmd.args.first().map(|w| w.text.as_str()) {
@@ -124,34 +147,49 @@ pub fn journal(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandEr
                 .text(Text::from_plain(text)))
         }
         Some("verify") => {
-            let Some(p) = path else {
-                return Ok(Output::new("journal")
-                    .field("verified", true)
-                    .text(Text::from_plain(
-                        "journal in memory only: nothing on disk to verify",
-                    )));
+            let (p, span) = match (cmd.args.get(1), path) {
+                (Some(w), _) => (std::path::PathBuf::from(&w.text), w.span),
+                (None, Some(p)) => (p, cmd.args[0].span),
+                (None, None) => {
+                    return Ok(Output::new("journal")
+                        .field("verified", true)
+                        .text(Text::from_plain(
+                            "journal in memory only: nothing on disk to verify (`journal verify FILE` checks a journal file)",
+                        )));
+                }
             };
-            let v = verify_file(&p).map_err(journal_err)?;
-            let (ok, text) = match &v {
-                Verified::Intact { entries } => (
-                    true,
-                    format!("journal intact: {entries} entries, chain verified"),
-                ),
-                Verified::Altered { seq, line, why } => (
-                    false,
-                    format!("journal altered: entry #{seq} (line {line}) {why}"),
-                ),
-            };
-            Ok(Output::new("journal")
-                .field("verified", ok)
-                .text(Text::new().push(if ok { Style::Strong } else { Style::Error }, text)))
+            let caps = ctx.state.limits.journal();
+            let v = verify_file(&p, caps)
+                .map_err(|e| CommandError::invalid(e.to_string(), None, span))?;
+            Ok(verified_output(&p, &v))
         }
         Some(other) => Err(CommandError::usage(
             format!("unknown `journal` action `{other}`"),
-            "journal · journal verify",
+            "journal · journal verify [FILE]",
             cmd.args[0].span,
         )),
     }
+}
+
+/// What `journal verify` says, in text and JSON.
+fn verified_output(path: &Path, v: &Verified) -> Output {
+    let ok = v.is_intact();
+    let damage = v.damage.as_ref();
+    Output::new("journal")
+        .field("file", path.display().to_string())
+        .field("verified", ok)
+        .field("entries", v.entries)
+        .field("head", v.head.found())
+        .field("torn_bytes", v.torn)
+        .field("damage", damage.map(ToString::to_string))
+        .field(
+            "lost",
+            match damage {
+                Some(crate::journal::Damage::Lost { expected, found }) => Some(expected - found),
+                _ => None,
+            },
+        )
+        .text(Text::new().push(if ok { Style::Strong } else { Style::Error }, v.to_string()))
 }
 
 /// `save FILE`: the whole game as JSON, written beside the file and renamed over it (through
@@ -224,7 +262,9 @@ pub fn load(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
 }
 
 /// `replay FILE`: the game a journal describes, rebuilt from its records (nothing is
-/// re-rolled), replacing the current one (undoable).
+/// re-rolled), replacing the current one (undoable). A damaged journal is replayed up to the
+/// damage, and the output says where it stopped: the way to bring back what a damaged
+/// journal still holds.
 pub fn replay(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
     let Some(w) = cmd.args.first() else {
         return Err(CommandError::usage(
@@ -233,16 +273,35 @@ pub fn replay(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErr
             cmd.rest_span(),
         ));
     };
-    let (game, entries) = Journal::replay_file(std::path::Path::new(&w.text), Game::default())
-        .map_err(journal_err)?;
-    let units = game.unit_count();
-    let clock = game.clock_text();
-    replace(ctx, game)?;
+    let caps = ctx.state.limits.journal();
+    let r = Journal::replay_file(Path::new(&w.text), Game::default(), caps)
+        .map_err(|e| CommandError::invalid(e.to_string(), None, w.span))?;
+    let units = r.game.unit_count();
+    let clock = r.game.clock_text();
+    replace(ctx, r.game)?;
+    let mut t = Text::from_plain(format!(
+        "replayed {} entries from {}: {units} units, {clock}",
+        r.entries, w.text
+    ));
+    let stopped = r.verified.damage.as_ref().map(|d| {
+        if d.at_the_end() {
+            format!("every entry in the file was replayed, but: {d}")
+        } else {
+            format!("stopped before the damage: {d}; nothing after it was replayed")
+        }
+    });
+    if let Some(s) = &stopped {
+        t = t.push(Style::Error, format!("\n{s}"));
+    } else if !r.verified.head.found() {
+        t = t.push(
+            Style::Dim,
+            "\n(no head record beside it: entries lost at its end could not be told)",
+        );
+    }
     Ok(Output::new("replay")
         .field("file", w.text.clone())
-        .field("entries", entries)
-        .text(Text::from_plain(format!(
-            "replayed {entries} entries from {}: {units} units, {clock}",
-            w.text
-        ))))
+        .field("entries", r.entries)
+        .field("complete", stopped.is_none())
+        .field("stopped", stopped)
+        .text(t))
 }
