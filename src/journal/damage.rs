@@ -41,6 +41,11 @@ pub enum Damage {
         /// Entries the file holds (all of them intact).
         found: u64,
     },
+    /// The journal file is gone, but its head record is still there.
+    Deleted {
+        /// Entries the head record counts.
+        expected: u64,
+    },
     /// The entry the head record names has another hash: the journal was replaced by another
     /// one, or rewritten.
     Replaced {
@@ -60,13 +65,17 @@ impl Damage {
             }
             Damage::Altered { seq, .. } => seq.saturating_sub(1),
             Damage::Lost { found, .. } | Damage::Replaced { found, .. } => *found,
+            Damage::Deleted { .. } => 0,
         }
     }
 
     /// Whether the damage is at the end of the journal, found through its head record (the
     /// entries in the file all check out).
     pub fn at_the_end(&self) -> bool {
-        matches!(self, Damage::Lost { .. } | Damage::Replaced { .. })
+        matches!(
+            self,
+            Damage::Lost { .. } | Damage::Replaced { .. } | Damage::Deleted { .. }
+        )
     }
 }
 
@@ -91,6 +100,11 @@ impl fmt::Display for Damage {
                 f,
                 "{} lost at the end: its head record counts {expected}, the file holds {found}",
                 entries(expected.saturating_sub(*found))
+            ),
+            Damage::Deleted { expected } => write!(
+                f,
+                "the file is gone, but its head record counts {}",
+                entries(*expected)
             ),
             Damage::Replaced { seq, .. } => write!(
                 f,

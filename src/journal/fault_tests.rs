@@ -275,7 +275,7 @@ fn a_refused_journal_names_every_way_on() {
         "`umpire --journal NEW.jsonl`".to_string(),
         format!("bring back the 4 entries before the damage with `replay {p}`"),
         format!("`journal verify {p}`"),
-        format!("remove its head record `{p}.head`"),
+        format!("remove its head record `{p}.head` and the file is taken as it is"),
     ] {
         assert!(msg.contains(&part), "{part}\nnot in\n{msg}");
     }
@@ -379,15 +379,20 @@ fn a_deleted_journal_beside_its_head_is_refused_and_not_recreated() {
     let (_d, path) = temp();
     write(&path, 3);
     std::fs::remove_file(&path).unwrap();
-    let damage = damage_of(open(&path).unwrap_err());
-    assert_eq!(
-        damage,
-        Damage::Lost {
-            expected: 3,
-            found: 0
-        }
+    let err = open(&path).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("the file is gone, but its head record counts 3 entries")
     );
+    assert!(
+        err.to_string().contains("the file deleted to start afresh"),
+        "{err}"
+    );
+    assert_eq!(damage_of(err), Damage::Deleted { expected: 3 });
     assert!(!path.exists());
+    // Removing the head record too starts afresh.
+    std::fs::remove_file(head_path(&path)).unwrap();
+    assert!(open(&path).unwrap().entries.is_empty());
 }
 
 #[test]

@@ -127,7 +127,7 @@ fn damaged(path: &Path, damage: &Damage) -> String {
     );
     if damage.at_the_end() {
         text.push_str(&format!(
-            "; if the file was put back on purpose (from a backup), remove its head record `{}` to continue it as it is",
+            "; if this was done on purpose (a backup put back, the file deleted to start afresh), remove its head record `{}` and the file is taken as it is",
             head_path(path).display()
         ));
     }
@@ -182,9 +182,8 @@ impl JournalFile {
         {
             return Err(JournalError::Damaged {
                 path,
-                damage: Damage::Lost {
+                damage: Damage::Deleted {
                     expected: h.entries,
-                    found: 0,
                 },
             });
         }

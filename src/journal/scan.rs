@@ -184,6 +184,7 @@ impl fmt::Display for Verified {
                     Damage::Altered { .. } => "altered",
                     Damage::Lost { .. } => "cut short",
                     Damage::Replaced { .. } => "replaced",
+                    Damage::Deleted { .. } => "missing",
                     _ => "damaged",
                 };
                 write!(f, "journal {what}: {d}")?;
