@@ -142,3 +142,79 @@ proptest! {
         prop_assert_eq!(&reopened, &live);
     }
 }
+
+/// A session on a fresh journal with the example armies, and its fault handle.
+fn session(dir: &std::path::Path) -> (Session, crate::journal::faulty::Faults) {
+    let path = dir.join("j.jsonl");
+    let mut game = Game::default();
+    let (journal, _) = Journal::open(&path, &mut game, Caps::DEFAULT).unwrap();
+    let mut s = Session::with_journal(DiceBox::seeded(7), journal, game);
+    for setup in [
+        "schema load examples/data/schema.toml",
+        "army load examples/data/romans.toml",
+    ] {
+        s.execute(setup, None).unwrap().unwrap();
+    }
+    let faults = inject(s.state.journal.file_mut().unwrap());
+    (s, faults)
+}
+
+#[test]
+fn a_failed_write_reports_the_command_not_done_and_puts_game_and_dice_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut s, faults) = session(dir.path());
+    let game = s.state.game.clone();
+    faults.set(Plan::write_after(10));
+    let (name, err) = s.execute("set leg1 sp 2", None).unwrap().unwrap_err();
+    assert_eq!(name.as_deref(), Some("set"));
+    let msg = err.to_string();
+    assert!(msg.contains("could not be written"), "{msg}");
+    assert!(
+        msg.contains("the file is as it was before; the command was not done"),
+        "{msg}"
+    );
+    assert_eq!(
+        err.help().as_deref(),
+        Some("free some disk space or give another file with `--journal`")
+    );
+    assert_eq!(s.state.game, game);
+    // The dice are put back: the roll that failed comes again once the disk recovers.
+    faults.set(Plan::sync());
+    let (_, err) = s.execute("roll 3d6", None).unwrap().unwrap_err();
+    assert!(
+        err.to_string().contains("the command was not done"),
+        "{err}"
+    );
+    faults.clear();
+    let first = s.execute("roll 3d6", None).unwrap().unwrap();
+    let mut again = Session::new(DiceBox::seeded(7));
+    let fresh = again.execute("roll 3d6", None).unwrap().unwrap();
+    assert_eq!(first.json["total"], fresh.json["total"]);
+    assert_eq!(first.json["tx"], 3);
+}
+
+#[test]
+fn a_failed_undo_or_redo_changes_nothing_and_can_be_done_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut s, faults) = session(dir.path());
+    s.execute("set leg1 sp 2", None).unwrap().unwrap();
+    let after = s.state.game.clone();
+    faults.set(Plan::head());
+    let (_, err) = s.execute("undo", None).unwrap().unwrap_err();
+    assert!(
+        err.to_string().ends_with("the `undo` was not done"),
+        "{err}"
+    );
+    assert_eq!(s.state.game, after);
+    faults.clear();
+    s.execute("undo", None).unwrap().unwrap();
+    faults.set(Plan::write_after(0));
+    let (_, err) = s.execute("redo", None).unwrap().unwrap_err();
+    assert!(
+        err.to_string().ends_with("the `redo` was not done"),
+        "{err}"
+    );
+    faults.clear();
+    s.execute("redo", None).unwrap().unwrap();
+    assert_eq!(s.state.game, after);
+}
