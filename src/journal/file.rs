@@ -227,13 +227,11 @@ impl JournalFile {
             HeadState::Found(_) => {}
             _ if count == 0 && scan.torn == 0 => {}
             HeadState::Missing => said.push(format!(
-                "it has no head record (`{}`: copied without it, or written by an older umpire), so umpire cannot tell whether entries were lost at its end; the {} read are intact and a head record now stands beside them",
+                "it has no head record (`{}`: copied without it, or written by an older umpire), so umpire cannot tell whether entries were lost at its end; every entry read is intact, and a head record now stands beside them",
                 head_path(&path).display(),
-                entries(count)
             )),
             HeadState::Unreadable { why } => said.push(format!(
-                "its head record cannot be read ({why}), so umpire cannot tell whether entries were lost at its end; the {} read are intact and the head record was written anew",
-                entries(count)
+                "its head record cannot be read ({why}), so umpire cannot tell whether entries were lost at its end; every entry read is intact, and the head record was written anew"
             )),
         }
         let current = Head::new(count, &scan.last_hash);

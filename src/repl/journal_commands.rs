@@ -185,7 +185,9 @@ fn verified_output(path: &Path, v: &Verified) -> Output {
         .field(
             "lost",
             match damage {
-                Some(crate::journal::Damage::Lost { expected, found }) => Some(expected - found),
+                Some(crate::journal::Damage::Lost { expected, found }) => {
+                    Some(expected.saturating_sub(*found))
+                }
                 _ => None,
             },
         )
