@@ -20,8 +20,8 @@ use serde::{Deserialize, Serialize};
 /// The largest head record read (a real one is about 120 bytes).
 const MOST: usize = 4096;
 
-/// What the head record says: how many entries, and the hash of the last one (the chain's
-/// [`GENESIS`](super::chain::GENESIS) for none).
+/// What the head record says: how many entries, and the hash of the last one (64 zeros, the
+/// chain's first `prev`, for none).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Head {
     /// Marks the file as an umpire journal's head record (format 1).
