@@ -166,7 +166,7 @@ impl std::fmt::Display for FileKind {
             FileKind::CharDevice => "a character device",
             FileKind::BlockDevice => "a block device",
             FileKind::Socket => "a socket",
-            FileKind::Other => "not a file umpire can read",
+            FileKind::Other => "an unusual kind of file",
         })
     }
 }
