@@ -6,7 +6,7 @@
 //! `cargo bench --bench journal`.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use umpire::journal::{Journal, Transaction};
+use umpire::journal::{Caps, Journal, Transaction};
 use umpire::state::{Game, Schema, Value};
 
 fn game() -> Game {
@@ -46,7 +46,7 @@ fn journal(c: &mut Criterion) {
     let path = dir.path().join("append.jsonl");
     let mut g = game();
     let start = g.clone();
-    let (mut j, _) = Journal::open(&path, &mut g.clone()).unwrap();
+    let (mut j, _) = Journal::open(&path, &mut g.clone(), Caps::DEFAULT).unwrap();
     let mut i = 0;
     group.bench_function("commit_synced", |b| {
         b.iter(|| {
@@ -59,9 +59,14 @@ fn journal(c: &mut Criterion) {
 
     let n = 100_000;
     let long = dir.path().join("long.jsonl");
+    // About 30 MiB: over the default file limit, as a club would raise it for such a journal.
+    let big = Caps {
+        file: 1 << 30,
+        ..Caps::DEFAULT
+    };
     {
         let mut g = start.clone();
-        let (mut j, _) = Journal::open(&long, &mut start.clone()).unwrap();
+        let (mut j, _) = Journal::open(&long, &mut start.clone(), big).unwrap();
         for i in 0..n {
             let t = tx(&mut g, i);
             j.commit(t).unwrap();
@@ -72,7 +77,7 @@ fn journal(c: &mut Criterion) {
     group.bench_function("replay_100k", |b| {
         b.iter_batched(
             || start.clone(),
-            |mut g| Journal::open(&long, &mut g).unwrap().0.records().len(),
+            |mut g| Journal::open(&long, &mut g, big).unwrap().0.records().len(),
             BatchSize::PerIteration,
         )
     });

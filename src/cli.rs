@@ -4,7 +4,7 @@
 //! `umpire roll EXPR…` and `umpire prob EXPR…` run one command. Every mode builds one
 //! [`Session`] and prints through one [`Printer`].
 
-use std::io::{self, BufReader};
+use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -153,7 +153,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         _ => None,
     };
     let mut session = match &journal_path {
-        Some(path) => open_journal(path, seed)?,
+        Some(path) => open_journal(path, seed, limits.journal())?,
         None => Session::new(DiceBox::seeded(seed)),
     };
     session.state.games_dir = games;
@@ -199,10 +199,15 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
                 let mut script = Script::new("<stdin>".into(), io::stdin().lock());
                 shell::run_script(&mut session, &mut script, &printer, options)?
             } else {
-                let f = std::fs::File::open(&file).map_err(|e| {
-                    io::Error::new(e.kind(), format!("cannot read {}: {e}", file.display()))
+                // A regular file only (`run -` reads a pipe), read whole under the file limit.
+                let bytes = crate::files::read(&file, session.state.limits.file).map_err(|e| {
+                    let kind = match &e {
+                        crate::files::FileError::Io { source, .. } => source.kind(),
+                        _ => io::ErrorKind::InvalidInput,
+                    };
+                    io::Error::new(kind, e.to_string())
                 })?;
-                let mut script = Script::new(file.display().to_string(), BufReader::new(f));
+                let mut script = Script::new(file.display().to_string(), io::Cursor::new(bytes));
                 shell::run_script(&mut session, &mut script, &printer, options)?
             }
         }
@@ -232,10 +237,14 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
 
 /// A session continuing (or starting) the journal at `path`: the game is rebuilt from it,
 /// and the opening is recorded. Says on stderr where the journal is.
-fn open_journal(path: &std::path::Path, seed: u64) -> io::Result<Session> {
+fn open_journal(
+    path: &std::path::Path,
+    seed: u64,
+    caps: crate::journal::Caps,
+) -> io::Result<Session> {
     let mut game = Game::default();
     let (mut journal, warning) =
-        Journal::open(path, &mut game).map_err(|e| io::Error::other(e.to_string()))?;
+        Journal::open(path, &mut game, caps).map_err(|e| io::Error::other(e.to_string()))?;
     if let Some(w) = warning {
         eprintln!("umpire: warning: {w}");
     }

@@ -29,8 +29,8 @@ pub struct Limits {
     pub text: usize,
     /// Longest line the journal may write (one command's transaction).
     pub journal_line: usize,
-    /// Largest file umpire reads: a roster, schema, table, saved game, rule file or command
-    /// script.
+    /// Largest file umpire reads: a roster, schema, table, saved game, journal, history,
+    /// rule file or command script.
     pub file: usize,
 }
 
@@ -111,6 +111,15 @@ impl Limits {
             instructions: self.script_instructions,
             deadline: self.script_time,
             memory: self.script_memory,
+            file: self.file,
+        }
+    }
+
+    /// The caps on journals: the longest line written or read, the largest file read.
+    pub fn journal(&self) -> crate::journal::Caps {
+        crate::journal::Caps {
+            line: self.journal_line,
+            file: self.file,
         }
     }
 }
@@ -219,7 +228,7 @@ pub const LIMITS: &[LimitInfo] = &[
     },
     LimitInfo {
         name: "file",
-        doc: "size of a file umpire reads (roster, schema, table, saved game, rule file, command script)",
+        doc: "size of a file umpire reads (roster, schema, table, saved game, journal, history, rule file, command script)",
         unit: Unit::Bytes,
         example: "64MiB",
     },
@@ -263,7 +272,8 @@ fn parse_time(s: &str) -> Option<Duration> {
     (secs.is_finite() && secs > 0.0 && secs < 1e9).then(|| Duration::from_secs_f64(secs))
 }
 
-fn show_bytes(b: usize) -> String {
+/// A size as limits are shown and written: `16MiB`, `4KiB`, `100B`.
+pub fn show_bytes(b: usize) -> String {
     for (unit, size) in [("GiB", GIB), ("MiB", MIB), ("KiB", KIB)] {
         if b >= size && b.is_multiple_of(size) {
             return format!("{}{unit}", b / size);

@@ -119,7 +119,7 @@ fn a_missing_file_is_a_startup_error() {
     let o = umpire(&["run", "/nonexistent/file.umpire"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("cannot read /nonexistent/file.umpire"),
+        stderr(&o).contains("cannot read `/nonexistent/file.umpire`"),
         "{}",
         stderr(&o)
     );
@@ -145,6 +145,7 @@ fn the_repl_without_a_terminal_reads_stdin_and_leaves_at_its_end() {
     let _ = std::fs::remove_file(&history);
     let journal = format!("{dir}/history-test/night.jsonl");
     let _ = std::fs::remove_file(&journal);
+    let _ = std::fs::remove_file(format!("{journal}.head"));
     let o = umpire_with_input(
         &[
             "--seed",
@@ -200,6 +201,8 @@ fn a_journal_carries_the_game_into_the_next_session() {
     let dir = env!("CARGO_TARGET_TMPDIR");
     let journal = format!("{dir}/journal-test/night.jsonl");
     let _ = std::fs::remove_file(&journal);
+    // Its head record goes too: a journal deleted without it is refused as lost.
+    let _ = std::fs::remove_file(format!("{journal}.head"));
     let first = umpire_with_input(
         &[
             "--seed",

@@ -76,3 +76,50 @@ pub fn shipped() -> &'static Path {
     })
     .path()
 }
+
+/// Runs the umpire binary in the repository with `args`, `input` on stdin, and a history
+/// file nobody uses; kills it and fails the test if it has not finished within 30 s (a
+/// FIFO read would otherwise hang the test run).
+pub fn umpire_timed(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(args)
+        .current_dir(repo())
+        .env_remove("NO_COLOR")
+        .env("UMPIRE_HISTORY", "/nonexistent/never-used")
+        .env_remove("UMPIRE_JOURNAL")
+        .env_remove("UMPIRE_LIMITS")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    // A child that stops before reading its input may have closed the pipe already.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("umpire {args:?} did not finish in 30 s (reading a FIFO or a device?)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = writer.join();
+    child.wait_with_output().unwrap()
+}
+
+/// Makes a named pipe at `path`; false (the caller skips) where `mkfifo` is not available.
+pub fn mkfifo(path: &Path) -> bool {
+    match std::process::Command::new("mkfifo").arg(path).status() {
+        Ok(s) if s.success() => true,
+        _ => {
+            eprintln!("mkfifo is not available here: skipped");
+            false
+        }
+    }
+}

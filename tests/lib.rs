@@ -5,6 +5,8 @@ mod common;
 mod corpus;
 mod crash;
 mod dice_props;
+mod files;
+mod journal;
 mod live;
 mod restart;
 mod rules;

@@ -1,5 +1,10 @@
 //! The hash chain: each line carries the hash of the line before it and its own hash, so
-//! changing, removing or reordering any entry is detected and located.
+//! changing, removing or reordering any entry that has another after it is detected and
+//! located.
+//!
+//! The chain alone cannot see entries cut from the end (what is left still chains; the head
+//! record in `head.rs` is for that), and it is no signature: whoever edits an entry and
+//! recomputes every hash after it makes a journal that checks out.
 //!
 //! A line is `{"seq":N,"prev":"<hash of line N-1>","hash":"<hash of this entry>","entry":{…}}`
 //! where an entry's hash is SHA-256 over `seq`, `prev` and the entry's JSON text exactly as
@@ -8,6 +13,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
+
+use super::damage::Damage;
 
 /// The `prev` of the first entry.
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
@@ -31,26 +38,6 @@ pub(crate) struct Line<'a> {
     pub entry: &'a RawValue,
 }
 
-/// The outcome of checking a whole journal's chain.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verified {
-    /// Every entry is intact.
-    Intact {
-        /// How many entries.
-        entries: u64,
-    },
-    /// Entry `seq` (on line `line`) is not what was written: its text, or the order of the
-    /// entries, was changed.
-    Altered {
-        /// The first entry found altered.
-        seq: u64,
-        /// Its line number (1-based).
-        line: usize,
-        /// What does not match.
-        why: String,
-    },
-}
-
 /// Walks a journal line by line, checking each against the chain so far.
 #[derive(Debug, Clone)]
 pub(crate) struct ChainCheck {
@@ -71,11 +58,16 @@ impl ChainCheck {
         &self.prev
     }
 
+    /// How many lines have checked out.
+    pub(crate) fn count(&self) -> u64 {
+        self.count
+    }
+
     /// Checks the next line (1-based `line_no`), already parsed.
-    pub(crate) fn check(&mut self, line_no: usize, line: &Line<'_>) -> Result<(), Verified> {
+    pub(crate) fn check(&mut self, line_no: usize, line: &Line<'_>) -> Result<(), Damage> {
         let expected_seq = self.count + 1;
         if line.seq != expected_seq {
-            return Err(Verified::Altered {
+            return Err(Damage::Altered {
                 seq: expected_seq,
                 line: line_no,
                 why: format!(
@@ -86,7 +78,7 @@ impl ChainCheck {
         }
         if line.prev != self.prev {
             // The previous line's text no longer hashes to what this line recorded.
-            return Err(Verified::Altered {
+            return Err(Damage::Altered {
                 seq: line.seq.saturating_sub(1).max(1),
                 line: line_no.saturating_sub(1).max(1),
                 why: "its text does not match the hash recorded by the entry after it".into(),
@@ -94,7 +86,7 @@ impl ChainCheck {
         }
         let hash = entry_hash(line.seq, &line.prev, line.entry.get());
         if hash != line.hash {
-            return Err(Verified::Altered {
+            return Err(Damage::Altered {
                 seq: line.seq,
                 line: line_no,
                 why: "its text does not match its own hash".into(),
@@ -103,28 +95,5 @@ impl ChainCheck {
         self.prev = hash;
         self.count += 1;
         Ok(())
-    }
-}
-
-/// Checks the chain over complete lines (without their newlines).
-pub fn verify_lines<'a>(lines: impl IntoIterator<Item = &'a str>) -> Verified {
-    let mut chain = ChainCheck::new();
-    for (i, text) in lines.into_iter().enumerate() {
-        let line: Line<'_> = match serde_json::from_str(text) {
-            Ok(l) => l,
-            Err(e) => {
-                return Verified::Altered {
-                    seq: chain.count + 1,
-                    line: i + 1,
-                    why: format!("not a journal entry ({e})"),
-                };
-            }
-        };
-        if let Err(altered) = chain.check(i + 1, &line) {
-            return altered;
-        }
-    }
-    Verified::Intact {
-        entries: chain.count,
     }
 }

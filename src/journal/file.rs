@@ -1,16 +1,51 @@
-//! The journal file: append-only JSON Lines, each line synced to disk before the caller shows
-//! its result; a line cut off by a crash is dropped with a warning, damage anywhere else is
-//! refused with the line number.
+//! The journal file: append-only JSON Lines with a head record beside it, each line synced
+//! to disk and the head rewritten before the caller shows its result.
+//!
+//! Opening reads the whole file (a regular file, no bigger than the file limit) and the head
+//! record, and then: drops an incomplete last line left by a crash, with a warning; refuses,
+//! leaving both files as they are, a damaged or altered line, a line over the journal-line
+//! limit, entries lost at the end, or a journal that is not the one its head describes; and
+//! opens a journal without a head record, warning that lost entries at the end cannot be
+//! told. An append that fails (a full disk, an I/O error) is cut back, so the file is byte
+//! for byte what it was, and the journal goes on as before once the fault clears.
 
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, IgnoredAny};
 use thiserror::Error;
 
-use super::chain::{ChainCheck, Line, Verified, entry_hash, verify_lines};
+use super::chain::{Line, entry_hash};
+use super::damage::{Damage, entries};
+use super::head::{Head, HeadState, head_path, read_head};
+use super::scan::{Scan, Verified, scan};
+use super::store::{DiskStore, Store};
+use crate::files::{self, FileError};
+
+/// How big a journal may be: the longest line written or read, and the largest file read
+/// (the session's `journal-line` and `file` limits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Caps {
+    /// Longest line, newline included, in bytes.
+    pub line: usize,
+    /// Largest journal file read, in bytes.
+    pub file: usize,
+}
+
+impl Caps {
+    /// The caps of [`crate::limits::Limits::DEFAULT`]: lines of 4 MiB, files of 16 MiB.
+    pub const DEFAULT: Caps = Caps {
+        line: 4 << 20,
+        file: 16 << 20,
+    };
+}
+
+impl Default for Caps {
+    fn default() -> Self {
+        Caps::DEFAULT
+    }
+}
 
 /// Why a journal could not be opened or written.
 #[derive(Debug, Error)]
@@ -24,6 +59,9 @@ pub enum JournalError {
         /// What failed.
         source: std::io::Error,
     },
+    /// The path is not a regular file, or the file is over the file limit.
+    #[error(transparent)]
+    File(#[from] FileError),
     /// Another umpire holds the journal.
     #[error(
         "journal `{path}` is in use by another umpire session; close it or give another file with `--journal`"
@@ -32,42 +70,82 @@ pub enum JournalError {
         /// The journal.
         path: PathBuf,
     },
-    /// A line before the last cannot be read: the file was damaged.
-    #[error(
-        "journal `{path}` is damaged at line {line}: {why}; it was not changed (run `umpire --journal NEW` to start a new one)"
-    )]
+    /// The journal cannot be continued as it is; nothing was changed.
+    #[error("{}", damaged(.path, .damage))]
     Damaged {
         /// The journal.
         path: PathBuf,
-        /// 1-based line number.
-        line: usize,
         /// What is wrong.
-        why: String,
+        damage: Damage,
     },
-    /// The hash chain is broken: an entry was altered after it was written.
-    #[error("journal `{path}`: entry #{seq} (line {line}) was altered after it was written: {why}")]
-    Altered {
+    /// An entry is longer than the journal-line limit; nothing was written.
+    #[error(
+        "the journal entry would be {bytes} bytes, over the journal-line limit of {}; nothing was written (raise the limit with `--limit journal-line={}` if entries this big are meant)",
+        crate::limits::show_bytes(*.limit),
+        crate::limits::show_bytes(.bytes.checked_next_power_of_two().unwrap_or(*.bytes))
+    )]
+    LineTooLong {
+        /// The line's length, newline included.
+        bytes: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// Writing an entry failed.
+    #[error(
+        "journal `{path}` could not be written: {source}; {}",
+        if *.restored {
+            "the file is as it was before"
+        } else {
+            "nor cut back yet to where it was (umpire cuts it back before the next entry, and writes none until it can)"
+        }
+    )]
+    WriteFailed {
         /// The journal.
         path: PathBuf,
-        /// The first altered entry.
-        seq: u64,
-        /// Its line.
-        line: usize,
-        /// What does not match.
-        why: String,
+        /// What failed.
+        source: std::io::Error,
+        /// Whether the file was cut back to what it was before the write.
+        restored: bool,
     },
     /// An entry could not be turned into JSON.
     #[error("journal entry could not be written: {0}")]
     Encode(#[from] serde_json::Error),
 }
 
+/// The message of [`JournalError::Damaged`]: what is wrong, and the ways on.
+fn damaged(path: &Path, damage: &Damage) -> String {
+    let p = path.display();
+    let recover = match damage.intact() {
+        0 => String::new(),
+        n => format!(
+            " and bring back the {} before the damage with `replay {p}`",
+            entries(n)
+        ),
+    };
+    let mut text = format!(
+        "journal `{p}`: {damage}; the file was left as it is — to go on, start a new game (`game new` in the shell, or `umpire --journal NEW.jsonl`){recover}, or look closer with `journal verify {p}`"
+    );
+    if damage.at_the_end() {
+        text.push_str(&format!(
+            "; if this was done on purpose (a backup put back, the file deleted to start afresh), remove its head record `{}` and the file is taken as it is",
+            head_path(path).display()
+        ));
+    }
+    text
+}
+
 /// An open journal, positioned to append.
 #[derive(Debug)]
 pub struct JournalFile {
     path: PathBuf,
-    file: File,
+    store: Box<dyn Store>,
+    caps: Caps,
     next_seq: u64,
     last_hash: String,
+    /// The length of the file as committed: where a failed append is cut back to.
+    len: u64,
+    /// Set when a failed append could not be cut back: the bytes after `len` are no entry.
+    dirty: bool,
 }
 
 /// What opening a journal found.
@@ -77,98 +155,171 @@ pub struct Opened<T> {
     pub journal: JournalFile,
     /// The entries already in it, in order (entry `i` has sequence number `i + 1`).
     pub entries: Vec<T>,
-    /// Set when a partial last line left by a crash was dropped.
+    /// Set when a partial last line left by a crash was dropped, or when there was no head
+    /// record to tell whether entries were lost at the end.
     pub warning: Option<String>,
 }
 
 impl JournalFile {
     /// Opens `path` for appending, creating it if needed, and reads the entries already in
-    /// it. A partial last line (a crash while writing) is cut off with a warning; a damaged
-    /// line anywhere else, or a broken hash chain, is an error and the file is left alone.
-    pub fn open<T: DeserializeOwned>(path: impl AsRef<Path>) -> Result<Opened<T>, JournalError> {
+    /// it (see the module docs for what opening accepts and refuses). A refused journal and
+    /// its head record are left as they are.
+    pub fn open<T: DeserializeOwned>(
+        path: impl AsRef<Path>,
+        caps: Caps,
+    ) -> Result<Opened<T>, JournalError> {
         let path = path.as_ref().to_path_buf();
         let io = |source| JournalError::Io {
             path: path.clone(),
             source,
         };
+        // Looked at before opening: opening a named pipe would wait for a writer.
+        let existed = files::check(&path, caps.file)?;
+        let head = read_head(&path);
+        if let HeadState::Found(h) = &head
+            && !existed
+            && h.entries > 0
+        {
+            return Err(JournalError::Damaged {
+                path,
+                damage: Damage::Deleted {
+                    expected: h.entries,
+                },
+            });
+        }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(io)?;
         }
-        let mut file = OpenOptions::new()
+        let file = OpenOptions::new()
             .read(true)
             .append(true)
             .create(true)
             .open(&path)
             .map_err(io)?;
+        files::is_regular(&file, &path)?;
         // A file system without locks still gets a journal; only a held lock refuses.
         if let Err(std::fs::TryLockError::WouldBlock) = file.try_lock() {
             return Err(JournalError::Locked { path });
         }
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(io)?;
-
-        let mut warning = None;
-        let complete = match bytes.iter().rposition(|&b| b == b'\n') {
-            Some(i) => i + 1,
-            None => 0,
-        };
-        if complete < bytes.len() {
-            let torn = bytes.len() - complete;
-            // Only the tail after the last newline can be a write cut short by a crash.
-            file.set_len(complete as u64).map_err(io)?;
-            file.seek(SeekFrom::End(0)).map_err(io)?;
-            file.sync_data().map_err(io)?;
-            warning = Some(format!(
-                "journal `{}`: dropped an incomplete last entry ({torn} bytes) left by an interrupted write; everything before it is intact",
-                path.display()
-            ));
-            bytes.truncate(complete);
+        let bytes = files::read_capped(&file, &path, caps.file)?;
+        let scan: Scan<T> = scan(&bytes, head, caps.line);
+        if let Some(damage) = scan.damage {
+            return Err(JournalError::Damaged { path, damage });
         }
-        let (entries, last_hash) = read_entries(&path, bytes)?;
-        let next_seq = entries.len() as u64 + 1;
+        let mut store = DiskStore::new(file, &path);
+        let count = scan.entries.len() as u64;
+        let mut said = Vec::new();
+        if scan.torn > 0 {
+            // Only the tail after the last newline can be a write cut short by a crash.
+            store
+                .truncate(scan.complete as u64)
+                .and_then(|()| store.sync())
+                .map_err(io)?;
+            said.push(format!(
+                "dropped an incomplete last entry ({} bytes) left by an interrupted write",
+                scan.torn
+            ));
+        }
+        match &scan.head {
+            HeadState::Found(_) if scan.torn > 0 => {
+                said.push("its head record confirms every committed entry is intact".into());
+            }
+            HeadState::Found(_) => {}
+            _ if count == 0 && scan.torn == 0 => {}
+            HeadState::Missing => said.push(format!(
+                "it has no head record (`{}`: copied without it, or written by an older umpire), so umpire cannot tell whether entries were lost at its end; every entry read is intact, and a head record now stands beside them",
+                head_path(&path).display(),
+            )),
+            HeadState::Unreadable { why } => said.push(format!(
+                "its head record cannot be read ({why}), so umpire cannot tell whether entries were lost at its end; every entry read is intact, and the head record was written anew"
+            )),
+        }
+        let current = Head::new(count, &scan.last_hash);
+        if scan.head != HeadState::Found(current.clone()) {
+            store.write_head(&current.encode()).map_err(io)?;
+        }
+        let warning = (!said.is_empty())
+            .then(|| format!("journal `{}`: {}", path.display(), said.join("; ")));
         Ok(Opened {
             journal: JournalFile {
                 path,
-                file,
-                next_seq,
-                last_hash,
+                store: Box::new(store),
+                caps,
+                next_seq: count + 1,
+                last_hash: scan.last_hash,
+                len: scan.complete as u64,
+                dirty: false,
             },
-            entries,
+            entries: scan.entries,
             warning,
         })
     }
 
-    /// Appends one entry and syncs it to disk; returns its sequence number. When this
-    /// returns, the entry survives a crash.
+    /// Appends one entry, syncs it to disk and rewrites the head record; returns its sequence
+    /// number. When this returns `Ok`, the entry survives a crash. When it fails, the file is
+    /// cut back to what it was (or, if even that fails, before the next entry), and the
+    /// journal goes on from where it was.
     pub fn append<T: Serialize>(&mut self, entry: &T) -> Result<u64, JournalError> {
+        self.repair()?;
         let seq = self.next_seq;
         let entry_json = serde_json::to_string(entry)?;
         let hash = entry_hash(seq, &self.last_hash, &entry_json);
         let raw = serde_json::value::RawValue::from_string(entry_json)?;
         let line = Line {
             seq,
-            prev: std::mem::take(&mut self.last_hash),
+            prev: self.last_hash.clone(),
             hash: hash.clone(),
             entry: &raw,
         };
         let mut text = serde_json::to_string(&line)?;
         text.push('\n');
-        let io = |source| JournalError::Io {
-            path: self.path.clone(),
-            source,
-        };
-        // One write for the whole line, so a crash can only leave a partial *last* line.
-        let written = self
-            .file
-            .write_all(text.as_bytes())
-            .and_then(|()| self.file.sync_data());
-        if let Err(e) = written {
-            self.last_hash = line.prev;
-            return Err(io(e));
+        if text.len() > self.caps.line {
+            return Err(JournalError::LineTooLong {
+                bytes: text.len(),
+                limit: self.caps.line,
+            });
         }
+        // The head is written last: it never counts an entry the file does not hold.
+        let head = Head::new(seq, &hash).encode();
+        let written = self
+            .store
+            .append(text.as_bytes())
+            .and_then(|()| self.store.sync())
+            .and_then(|()| self.store.write_head(&head));
+        if let Err(source) = written {
+            let restored = self.cut_back().is_ok();
+            return Err(JournalError::WriteFailed {
+                path: self.path.clone(),
+                source,
+                restored,
+            });
+        }
+        self.len += text.len() as u64;
         self.last_hash = hash;
         self.next_seq += 1;
         Ok(seq)
+    }
+
+    /// Cuts the file back to its committed length after a failed append; remembers when
+    /// that fails too.
+    fn cut_back(&mut self) -> std::io::Result<()> {
+        let len = self.len;
+        let r = self.store.truncate(len).and_then(|()| self.store.sync());
+        self.dirty = r.is_err();
+        r
+    }
+
+    /// Before appending after a failure that could not be cut back: cuts it back now, so no
+    /// entry ever follows a partial line.
+    fn repair(&mut self) -> Result<(), JournalError> {
+        if !self.dirty {
+            return Ok(());
+        }
+        self.cut_back().map_err(|source| JournalError::WriteFailed {
+            path: self.path.clone(),
+            source,
+            restored: false,
+        })
     }
 
     /// The journal's path.
@@ -186,67 +337,61 @@ impl JournalFile {
         self.next_seq == 1
     }
 
-    /// Re-reads the file and checks its hash chain.
+    /// The caps in force.
+    pub fn caps(&self) -> Caps {
+        self.caps
+    }
+
+    /// Uses `caps` from now on (the session's limits changed).
+    pub fn set_caps(&mut self, caps: Caps) {
+        self.caps = caps;
+    }
+
+    /// Re-reads the file and its head record and checks them.
     pub fn verify(&self) -> Result<Verified, JournalError> {
-        verify_file(&self.path)
+        verify_file(&self.path, self.caps)
+    }
+
+    /// Puts `wrap` around the store the journal writes through (fault tests).
+    #[cfg(test)]
+    pub(crate) fn wrap_store(&mut self, wrap: impl FnOnce(Box<dyn Store>) -> Box<dyn Store>) {
+        let store = std::mem::replace(&mut self.store, Box::new(super::store::Nowhere));
+        self.store = wrap(store);
     }
 }
 
-/// Reads the entries of a journal's complete lines, checking the hash chain as it goes;
-/// returns them and the last entry's hash.
-fn read_entries<T: DeserializeOwned>(
-    path: &Path,
-    bytes: Vec<u8>,
-) -> Result<(Vec<T>, String), JournalError> {
-    let text = String::from_utf8(bytes).map_err(|e| JournalError::Damaged {
-        path: path.to_path_buf(),
-        line: 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count(),
-        why: "not UTF-8 text".into(),
-    })?;
-    let mut entries = Vec::new();
-    let mut chain = ChainCheck::new();
-    for (i, l) in text.lines().enumerate() {
-        let damaged = |why: String| JournalError::Damaged {
-            path: path.to_path_buf(),
-            line: i + 1,
-            why,
-        };
-        let line: Line<'_> = serde_json::from_str(l).map_err(|e| damaged(e.to_string()))?;
-        if let Err(Verified::Altered { seq, line, why }) = chain.check(i + 1, &line) {
-            return Err(JournalError::Altered {
-                path: path.to_path_buf(),
-                seq,
-                line,
-                why,
-            });
+impl Drop for JournalFile {
+    fn drop(&mut self) {
+        // A failed write left bytes that could not be cut back: one last try.
+        if self.dirty {
+            let _ = self.cut_back();
         }
-        entries.push(serde_json::from_str(line.entry.get()).map_err(|e| damaged(e.to_string()))?);
     }
-    Ok((entries, chain.last_hash().to_string()))
 }
 
-/// Reads a journal without opening it for writing: its entries, with the chain checked. A
-/// partial last line (a crash) is left out, and the file is not touched.
-pub fn read_file<T: DeserializeOwned>(path: &Path) -> Result<Vec<T>, JournalError> {
-    let mut bytes = std::fs::read(path).map_err(|source| JournalError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    bytes.truncate(complete);
-    Ok(read_entries(path, bytes)?.0)
+/// Reads the journal at `path` and its head record without opening it for writing.
+fn read_journal<T: DeserializeOwned>(path: &Path, caps: Caps) -> Result<Scan<T>, JournalError> {
+    // The head first: a session appending meanwhile only makes the file longer than it says.
+    let head = read_head(path);
+    let bytes = files::read(path, caps.file)?;
+    Ok(scan(&bytes, head, caps.line))
 }
 
-/// Checks the hash chain of the journal at `path` without opening it for writing.
-pub fn verify_file(path: &Path) -> Result<Verified, JournalError> {
-    let text = std::fs::read_to_string(path).map_err(|source| JournalError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    Ok(verify_lines(text.lines()))
+/// Reads a journal without opening it for writing (nor changing it): the entries up to the
+/// first damage, and what checking it found. A partial last line (a crash) is left out.
+pub fn read_file<T: DeserializeOwned>(
+    path: &Path,
+    caps: Caps,
+) -> Result<(Vec<T>, Verified), JournalError> {
+    let scan = read_journal(path, caps)?;
+    let verified = scan.verified();
+    Ok((scan.entries, verified))
+}
+
+/// Checks the journal at `path` (lines, hash chain, head record) without opening it for
+/// writing.
+pub fn verify_file(path: &Path, caps: Caps) -> Result<Verified, JournalError> {
+    Ok(read_journal::<IgnoredAny>(path, caps)?.verified())
 }
 
 #[cfg(test)]
@@ -273,50 +418,67 @@ mod tests {
         (dir, path)
     }
 
+    fn open(path: &Path) -> Result<Opened<E>, JournalError> {
+        JournalFile::open::<E>(path, Caps::DEFAULT)
+    }
+
     fn write(path: &Path, n: u32) {
-        let mut o = JournalFile::open::<E>(path).unwrap();
+        let mut o = open(path).unwrap();
         for i in 1..=n {
             o.journal.append(&e(i)).unwrap();
         }
+    }
+
+    fn verify(path: &Path) -> Verified {
+        verify_file(path, Caps::DEFAULT).unwrap()
     }
 
     #[test]
     fn entries_come_back_in_order() {
         let (_d, path) = temp();
         write(&path, 3);
-        let o = JournalFile::open::<E>(&path).unwrap();
+        let o = open(&path).unwrap();
         assert_eq!(o.entries, vec![e(1), e(2), e(3)]);
         assert!(o.warning.is_none());
-        assert_eq!(o.journal.verify().unwrap(), Verified::Intact { entries: 3 });
+        let v = o.journal.verify().unwrap();
+        assert!(v.is_intact());
+        assert_eq!((v.entries, v.torn), (3, 0));
+        assert!(v.head.found());
     }
 
     #[test]
     fn appending_after_reopen_continues_the_chain() {
         let (_d, path) = temp();
         write(&path, 2);
-        let mut o = JournalFile::open::<E>(&path).unwrap();
+        let mut o = open(&path).unwrap();
         assert_eq!(o.journal.append(&e(3)).unwrap(), 3);
         drop(o);
-        assert_eq!(verify_file(&path).unwrap(), Verified::Intact { entries: 3 });
+        let v = verify(&path);
+        assert!(v.is_intact(), "{v}");
+        assert_eq!(v.entries, 3);
     }
 
     #[test]
     fn a_torn_last_line_is_dropped_with_a_warning() {
         let (_d, path) = temp();
-        write(&path, 3);
-        let full = std::fs::read(&path).unwrap();
-        std::fs::write(&path, &full[..full.len() - 10]).unwrap();
-        let mut o = JournalFile::open::<E>(&path).unwrap();
+        write(&path, 2);
+        // A crash in the middle of writing entry 3: part of its line, and the head still at 2.
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes.extend_from_slice(br#"{"seq":3,"prev":"ab"#);
+        std::fs::write(&path, &bytes).unwrap();
+        let mut o = open(&path).unwrap();
         assert_eq!(o.entries, vec![e(1), e(2)]);
+        let w = o.warning.as_deref().unwrap();
+        assert!(w.contains("incomplete last entry (19 bytes)"), "{w}");
         assert!(
-            o.warning
-                .as_deref()
-                .unwrap()
-                .contains("incomplete last entry")
+            w.contains("confirms every committed entry is intact"),
+            "{w}"
         );
         o.journal.append(&e(9)).unwrap();
         drop(o);
-        assert_eq!(verify_file(&path).unwrap(), Verified::Intact { entries: 3 });
+        let v = verify(&path);
+        assert!(v.is_intact(), "{v}");
+        assert_eq!(v.entries, 3);
     }
 
     #[test]
@@ -327,9 +489,15 @@ mod tests {
         let mut lines: Vec<String> = text.lines().map(String::from).collect();
         lines[1] = lines[1][..20].to_string();
         std::fs::write(&path, lines.join("\n") + "\n").unwrap();
-        let err = JournalFile::open::<E>(&path).unwrap_err();
+        let err = open(&path).unwrap_err();
         assert!(
-            matches!(err, JournalError::Damaged { line: 2, .. }),
+            matches!(
+                err,
+                JournalError::Damaged {
+                    damage: Damage::Unreadable { line: 2, .. },
+                    ..
+                }
+            ),
             "{err}"
         );
         // Left as it was.
@@ -347,13 +515,16 @@ mod tests {
             .unwrap()
             .replace("entry 2", "entry 7");
         std::fs::write(&path, text).unwrap();
-        match verify_file(&path).unwrap() {
-            Verified::Altered { seq, line, .. } => assert_eq!((seq, line), (2, 2)),
+        match verify(&path).damage {
+            Some(Damage::Altered { seq, line, .. }) => assert_eq!((seq, line), (2, 2)),
             v => panic!("{v:?}"),
         }
         assert!(matches!(
-            JournalFile::open::<E>(&path).unwrap_err(),
-            JournalError::Altered { seq: 2, .. }
+            open(&path).unwrap_err(),
+            JournalError::Damaged {
+                damage: Damage::Altered { seq: 2, .. },
+                ..
+            }
         ));
     }
 
@@ -369,8 +540,8 @@ mod tests {
             .map(|(_, l)| l)
             .collect();
         std::fs::write(&path, kept.join("\n") + "\n").unwrap();
-        match verify_file(&path).unwrap() {
-            Verified::Altered { seq, .. } => assert_eq!(seq, 3),
+        match verify(&path).damage {
+            Some(Damage::Altered { seq, .. }) => assert_eq!(seq, 3),
             v => panic!("{v:?}"),
         }
     }
@@ -378,9 +549,9 @@ mod tests {
     #[test]
     fn a_journal_is_held_by_one_session() {
         let (_d, path) = temp();
-        let _first = JournalFile::open::<E>(&path).unwrap();
+        let _first = open(&path).unwrap();
         assert!(matches!(
-            JournalFile::open::<E>(&path).unwrap_err(),
+            open(&path).unwrap_err(),
             JournalError::Locked { .. }
         ));
     }

@@ -9,9 +9,10 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::file::{JournalError, JournalFile, read_file};
+use super::file::{Caps, JournalError, JournalFile, read_file};
 use super::history::{History, Step};
 use super::record::{Record, Transaction, now};
+use super::scan::Verified;
 use crate::state::{Game, StateError};
 
 /// Why a journal could not be replayed or an undo or redo could not be done.
@@ -52,6 +53,18 @@ pub struct Journal {
     rules_recorded: Option<u64>,
 }
 
+/// A journal file replayed onto a game.
+#[derive(Debug)]
+pub struct Replayed {
+    /// The game the entries rebuild.
+    pub game: Game,
+    /// How many entries were replayed.
+    pub entries: usize,
+    /// What checking the file found: when it is damaged, the entries replayed are those
+    /// before the damage.
+    pub verified: Verified,
+}
+
 /// What undo or redo did.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reversal {
@@ -78,9 +91,14 @@ impl Journal {
 
     /// Opens (or creates) the journal at `path` and replays it onto `game`, which should be
     /// the game the journal started from (an empty game for a journal umpire created).
-    /// Returns the journal and any warning (a torn last line that was dropped).
-    pub fn open(path: &Path, game: &mut Game) -> Result<(Journal, Option<String>), ReplayError> {
-        let opened = JournalFile::open::<Record>(path)?;
+    /// Returns the journal and any warning (a torn last line that was dropped, or no head
+    /// record to tell whether entries were lost at the end).
+    pub fn open(
+        path: &Path,
+        game: &mut Game,
+        caps: Caps,
+    ) -> Result<(Journal, Option<String>), ReplayError> {
+        let opened = JournalFile::open::<Record>(path, caps)?;
         let mut journal = Journal {
             file: Some(opened.journal),
             records: Vec::new(),
@@ -96,15 +114,33 @@ impl Journal {
     }
 
     /// Rebuilds the game a journal file describes, starting from `game`, without writing to
-    /// it (and without re-rolling anything: rolls are in the records).
-    pub fn replay_file(path: &Path, mut game: Game) -> Result<(Game, usize), ReplayError> {
-        let records: Vec<Record> = read_file(path)?;
-        let count = records.len();
+    /// it (and without re-rolling anything: rolls are in the records). A damaged journal is
+    /// replayed up to the damage, which [`Replayed::verified`] names.
+    pub fn replay_file(path: &Path, mut game: Game, caps: Caps) -> Result<Replayed, ReplayError> {
+        let (records, verified) = read_file::<Record>(path, caps)?;
+        let entries = records.len();
         let mut journal = Journal::in_memory();
         for record in records {
             journal.replay_one(&mut game, record)?;
         }
-        Ok((game, count))
+        Ok(Replayed {
+            game,
+            entries,
+            verified,
+        })
+    }
+
+    /// Uses `caps` from now on (the session's limits changed).
+    pub fn set_caps(&mut self, caps: Caps) {
+        if let Some(file) = &mut self.file {
+            file.set_caps(caps);
+        }
+    }
+
+    /// The journal file, for fault tests to wrap its store.
+    #[cfg(test)]
+    pub(crate) fn file_mut(&mut self) -> Option<&mut JournalFile> {
+        self.file.as_mut()
     }
 
     fn replay_one(&mut self, game: &mut Game, record: Record) -> Result<(), ReplayError> {

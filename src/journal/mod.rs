@@ -1,23 +1,36 @@
 //! The journal: every command that changes the game or rolls dice, appended as one line of
-//! JSON, hash-chained, synced to disk before its result is shown.
+//! JSON, hash-chained, synced to disk before its result is shown, with a head record beside
+//! it that says where the journal ends.
 //!
-//! This module owns the file format and its guarantees (crash safety, tamper evidence), the
-//! records a session writes (transactions with their rolls and state changes, undo, redo),
-//! the undo/redo history over them, and replay. [`JournalFile`] is generic over what a line
-//! holds; [`Journal`] is the session's journal of [`Record`]s.
+//! This module owns the file format and its guarantees (crash safety, failed writes undone,
+//! lost entries at the end told from a crash's torn line, evidence of accidental damage and
+//! of edits), the records a session writes (transactions with their rolls and state changes,
+//! undo, redo), the undo/redo history over them, and replay. [`JournalFile`] is generic over
+//! what a line holds; [`Journal`] is the session's journal of [`Record`]s. `docs/journal.md`
+//! describes the format and what it proves for people.
 
 mod chain;
+mod damage;
 mod file;
+mod head;
 mod history;
 #[allow(clippy::module_inception)] // the module's main type is named after it
 mod journal;
 mod record;
+mod scan;
+mod store;
 
-pub use chain::{Verified, verify_lines};
-pub use file::{JournalError, JournalFile, Opened, read_file, verify_file};
+pub use damage::Damage;
+pub use file::{Caps, JournalError, JournalFile, Opened, read_file, verify_file};
+pub use head::{Head, HeadState, head_path};
 pub use history::{History, Step};
-pub use journal::{Journal, ReplayError, Reversal};
+pub use journal::{Journal, ReplayError, Replayed, Reversal};
 pub use record::{Record, RulesRecord, Transaction, now};
+pub use scan::Verified;
 
+#[cfg(test)]
+mod fault_tests;
+#[cfg(test)]
+pub(crate) mod faulty;
 #[cfg(test)]
 mod tests;

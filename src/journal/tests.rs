@@ -36,7 +36,7 @@ fn undo_and_redo_move_the_game_and_are_journalled() {
     let path = dir.path().join("j.jsonl");
     let start = game();
     let mut g = start.clone();
-    let (mut j, warning) = Journal::open(&path, &mut g).unwrap();
+    let (mut j, warning) = Journal::open(&path, &mut g, Caps::DEFAULT).unwrap();
     assert!(warning.is_none());
     j.start_session(7).unwrap();
     let c = g.set_attr("leg1", "sp", Value::Int(2)).unwrap();
@@ -52,13 +52,14 @@ fn undo_and_redo_move_the_game_and_are_journalled() {
 
     // Reopening replays everything onto the starting game.
     let mut reopened = start.clone();
-    let (j, _) = Journal::open(&path, &mut reopened).unwrap();
+    let (j, _) = Journal::open(&path, &mut reopened, Caps::DEFAULT).unwrap();
     assert_eq!(reopened, after);
     assert_eq!(j.records().len(), 4);
     assert_eq!(j.next_undo(), Some(2));
     drop(j);
-    let (replayed, n) = Journal::replay_file(&path, start).unwrap();
-    assert_eq!((replayed, n), (after, 4));
+    let r = Journal::replay_file(&path, start, Caps::DEFAULT).unwrap();
+    assert_eq!((r.game, r.entries), (after, 4));
+    assert!(r.verified.is_intact());
 }
 
 #[test]
@@ -74,12 +75,12 @@ fn a_journal_replayed_onto_the_wrong_game_names_the_entry() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("j.jsonl");
     let mut g = game();
-    let (mut j, _) = Journal::open(&path, &mut g).unwrap();
+    let (mut j, _) = Journal::open(&path, &mut g, Caps::DEFAULT).unwrap();
     let c = g.set_attr("leg1", "sp", Value::Int(2)).unwrap();
     j.commit(tx("set leg1 sp 2", vec![c])).unwrap();
     drop(j);
     let mut other = Game::new(g.schema().clone());
-    let err = Journal::open(&path, &mut other).unwrap_err();
+    let err = Journal::open(&path, &mut other, Caps::DEFAULT).unwrap_err();
     assert!(
         err.to_string()
             .starts_with("entry #1 of the journal does not apply"),
@@ -98,7 +99,7 @@ proptest! {
         let path = dir.path().join("j.jsonl");
         let start = game();
         let mut g = start.clone();
-        let (mut j, _) = Journal::open(&path, &mut g).unwrap();
+        let (mut j, _) = Journal::open(&path, &mut g, Caps::DEFAULT).unwrap();
         for (op, unit, v) in ops {
             let id = format!("leg{unit}");
             match op {
@@ -111,7 +112,7 @@ proptest! {
             }
         }
         let live = g.clone();
-        let (replayed, _) = Journal::replay_file(&path, start.clone()).unwrap();
+        let replayed = Journal::replay_file(&path, start.clone(), Caps::DEFAULT).unwrap().game;
         prop_assert_eq!(&replayed, &live);
         while j.undo(&mut g).unwrap().is_some() {}
         prop_assert_eq!(g, start);

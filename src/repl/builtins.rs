@@ -384,10 +384,12 @@ fn specs() -> Vec<CommandSpec> {
         spec(
             "journal",
             &[],
-            "journal [verify]",
-            "where the journal is; check its hash chain",
-            "`journal` says where the journal is kept; `journal verify` checks its hash chain and\n\
-             names the first entry that was altered.",
+            "journal [verify [FILE]]",
+            "where the journal is; check it for damage",
+            "`journal` says where the journal is kept; `journal verify` checks its lines, its hash\n\
+             chain and its end against the head record beside it, and names the first damage:\n\
+             an altered entry, a damaged line, entries lost at the end. `journal verify FILE`\n\
+             checks another journal (one umpire refused to open, say) without changing it.",
             Some(complete_journal),
             journal_commands::journal,
         ),
@@ -396,7 +398,8 @@ fn specs() -> Vec<CommandSpec> {
             &[],
             "save FILE",
             "save the whole game (JSON)",
-            "Writes the whole game to a file (written beside and renamed, so never half saved).",
+            "Writes the whole game to a file (written beside and renamed, so never half saved).\n\
+             A symlink is written through to its target; a device, pipe or folder is refused.",
             None,
             journal_commands::save,
         ),
@@ -415,7 +418,9 @@ fn specs() -> Vec<CommandSpec> {
             "replay FILE",
             "rebuild the game from a journal (no re-rolling)",
             "Rebuilds the game a journal file describes from its entries (rolls come from the\n\
-             journal, nothing is rolled again) and makes it the current game (undoable).",
+             journal, nothing is rolled again) and makes it the current game (undoable). A\n\
+             damaged journal is replayed up to the damage, and the output says where it\n\
+             stopped: how to bring back what a journal umpire refused to open still holds.",
             None,
             journal_commands::replay,
         ),

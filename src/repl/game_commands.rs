@@ -421,14 +421,18 @@ pub fn status(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErr
         .text(Text::from_plain(board)))
 }
 
-/// Reads the file a command names.
-pub fn read_file(word: &Word) -> Result<String, CommandError> {
-    std::fs::read_to_string(&word.text).map_err(|e| {
-        CommandError::invalid(
-            format!("cannot read `{}`: {e}", word.text),
-            Some("give the path of the file, relative to where umpire was started".into()),
-            word.span,
-        )
+/// Reads the file a command names: a regular file of UTF-8 text, at most `limit` bytes (the
+/// session's `file` limit).
+pub fn read_file(word: &Word, limit: usize) -> Result<String, CommandError> {
+    crate::files::read_to_string(std::path::Path::new(&word.text), limit).map_err(|e| {
+        let help = match e {
+            crate::files::FileError::Io { .. } => {
+                Some("give the path of the file, relative to where umpire was started".into())
+            }
+            // The message says what to do.
+            _ => None,
+        };
+        CommandError::invalid(e.to_string(), help, word.span)
     })
 }
 
@@ -443,7 +447,7 @@ pub fn army(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
             args[0].span,
         ));
     }
-    let text = read_file(&args[1])?;
+    let text = read_file(&args[1], ctx.state.limits.file)?;
     let changes =
         load_roster(&ctx.state.game, &args[1].text, &text).map_err(|e| state_err(e, 0))?;
     let before = ctx.state.game.unit_count();
@@ -471,7 +475,7 @@ pub fn schema(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErr
             args[0].span,
         ));
     }
-    let text = read_file(&args[1])?;
+    let text = read_file(&args[1], ctx.state.limits.file)?;
     let schema = Schema::from_toml(&args[1].text, &text).map_err(|e| state_err(e, 0))?;
     let attrs = schema.unit.len();
     ctx.state

@@ -124,9 +124,10 @@ pub fn check_name(name: &str) -> Result<(), String> {
 }
 
 /// What a game's journal says of itself, read without replaying it: how many entries, and
-/// the rules it was last played under (when its journal records them).
-pub fn summary_of(path: &Path) -> (usize, Option<RulesRecord>) {
-    let Ok(text) = std::fs::read_to_string(path) else {
+/// the rules it was last played under (when its journal records them). A journal that
+/// cannot be read under `limit` bytes shows as empty.
+pub fn summary_of(path: &Path, limit: usize) -> (usize, Option<RulesRecord>) {
+    let Ok(text) = crate::files::read_to_string(path, limit) else {
         return (0, None);
     };
     let entries = text.lines().filter(|l| !l.trim().is_empty()).count();
@@ -266,8 +267,8 @@ fn open_journal(ctx: &mut Context<'_>, path: &Path, cmd: &Command) -> Result<usi
             cmd.rest_span(),
         )
     };
-    let (mut journal, warning) =
-        Journal::open(path, &mut game).map_err(|e| failed(e.to_string()))?;
+    let (mut journal, warning) = Journal::open(path, &mut game, ctx.state.limits.journal())
+        .map_err(|e| failed(e.to_string()))?;
     let entries = journal.records().len();
     journal
         .start_session(ctx.state.dice.seed())
@@ -321,7 +322,7 @@ fn listing(ctx: &Context<'_>) -> Result<Output, CommandError> {
     let mut t = Text::new().push(Style::Strong, format!("games in {}", dir.display()));
     let mut rows = Vec::new();
     for g in &games {
-        let (entries, rules) = summary_of(&g.path);
+        let (entries, rules) = summary_of(&g.path, ctx.state.limits.file);
         let when = g.modified.map_or("?".into(), local_time);
         let rules_text = rules.as_ref().map_or("rules not recorded".into(), describe);
         let on = playing.as_deref() == Some(g.path.as_path());

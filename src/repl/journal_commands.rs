@@ -12,9 +12,26 @@ use super::session::Context;
 use crate::dice::render::fmt_value;
 use crate::journal::{Journal, Reversal, Verified, verify_file};
 use crate::state::{Change, Game};
+use std::path::Path;
 
 fn journal_err(e: impl std::fmt::Display) -> CommandError {
     CommandError::invalid(e.to_string(), None, Default::default())
+}
+
+/// An undo or redo that could not be journalled: the game was not changed.
+fn reversal_err(e: crate::journal::ReplayError, name: &str) -> CommandError {
+    use crate::journal::{JournalError, ReplayError};
+    let help = match &e {
+        ReplayError::File(JournalError::WriteFailed { .. }) => {
+            Some("free some disk space or give another file with `--journal`".to_string())
+        }
+        _ => None,
+    };
+    CommandError::invalid(
+        format!("{e}; the `{name}` was not done"),
+        help,
+        Default::default(),
+    )
 }
 
 /// One undo or redo as text: `undone #12 shoot arc1 war7` and its changes.
@@ -88,7 +105,11 @@ pub fn undo(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
             break;
         }
         let state = &mut *ctx.state;
-        let Some(r) = state.journal.undo(&mut state.game).map_err(journal_err)? else {
+        let Some(r) = state
+            .journal
+            .undo(&mut state.game)
+            .map_err(|e| reversal_err(e, "undo"))?
+        else {
             break;
         };
         if i > 0 {
@@ -107,7 +128,11 @@ pub fn redo(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
     let mut t = Text::new();
     for i in 0..n {
         let state = &mut *ctx.state;
-        let Some(r) = state.journal.redo(&mut state.game).map_err(journal_err)? else {
+        let Some(r) = state
+            .journal
+            .redo(&mut state.game)
+            .map_err(|e| reversal_err(e, "redo"))?
+        else {
             break;
         };
         if i > 0 {
@@ -198,9 +223,10 @@ pub fn log(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError>
     Ok(Output::new("log").field("entries", json!(entries)).text(t))
 }
 
-/// `journal` (where it is, how long) and `journal verify` (check the hash chain).
+/// `journal` (where it is, how long), `journal verify [FILE]` (check the session's journal,
+/// or another one, without opening it for writing).
 pub fn journal(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
-    cmd.at_most(1, "journal [verify]")?;
+    cmd.at_most(2, "journal [verify [FILE]]")?;
     let path = ctx.state.journal.path_buf();
     match cmd.args.first().map(|w| w.text.as_str()) {
         None => {
@@ -217,37 +243,55 @@ pub fn journal(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandEr
                 .text(Text::from_plain(text)))
         }
         Some("verify") => {
-            let Some(p) = path else {
-                return Ok(Output::new("journal")
-                    .field("verified", true)
-                    .text(Text::from_plain(
-                        "journal in memory only: nothing on disk to verify",
-                    )));
+            let (p, span) = match (cmd.args.get(1), path) {
+                (Some(w), _) => (std::path::PathBuf::from(&w.text), w.span),
+                (None, Some(p)) => (p, cmd.args[0].span),
+                (None, None) => {
+                    return Ok(Output::new("journal")
+                        .field("verified", true)
+                        .text(Text::from_plain(
+                            "journal in memory only: nothing on disk to verify (`journal verify FILE` checks a journal file)",
+                        )));
+                }
             };
-            let v = verify_file(&p).map_err(journal_err)?;
-            let (ok, text) = match &v {
-                Verified::Intact { entries } => (
-                    true,
-                    format!("journal intact: {entries} entries, chain verified"),
-                ),
-                Verified::Altered { seq, line, why } => (
-                    false,
-                    format!("journal altered: entry #{seq} (line {line}) {why}"),
-                ),
-            };
-            Ok(Output::new("journal")
-                .field("verified", ok)
-                .text(Text::new().push(if ok { Style::Strong } else { Style::Error }, text)))
+            let caps = ctx.state.limits.journal();
+            let v = verify_file(&p, caps)
+                .map_err(|e| CommandError::invalid(e.to_string(), None, span))?;
+            Ok(verified_output(&p, &v))
         }
         Some(other) => Err(CommandError::usage(
             format!("unknown `journal` action `{other}`"),
-            "journal · journal verify",
+            "journal · journal verify [FILE]",
             cmd.args[0].span,
         )),
     }
 }
 
-/// `save FILE`: the whole game as JSON.
+/// What `journal verify` says, in text and JSON.
+fn verified_output(path: &Path, v: &Verified) -> Output {
+    let ok = v.is_intact();
+    let damage = v.damage.as_ref();
+    Output::new("journal")
+        .field("file", path.display().to_string())
+        .field("verified", ok)
+        .field("entries", v.entries)
+        .field("head", v.head.found())
+        .field("torn_bytes", v.torn)
+        .field("damage", damage.map(ToString::to_string))
+        .field(
+            "lost",
+            match damage {
+                Some(crate::journal::Damage::Lost { expected, found }) => {
+                    Some(expected.saturating_sub(*found))
+                }
+                _ => None,
+            },
+        )
+        .text(Text::new().push(if ok { Style::Strong } else { Style::Error }, v.to_string()))
+}
+
+/// `save FILE`: the whole game as JSON, written beside the file and renamed over it (through
+/// a symlink to its target); never over something that is not a regular file.
 pub fn save(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
     cmd.at_most(1, "save FILE")?;
     let Some(w) = cmd.args.first() else {
@@ -258,13 +302,8 @@ pub fn save(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
         ));
     };
     let text = serde_json::to_string_pretty(&ctx.state.game).map_err(journal_err)?;
-    // Write beside, then rename: a crash never leaves half a save.
-    let tmp = format!("{}.tmp", w.text);
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, &w.text))
-        .map_err(|e| {
-            CommandError::invalid(format!("cannot write `{}`: {e}", w.text), None, w.span)
-        })?;
+    crate::files::replace(Path::new(&w.text), text.as_bytes())
+        .map_err(|e| CommandError::invalid(e.to_string(), None, w.span))?;
     Ok(Output::new("save")
         .field("file", w.text.clone())
         .text(Text::from_plain(format!(
@@ -298,7 +337,7 @@ pub fn load(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
             cmd.rest_span(),
         ));
     };
-    let text = read_file(w)?;
+    let text = read_file(w, ctx.state.limits.file)?;
     let game: Game = serde_json::from_str(&text).map_err(|e| {
         CommandError::invalid(
             format!(
@@ -323,7 +362,9 @@ pub fn load(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
 }
 
 /// `replay FILE`: the game a journal describes, rebuilt from its records (nothing is
-/// re-rolled), replacing the current one (undoable).
+/// re-rolled), replacing the current one (undoable). A damaged journal is replayed up to the
+/// damage, and the output says where it stopped: the way to bring back what a damaged
+/// journal still holds.
 pub fn replay(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
     cmd.at_most(1, "replay FILE")?;
     let Some(w) = cmd.args.first() else {
@@ -333,16 +374,35 @@ pub fn replay(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErr
             cmd.rest_span(),
         ));
     };
-    let (game, entries) = Journal::replay_file(std::path::Path::new(&w.text), Game::default())
-        .map_err(journal_err)?;
-    let units = game.unit_count();
-    let clock = game.clock_text();
-    replace(ctx, game)?;
+    let caps = ctx.state.limits.journal();
+    let r = Journal::replay_file(Path::new(&w.text), Game::default(), caps)
+        .map_err(|e| CommandError::invalid(e.to_string(), None, w.span))?;
+    let units = r.game.unit_count();
+    let clock = r.game.clock_text();
+    replace(ctx, r.game)?;
+    let mut t = Text::from_plain(format!(
+        "replayed {} entries from {}: {units} units, {clock}",
+        r.entries, w.text
+    ));
+    let stopped = r.verified.damage.as_ref().map(|d| {
+        if d.at_the_end() {
+            format!("every entry in the file was replayed, but: {d}")
+        } else {
+            format!("stopped before the damage: {d}; nothing after it was replayed")
+        }
+    });
+    if let Some(s) = &stopped {
+        t = t.push(Style::Error, format!("\n{s}"));
+    } else if !r.verified.head.found() {
+        t = t.push(
+            Style::Dim,
+            "\n(no head record beside it: entries lost at its end could not be told)",
+        );
+    }
     Ok(Output::new("replay")
         .field("file", w.text.clone())
-        .field("entries", entries)
-        .text(Text::from_plain(format!(
-            "replayed {entries} entries from {}: {units} units, {clock}",
-            w.text
-        ))))
+        .field("entries", r.entries)
+        .field("complete", stopped.is_none())
+        .field("stopped", stopped)
+        .text(t))
 }

@@ -29,6 +29,9 @@ pub mod session;
 pub mod shell;
 pub mod table_commands;
 
+#[cfg(test)]
+mod fault_tests;
+
 pub use color::{Palette, UseColor};
 pub use error::{CommandError, CommandErrorKind};
 pub use output::Output;

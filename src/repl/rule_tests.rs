@@ -125,12 +125,9 @@ fn install_require(lua: &Lua, dir: PathBuf) -> mlua::Result<()> {
             )));
         }
         let path = dir.join(format!("{name}.lua"));
-        let src = std::fs::read_to_string(&path).map_err(|e| {
-            fail(format!(
-                "require({name:?}): cannot read {}: {e}",
-                path.display()
-            ))
-        })?;
+        // Rule tests run under the default limits, as the sessions they open do.
+        let src = crate::files::read_to_string(&path, crate::limits::Limits::DEFAULT.file)
+            .map_err(|e| fail(format!("require({name:?}): {e}")))?;
         let value: mlua::Value = lua
             .load(&src)
             .set_name(format!("@{}", path.display()))
@@ -329,7 +326,8 @@ pub fn run_file(file: &Path, report: &mut Report) {
             &lua,
             file.parent().map(Path::to_path_buf).unwrap_or_default(),
         )?;
-        let src = std::fs::read_to_string(file).map_err(|e| fail(format!("cannot read: {e}")))?;
+        let src = crate::files::read_to_string(file, crate::limits::Limits::DEFAULT.file)
+            .map_err(|e| fail(e.to_string()))?;
         lua.load(&src).set_name(format!("@{shown}")).exec()?;
         for t in list.sequence_values::<Table>() {
             let t = t?;

@@ -172,13 +172,16 @@ fn shown(path: &Path) -> String {
 }
 
 /// The first comment line of a Lua file (`-- Ambush: …`), for lists.
+/// Only its start is read (and nothing from a FIFO or a device), so a list never waits.
 fn description(path: &Path) -> String {
-    std::fs::read_to_string(path)
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.trim().strip_prefix("--").map(|d| d.trim().to_string()))
-        })
+    let Ok(file) = crate::files::open(path) else {
+        return String::new();
+    };
+    let mut start = Vec::new();
+    let _ = std::io::Read::read_to_end(&mut std::io::Read::take(file, 64 * 1024), &mut start);
+    String::from_utf8_lossy(&start)
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("--").map(|d| d.trim().to_string()))
         .unwrap_or_default()
 }
 
@@ -541,7 +544,14 @@ pub fn house(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErro
         }
         ["on", name] => {
             let known = ctx.state.scripts.house_rules();
-            if !known.iter().any(|h| h == name) {
+            let exists = ctx
+                .state
+                .scripts
+                .root
+                .join("scripts")
+                .join(format!("{name}.lua"))
+                .exists();
+            if !exists {
                 let near = crate::state::error::nearest(name, known.iter().map(String::as_str));
                 return Err(CommandError::invalid(
                     format!("no house rule `{name}` in scripts/"),

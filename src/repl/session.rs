@@ -203,6 +203,7 @@ impl Session {
     /// they were loaded with until they reload).
     pub fn set_limits(&mut self, limits: crate::limits::Limits) {
         self.state.limits = limits;
+        self.state.journal.set_caps(limits.journal());
         let root = self.state.scripts.root.clone();
         self.set_rules_root(root);
     }
@@ -331,13 +332,17 @@ impl Session {
                     Ok(seq) => Ok(self.follow_stored_rules(out).field("tx", seq)),
                     Err(e) => {
                         self.abandon(&changes, saved_dice);
+                        let help = match e {
+                            // The message names the limit and how to raise it.
+                            crate::journal::JournalError::LineTooLong { .. } => None,
+                            _ => Some(
+                                "free some disk space or give another file with `--journal`".into(),
+                            ),
+                        };
                         let err = CommandError::new(
                             CommandErrorKind::Invalid {
                                 message: format!("{e}; the command was not done"),
-                                help: Some(
-                                    "free some disk space or give another file with `--journal`"
-                                        .into(),
-                                ),
+                                help,
                             },
                             None,
                         );
@@ -605,7 +610,7 @@ mod transaction_tests {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("j.jsonl");
             let mut game = Game::default();
-            let (journal, _) = Journal::open(&path, &mut game).unwrap();
+            let (journal, _) = Journal::open(&path, &mut game, Default::default()).unwrap();
             let mut s = Session::with_journal(DiceBox::seeded(1), journal, game);
             for setup in ["schema load examples/data/schema.toml", "army load examples/data/romans.toml"] {
                 prop_assert!(s.execute(setup, None).unwrap().is_ok());
@@ -613,8 +618,9 @@ mod transaction_tests {
             for i in picks {
                 let _ = s.execute(COMMANDS[i], None);
             }
-            let (replayed, _) = Journal::replay_file(&path, Game::default()).unwrap();
-            prop_assert_eq!(&replayed, &s.state.game);
+            let replayed = Journal::replay_file(&path, Game::default(), Default::default()).unwrap();
+            prop_assert!(replayed.verified.is_intact());
+            prop_assert_eq!(&replayed.game, &s.state.game);
             while s.state.journal.next_undo().is_some() {
                 prop_assert!(s.execute("undo", None).unwrap().is_ok());
             }

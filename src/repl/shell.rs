@@ -296,7 +296,8 @@ pub fn repl(
     let mut helper = ShellHelper::new(session.registry.clone(), printer.palette);
     helper.words = session.vocabulary();
     editor.set_helper(Some(helper));
-    let mut history = history.filter(|path| prepare_history(&mut editor, path));
+    let limit = session.state.limits.file;
+    let mut history = history.filter(|path| prepare_history(&mut editor, path, limit));
 
     let journal = match session.state.journal.path() {
         Some(p) => format!("journal {}", p.display()),
@@ -464,7 +465,17 @@ pub fn report_reload(session: &mut Session, printer: &Printer) -> io::Result<()>
 }
 
 /// Creates the history file's folder and loads it; false (after saying why) when unusable.
-fn prepare_history(editor: &mut Editor<ShellHelper, FileHistory>, path: &PathBuf) -> bool {
+/// Only a regular file of at most `limit` bytes is used: a FIFO would hang the shell before
+/// its first prompt, and a device such as `/dev/full` would be read without end.
+fn prepare_history(
+    editor: &mut Editor<ShellHelper, FileHistory>,
+    path: &PathBuf,
+    limit: usize,
+) -> bool {
+    if let Err(e) = crate::files::check(path, limit) {
+        eprintln!("umpire: no history: {e}");
+        return false;
+    }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     if let Some(Err(e)) = dir.map(std::fs::create_dir_all) {
         eprintln!(

@@ -127,7 +127,7 @@ pub fn table(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErro
         }
         "load" => {
             let w = name()?;
-            let text = read_file(w)?;
+            let text = read_file(w, ctx.state.limits.file)?;
             let n = ctx
                 .state
                 .tables

@@ -275,11 +275,13 @@ impl ScriptHost {
     /// environment, under a fresh budget and with no dice (rolling while loading is an error).
     pub(crate) fn exec_file(&self, path: &Path, name: &str) -> Result<(), ScriptError> {
         let doing = format!("while loading {name}");
-        let src = std::fs::read(path).map_err(|e| {
-            ScriptError::new(ScriptErrorKind::NotFound(format!(
-                "cannot read `{name}`: {e}"
-            )))
-            .context(doing.clone())
+        let cap = self
+            .lua
+            .app_data_ref::<BudgetState>()
+            .map(|b| b.limits.file);
+        let src = crate::files::read(path, cap.unwrap_or(Limits::DEFAULT.file)).map_err(|e| {
+            ScriptError::new(ScriptErrorKind::NotFound(e.shown_as(name).to_string()))
+                .context(doing.clone())
         })?;
         if let Some(mut d) = self.lua.app_data_mut::<HostData>() {
             d.files.push(path.to_path_buf());
@@ -945,8 +947,9 @@ fn lua_require(lua: &Lua, name: String) -> mlua::Result<Value> {
             "require: no module `{name}` (looked for rulesets/{rel_text} and scripts/{rel_text})"
         )));
     };
-    let src = std::fs::read(&path)
-        .map_err(|e| mlua::Error::runtime(format!("require: cannot read {shown}: {e}")))?;
+    let cap = lua.app_data_ref::<BudgetState>().map(|b| b.limits.file);
+    let src = crate::files::read(&path, cap.unwrap_or(Limits::DEFAULT.file))
+        .map_err(|e| mlua::Error::runtime(format!("require: {}", e.shown_as(&shown))))?;
     let new_env: Function = lua.named_registry_value(ENV_KEY)?;
     if let Some(mut d) = lua.app_data_mut::<HostData>() {
         d.modules.insert(name.clone(), None);

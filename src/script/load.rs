@@ -90,7 +90,8 @@ pub fn load(
     if let Some(name) = &src.ruleset {
         check_name(name, "ruleset")?;
         let path = src.rulesets.join(name).join("init.lua");
-        if !path.is_file() {
+        // Anything else at the path (a FIFO, a device) is refused by name when read.
+        if !path.exists() {
             return Err(ScriptError::new(ScriptErrorKind::NotFound(format!(
                 "no ruleset `{name}`: rulesets/{name}/init.lua does not exist"
             ))));
@@ -100,7 +101,7 @@ pub fn load(
     for h in &src.house {
         check_name(h, "house rule")?;
         let path = src.scripts.join(format!("{h}.lua"));
-        if !path.is_file() {
+        if !path.exists() {
             return Err(ScriptError::new(ScriptErrorKind::NotFound(format!(
                 "no house rule `{h}`: scripts/{h}.lua does not exist"
             ))));

@@ -177,7 +177,8 @@ impl Reloader {
         let mut h = DefaultHasher::new();
         for p in paths {
             p.hash(&mut h);
-            std::fs::read(&p).ok().hash(&mut h);
+            // Never a FIFO or a device (a rule file replaced by a link to `/dev/zero`).
+            crate::files::read(&p, self.limits.file).ok().hash(&mut h);
         }
         h.finish()
     }

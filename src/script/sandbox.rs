@@ -36,14 +36,18 @@ pub struct Limits {
     pub deadline: Duration,
     /// Most memory the whole Lua state may hold, in bytes.
     pub memory: usize,
+    /// Largest rule file (ruleset, house rule, module) read, in bytes.
+    pub file: usize,
 }
 
 impl Limits {
-    /// The budgets umpire uses: 100 million instructions, 2 seconds, 64 MiB.
+    /// The budgets umpire uses: 100 million instructions, 2 seconds, 64 MiB, files of
+    /// 16 MiB.
     pub const DEFAULT: Limits = Limits {
         instructions: 100_000_000,
         deadline: Duration::from_secs(2),
         memory: 64 * 1024 * 1024,
+        file: 16 * 1024 * 1024,
     };
 }
 

@@ -16,6 +16,7 @@ const LIMITS: Limits = Limits {
     instructions: 20_000_000,
     deadline: Duration::from_secs(60),
     memory: 16 << 20,
+    file: 16 << 20,
 };
 
 fn repo() -> PathBuf {
