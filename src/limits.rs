@@ -29,6 +29,9 @@ pub struct Limits {
     pub text: usize,
     /// Longest line the journal may write (one command's transaction).
     pub journal_line: usize,
+    /// Largest journal umpire opens, replays or verifies (its own record, which a long
+    /// campaign grows: far above the `file` limit for files a user hands in).
+    pub journal: usize,
     /// Largest file umpire reads: a roster, schema, table, saved game, journal, history,
     /// rule file or command script.
     pub file: usize,
@@ -44,6 +47,7 @@ impl Limits {
         output: MIB,
         text: 4 * KIB,
         journal_line: 4 * MIB,
+        journal: GIB,
         file: 16 * MIB,
     };
 
@@ -119,7 +123,7 @@ impl Limits {
     pub fn journal(&self) -> crate::journal::Caps {
         crate::journal::Caps {
             line: self.journal_line,
-            file: self.file,
+            file: self.journal,
         }
     }
 }
@@ -177,6 +181,7 @@ impl LimitInfo {
             "output" => &mut l.output,
             "text" => &mut l.text,
             "journal-line" => &mut l.journal_line,
+            "journal" => &mut l.journal,
             _ => &mut l.file,
         }
     }
@@ -225,6 +230,12 @@ pub const LIMITS: &[LimitInfo] = &[
         doc: "length of one journal line (one command's record)",
         unit: Unit::Bytes,
         example: "16MiB",
+    },
+    LimitInfo {
+        name: "journal",
+        doc: "size of a journal umpire opens, replays or verifies",
+        unit: Unit::Bytes,
+        example: "4GiB",
     },
     LimitInfo {
         name: "file",

@@ -322,7 +322,7 @@ fn listing(ctx: &Context<'_>) -> Result<Output, CommandError> {
     let mut t = Text::new().push(Style::Strong, format!("games in {}", dir.display()));
     let mut rows = Vec::new();
     for g in &games {
-        let (entries, rules) = summary_of(&g.path, ctx.state.limits.file);
+        let (entries, rules) = summary_of(&g.path, ctx.state.limits.journal);
         let when = g.modified.map_or("?".into(), local_time);
         let rules_text = rules.as_ref().map_or("rules not recorded".into(), describe);
         let on = playing.as_deref() == Some(g.path.as_path());
