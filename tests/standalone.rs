@@ -52,3 +52,34 @@ fn no_tracked_file_outside_tests_points_beside_the_repository() {
         found.join("\n")
     );
 }
+
+#[test]
+fn examples_readme_lists_every_example() {
+    let readme = std::fs::read_to_string(repo().join("examples/README.md")).unwrap();
+    let mut missing = Vec::new();
+    let mut todo = vec![repo().join("examples")];
+    while let Some(dir) = todo.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+                continue;
+            }
+            let rel = p
+                .strip_prefix(repo().join("examples"))
+                .unwrap()
+                .display()
+                .to_string();
+            if rel != "README.md"
+                && !readme.contains(&format!("`{rel}`"))
+                && !rel.ends_with("README.md")
+            {
+                missing.push(rel);
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "examples/README.md does not list: {missing:?}"
+    );
+}
