@@ -269,3 +269,43 @@ fn switching_a_house_rule_on_or_off_reloads_nothing_until_a_file_changes() {
     std::fs::write(&f, format!("{text}\n-- edited\n")).unwrap();
     assert!(next_reload(&mut s).is_ok());
 }
+
+#[test]
+fn a_fault_in_a_house_rule_names_its_file_and_line_and_how_to_carry_on() {
+    let (dir, mut s) = session();
+    std::fs::write(
+        dir.path().join("scripts/fog.lua"),
+        "-- fog: a broken house rule\numpire.hook('shooting.modifiers', function(c)\n  local fog = nil\n  c:add(fog.thickness, 'fog')\nend)\n",
+    )
+    .unwrap();
+    ok(&mut s, "house on fog");
+    ok(&mut s, "dice queue 4");
+    let (_, e) = s.execute("shoot a1", None).unwrap().unwrap_err();
+    let shown = umpire::repl::render::error(&e, "shoot a1", None, &umpire::repl::Palette::plain());
+    assert!(
+        shown.contains("scripts/fog.lua:4: attempt to index a nil value"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(
+            "the house rule `fog` failed: `house off fog` switches it off so the game can go on"
+        ),
+        "{shown}"
+    );
+    assert!(
+        !shown.contains("=umpire") && !shown.contains("[C]"),
+        "{shown}"
+    );
+    // A deliberate refusal reads as plain text: no file, no traceback.
+    std::fs::write(
+        dir.path().join("scripts/fog.lua"),
+        "-- fog\numpire.hook('shooting.modifiers', function(c)\n  error('too foggy to shoot', 0)\nend)\n",
+    )
+    .unwrap();
+    ok(&mut s, "reload");
+    let (_, e) = s.execute("shoot a1", None).unwrap().unwrap_err();
+    assert_eq!(e.to_string(), "too foggy to shoot");
+    assert_eq!(e.help(), None);
+    ok(&mut s, "house off fog");
+    assert!(shoot(&mut s).contains("Archers [a1] hits (4)"));
+}
