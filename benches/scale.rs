@@ -156,6 +156,24 @@ fn sample(s: &mut Session, case: &Case, n: usize) -> Vec<Duration> {
 fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing and only checks
     // that it runs.
+    // `SCALE_PROFILE=set cargo bench --bench scale` runs one case 300 times on the large
+    // game only, for a profiler.
+    // `SCALE_LINES='set a3 sp 5;set a3 sp 6'` runs those lines 300 times on the large game.
+    if let Ok(lines) = std::env::var("SCALE_LINES") {
+        let mut large = game(1000);
+        for _ in 0..300 {
+            for l in lines.split(';') {
+                std::hint::black_box(large.execute(l, None));
+            }
+        }
+        return;
+    }
+    if let Ok(name) = std::env::var("SCALE_PROFILE") {
+        let case = CASES.iter().find(|c| c.name == name).expect("a case name");
+        let mut large = game(1000);
+        sample(&mut large, case, 300);
+        return;
+    }
     let quick = !std::env::args().any(|a| a == "--bench");
     let (rounds, per_round) = if quick { (1, 3) } else { (15, 40) };
     let mut small = game(10);

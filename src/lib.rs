@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod dice;
+pub mod engine;
 pub mod files;
 pub mod journal;
 pub mod limits;
