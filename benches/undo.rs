@@ -1,0 +1,121 @@
+#![allow(missing_docs)] // criterion_group! generates undocumented functions
+
+//! Undo and redo at club scale (issue 14): a command that touches one stand, and undoing and
+//! redoing it, should cost about the same in a game of 2,000 stands as in a game of 20. All
+//! through the shell session as an umpire types them, with the journal in memory (as the
+//! `session` benches keep it), so no sync hides what the game costs:
+//!
+//! - `set_then_undo/N`: `set STAND sp N` and `undo`, one iteration;
+//! - `undo_then_redo/N`: `undo` and `redo` of one such `set`;
+//!
+//! each in a game of N stands (two sides of ten commands). The in-memory journal keeps every
+//! record, so the session is rebuilt (untimed) every `REBUILD` iterations to keep memory flat.
+//!
+//! `cargo bench --bench undo`.
+
+use std::time::{Duration, Instant};
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+use umpire::dice::DiceBox;
+use umpire::journal::Journal;
+use umpire::repl::Session;
+use umpire::state::{Game, Schema, Value};
+
+/// Iterations between fresh sessions (the journal grows by two records an iteration).
+const REBUILD: u64 = 20_000;
+
+/// A game of `n` stands under the example schema, in two sides of ten commands.
+fn game(n: usize) -> Game {
+    let text = include_str!("../examples/data/schema.toml");
+    let mut g = Game::new(Schema::from_toml("schema.toml", text).unwrap());
+    for s in 0..2 {
+        g.add_side(&format!("s{s}"), &format!("Side {s}")).unwrap();
+        for c in 0..10 {
+            g.add_command(&format!("s{s}"), &format!("s{s}c{c}"), "command")
+                .unwrap();
+        }
+    }
+    for i in 0..n {
+        let c = format!("s{}c{}", i % 2, (i / 2) % 10);
+        let attrs = [("sp".to_string(), Value::Int((i % 12) as i64))];
+        g.add_unit(&c, &format!("u{i}"), &format!("Unit {i}"), attrs)
+            .unwrap();
+    }
+    g
+}
+
+/// Runs a line that must succeed.
+fn run(s: &mut Session, line: &str) {
+    match s.execute(line, None) {
+        Some(Ok(_)) | None => {}
+        Some(Err((_, e))) => panic!("`{line}` failed: {e:?}"),
+    }
+}
+
+/// A session on `game`, journalling in memory.
+fn session(game: &Game) -> Session {
+    Session::with_journal(DiceBox::seeded(1), Journal::in_memory(), game.clone())
+}
+
+/// Times `lines` (one iteration), after `setup` (untimed, on every fresh session).
+fn timed<'a>(
+    game: &'a Game,
+    setup: &'a [String],
+    lines: &'a [String],
+) -> impl FnMut(u64) -> Duration + 'a {
+    move |iters| {
+        let fresh = || {
+            let mut s = session(game);
+            for l in setup {
+                run(&mut s, l);
+            }
+            s
+        };
+        let mut total = Duration::ZERO;
+        let mut s = fresh();
+        for i in 0..iters {
+            if i > 0 && i % REBUILD == 0 {
+                s = fresh();
+            }
+            let t = Instant::now();
+            for l in lines {
+                black_box(s.execute(l, None));
+            }
+            total += t.elapsed();
+        }
+        total
+    }
+}
+
+fn undo(c: &mut Criterion) {
+    let mut group = c.benchmark_group("undo");
+    for n in [20, 2000] {
+        let g = game(n);
+        let stand = format!("u{}", n / 2);
+        // The stand starts at sp (n/2) % 12; the set always changes it.
+        let set = format!("set {stand} sp {}", (n / 2 + 1) % 12);
+        // Check once that every line does what the bench assumes.
+        let mut s = session(&g);
+        run(&mut s, &set);
+        let before = s.state.game.clone();
+        run(&mut s, "undo");
+        assert_eq!(s.state.game, g);
+        run(&mut s, "redo");
+        assert_eq!(s.state.game, before);
+
+        let lines = [set.clone(), "undo".to_string()];
+        group.bench_function(BenchmarkId::new("set_then_undo", n), |b| {
+            b.iter_custom(timed(&g, &[], &lines))
+        });
+        let setup = [set.clone()];
+        let lines = ["undo".to_string(), "redo".to_string()];
+        group.bench_function(BenchmarkId::new("undo_then_redo", n), |b| {
+            b.iter_custom(timed(&g, &setup, &lines))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, undo);
+criterion_main!(benches);
