@@ -11,11 +11,15 @@
 //! each in a game of N stands (two sides of ten commands). The in-memory journal keeps every
 //! record, so the session is rebuilt (untimed) every `REBUILD` iterations to keep memory flat.
 //!
-//! `cargo bench --bench undo`.
+//! `cargo bench --bench undo`. For exact instruction counts (the machine's load does not
+//! enter them), `cargo bench --bench undo -- count BENCH N ITERS` runs `BENCH` (one of the
+//! two above) ITERS times on a game of N stands and nothing else: under
+//! `valgrind --tool=callgrind`, the count at ITERS less the count at 0, over ITERS, is the
+//! cost of one iteration.
 
 use std::time::{Duration, Instant};
 
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, criterion_group};
 use std::hint::black_box;
 use umpire::dice::DiceBox;
 use umpire::journal::Journal;
@@ -88,13 +92,41 @@ fn timed<'a>(
     }
 }
 
+/// The line that sets one stand in a game of `n` (the stand starts at sp (n/2) % 12; the set
+/// always changes it).
+fn set_line(n: usize) -> String {
+    format!("set u{} sp {}", n / 2, (n / 2 + 1) % 12)
+}
+
+/// `count BENCH N ITERS`: runs one bench's lines ITERS times, untimed, for callgrind.
+fn count(bench: &str, n: usize, iters: u64) {
+    let g = game(n);
+    let set = set_line(n);
+    let (setup, lines) = match bench {
+        "set_then_undo" => (vec![], vec![set, "undo".to_string()]),
+        "undo_then_redo" => (vec![set], vec!["undo".to_string(), "redo".to_string()]),
+        _ => panic!("BENCH is set_then_undo or undo_then_redo"),
+    };
+    let mut s = session(&g);
+    for l in &setup {
+        run(&mut s, l);
+    }
+    // One iteration before counting, so first-use costs are in every run and cancel out.
+    for l in &lines {
+        run(&mut s, l);
+    }
+    for _ in 0..iters {
+        for l in &lines {
+            black_box(s.execute(l, None));
+        }
+    }
+}
+
 fn undo(c: &mut Criterion) {
     let mut group = c.benchmark_group("undo");
     for n in [20, 2000] {
         let g = game(n);
-        let stand = format!("u{}", n / 2);
-        // The stand starts at sp (n/2) % 12; the set always changes it.
-        let set = format!("set {stand} sp {}", (n / 2 + 1) % 12);
+        let set = set_line(n);
         // Check once that every line does what the bench assumes.
         let mut s = session(&g);
         run(&mut s, &set);
@@ -118,4 +150,22 @@ fn undo(c: &mut Criterion) {
 }
 
 criterion_group!(benches, undo);
-criterion_main!(benches);
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    if let [mode, bench, n, iters] = args.as_slice()
+        && mode == "count"
+    {
+        count(
+            bench,
+            n.parse().expect("N is a whole number"),
+            iters.parse().expect("ITERS is a whole number"),
+        );
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
