@@ -1,12 +1,20 @@
 #![allow(missing_docs)] // criterion_group! generates undocumented functions
 
 //! Journal throughput: appending a transaction with a sync (what every command pays), and
-//! replaying 100,000 transactions onto a game (what re-opening a long journal pays).
+//! continuing a journal of 100,000 transactions (what starting umpire on a long game pays:
+//! `Journal::open`, which checks the whole hash chain, and rebuilding the game):
+//!
+//! - `open_100k/snapshot`: with the snapshot written at its last entry;
+//! - `open_100k/snapshot_1000_behind`: with a snapshot 1,000 entries behind (a session that
+//!   ended just before its next snapshot): those entries are replayed and a fresh snapshot
+//!   written;
+//! - `open_100k/no_snapshot`: without one (a journal from before snapshots, or copied without
+//!   it): every entry is parsed and replayed, and a snapshot written.
 //!
 //! `cargo bench --bench journal`.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use umpire::journal::{Caps, Journal, Transaction};
+use umpire::journal::{Caps, Journal, SNAPSHOT_EVERY, Transaction, snapshot_path};
 use umpire::state::{Game, Schema, Value};
 
 fn game() -> Game {
@@ -52,13 +60,16 @@ fn journal(c: &mut Criterion) {
         b.iter(|| {
             i += 1;
             let t = tx(&mut g, i);
-            j.commit(t).unwrap()
+            j.commit(t, &g).unwrap()
         })
     });
     drop(j);
 
     let n = 100_000;
     let long = dir.path().join("long.jsonl");
+    let snap = snapshot_path(&long);
+    let behind = dir.path().join("behind.snap");
+    let at_end = dir.path().join("end.snap");
     // About 30 MiB: over the default file limit, as a club would raise it for such a journal.
     let big = Caps {
         file: 1 << 30,
@@ -68,19 +79,53 @@ fn journal(c: &mut Criterion) {
         let mut g = start.clone();
         let (mut j, _) = Journal::open(&long, &mut start.clone(), big).unwrap();
         for i in 0..n {
+            if i == n - SNAPSHOT_EVERY {
+                std::fs::copy(&snap, &behind).unwrap();
+            }
             let t = tx(&mut g, i);
-            j.commit(t).unwrap();
+            j.commit(t, &g).unwrap();
         }
+        std::fs::copy(&snap, &at_end).unwrap();
     }
+    let live = {
+        let mut g = start.clone();
+        std::fs::remove_file(&snap).unwrap();
+        Journal::open(&long, &mut g, big).unwrap();
+        g
+    };
     group.throughput(Throughput::Elements(n));
     group.sample_size(10);
-    group.bench_function("replay_100k", |b| {
-        b.iter_batched(
-            || start.clone(),
-            |mut g| Journal::open(&long, &mut g, big).unwrap().0.records().len(),
-            BatchSize::PerIteration,
-        )
-    });
+    for (name, from) in [
+        ("snapshot", Some(&at_end)),
+        ("snapshot_1000_behind", Some(&behind)),
+        ("no_snapshot", None),
+    ] {
+        let put_back = || match from {
+            Some(f) => {
+                std::fs::copy(f, &snap).unwrap();
+            }
+            None => {
+                let _ = std::fs::remove_file(&snap);
+            }
+        };
+        // Check once that the game is the one full replay gives, and the snapshot was used.
+        put_back();
+        let mut g = start.clone();
+        let (j, _) = Journal::open(&long, &mut g, big).unwrap();
+        assert_eq!(g, live);
+        assert_eq!(j.opened_from_snapshot().is_some(), from.is_some(), "{name}");
+        drop(j);
+        group.bench_function(format!("open_100k/{name}"), |b| {
+            b.iter_batched(
+                || {
+                    put_back();
+                    start.clone()
+                },
+                |mut g| Journal::open(&long, &mut g, big).unwrap().0,
+                BatchSize::PerIteration,
+            )
+        });
+    }
     group.finish();
 }
 

@@ -248,7 +248,7 @@ fn open_journal(
     if let Some(w) = warning {
         eprintln!("umpire: warning: {w}");
     }
-    let entries = journal.records().len();
+    let entries = journal.len();
     journal
         .start_session(seed)
         .map_err(|e| io::Error::other(e.to_string()))?;

@@ -92,7 +92,7 @@ fn killed_sessions_lose_nothing_that_was_printed() {
             let Some(seq) = v.get("tx").and_then(serde_json::Value::as_u64) else {
                 continue;
             };
-            match j.record(seq) {
+            match j.record(seq).as_deref() {
                 Some(Record::Tx(tx)) => assert_eq!(
                     tx.command.split_whitespace().next(),
                     v["command"].as_str(),

@@ -8,6 +8,7 @@ mod dice_props;
 mod files;
 mod journal;
 mod live;
+mod old_journals;
 mod restart;
 mod rules;
 mod scripts;

@@ -97,13 +97,10 @@ fn the_journal_records_the_generation_of_each_command() {
     edit(dir.path(), "\" hits (\"", "\" strikes (\"");
     assert!(ok(&mut s, "reload").contains("generation 2"));
     assert!(shoot(&mut s).contains("Archers [a1] strikes (4)"));
-    let gens: Vec<u64> = s
-        .state
-        .journal
-        .records()
-        .iter()
-        .filter_map(|r| match r {
-            Record::Tx(tx) if tx.command == "shoot a1" => Some(tx.generation),
+    let journal = &s.state.journal;
+    let gens: Vec<u64> = (1..=journal.len())
+        .filter_map(|seq| match journal.record(seq).as_deref() {
+            Some(Record::Tx(tx)) if tx.command == "shoot a1" => Some(tx.generation),
             _ => None,
         })
         .collect();
@@ -136,13 +133,13 @@ fn a_failing_script_command_leaves_the_game_and_the_dice_as_they_were() {
     ok(&mut s, "house on halfway");
     ok(&mut s, "dice queue 2 3");
     let game = s.state.game.clone();
-    let records = s.state.journal.records().len();
+    let records = s.state.journal.len();
     let err = fails(&mut s, "halfway a1");
     assert!(err.contains("scripts/halfway.lua:5"), "{err}");
     assert!(err.contains("something went wrong"), "{err}");
     assert!(err.contains("while running command `halfway`"), "{err}");
     assert_eq!(s.state.game, game);
-    assert_eq!(s.state.journal.records().len(), records);
+    assert_eq!(s.state.journal.len(), records);
     assert_eq!(s.state.dice.queued().collect::<Vec<_>>(), [2, 3]);
 }
 

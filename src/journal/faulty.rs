@@ -1,7 +1,8 @@
 //! A store that fails on purpose, for fault tests: an append that writes part of its line
 //! and then fails (a full disk), a sync that fails (an I/O error), a head record that cannot
-//! be written, a file that cannot be cut back. The test holds a [`Faults`] handle and
-//! changes the plan between writes; clearing it is the fault going away.
+//! be written, a file that cannot be cut back, a snapshot that cannot be written. The test
+//! holds a [`Faults`] handle and changes the plan between writes; clearing it is the fault
+//! going away.
 
 use std::io;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -20,6 +21,8 @@ pub(crate) struct Plan {
     pub head: bool,
     /// The file cannot be cut back.
     pub truncate: bool,
+    /// The snapshot cannot be written.
+    pub snapshot: bool,
 }
 
 impl Plan {
@@ -43,6 +46,14 @@ impl Plan {
     pub fn head() -> Plan {
         Plan {
             head: true,
+            ..Plan::default()
+        }
+    }
+
+    /// Snapshots cannot be written.
+    pub fn snapshot() -> Plan {
+        Plan {
+            snapshot: true,
             ..Plan::default()
         }
     }
@@ -128,5 +139,12 @@ impl Store for Faulty {
             return Err(full());
         }
         self.inner.write_head(bytes)
+    }
+
+    fn write_snapshot(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if self.faults.plan().snapshot {
+            return Err(full());
+        }
+        self.inner.write_snapshot(bytes)
     }
 }

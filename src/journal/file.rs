@@ -9,7 +9,7 @@
 //! told. An append that fails (a full disk, an I/O error) is cut back, so the file is byte
 //! for byte what it was, and the journal goes on as before once the fault clears.
 
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -19,7 +19,7 @@ use thiserror::Error;
 use super::chain::{Line, entry_hash};
 use super::damage::{Damage, entries};
 use super::head::{Head, HeadState, head_path, read_head};
-use super::scan::{Scan, Verified, scan};
+use super::scan::{Index, Verified, index, scan};
 use super::store::{DiskStore, Store};
 use crate::files::{self, FileError};
 
@@ -160,6 +160,19 @@ pub struct Opened<T> {
     pub warning: Option<String>,
 }
 
+/// A journal read for opening and not changed in any way yet: the caller parses the entries
+/// it needs from [`Reading::index`] (one that cannot be read is damage, and refusing still
+/// leaves the files as they are), then [`Reading::finish`] refuses it or readies it for
+/// appending.
+#[derive(Debug)]
+pub(crate) struct Reading {
+    path: PathBuf,
+    file: File,
+    caps: Caps,
+    /// What reading the journal found.
+    pub index: Index,
+}
+
 impl JournalFile {
     /// Opens `path` for appending, creating it if needed, and reads the entries already in
     /// it (see the module docs for what opening accepts and refuses). A refused journal and
@@ -168,7 +181,25 @@ impl JournalFile {
         path: impl AsRef<Path>,
         caps: Caps,
     ) -> Result<Opened<T>, JournalError> {
-        let path = path.as_ref().to_path_buf();
+        let mut reading = JournalFile::read(path.as_ref(), caps, None)?;
+        let entries = reading.index.parse_from(1);
+        let (journal, warning, _) = reading.finish()?;
+        Ok(Opened {
+            journal,
+            entries,
+            warning,
+        })
+    }
+
+    /// Opens `path` for appending (creating it if needed, and locking it) and reads it whole,
+    /// checking every line against the hash chain and the end against the head record, but
+    /// parsing no entry and changing nothing; `mark` asks for the hash of that entry.
+    pub(crate) fn read(
+        path: &Path,
+        caps: Caps,
+        mark: Option<u64>,
+    ) -> Result<Reading, JournalError> {
+        let path = path.to_path_buf();
         let io = |source| JournalError::Io {
             path: path.clone(),
             source,
@@ -202,30 +233,56 @@ impl JournalFile {
             return Err(JournalError::Locked { path });
         }
         let bytes = files::read_capped(&file, &path, caps.file)?;
-        let scan: Scan<T> = scan(&bytes, head, caps.line);
-        if let Some(damage) = scan.damage {
+        let index = index(bytes, head, caps.line, mark);
+        Ok(Reading {
+            path,
+            file,
+            caps,
+            index,
+        })
+    }
+}
+
+impl Reading {
+    /// Refuses the journal if it is damaged (its first damage: the chain's, or an entry the
+    /// caller could not parse, whichever comes first), leaving it as it is; otherwise readies
+    /// it for appending, cutting off an incomplete last line and bringing the head record up
+    /// to date. Returns the journal, the warning to give (a last line dropped, no head record
+    /// to tell lost entries by) and what was read.
+    pub(crate) fn finish(self) -> Result<(JournalFile, Option<String>, Index), JournalError> {
+        let Reading {
+            path,
+            file,
+            caps,
+            index,
+        } = self;
+        let io = |source| JournalError::Io {
+            path: path.clone(),
+            source,
+        };
+        if let Some(damage) = index.damage {
             return Err(JournalError::Damaged { path, damage });
         }
         let mut store = DiskStore::new(file, &path);
-        let count = scan.entries.len() as u64;
+        let count = index.len();
         let mut said = Vec::new();
-        if scan.torn > 0 {
+        if index.torn > 0 {
             // Only the tail after the last newline can be a write cut short by a crash.
             store
-                .truncate(scan.complete as u64)
+                .truncate(index.complete as u64)
                 .and_then(|()| store.sync())
                 .map_err(io)?;
             said.push(format!(
                 "dropped an incomplete last entry ({} bytes) left by an interrupted write",
-                scan.torn
+                index.torn
             ));
         }
-        match &scan.head {
-            HeadState::Found(_) if scan.torn > 0 => {
+        match &index.head {
+            HeadState::Found(_) if index.torn > 0 => {
                 said.push("its head record confirms every committed entry is intact".into());
             }
             HeadState::Found(_) => {}
-            _ if count == 0 && scan.torn == 0 => {}
+            _ if count == 0 && index.torn == 0 => {}
             HeadState::Missing => said.push(format!(
                 "it has no head record (`{}`: copied without it, or written by an older umpire), so umpire cannot tell whether entries were lost at its end; every entry read is intact, and a head record now stands beside them",
                 head_path(&path).display(),
@@ -234,27 +291,26 @@ impl JournalFile {
                 "its head record cannot be read ({why}), so umpire cannot tell whether entries were lost at its end; every entry read is intact, and the head record was written anew"
             )),
         }
-        let current = Head::new(count, &scan.last_hash);
-        if scan.head != HeadState::Found(current.clone()) {
+        let current = Head::new(count, &index.last_hash);
+        if index.head != HeadState::Found(current.clone()) {
             store.write_head(&current.encode()).map_err(io)?;
         }
         let warning = (!said.is_empty())
             .then(|| format!("journal `{}`: {}", path.display(), said.join("; ")));
-        Ok(Opened {
-            journal: JournalFile {
-                path,
-                store: Box::new(store),
-                caps,
-                next_seq: count + 1,
-                last_hash: scan.last_hash,
-                len: scan.complete as u64,
-                dirty: false,
-            },
-            entries: scan.entries,
-            warning,
-        })
+        let journal = JournalFile {
+            path,
+            store: Box::new(store),
+            caps,
+            next_seq: count + 1,
+            last_hash: index.last_hash.clone(),
+            len: index.complete as u64,
+            dirty: false,
+        };
+        Ok((journal, warning, index))
     }
+}
 
+impl JournalFile {
     /// Appends one entry, syncs it to disk and rewrites the head record; returns its sequence
     /// number. When this returns `Ok`, the entry survives a crash. When it fails, the file is
     /// cut back to what it was (or, if even that fails, before the next entry), and the
@@ -322,6 +378,17 @@ impl JournalFile {
         })
     }
 
+    /// The hash of the last entry (64 zeros for none).
+    pub(crate) fn last_hash(&self) -> &str {
+        &self.last_hash
+    }
+
+    /// Replaces the snapshot beside the journal with `bytes` (see `snapshot.rs`), whole or
+    /// not at all.
+    pub(crate) fn write_snapshot(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.store.write_snapshot(bytes)
+    }
+
     /// The journal's path.
     pub fn path(&self) -> &Path {
         &self.path
@@ -370,11 +437,14 @@ impl Drop for JournalFile {
 }
 
 /// Reads the journal at `path` and its head record without opening it for writing.
-fn read_journal<T: DeserializeOwned>(path: &Path, caps: Caps) -> Result<Scan<T>, JournalError> {
+fn read_journal<T: DeserializeOwned>(
+    path: &Path,
+    caps: Caps,
+) -> Result<(Vec<T>, Index), JournalError> {
     // The head first: a session appending meanwhile only makes the file longer than it says.
     let head = read_head(path);
     let bytes = files::read(path, caps.file)?;
-    Ok(scan(&bytes, head, caps.line))
+    Ok(scan(bytes, head, caps.line))
 }
 
 /// Reads a journal without opening it for writing (nor changing it): the entries up to the
@@ -383,15 +453,14 @@ pub fn read_file<T: DeserializeOwned>(
     path: &Path,
     caps: Caps,
 ) -> Result<(Vec<T>, Verified), JournalError> {
-    let scan = read_journal(path, caps)?;
-    let verified = scan.verified();
-    Ok((scan.entries, verified))
+    let (entries, index) = read_journal(path, caps)?;
+    Ok((entries, index.verified()))
 }
 
 /// Checks the journal at `path` (lines, hash chain, head record) without opening it for
 /// writing.
 pub fn verify_file(path: &Path, caps: Caps) -> Result<Verified, JournalError> {
-    Ok(read_journal::<IgnoredAny>(path, caps)?.verified())
+    Ok(read_journal::<IgnoredAny>(path, caps)?.1.verified())
 }
 
 #[cfg(test)]

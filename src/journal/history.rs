@@ -19,7 +19,7 @@ pub enum Step {
 }
 
 /// Which transactions are in force, and which can be redone.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct History {
     applied: Vec<u64>,
     undone: Vec<u64>,

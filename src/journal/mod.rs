@@ -5,7 +5,8 @@
 //! This module owns the file format and its guarantees (crash safety, failed writes undone,
 //! lost entries at the end told from a crash's torn line, evidence of accidental damage and
 //! of edits), the records a session writes (transactions with their rolls and state changes,
-//! undo, redo), the undo/redo history over them, and replay. [`JournalFile`] is generic over
+//! undo, redo), the undo/redo history over them, replay, and the snapshots beside a journal
+//! that let a long one be continued without replaying it all. [`JournalFile`] is generic over
 //! what a line holds; [`Journal`] is the session's journal of [`Record`]s. `docs/journal.md`
 //! describes the format and what it proves for people.
 
@@ -18,19 +19,23 @@ mod history;
 mod journal;
 mod record;
 mod scan;
+mod snapshot;
 mod store;
 
 pub use damage::Damage;
 pub use file::{Caps, JournalError, JournalFile, Opened, read_file, verify_file};
 pub use head::{Head, HeadState, head_path};
 pub use history::{History, Step};
-pub use journal::{Journal, ReplayError, Replayed, Reversal};
+pub use journal::{Journal, ReplayError, Replayed, Reversal, SNAPSHOT_EVERY};
 pub use record::{Record, RulesRecord, Transaction, now};
 pub use scan::Verified;
+pub use snapshot::snapshot_path;
 
 #[cfg(test)]
 mod fault_tests;
 #[cfg(test)]
 pub(crate) mod faulty;
+#[cfg(test)]
+mod snapshot_tests;
 #[cfg(test)]
 mod tests;

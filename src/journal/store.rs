@@ -1,6 +1,6 @@
 //! Where a journal's bytes go: the [`Store`] a [`JournalFile`](super::JournalFile) writes
 //! through, and [`DiskStore`], the real one (the journal file, opened for appending, and
-//! its head record beside it).
+//! its head record and snapshot beside it).
 //!
 //! The trait is the seam for fault tests: they wrap the disk store in one that fails
 //! part-way through a line, in a sync, in the head's write or in cutting the file back,
@@ -12,6 +12,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::head::head_path;
+use super::snapshot::snapshot_path;
 
 /// What a journal needs from the disk.
 pub(crate) trait Store: std::fmt::Debug + Send {
@@ -23,30 +24,52 @@ pub(crate) trait Store: std::fmt::Debug + Send {
     fn truncate(&mut self, len: u64) -> io::Result<()>;
     /// Replaces the head record with `bytes`, whole or not at all.
     fn write_head(&mut self, bytes: &[u8]) -> io::Result<()>;
+    /// Replaces the snapshot with `bytes`, whole or not at all.
+    fn write_snapshot(&mut self, bytes: &[u8]) -> io::Result<()>;
 }
 
-/// The journal file and its head record on disk.
+/// The journal file, its head record and its snapshot on disk.
 #[derive(Debug)]
 pub(crate) struct DiskStore {
     /// The journal, opened for appending (and locked by the caller).
     file: File,
     /// The head record.
-    head: PathBuf,
-    /// Where a new head record is written before it is renamed over the old one.
+    head: Beside,
+    /// The snapshot.
+    snapshot: Beside,
+}
+
+/// A file beside the journal that is only ever replaced whole: written to a temporary file
+/// beside it, synced, and renamed over it.
+#[derive(Debug)]
+struct Beside {
+    path: PathBuf,
+    /// Where a new version is written before it is renamed over the old one.
     tmp: PathBuf,
 }
 
-impl DiskStore {
-    /// The store of the journal at `path`, open as `file`.
-    pub(crate) fn new(file: File, path: &Path) -> Self {
-        let head = head_path(path);
-        let mut tmp = head.clone().into_os_string();
+impl Beside {
+    fn new(path: PathBuf) -> Self {
+        let mut tmp = path.clone().into_os_string();
         tmp.push(".tmp");
-        DiskStore {
-            file,
-            head,
+        Beside {
+            path,
             tmp: PathBuf::from(tmp),
         }
+    }
+
+    /// Replaces the file with `bytes`, whole or not at all.
+    fn replace(&self, bytes: &[u8]) -> io::Result<()> {
+        // The folder is not synced after the rename: a crash may bring back the older file
+        // (a head record that lags behind the journal, which is not damage; a snapshot
+        // further behind, which only means more entries to replay).
+        let written = self
+            .write_tmp(bytes)
+            .and_then(|()| std::fs::rename(&self.tmp, &self.path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+        written
     }
 
     fn write_tmp(&self, bytes: &[u8]) -> io::Result<()> {
@@ -61,6 +84,17 @@ impl DiskStore {
             .open(&self.tmp)?;
         tmp.write_all(bytes)?;
         tmp.sync_data()
+    }
+}
+
+impl DiskStore {
+    /// The store of the journal at `path`, open as `file`.
+    pub(crate) fn new(file: File, path: &Path) -> Self {
+        DiskStore {
+            file,
+            head: Beside::new(head_path(path)),
+            snapshot: Beside::new(snapshot_path(path)),
+        }
     }
 }
 
@@ -80,15 +114,11 @@ impl Store for DiskStore {
     }
 
     fn write_head(&mut self, bytes: &[u8]) -> io::Result<()> {
-        // The folder is not synced after the rename: a crash may bring back an older head,
-        // which only lags behind the journal, and a lagging head is not damage.
-        let written = self
-            .write_tmp(bytes)
-            .and_then(|()| std::fs::rename(&self.tmp, &self.head));
-        if written.is_err() {
-            let _ = std::fs::remove_file(&self.tmp);
-        }
-        written
+        self.head.replace(bytes)
+    }
+
+    fn write_snapshot(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.snapshot.replace(bytes)
     }
 }
 
@@ -109,6 +139,9 @@ impl Store for Nowhere {
         Err(io::Error::other("no store"))
     }
     fn write_head(&mut self, _: &[u8]) -> io::Result<()> {
+        Err(io::Error::other("no store"))
+    }
+    fn write_snapshot(&mut self, _: &[u8]) -> io::Result<()> {
         Err(io::Error::other("no store"))
     }
 }

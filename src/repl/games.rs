@@ -258,7 +258,7 @@ fn folder(ctx: &Context<'_>, cmd: &Command) -> Result<PathBuf, CommandError> {
 
 /// Opens (or creates) the journal at `path` and makes it the session's, with the game it
 /// holds; returns how many entries it had. Nothing changes if it cannot be opened.
-fn open_journal(ctx: &mut Context<'_>, path: &Path, cmd: &Command) -> Result<usize, CommandError> {
+fn open_journal(ctx: &mut Context<'_>, path: &Path, cmd: &Command) -> Result<u64, CommandError> {
     let mut game = Game::default();
     let failed = |e: String| {
         CommandError::invalid(
@@ -269,7 +269,7 @@ fn open_journal(ctx: &mut Context<'_>, path: &Path, cmd: &Command) -> Result<usi
     };
     let (mut journal, warning) = Journal::open(path, &mut game, ctx.state.limits.journal())
         .map_err(|e| failed(e.to_string()))?;
-    let entries = journal.records().len();
+    let entries = journal.len();
     journal
         .start_session(ctx.state.dice.seed())
         .map_err(|e| failed(e.to_string()))?;
@@ -297,16 +297,16 @@ fn current(ctx: &Context<'_>) -> Result<Output, CommandError> {
         (Some(n), Some(p)) => format!(
             "game `{n}` · journal {} · {} entries · {rules}",
             p.display(),
-            j.records().len()
+            j.len()
         ),
         _ => format!(
             "a game kept in memory only (no journal) · {} entries · {rules}",
-            j.records().len()
+            j.len()
         ),
     };
     Ok(Output::new("game")
         .field("game", name)
-        .field("entries", j.records().len())
+        .field("entries", j.len())
         .text(Text::from_plain(text)))
 }
 

@@ -74,7 +74,7 @@ fn count(cmd: &Command, usage: &str) -> Result<usize, CommandError> {
 /// Whether transaction `tx` set up the game's rules (the first `ruleset use` or `house on`
 /// of the game): undoing it would leave units under a schema no rules explain.
 fn sets_up_rules(ctx: &Context<'_>, tx: u64) -> bool {
-    match ctx.state.journal.record(tx) {
+    match ctx.state.journal.record(tx).as_deref() {
         Some(crate::journal::Record::Tx(t)) => t.changes.iter().any(|c| {
             matches!(c, Change::SetStore { script, key, old: None, .. }
                 if script == super::rules::RULES_SCRIPT && key == super::rules::RULES_KEY)
@@ -146,7 +146,7 @@ pub fn redo(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
 
 /// The command line of transaction `tx`.
 fn tx_command(ctx: &Context<'_>, tx: u64) -> String {
-    match ctx.state.journal.record(tx) {
+    match ctx.state.journal.record(tx).as_deref() {
         Some(crate::journal::Record::Tx(t)) => t.command.clone(),
         _ => String::new(),
     }
@@ -185,7 +185,7 @@ pub fn log(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError>
             )
         })?,
     };
-    let recent = ctx.state.journal.recent(n);
+    let recent = ctx.state.journal.recent(n).map_err(journal_err)?;
     let mut t = Text::new();
     let mut entries = Vec::new();
     for (i, (seq, tx, in_force)) in recent.iter().enumerate() {
@@ -230,7 +230,7 @@ pub fn journal(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandEr
     let path = ctx.state.journal.path_buf();
     match cmd.args.first().map(|w| w.text.as_str()) {
         None => {
-            let n = ctx.state.journal.records().len();
+            let n = ctx.state.journal.len();
             let text = match &path {
                 Some(p) => format!("journal {} · {n} entries", p.display()),
                 None => format!(

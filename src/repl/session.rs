@@ -328,7 +328,7 @@ impl Session {
                     at: now(),
                 };
                 let changes = tx.changes.clone();
-                match self.state.journal.commit(tx) {
+                match self.state.journal.commit(tx, &self.state.game) {
                     Ok(seq) => Ok(self.follow_stored_rules(out).field("tx", seq)),
                     Err(e) => {
                         self.abandon(&changes, saved_dice);
@@ -664,6 +664,6 @@ mod transaction_tests {
             .unwrap_err();
         assert!(err.1.to_string().contains("already marked"), "{}", err.1);
         assert_eq!(s.state.game, before);
-        assert_eq!(s.state.journal.records().len(), 3);
+        assert_eq!(s.state.journal.len(), 3);
     }
 }

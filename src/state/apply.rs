@@ -347,10 +347,34 @@ impl Game {
         Ok(())
     }
 
-    /// Undoes `changes` (which were applied in order): their inverses in reverse order.
+    /// Undoes `changes` (which were applied in order): their inverses in reverse order, all
+    /// or nothing: if one fails, those already undone are applied again and the error is
+    /// returned, so the game is exactly as it was.
     pub fn undo_all(&mut self, changes: &[Change]) -> Result<(), StateError> {
-        for c in changes.iter().rev() {
-            self.revert(c)?;
+        for (i, c) in changes.iter().enumerate().rev() {
+            if let Err(e) = self.revert(c) {
+                for undone in &changes[i + 1..] {
+                    self.apply_checked(undone, false)
+                        .expect("changes just undone apply again");
+                }
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies again `changes` just undone with [`Game::undo_all`], all or nothing: the game
+    /// is as it was before the undo. Like [`Game::revert`], this puts back a state that was
+    /// valid when it was left, so values are not checked against the schema again.
+    pub fn reapply_all(&mut self, changes: &[Change]) -> Result<(), StateError> {
+        for (i, c) in changes.iter().enumerate() {
+            if let Err(e) = self.apply_checked(c, false) {
+                for done in changes[..i].iter().rev() {
+                    self.revert(done)
+                        .expect("inverses of applied changes apply");
+                }
+                return Err(e);
+            }
         }
         Ok(())
     }

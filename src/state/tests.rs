@@ -567,6 +567,29 @@ fn apply_all_is_all_or_nothing() {
 }
 
 #[test]
+fn undo_all_is_all_or_nothing_and_reapply_all_puts_it_back() {
+    let start = game();
+    let mut g = start.clone();
+    let changes = vec![
+        g.set_attr("leg1", "sp", Value::Int(2)).unwrap(),
+        g.mark("leg1", "routed", None).unwrap(),
+        g.set_attr("leg2", "sp", Value::Int(4)).unwrap(),
+    ];
+    let done = g.clone();
+    // leg1's sp changed since: leg2's change and the mark revert, then leg1's sp does not.
+    let since = g.set_attr("leg1", "sp", Value::Int(9)).unwrap();
+    let before = g.clone();
+    let e = g.undo_all(&changes).unwrap_err();
+    assert!(matches!(e.kind, StateErrorKind::Stale(_)), "{e}");
+    assert_eq!(g, before);
+    g.apply(&since.inverse()).unwrap();
+    g.undo_all(&changes).unwrap();
+    assert_eq!(g, start);
+    g.reapply_all(&changes).unwrap();
+    assert_eq!(g, done);
+}
+
+#[test]
 fn removing_a_non_empty_group_by_a_single_change_is_refused() {
     let mut g = game();
     let side = g.side("britons").unwrap().clone();
