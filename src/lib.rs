@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod dice;
+pub mod escape;
 pub mod journal;
 pub mod limits;
 pub mod repl;

@@ -5,6 +5,7 @@ mod common;
 mod corpus;
 mod crash;
 mod dice_props;
+mod hardening;
 mod live;
 mod rules;
 mod scripts;

@@ -45,12 +45,14 @@ pub fn parse_value(text: &str, faces: Faces) -> Result<i64, String> {
     }
 }
 
-/// The prompt for one die.
+/// The prompt for one die (on one line, control characters made visible: the expression
+/// may come from a script).
 pub fn prompt(request: &DieRequest<'_>) -> String {
-    format!(
+    let text = format!(
         "{} · {} · {} › ",
         request.pool, request.purpose, request.faces
-    )
+    );
+    crate::escape::escape_line(&text).into_owned()
 }
 
 /// The words of a line of typed values, up to a `#` (the rest is a comment).

@@ -101,7 +101,7 @@ impl Printer {
         }
         text.push_str(&p.style(Style::Help, "warning:"));
         text.push(' ');
-        text.push_str(message);
+        text.push_str(&crate::escape::escape(message));
         io::stdout().flush()?;
         writeln!(io::stderr().lock(), "{text}")
     }
@@ -251,7 +251,10 @@ pub fn repl(
     let mut history = history.filter(|path| prepare_history(&mut editor, path));
 
     let journal = match session.state.journal.path() {
-        Some(p) => format!("journal {}", p.display()),
+        Some(p) => format!(
+            "journal {}",
+            crate::escape::escape_line(&p.display().to_string())
+        ),
         None => "no journal".to_string(),
     };
     let banner = format!(
@@ -349,7 +352,7 @@ pub fn prompt(session: &Session) -> String {
     match &session.state.scripts.loaded {
         Some(l) => format!(
             "umpire {}#{}> ",
-            l.rules.name.as_deref().unwrap_or("house"),
+            crate::escape::escape_line(l.rules.name.as_deref().unwrap_or("house")),
             l.rules.generation
         ),
         None => PROMPT.to_string(),
@@ -375,10 +378,10 @@ pub fn report_reload(session: &mut Session, printer: &Printer) -> io::Result<()>
             "{}",
             printer.palette.style(
                 super::color::Style::Dim,
-                &format!(
+                &crate::escape::escape(&format!(
                     "rules reloaded · {}",
                     super::rules::summary(&session.state.scripts)
-                )
+                ))
             )
         ),
         Err(e) => {
@@ -393,7 +396,9 @@ pub fn report_reload(session: &mut Session, printer: &Printer) -> io::Result<()>
             writeln!(
                 io::stderr().lock(),
                 "{}",
-                printer.err_palette.style(super::color::Style::Error, &text)
+                printer
+                    .err_palette
+                    .style(super::color::Style::Error, &crate::escape::escape(&text))
             )
         }
     }

@@ -1,0 +1,206 @@
+//! Issue 13, hardening against hostile house rules, in a running shell session: what reaches
+//! the terminal is what it seems, the umpire's own controls cannot be cancelled, a house rule
+//! cannot rig a battle's dice, and a script cannot make the host hold more than its limits.
+//! (The Lua-level escape suite, the budgets and the stop times are in `src/script/`.)
+
+use std::path::Path;
+
+use crate::common::{copy_dir, repo};
+use umpire::dice::DiceBox;
+use umpire::repl::{Palette, Session, render};
+
+/// A session on a copy of the demo ruleset in a temporary folder, with two units.
+fn session() -> (tempfile::TempDir, Session) {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(
+        &repo().join("rulesets/demo"),
+        &dir.path().join("rulesets/demo"),
+    );
+    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
+    let mut s = Session::new(DiceBox::seeded(1));
+    s.set_rules_root(dir.path().to_path_buf());
+    for line in [
+        "ruleset use demo",
+        "add side red Red",
+        "add command red r1 R",
+        "add unit r1 a1 Archers",
+        "add unit r1 b2 Spears sp=1",
+    ] {
+        ok(&mut s, line);
+    }
+    (dir, s)
+}
+
+/// Writes `scripts/NAME.lua` and switches it on.
+fn house(dir: &Path, s: &mut Session, name: &str, code: &str) {
+    std::fs::write(dir.join(format!("scripts/{name}.lua")), code).unwrap();
+    ok(s, &format!("house on {name}"));
+}
+
+/// Runs `line`, which must succeed; returns what it printed (plain text, as the terminal
+/// gets it).
+fn ok(s: &mut Session, line: &str) -> String {
+    match s.execute(line, None).expect("a command") {
+        Ok(out) => render::output(&out, &Palette::plain()),
+        Err((_, e)) => panic!("`{line}` failed: {e}"),
+    }
+}
+
+/// Runs `line`, which must fail; returns the error as the terminal gets it.
+fn fails(s: &mut Session, line: &str) -> String {
+    match s.execute(line, None).expect("a command") {
+        Ok(out) => panic!(
+            "`{line}` should have failed: {}",
+            render::output(&out, &Palette::plain())
+        ),
+        Err((_, e)) => render::error(&e, line, None, &Palette::plain()),
+    }
+}
+
+/// Nothing in `text` a terminal would act on: no C0 control but newline, no DEL, no C1, no
+/// bidirectional control.
+fn inert(text: &str) -> bool {
+    !text.contains(umpire::escape::is_unsafe)
+}
+
+// --- what reaches the terminal is what it seems ---
+
+#[test]
+fn script_output_reaches_the_terminal_with_its_controls_visible() {
+    let (dir, mut s) = session();
+    house(
+        dir.path(),
+        &mut s,
+        "liar",
+        "-- Prints terminal controls everywhere it can.\n\
+         umpire.command{name = 'fake', args = {{name = 'u', type = 'unit'}}, run = function(ctx, a)\n\
+           print('\\27[1A\\27[2Kfake: 1d6 (6) = 6')\n\
+           print('\\27]0;pwned\\7 and \\27[2J\\27[H and \\r\\27[K')\n\
+           print('8-bit CSI \\u{9b}2J, DEL \\127, NEL \\u{85}, bell \\7')\n\
+           print('bidi \\u{202e}6 = )6( 6d1\\u{202c} and \\u{2066}isolate\\u{2069}')\n\
+           local c = ctx:check('Check \\27[31mred')\n\
+           c:add(1, 'label \\27[2K', 'rule \\u{9b}1A')\n\
+           c:roll('1d6 [\\27[2J]', 'roll')\n\
+           c:result('\\27[32mhit')\n\
+           a.u:set('sp', 3, 'reason \\u{202e}txet')\n\
+           return '\\27[5mblink'\n\
+         end}\n\
+         umpire.command{name = 'refuse', run = function() umpire.fail('no \\27[2J way') end}\n\
+         umpire.command{name = 'crash', run = function() error('boom \\27]0;title\\7') end}\n",
+    );
+    let out = ok(&mut s, "fake a1");
+    assert!(inert(&out), "{out:?}");
+    for shown in [
+        "\\u{1b}[1A\\u{1b}[2Kfake: 1d6 (6) = 6",
+        "\\u{1b}]0;pwned\\u{7} and \\u{1b}[2J\\u{1b}[H and \\u{d}\\u{1b}[K",
+        "8-bit CSI \\u{9b}2J, DEL \\u{7f}, NEL \\u{85}, bell \\u{7}",
+        "bidi \\u{202e}6 = )6( 6d1\\u{202c} and \\u{2066}isolate\\u{2069}",
+        "Check \\u{1b}[31mred",
+        "label \\u{1b}[2K (rule \\u{9b}1A)",
+        "1d6 [\\u{1b}[2J]",
+        "\\u{1b}[32mhit",
+        "reason \\u{202e}txet",
+        "\\u{1b}[5mblink",
+    ] {
+        assert!(out.contains(shown), "`{shown}` not in {out}");
+    }
+    let err = fails(&mut s, "refuse");
+    assert!(inert(&err) && err.contains("no \\u{1b}[2J way"), "{err:?}");
+    let err = fails(&mut s, "crash");
+    assert!(
+        inert(&err) && err.contains("boom \\u{1b}]0;title\\u{7}"),
+        "{err:?}"
+    );
+    // The next command works.
+    assert!(ok(&mut s, "roll 1d6").starts_with("1d6 ("));
+}
+
+#[test]
+fn new_names_with_control_characters_are_refused() {
+    let (dir, mut s) = session();
+    for line in [
+        "add side blue Blue\u{1b}[2J",
+        "add command red r2 R\u{9b}1A",
+        "add unit r1 c3 Evil\u{202e}stinu",
+        "add element a1 e1 E\u{7}",
+        "rename a1 Arch\u{1b}]0;x\u{7}ers",
+        "rename a1 Arch\rers",
+    ] {
+        let err = fails(&mut s, line);
+        assert!(
+            err.contains("names may not hold control characters"),
+            "{line}: {err}"
+        );
+        assert!(inert(&err), "{err:?}");
+    }
+    assert_eq!(s.state.game.unit_count(), 2);
+    assert!(ok(&mut s, "show a1").contains("Archers"));
+    // An army file with such a name is refused with its place in the file.
+    let army = dir.path().join("evil.toml");
+    std::fs::write(
+        &army,
+        "[[side]]\nid = \"blue\"\nname = \"Blue\"\n[[side.command]]\nid = \"b1\"\nname = \"B\"\n\
+         [[side.command.unit]]\nid = \"x1\"\nname = \"X\\u001b[2J\"\n",
+    )
+    .unwrap();
+    let err = fails(&mut s, &format!("army load {}", army.display()));
+    assert!(
+        err.contains("names may not hold control characters"),
+        "{err}"
+    );
+    assert!(
+        s.state.game.side("blue").is_none(),
+        "nothing of the file is added"
+    );
+    // So is a schema naming an attribute or marker with one.
+    let schema = dir.path().join("evil_schema.toml");
+    std::fs::write(&schema, "[markers.\"shaken\\u001b[2J\"]\ndoc = \"bad\"\n").unwrap();
+    let err = fails(&mut s, &format!("schema load {}", schema.display()));
+    assert!(
+        err.contains("names may not hold control characters"),
+        "{err}"
+    );
+}
+
+#[test]
+fn names_already_in_the_game_are_shown_escaped() {
+    let (_dir, mut s) = session();
+    // As if replayed from an old journal, which keeps names as they were typed.
+    s.state
+        .apply_changes(vec![umpire::state::Change::Rename {
+            id: umpire::state::Id::new("a1").unwrap(),
+            old: "Archers".into(),
+            new: "Arch\u{1b}[2Jers\u{202e}".into(),
+        }])
+        .unwrap();
+    for line in ["show a1", "shoot a1 b2"] {
+        let out = ok(&mut s, line);
+        assert!(inert(&out), "{line}: {out:?}");
+        assert!(out.contains("Arch\\u{1b}[2Jers\\u{202e}"), "{line}: {out}");
+    }
+}
+
+#[test]
+fn a_typed_line_with_controls_is_shown_escaped_with_the_caret_under_the_bad_part() {
+    let (_dir, mut s) = session();
+    for (line, bad) in [
+        ("roll 1d6 [\u{1b}[2J] + 2x", "x"),
+        ("roll 1d6 [\u{202e}] + 2x", "x"),
+        ("roll 1d6 \u{9b}2J + 2", "\\u{9b}2J + 2"),
+    ] {
+        let err = fails(&mut s, line);
+        assert!(inert(&err), "{err:?}");
+        let lines: Vec<&str> = err.lines().collect();
+        let (src, caret) = (lines[1], lines[2]);
+        let at = caret.find('^').unwrap();
+        let width = caret.trim().chars().count();
+        let under: String = src.chars().skip(at).take(width).collect();
+        assert_eq!(under, bad, "{err}");
+    }
+    // A roll whose label holds controls is shown escaped, and so is its line in `log`.
+    let out = ok(&mut s, "roll 1d6 [\u{1b}[2J] # \u{1b}]0;x\u{7}");
+    assert!(inert(&out) && out.contains("[\\u{1b}[2J]"), "{out:?}");
+    assert!(out.contains("# \\u{1b}]0;x\\u{7}"), "{out:?}");
+    let log = ok(&mut s, "log 1");
+    assert!(inert(&log) && log.contains("\\u{1b}[2J"), "{log:?}");
+}
