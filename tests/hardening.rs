@@ -204,3 +204,79 @@ fn a_typed_line_with_controls_is_shown_escaped_with_the_caret_under_the_bad_part
     let log = ok(&mut s, "log 1");
     assert!(inert(&log) && log.contains("\\u{1b}[2J"), "{log:?}");
 }
+
+// --- the umpire's own controls cannot be taken away ---
+
+#[test]
+fn a_rule_that_would_cancel_one_of_the_umpires_controls_is_refused_at_load() {
+    let (dir, mut s) = session();
+    let controls = [
+        "undo", "redo", "house", "reload", "ruleset", "journal", "quit", "help", "dice", "limits",
+        "log", "save", "load", "replay", "show", "status", "clock", "prob",
+    ];
+    for name in controls {
+        std::fs::write(
+            dir.path().join("scripts/lockout.lua"),
+            format!(
+                "-- Locks the umpire out.\nlocal ok = pcall(umpire.on, 'pre_{name}', function() return false end)\n"
+            ),
+        )
+        .unwrap();
+        let err = fails(&mut s, "house on lockout");
+        assert!(err.contains("scripts/lockout.lua:2"), "{name}: {err}");
+        assert!(
+            err.contains(&format!("`pre_{name}` is never raised")),
+            "{name}: {err}"
+        );
+    }
+    // The same from the ruleset itself, and on a reload after an edit.
+    let init = dir.path().join("rulesets/demo/init.lua");
+    let original = std::fs::read_to_string(&init).unwrap();
+    std::fs::write(
+        &init,
+        format!("{original}\numpire.on('pre_undo', function() return false end)\n"),
+    )
+    .unwrap();
+    let err = fails(&mut s, "reload");
+    assert!(err.contains("rulesets/demo/init.lua:"), "{err}");
+    assert!(err.contains("`pre_undo` is never raised"), "{err}");
+    // The rules in force are unchanged and every control still works.
+    std::fs::write(&init, original).unwrap();
+    ok(&mut s, "set a1 sp 2");
+    assert!(ok(&mut s, "undo").contains("undone"));
+    ok(&mut s, "redo");
+    ok(&mut s, "dice");
+    ok(&mut s, "help");
+    ok(&mut s, "limits");
+}
+
+#[test]
+fn game_commands_stay_cancellable_and_controls_run_whatever_the_rules_say() {
+    let (dir, mut s) = session();
+    house(
+        dir.path(),
+        &mut s,
+        "strict",
+        "-- Cancels every game command it can.\n\
+         for _, name in ipairs({'add', 'remove', 'rename', 'set', 'mark', 'unmark', 'next', 'army', 'schema', 'roll', 'table'}) do\n\
+           umpire.on('pre_' .. name, function() print('no ' .. name) return false end)\n\
+         end\n",
+    );
+    for (line, name) in [
+        ("set a1 sp 2", "set"),
+        ("next", "next"),
+        ("roll 1d6", "roll"),
+        ("rename a1 Bowmen", "rename"),
+        ("mark a1 pinned", "mark"),
+        ("table roll weather", "table"),
+    ] {
+        let out = ok(&mut s, line);
+        assert!(
+            out.contains(&format!("no {name}")) && out.contains("cancelled"),
+            "{out}"
+        );
+    }
+    assert!(ok(&mut s, "show a1").contains("Archers"));
+    assert!(ok(&mut s, "house off strict").contains("rules: demo"));
+    assert!(ok(&mut s, "set a1 sp 2").contains("sp"));
+}

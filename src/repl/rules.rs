@@ -73,8 +73,25 @@ impl Scripts {
         }
     }
 
-    /// Takes freshly loaded rules if their commands leave the built-ins alone.
+    /// Takes freshly loaded rules if their commands leave the built-ins alone and no handler
+    /// waits to cancel one of the umpire's controls (`pre_undo`, `pre_quit`…).
     pub fn accept(&mut self, loaded: Loaded) -> Result<(), ScriptError> {
+        if let Some(h) = loaded
+            .rules
+            .handlers
+            .iter()
+            .find(|h| super::script_commands::is_control_event(&h.event, &self.builtins))
+        {
+            let name = &h.event["pre_".len()..];
+            return Err(ScriptError::new(crate::script::ScriptErrorKind::Usage(
+                format!(
+                    "{}: `{}` is never raised: `{name}` is one of the umpire's controls, which no rule may cancel; `pre_` events are raised for the rules' own commands and the game commands {}",
+                    h.origin,
+                    h.event,
+                    super::script_commands::GAME_COMMANDS.join(", ")
+                ),
+            )));
+        }
         if let Some(c) = loaded
             .rules
             .commands

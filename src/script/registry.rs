@@ -138,20 +138,29 @@ pub struct Rules {
     pub(crate) hook_table: Option<Table>,
 }
 
-/// Where the Lua code that called the current Rust function is.
+/// Where the Lua code that called the current Rust function is: the nearest frame of a rule
+/// file (a registration made through `pcall(umpire.on, …)` is placed at the `pcall`; C
+/// functions and umpire's own Lua, whose chunk names start with `=`, are skipped).
 fn caller(lua: &Lua) -> Origin {
-    lua.inspect_stack(1, |d| {
-        let src = d.source();
-        let file = src.source.as_deref().unwrap_or("?");
-        Origin {
-            file: file.strip_prefix('@').unwrap_or(file).to_string(),
-            line: d.current_line().unwrap_or(0),
+    for level in 1..16 {
+        let found = lua.inspect_stack(level, |d| {
+            let src = d.source();
+            let file = src.source.as_deref().unwrap_or("?");
+            (src.what != "C" && !file.starts_with('=')).then(|| Origin {
+                file: file.strip_prefix('@').unwrap_or(file).to_string(),
+                line: d.current_line().unwrap_or(0),
+            })
+        });
+        match found {
+            Some(Some(origin)) => return origin,
+            Some(None) => continue,
+            None => break,
         }
-    })
-    .unwrap_or(Origin {
+    }
+    Origin {
         file: "?".into(),
         line: 0,
-    })
+    }
 }
 
 fn fail<T>(origin: &Origin, msg: impl fmt::Display) -> mlua::Result<T> {
