@@ -111,6 +111,9 @@ impl Limits {
             instructions: self.script_instructions,
             deadline: self.script_time,
             memory: self.script_memory,
+            store: self.store,
+            output: self.output,
+            text: self.text,
         }
     }
 }

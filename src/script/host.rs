@@ -14,9 +14,10 @@ use mlua::{
 };
 
 use super::breakdown::{self, Breakdown};
+use super::budget::{self, BudgetState};
 use super::error::{Budget, ScriptError, ScriptErrorKind};
 use super::registry::{self, Rules};
-use super::sandbox::{self, BudgetState, Control, Limits};
+use super::sandbox::{self, Control, Limits};
 use super::world::{self, Note, World};
 use crate::dice::{self, DiceSource, Roll};
 use crate::state::Value as StateValue;
@@ -97,6 +98,8 @@ pub(crate) struct HostData {
 pub struct ScriptHost {
     lua: Lua,
     new_env: Function,
+    /// The toolkit's `view`: what a call hands to several scripts goes through it.
+    view: Function,
     make_ctx: Function,
     encode_checks: Function,
     handle: Function,
@@ -104,6 +107,16 @@ pub struct ScriptHost {
     serial: std::cell::Cell<i64>,
     umpire: Table,
     control: Arc<Control>,
+}
+
+impl Drop for ScriptHost {
+    /// The state is about to close: Lua runs the pending finalisers then, which must not arm
+    /// the garbage collector's sentinel again.
+    fn drop(&mut self) {
+        if let Some(mut st) = self.lua.app_data_mut::<BudgetState>() {
+            st.closing = true;
+        }
+    }
 }
 
 impl std::fmt::Debug for ScriptHost {
@@ -153,7 +166,7 @@ impl ScriptHost {
         let libs = StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
         let lua = Lua::new_with(libs, LuaOptions::default())?;
         let control = Control::new();
-        sandbox::install_budget(&lua, limits, control.clone())?;
+        budget::install(&lua, limits, control.clone())?;
         lua.set_app_data(HostData {
             roots: Roots { rulesets, scripts },
             out: CallOutput::default(),
@@ -193,15 +206,17 @@ impl ScriptHost {
         umpire.set("hook", lua.create_function(registry::lua_hook)?)?;
         let lookup = lua.create_function(lua_lookup)?;
         let roll_table = lua.create_function(lua_roll_table)?;
+        let kit = sandbox::toolkit(&lua)?;
         let table_handle: Function = lua
             .load(registry::TABLE_HANDLE)
             .set_name("=umpire tables")
-            .call((lookup.clone(), roll_table.clone()))?;
+            .call((lookup.clone(), roll_table.clone(), kit.clone()))?;
         lua.set_named_registry_value(registry::TABLE_HANDLE_KEY, table_handle)?;
         umpire.set("lookup", lookup)?;
         umpire.set("roll_table", roll_table)?;
-        let (make_ctx, encode_checks) = breakdown::build(&lua, lua.create_function(lua_roll)?)?;
-        let units = world::build(&lua)?;
+        let (make_ctx, encode_checks) =
+            breakdown::build(&lua, lua.create_function(lua_roll)?, &kit, &limits)?;
+        let units = world::build(&lua, &kit)?;
         for name in ["unit", "units", "clock", "side", "group"] {
             umpire.set(name, units.get::<Function>(name)?)?;
         }
@@ -211,11 +226,13 @@ impl ScriptHost {
         let print = lua.create_function(lua_print)?;
         let require = lua.create_function(lua_require)?;
         let random = lua.create_function(lua_random)?;
-        let new_env = sandbox::build(&lua, umpire.clone(), print, require, random, store)?;
+        let view: Function = kit.get("view")?;
+        let new_env = sandbox::build(&lua, umpire.clone(), print, require, random, store, kit)?;
         lua.set_named_registry_value(ENV_KEY, new_env.clone())?;
         Ok(ScriptHost {
             lua,
             new_env,
+            view,
             make_ctx,
             encode_checks,
             handle,
@@ -277,6 +294,7 @@ impl ScriptHost {
             d.files.push(path.to_path_buf());
         }
         self.guarded(&doing, |lua| {
+            super::lexer::refuse_close(name, &src)?;
             let env: Table = self.new_env.call(namespace(name))?;
             lua.load(&src[..])
                 .set_name(format!("@{name}"))
@@ -298,23 +316,25 @@ impl ScriptHost {
     }
 
     fn start_call(&self) {
-        if let Some(mut st) = self.lua.app_data_mut::<BudgetState>() {
-            st.reset();
-        }
+        budget::start(&self.lua);
         if let Some(mut d) = self.lua.app_data_mut::<HostData>() {
             d.out = CallOutput::default();
         }
     }
 
     fn finish_call<R>(&self, r: mlua::Result<R>, doing: &str) -> Result<R, ScriptError> {
-        let tripped = self
+        let (tripped, last) = self
             .lua
             .app_data_mut::<BudgetState>()
-            .and_then(|mut st| st.tripped.take().map(|t| (t, st.last_location.take())));
+            .map(|mut st| (st.tripped.take(), st.last_location.take()))
+            .unwrap_or_default();
+        // Between calls the budget is fresh: umpire's own Lua run outside a call (making an
+        // environment, say) is never stopped by what the last call used.
+        budget::idle(&self.lua);
         match r {
             // A budget that ran out always fails the call, however the script carried on.
             Ok(_) if tripped.is_some() => {
-                let (t, _) = tripped.expect("checked");
+                let t = tripped.expect("checked");
                 let mut err = ScriptError::new(ScriptErrorKind::Budget(t.budget));
                 err.location = t.location;
                 Err(err.context(doing.to_string()))
@@ -322,16 +342,12 @@ impl ScriptHost {
             Ok(v) => Ok(v),
             Err(e) => {
                 let mut err = ScriptError::from_lua(e);
-                if let Some((t, _)) = &tripped {
+                if let Some(t) = &tripped {
                     err.kind = ScriptErrorKind::Budget(t.budget);
                     err.location = t.location.clone();
                 }
                 if err.budget() == Some(Budget::Memory) {
                     // Free what the runaway script built before the next call.
-                    let last = self
-                        .lua
-                        .app_data_ref::<BudgetState>()
-                        .and_then(|st| st.last_location.clone());
                     err = err.at(last);
                     let _ = self.lua.gc_collect();
                 }
@@ -433,6 +449,7 @@ impl ScriptHost {
     ) -> Result<(Vec<String>, CallOutput), ScriptError> {
         let env: Table = self.new_env.call(()).map_err(ScriptError::from_lua)?;
         self.call(&format!("while running `{name}`"), dice, None, |lua| {
+            super::lexer::refuse_close(name, code.as_bytes())?;
             let values: MultiValue = lua
                 .load(code)
                 .set_name(format!("@{name}"))
@@ -468,12 +485,12 @@ impl ScriptHost {
                 Some(t) => t.clone(),
                 None => hook_table(lua, rules)?,
             };
-            let (ctx, checks): (Table, Table) = self.make_ctx.call((name, hooks))?;
             let a = lua.create_table()?;
             for (k, v) in args {
-                a.set(*k, self.arg_to_lua(v)?)?;
+                a.raw_set(*k, self.arg_to_lua(v)?)?;
             }
-            ctx.raw_set("args", a.clone())?;
+            // `run` gets the arguments; hooks see them through `ctx.args`, read-only.
+            let (ctx, checks): (Table, Table) = self.make_ctx.call((name, hooks, a.clone()))?;
             let ret: Value = cmd.run.call((ctx, a))?;
             let ret = match ret {
                 Value::Nil => None,
@@ -508,10 +525,13 @@ impl ScriptHost {
             world,
             |lua| {
                 let p = lua.create_table()?;
-                p.set("event", event)?;
+                p.raw_set("event", event)?;
                 for (k, v) in payload {
-                    p.set(*k, self.arg_to_lua(v)?)?;
+                    p.raw_set(*k, self.arg_to_lua(v)?)?;
                 }
+                // Every handler sees the same fields: read-only, so none can change them
+                // for the next.
+                let p: Value = self.view.call((p, "the event"))?;
                 for h in handlers {
                     let r: Value = h.func.call(p.clone()).map_err(|e| {
                         e.context(format!("in the handler registered at {}", h.origin))
@@ -872,12 +892,13 @@ fn lua_require(lua: &Lua, name: String) -> mlua::Result<Value> {
         d.files.push(path);
     }
     let env: Table = new_env.call(name.split('.').next())?;
-    let result = lua
-        .load(&src[..])
-        .set_name(format!("@{shown}"))
-        .set_mode(mlua::chunk::ChunkMode::Text)
-        .set_environment(env)
-        .eval::<Value>();
+    let result = super::lexer::refuse_close(&shown, &src).and_then(|()| {
+        lua.load(&src[..])
+            .set_name(format!("@{shown}"))
+            .set_mode(mlua::chunk::ChunkMode::Text)
+            .set_environment(env)
+            .eval::<Value>()
+    });
     let value = match result {
         Ok(Value::Nil) => Value::Boolean(true),
         Ok(v) => v,

@@ -16,6 +16,7 @@ const LIMITS: Limits = Limits {
     instructions: 20_000_000,
     deadline: Duration::from_secs(60),
     memory: 16 << 20,
+    ..Limits::DEFAULT
 };
 
 fn repo() -> PathBuf {
@@ -1060,3 +1061,6 @@ fn what_a_call_has_read_follows_its_own_changes() {
     let out = run_on(&l, &mut g, "x", &[], &[]).unwrap();
     assert_eq!(out.output, ["1 -1 false true"]);
 }
+
+#[path = "escape_tests.rs"]
+mod escapes;

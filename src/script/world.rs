@@ -270,28 +270,35 @@ pub(crate) fn lua_world(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue>
 }
 
 /// Builds the unit API from [`UNIT`]: returns the table of functions the host installs
-/// (`unit`, `units`, `clock`, `handles`, `store`).
-pub(crate) fn build(lua: &Lua) -> mlua::Result<Table> {
+/// (`unit`, `units`, `clock`, `handles`, `store`). `kit` is the sandbox's toolkit.
+pub(crate) fn build(lua: &Lua, kit: &Table) -> mlua::Result<Table> {
     let world = lua.create_function(lua_world)?;
-    lua.load(UNIT).set_name("=umpire units").call(world)
+    lua.load(UNIT)
+        .set_name("=umpire units")
+        .call((world, kit.clone()))
 }
 
 /// Trusted Lua: unit handles and the store proxy over `world(op, …)`.
 const UNIT: &str = r#"
-local world = ...
-local type, tostring, error, setmetatable, rawget = type, tostring, error, setmetatable, rawget
+local world, kit = ...
+local type, tostring, error, setmetatable = type, tostring, error, setmetatable
+local protect, copy = kit.protect, kit.copy
 
 local Unit = {}
 local methods = {}
 local fields = { id = true, name = true, side = true, command = true, kind = true }
 
--- A handle: the unit's id; everything else is read from the game when asked. What a call
--- has read is kept for the rest of that call (`cache`, emptied by `reset` at the start of
--- each call) and dropped for a unit as soon as the unit is changed.
+-- A handle: an empty table whose id is kept here, out of the scripts' reach; everything
+-- else is read from the game when asked. What a call has read is kept for the rest of that
+-- call (`cache`, emptied when the host bumps `api.serial`) and dropped for a unit as soon as
+-- the unit is changed.
+local ids = setmetatable({}, { __mode = "k" })
 local function handle(id)
-  return setmetatable({ [Unit] = id }, Unit)
+  local h = protect(setmetatable({}, Unit))
+  ids[h] = id
+  return h
 end
-local function id_of(u) return rawget(u, Unit) end
+local function id_of(u) return ids[u] end
 
 local api = {}
 local cache, declared, serial = {}, nil, nil
@@ -316,6 +323,8 @@ Unit.__index = function(u, k)
   local s = snap(id_of(u))
   if fields[k] then return s[k] end
   local v = s.attrs[k]
+  -- A list is copied: what one script does to it no other script sees.
+  if type(v) == "table" then return copy(v) end
   if v ~= nil then return v end
   -- Not a declared attribute: the host says what is wrong.
   return world("get", id_of(u), k)
@@ -393,7 +402,7 @@ api.handle = handle
 
 -- `store`: plain data kept in the game (journalled, undone, replayed), one per script.
 function api.store(script)
-  local proxy = {}
+  local proxy = protect({})
   return setmetatable(proxy, {
     __index = function(_, k) return world("store_get", script, k) end,
     __newindex = function(_, k, v) world("store_set", script, k, v) end,
