@@ -11,6 +11,11 @@ use umpire::repl::{Palette, Session, render};
 
 /// A session on a copy of the demo ruleset in a temporary folder, with two units.
 fn session() -> (tempfile::TempDir, Session) {
+    session_with(&[])
+}
+
+/// [`session`] under the limits `NAME=VALUE` (as `--limit` takes them).
+fn session_with(limits: &[&str]) -> (tempfile::TempDir, Session) {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(
         &repo().join("rulesets/demo"),
@@ -18,6 +23,11 @@ fn session() -> (tempfile::TempDir, Session) {
     );
     std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
     let mut s = Session::new(DiceBox::seeded(1));
+    let mut l = umpire::limits::Limits::default();
+    for a in limits {
+        l.set(a).unwrap();
+    }
+    s.set_limits(l);
     s.set_rules_root(dir.path().to_path_buf());
     for line in [
         "ruleset use demo",
@@ -279,4 +289,212 @@ fn game_commands_stay_cancellable_and_controls_run_whatever_the_rules_say() {
     assert!(ok(&mut s, "show a1").contains("Archers"));
     assert!(ok(&mut s, "house off strict").contains("rules: demo"));
     assert!(ok(&mut s, "set a1 sp 2").contains("sp"));
+}
+
+// --- host memory is budgeted too ---
+
+/// Switches on a house rule `hog` with one command `hog` whose body is `code` (with `ctx`,
+/// `a.u` a unit handle).
+fn hog(dir: &Path, s: &mut Session, code: &str) {
+    house(
+        dir,
+        s,
+        "hog",
+        &format!(
+            "-- Makes the host hold too much.\n\
+             umpire.command{{name = 'hog', args = {{{{name = 'u', type = 'unit', optional = true}}}}, run = function(ctx, a)\n{code}\nend}}\n"
+        ),
+    );
+}
+
+/// `hog` fails saying `said`, changes nothing, and the session goes on.
+fn refused(limits: &[&str], code: &str, said: &str) {
+    let (dir, mut s) = session_with(limits);
+    ok(&mut s, "set a1 sp 3");
+    hog(dir.path(), &mut s, code);
+    let game = s.state.game.clone();
+    let records = s.state.journal.records().len();
+    let start = std::time::Instant::now();
+    let err = fails(&mut s, "hog a1");
+    let took = start.elapsed();
+    assert!(err.contains(said), "{code}: {err}");
+    assert!(
+        took < std::time::Duration::from_secs(20),
+        "{code}: {took:?}"
+    );
+    assert_eq!(s.state.game, game, "{code}: the game changed");
+    assert_eq!(
+        s.state.journal.records().len(),
+        records,
+        "{code}: journalled"
+    );
+    assert!(ok(&mut s, "dice queue 4").contains("queued"));
+    assert!(ok(&mut s, "shoot a1").contains("Archers hits (4)"));
+}
+
+#[test]
+fn the_store_holds_at_most_its_limit_per_script() {
+    let big = "local big = ('x'):rep(20 * 1024 * 1024)\n";
+    // The issue's case: 20 MB values one after another (here within one command).
+    refused(
+        &["script-time=60s"],
+        &format!("{big}for i = 1, 60 do store['v' .. i] = big end"),
+        "the store of `hog` would hold",
+    );
+    // One value sharing a string many times: refused before it is built.
+    refused(
+        &["store=1MiB"],
+        "local s = ('x'):rep(100000)\nlocal t = {}\nfor i = 1, 1000 do t[i] = s end\nstore.t = t",
+        "takes more than the 1 MiB the store of `hog` may hold",
+    );
+    // Overwriting one key in a loop: the writes of one command are bounded too.
+    refused(
+        &["store=1MiB"],
+        "for i = 1, 1e6 do store.x = ('y'):rep(1000) .. i end",
+        "more than the 1 MiB one command may write",
+    );
+    // Nested deeper than the host can walk, or holding itself.
+    refused(
+        &[],
+        "local t = {}\nfor i = 1, 100000 do t = {t} end\nstore.deep = t",
+        "nested more than 64 deep",
+    );
+    refused(
+        &[],
+        "local t = {}\nt.me = t\nstore.loop = t",
+        "hold themselves",
+    );
+    // A key as long as a reason is refused too.
+    refused(
+        &[],
+        "store[('k'):rep(5000)] = 1",
+        "a store key is 5000 bytes",
+    );
+    // Across commands the store fills up to the limit, and no further.
+    let (dir, mut s) = session_with(&["store=1MiB"]);
+    hog(
+        dir.path(),
+        &mut s,
+        "store['k' .. (store.n or 0)] = ('x'):rep(300 * 1024)\nstore.n = (store.n or 0) + 1",
+    );
+    for _ in 0..3 {
+        ok(&mut s, "hog");
+    }
+    let err = fails(&mut s, "hog");
+    assert!(err.contains("would hold"), "{err}");
+    ok(&mut s, "undo");
+    ok(&mut s, "hog");
+}
+
+#[test]
+fn one_command_prints_at_most_its_output_limit() {
+    for code in [
+        "while true do print(('x'):rep(1000)) end",
+        "local s = ('x'):rep(8 * 1024 * 1024)\nprint(s, s, s, s, s, s)",
+        "return ('x'):rep(2 * 1024 * 1024)",
+        "for i = 1, 1e6 do a.u:set('sp', i % 3, ('r'):rep(4000)) end",
+        "local c = ctx:check('Long')\nfor i = 1, 1e6 do c:add(1, ('l'):rep(4000)) end",
+        "local c = ctx:check('Long')\nfor i = 1, 1e6 do c:roll('1d6', ('l'):rep(4000)) end",
+        "for i = 1, 1e6 do ctx:check(('t'):rep(4000)) end",
+    ] {
+        refused(&[], code, "(the `output` limit");
+    }
+    // Several calls of one command together: each event's handler prints half the limit.
+    let (dir, mut s) = session_with(&["output=64KiB"]);
+    house(
+        dir.path(),
+        &mut s,
+        "noisy",
+        "-- Talks a lot on every change.\n\
+         umpire.on('unit_damaged', function(e) print(('x'):rep(40 * 1024)) end)\n\
+         umpire.command{name = 'hurt', run = function()\n\
+           for _, u in ipairs(umpire.units('all')) do u:add('sp', -1, 'hurt') end\n\
+         end}\n",
+    );
+    let err = fails(&mut s, "hurt");
+    assert!(
+        err.contains("more than 65536 bytes (the `output` limit)"),
+        "{err}"
+    );
+    assert_eq!(
+        s.state.game.attr("a1", "sp"),
+        Some(&umpire::state::Value::Int(4))
+    );
+    assert!(ok(&mut s, "roll 1d6").starts_with("1d6"));
+}
+
+#[test]
+fn reasons_labels_titles_and_names_are_at_most_the_text_limit() {
+    let huge = "local huge = ('r'):rep(30 * 1024 * 1024)\n";
+    for (code, said) in [
+        (
+            format!("{huge}a.u:set('sp', 2, huge)"),
+            "the reason for changing a1 sp is",
+        ),
+        (
+            format!("{huge}a.u:mark('pinned', huge)"),
+            "the reason for marking a1 pinned is",
+        ),
+        (
+            format!("{huge}ctx:check('x'):add(1, huge)"),
+            "the label of c:add is",
+        ),
+        (
+            format!("{huge}ctx:check('x'):add(1, 'ok', huge)"),
+            "the rule of c:add is",
+        ),
+        (
+            format!("{huge}ctx:check(huge)"),
+            "the title of ctx:check is",
+        ),
+        (
+            format!("{huge}ctx:check('x'):result(huge)"),
+            "the result of c:result is",
+        ),
+        (
+            format!("{huge}ctx:check('x'):roll('1d6', huge)"),
+            "the label of c:roll is",
+        ),
+        (
+            "a.u:set('sp', 2, ('r'):rep(4097))".to_string(),
+            "is 4097 bytes, more than the 4 KiB",
+        ),
+    ] {
+        refused(&[], &code, said);
+    }
+    // A club can allow longer texts.
+    let (dir, mut s) = session_with(&["text=16KiB"]);
+    hog(dir.path(), &mut s, "a.u:set('sp', 2, ('r'):rep(10000))");
+    ok(&mut s, "hog a1");
+    // A refusal or an error carrying a huge message is cut, saying how much.
+    for code in [
+        "umpire.fail(('no '):rep(10 * 1024 * 1024))",
+        "error(('boom '):rep(2 * 1024 * 1024))",
+    ] {
+        let (dir, mut s) = session();
+        hog(dir.path(), &mut s, code);
+        let err = fails(&mut s, "hog");
+        assert!(err.len() < 16 * 1024, "{code}: {} bytes", err.len());
+        assert!(err.contains("more bytes cut)"), "{code}: {err}");
+    }
+    // Registered names and docs are held to it at load.
+    for code in [
+        "umpire.command{name = 'x', args = {{name = ('n'):rep(5000), type = 'int'}}, run = function() end}",
+        "umpire.on(('e'):rep(5000), function() end)",
+        "umpire.hook(('h'):rep(5000), function() end)",
+        "umpire.table{name = ('t'):rep(5000), entries = {{'a', 1}}}",
+        "umpire.command{name = 'x', args = {{name = 'c', type = 'choice', values = {'ok', 'bad\\27[2J'}}}, run = function() end}",
+        "umpire.on('evil\\27]0;x\\7', function() end)",
+        "umpire.command{name = 'x', help = ('h'):rep(2 * 1024 * 1024), run = function() end}",
+    ] {
+        let (dir, mut s) = session();
+        std::fs::write(
+            dir.path().join("scripts/names.lua"),
+            format!("-- Names.\n{code}\n"),
+        )
+        .unwrap();
+        let err = fails(&mut s, "house on names");
+        assert!(err.contains("scripts/names.lua:2"), "{code}: {err}");
+        assert!(inert(&err), "{err:?}");
+    }
 }

@@ -359,6 +359,7 @@ fn call_rules(
         dice,
         game,
         pending,
+        limits,
         ..
     } = state;
     let Some(loaded) = scripts.loaded.as_ref() else {
@@ -382,6 +383,19 @@ fn call_rules(
             .map(|out| (true, out)),
     };
     let (go_on, out) = result.map_err(|e| script_err(e, span))?;
+    // Each call is held to the `output` limit by the host; the calls of one command together
+    // are held to it here.
+    pending.output = pending.output.saturating_add(out.size());
+    if pending.output > limits.output {
+        return Err(CommandError::invalid(
+            format!(
+                "the rules' output for this command is more than {} bytes (the `output` limit)",
+                limits.output
+            ),
+            Some("a club can raise it with `--limit output=4MiB`".into()),
+            span,
+        ));
+    }
     pending.rolls.extend(out.rolls.iter().cloned());
     pending.reasons.extend(out.notes.iter().cloned());
     Ok((go_on, out))

@@ -315,7 +315,11 @@ function Ctx:check(title)
   local c = protect(setmetatable({}, CheckMT))
   local cs = { title = text(title, "the title of ctx:check", 2), lines = {}, hooks = s.hooks, ctx = s }
   checks_of[c] = cs
-  s.bytes = s.bytes + #cs.title
+  s.bytes = s.bytes + 16 + #cs.title
+  if s.bytes > output_limit then
+    error("the checks of this command are more than " .. output_limit ..
+      " bytes (the `output` limit)", 2)
+  end
   local list = s.checks
   list[#list + 1] = cs
   return c

@@ -291,6 +291,12 @@ pub(crate) fn out_of_memory(lua: &Lua) -> mlua::Error {
     }
 }
 
+/// The limits of the host calls.
+pub(crate) fn limits(lua: &Lua) -> Limits {
+    lua.app_data_ref::<BudgetState>()
+        .map_or(Limits::DEFAULT, |st| st.limits)
+}
+
 /// The memory the Lua state may hold.
 pub(crate) fn memory_limit(lua: &Lua) -> usize {
     lua.app_data_ref::<BudgetState>()

@@ -59,6 +59,34 @@ impl From<StateValue> for ArgValue {
 }
 
 impl CallOutput {
+    /// The bytes of output the call made, about as the shell shows them: each check's
+    /// breakdown, each change with its reason, each printed line.
+    pub fn size(&self) -> usize {
+        let checks: usize = self
+            .checks
+            .iter()
+            .map(|c| {
+                c.title.len()
+                    + c.factors
+                        .iter()
+                        .map(|f| {
+                            16 + f.label.len()
+                                + f.rule.as_ref().map_or(0, String::len)
+                                + f.dice.as_ref().map_or(0, String::len)
+                        })
+                        .sum::<usize>()
+                    + c.result.as_ref().map_or(0, String::len)
+            })
+            .sum();
+        let notes: usize = self
+            .notes
+            .iter()
+            .map(|n| n.change.len() + n.reason.len() + 8)
+            .sum();
+        let lines: usize = self.output.iter().map(|l| l.len() + 1).sum();
+        checks + notes + lines
+    }
+
     /// Each check's breakdown, the changes with their reasons, then the printed lines, as the
     /// shell shows them.
     pub fn render(&self) -> String {
@@ -92,6 +120,69 @@ pub(crate) struct HostData {
     pub tables: TableSet,
     /// The ruleset's name once loading has finished (`umpire.ruleset_name()`).
     pub ruleset_name: Option<String>,
+    /// What the running call makes the host hold: see [`Held`].
+    pub held: Held,
+}
+
+/// What the running call has made the host hold so far (emptied when a call starts).
+#[derive(Debug, Default)]
+pub(crate) struct Held {
+    /// Bytes of output: printed lines, the value returned, changes with their reasons.
+    pub output: usize,
+    /// The size of each script's store touched in this call (worked out when first touched).
+    pub stores: HashMap<String, usize>,
+    /// Bytes written into each script's store in this call.
+    pub written: HashMap<String, usize>,
+}
+
+/// The limits of the host calls (`text`, `output`, `store`…).
+pub(crate) fn limits(lua: &Lua) -> Limits {
+    budget::limits(lua)
+}
+
+/// Counts `bytes` more of output made by the running call; fails past the `output` limit.
+pub(crate) fn add_output(lua: &Lua, bytes: usize) -> mlua::Result<()> {
+    let limit = limits(lua).output;
+    let mut d = lua
+        .app_data_mut::<HostData>()
+        .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
+    d.held.output = d.held.output.saturating_add(bytes);
+    if d.held.output > limit {
+        return Err(mlua::Error::runtime(format!(
+            "this command's output is more than {} (the `output` limit; a club can raise it with `--limit output=4MiB`)",
+            super::data::shown_bytes(limit)
+        )));
+    }
+    Ok(())
+}
+
+/// Fails if `text`, a `what` given by a script, is longer than the `text` limit.
+pub(crate) fn check_text(lua: &Lua, text: &str, what: &str) -> mlua::Result<()> {
+    let limit = limits(lua).text;
+    if text.len() > limit {
+        return Err(mlua::Error::runtime(format!(
+            "{what} is {} bytes, more than the {} a text may have (the `text` limit; a club can raise it with `--limit text=16KiB`)",
+            text.len(),
+            super::data::shown_bytes(limit)
+        )));
+    }
+    Ok(())
+}
+
+/// `text` cut to at most `max` bytes (at a character boundary), saying how much was cut.
+pub(crate) fn cut(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    if text.len() <= max {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    std::borrow::Cow::Owned(format!(
+        "{}… ({} more bytes cut)",
+        &text[..end],
+        text.len() - end
+    ))
 }
 
 /// One Lua 5.4 state, sandboxed, with the `umpire` API installed.
@@ -176,6 +267,7 @@ impl ScriptHost {
             dice_limits: dice::Limits::DEFAULT,
             tables: TableSet::new(),
             ruleset_name: None,
+            held: Held::default(),
         });
 
         let umpire = lua.create_table()?;
@@ -195,7 +287,8 @@ impl ScriptHost {
         )?;
         umpire.set(
             "fail",
-            lua.create_function(|_, msg: String| -> mlua::Result<()> {
+            lua.create_function(|lua, msg: String| -> mlua::Result<()> {
+                let msg = cut(&msg, budget::limits(lua).text).into_owned();
                 Err(mlua::Error::external(super::error::Refusal(msg)))
             })?,
         )?;
@@ -319,6 +412,7 @@ impl ScriptHost {
         budget::start(&self.lua);
         if let Some(mut d) = self.lua.app_data_mut::<HostData>() {
             d.out = CallOutput::default();
+            d.held = Held::default();
         }
     }
 
@@ -331,6 +425,20 @@ impl ScriptHost {
         // Between calls the budget is fresh: umpire's own Lua run outside a call (making an
         // environment, say) is never stopped by what the last call used.
         budget::idle(&self.lua);
+        let text = budget::limits(&self.lua).text;
+        self.judge(r, doing, tripped, last)
+            .map_err(|e| e.shortened(text))
+    }
+
+    /// The result of a call, given the budget that ran out in it (if one did) and where the
+    /// script was when memory got short.
+    fn judge<R>(
+        &self,
+        r: mlua::Result<R>,
+        doing: &str,
+        tripped: Option<super::error::BudgetExceeded>,
+        last: Option<String>,
+    ) -> Result<R, ScriptError> {
         match r {
             // A budget that ran out always fails the call, however the script carried on.
             Ok(_) if tripped.is_some() => {
@@ -494,7 +602,11 @@ impl ScriptHost {
             let ret: Value = cmd.run.call((ctx, a))?;
             let ret = match ret {
                 Value::Nil => None,
-                v => Some(to_text(lua, &v)?),
+                v => {
+                    let text = to_text(lua, &v)?;
+                    add_output(lua, text.len())?;
+                    Some(text)
+                }
             };
             let encoded: mlua::LuaString = self.encode_checks.call(checks)?;
             Ok((ret, breakdown::decode(&encoded.as_bytes())?))
@@ -790,14 +902,22 @@ fn lua_random(lua: &Lua, (m, n): (Option<i64>, Option<i64>)) -> mlua::Result<i64
     Ok(v + lo - 1)
 }
 
-/// `print(...)`: captured as one output line.
+/// `print(...)`: captured as one output line (counted against the `output` limit).
 fn lua_print(lua: &Lua, args: Variadic<Value>) -> mlua::Result<()> {
-    let parts: Vec<String> = args
-        .iter()
-        .map(|v| to_text(lua, v))
-        .collect::<mlua::Result<_>>()?;
+    let mut line = String::new();
+    for (i, v) in args.iter().enumerate() {
+        if i > 0 {
+            line.push('\t');
+        }
+        let part = to_text(lua, v)?;
+        add_output(lua, part.len() + 1)?;
+        line.push_str(&part);
+    }
+    if args.is_empty() {
+        add_output(lua, 1)?;
+    }
     if let Some(mut d) = lua.app_data_mut::<HostData>() {
-        d.out.output.push(parts.join("\t"));
+        d.out.output.push(line);
     }
     Ok(())
 }

@@ -11,6 +11,7 @@
 
 pub mod breakdown;
 mod budget;
+mod data;
 pub mod error;
 pub mod host;
 mod lexer;

@@ -167,6 +167,34 @@ fn fail<T>(origin: &Origin, msg: impl fmt::Display) -> mlua::Result<T> {
     Err(mlua::Error::runtime(format!("{origin}: {msg}")))
 }
 
+/// Checks a name a script registers (a command's argument, a table, a variant, an event…):
+/// no control characters or bidirectional overrides (it is shown in lists and prompts), and
+/// at most the `text` limit.
+fn check_name(lua: &Lua, origin: &Origin, name: &str, what: &str) -> mlua::Result<()> {
+    crate::escape::check_name(name, what).or_else(|m| fail(origin, m))?;
+    super::host::check_text(lua, name, what)
+        .map_err(|e| mlua::Error::runtime(format!("{origin}: {e}")))
+}
+
+/// Checks a text a script registers to be shown (a doc line: at most the `text` limit; a
+/// command's help: at most the `output` limit).
+fn check_doc(lua: &Lua, origin: &Origin, text: &str, what: &str, long: bool) -> mlua::Result<()> {
+    let limits = super::host::limits(lua);
+    let max = if long { limits.output } else { limits.text };
+    if text.len() > max {
+        return fail(
+            origin,
+            format!(
+                "{what} is {} bytes, more than the {} it may have (the `{}` limit)",
+                text.len(),
+                super::data::shown_bytes(max),
+                if long { "output" } else { "text" }
+            ),
+        );
+    }
+    Ok(())
+}
+
 /// Fails on any key of `t` not in `allowed`.
 fn check_keys(t: &Table, what: &str, allowed: &[&str], origin: &Origin) -> mlua::Result<()> {
     for pair in t.pairs::<Value, Value>() {
@@ -278,7 +306,9 @@ pub(crate) fn lua_ruleset(lua: &Lua, t: Table) -> mlua::Result<()> {
         &origin,
     )?;
     let name = string_field(&t, "name", WHAT, &origin, true)?.unwrap_or_default();
+    check_name(lua, &origin, &name, "the ruleset's name")?;
     let doc = string_field(&t, "doc", WHAT, &origin, false)?.unwrap_or_default();
+    check_doc(lua, &origin, &doc, "the ruleset's doc", false)?;
     let mut schema = match table_field(&t, "schema", WHAT, &origin)? {
         Some(s) => schema(&s, &origin)?,
         None => Schema::default(),
@@ -288,6 +318,7 @@ pub(crate) fn lua_ruleset(lua: &Lua, t: Table) -> mlua::Result<()> {
     }
     schema
         .validate()
+        .and_then(|()| schema.check_names())
         .or_else(|e| fail(&origin, format!("bad schema: {e}")))?;
     let mut tables = Vec::new();
     if let Some(ts) = table_field(&t, "tables", WHAT, &origin)? {
@@ -295,6 +326,7 @@ pub(crate) fn lua_ruleset(lua: &Lua, t: Table) -> mlua::Result<()> {
             let Value::Table(spec) = v else {
                 return fail(&origin, format!("table `{name}` must be a table"));
             };
+            check_name(lua, &origin, &name, "a table's name")?;
             tables.push(rule_table(&spec, Some(name), &origin)?);
         }
     }
@@ -307,10 +339,10 @@ pub(crate) fn lua_ruleset(lua: &Lua, t: Table) -> mlua::Result<()> {
                     format!("variant `{name}` must be a one-line description (a string)"),
                 );
             };
-            variants.push(Variant {
-                name,
-                doc: doc.to_str()?.to_string(),
-            });
+            check_name(lua, &origin, &name, "a variant's name")?;
+            let doc = doc.to_str()?.to_string();
+            check_doc(lua, &origin, &doc, "a variant's doc", false)?;
+            variants.push(Variant { name, doc });
         }
     }
     with_rules(lua, &origin, "umpire.ruleset", |rules| {
@@ -535,19 +567,57 @@ fn attr_type(name: &str, t: Option<&Table>, what: &str, origin: &Origin) -> mlua
     })
 }
 
-/// A plain Lua value as a game value.
+/// Deepest nesting of lists in a value a script gives (deeper would overflow the host's
+/// stack when the value is written or dropped).
+pub(crate) const MAX_LIST_DEPTH: usize = 16;
+
+/// A plain Lua value as a game value (lists nested at most [`MAX_LIST_DEPTH`] deep).
 pub(crate) fn lua_to_state(v: &Value) -> Option<crate::state::Value> {
+    let mut room = usize::MAX;
+    lua_to_state_within(v, &mut room)
+}
+
+/// [`lua_to_state`], taking at most `room` bytes (texts by their length, anything else as
+/// eight): `None`, with `room` at 0, for a bigger value.
+pub(crate) fn lua_to_state_within(v: &Value, room: &mut usize) -> Option<crate::state::Value> {
+    to_state(v, 0, room)
+}
+
+fn to_state(v: &Value, depth: usize, room: &mut usize) -> Option<crate::state::Value> {
     use crate::state::Value as V;
+    let take = |room: &mut usize, n: usize| -> Option<()> {
+        if *room < n {
+            *room = 0;
+            return None;
+        }
+        *room -= n;
+        Some(())
+    };
     Some(match v {
-        Value::Boolean(b) => V::Flag(*b),
-        Value::Integer(i) => V::Int(*i),
-        Value::Number(n) => V::Num(*n),
-        Value::String(s) => V::Text(s.to_str().ok()?.to_string()),
-        Value::Table(t) => V::List(
-            t.sequence_values::<Value>()
-                .map(|v| v.ok().and_then(|v| lua_to_state(&v)))
-                .collect::<Option<_>>()?,
-        ),
+        Value::Boolean(b) => {
+            take(room, 8)?;
+            V::Flag(*b)
+        }
+        Value::Integer(i) => {
+            take(room, 8)?;
+            V::Int(*i)
+        }
+        Value::Number(n) => {
+            take(room, 8)?;
+            V::Num(*n)
+        }
+        Value::String(s) => {
+            take(room, s.as_bytes().len())?;
+            V::Text(s.to_str().ok()?.to_string())
+        }
+        Value::Table(t) if depth < MAX_LIST_DEPTH => {
+            take(room, 8)?;
+            let mut items = Vec::new();
+            for v in t.sequence_values::<Value>() {
+                items.push(to_state(&v.ok()?, depth + 1, room)?);
+            }
+            V::List(items)
+        }
         _ => return None,
     })
 }
@@ -574,6 +644,16 @@ fn sequence(t: &Table, origin: &Origin) -> mlua::Result<Sequence> {
 
 /// A table cell: a number, text, or a record of named cells.
 fn cell(v: &Value, origin: &Origin) -> mlua::Result<Cell> {
+    cell_at(v, origin, 0)
+}
+
+fn cell_at(v: &Value, origin: &Origin, depth: usize) -> mlua::Result<Cell> {
+    if depth > MAX_LIST_DEPTH {
+        return fail(
+            origin,
+            format!("records in a table cell are nested more than {MAX_LIST_DEPTH} deep"),
+        );
+    }
     Ok(match v {
         Value::Integer(i) => Cell::Int(*i),
         Value::Number(n) => Cell::Num(*n),
@@ -581,7 +661,7 @@ fn cell(v: &Value, origin: &Origin) -> mlua::Result<Cell> {
         Value::Table(t) => {
             let mut r = IndexMap::new();
             for (k, v) in sorted_pairs(t, "a record cell", origin)? {
-                r.insert(k, cell(&v, origin)?);
+                r.insert(k, cell_at(&v, origin, depth + 1)?);
             }
             Cell::Record(r)
         }
@@ -708,6 +788,7 @@ pub(crate) fn lua_table(lua: &Lua, t: Value) -> mlua::Result<Value> {
         }
     };
     let table = rule_table(&t, None, &origin)?;
+    check_name(lua, &origin, &table.name, "a table's name")?;
     with_rules(lua, &origin, "umpire.table", |rules| {
         rules.tables.insert(table).map_err(|e| e.to_string())
     })?;
@@ -766,7 +847,9 @@ pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
         );
     }
     let what = format!("command `{name}`");
+    check_name(lua, &origin, &name, "a command's name")?;
     let help = string_field(&t, "help", &what, &origin, false)?.unwrap_or_default();
+    check_doc(lua, &origin, &help, &format!("the help of {what}"), true)?;
     let run = match t.get::<Value>("run")? {
         Value::Function(f) => f,
         Value::Nil => {
@@ -802,6 +885,12 @@ pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
                 &origin,
             )?;
             let arg_name = string_field(&a, "name", &aw, &origin, true)?.unwrap_or_default();
+            check_name(
+                lua,
+                &origin,
+                &arg_name,
+                &format!("an argument's name in {what}"),
+            )?;
             let ty = string_field(&a, "type", &aw, &origin, true)?.unwrap_or_default();
             let kind = match ty.as_str() {
                 "unit" => ArgKind::Unit,
@@ -825,16 +914,34 @@ pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
                     );
                 }
             };
+            if let ArgKind::Choice(values) = &kind {
+                for v in values {
+                    check_name(
+                        lua,
+                        &origin,
+                        v,
+                        &format!("a value of argument `{arg_name}`"),
+                    )?;
+                }
+            }
             if matches!(&kind, ArgKind::Choice(v) if v.is_empty()) {
                 return fail(
                     &origin,
                     format!("argument `{arg_name}` of {what}: a choice needs `values = {{…}}`"),
                 );
             }
+            let arg_help = string_field(&a, "help", &aw, &origin, false)?.unwrap_or_default();
+            check_doc(
+                lua,
+                &origin,
+                &arg_help,
+                &format!("the help of `{arg_name}`"),
+                false,
+            )?;
             args.push(ArgSpec {
                 optional: a.get::<Option<bool>>("optional")?.unwrap_or(false)
                     || kind == ArgKind::Flag,
-                help: string_field(&a, "help", &aw, &origin, false)?.unwrap_or_default(),
+                help: arg_help,
                 name: arg_name,
                 kind,
             });
@@ -875,6 +982,7 @@ pub(crate) fn lua_on(lua: &Lua, (event, func): (Value, Value)) -> mlua::Result<(
         );
     };
     let event = event.to_str()?.to_string();
+    check_name(lua, &origin, &event, "an event's name")?;
     with_rules(lua, &origin, "umpire.on", |rules| {
         rules.handlers.push(Handler {
             event,
@@ -901,6 +1009,7 @@ pub(crate) fn lua_hook(lua: &Lua, (point, func): (Value, Value)) -> mlua::Result
         );
     };
     let event = point.to_str()?.to_string();
+    check_name(lua, &origin, &event, "a hook point's name")?;
     with_rules(lua, &origin, "umpire.hook", |rules| {
         rules.hooks.push(Handler {
             event,
