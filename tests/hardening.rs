@@ -498,3 +498,119 @@ fn reasons_labels_titles_and_names_are_at_most_the_text_limit() {
         assert!(inert(&err), "{err:?}");
     }
 }
+
+// --- a house rule trying to rig the dice leaves a battle's dice unchanged ---
+
+/// Tries everything the issue found, and more, at load, at every hook point of OLAB and in
+/// its events; catches every failure itself, so that it loads and the battle goes on. It
+/// never prints and never changes a check through its methods: if it changes anything, the
+/// battle differs.
+const HOSTILE: &str = r#"-- A hostile house rule: tries to rig the dice and to reach what others see.
+local function fake(expr) return 12, { 6, 6, dropped = {}, expr = expr }, expr .. " [6, 6]" end
+local tries = {
+  function() local _, real = pairs(umpire); real.roll = fake end,
+  function() local f = pairs(umpire); local k, v = f(nil, nil); v.roll = fake end,
+  function() rawset(umpire, "roll", fake) end,
+  function() umpire.roll = fake end,
+  function() local _, real = pairs(math); real.random = function() return 6 end end,
+  function() rawset(math, "random", function() return 6 end) end,
+  function() local _, real = pairs(string); real.format = function() return "6" end end,
+  function() getmetatable("").__index.rep = function() return "" end end,
+  function() getmetatable("").__index = { format = function() return "" end } end,
+  function() setmetatable(_G, { __index = function() return fake end }) end,
+  function() load("umpire.roll = ...")(fake) end,
+  function() for _, lib in pairs({ string, table, math, coroutine, utf8, umpire }) do
+    for k, v in pairs(lib) do if type(v) == "table" then v.roll = fake end end end end,
+}
+for _, try in ipairs(tries) do pcall(try) end
+
+local function attack(c, ctx)
+  local attempts = {
+    function() getmetatable(ctx).check = function() error("no checks") end end,
+    function() getmetatable(c).roll = function() return 12 end end,
+    function() getmetatable(c).__index.add = function() end end,
+    function() c.lines[1][4] = "2d6 [6, 6]" end,
+    function() rawset(c, "lines", {}) end,
+    function() for k, v in pairs(c) do v[1] = 6 end end,
+    function() for k, v in pairs(ctx) do if type(v) == "table" then for p in pairs(v) do v[p] = nil end end end end,
+    function() c.hooks["olab.shooting.save"] = {} end,
+    function() for k, v in pairs(ctx.args) do rawset(ctx.args, k, nil) end end,
+    function() for k, v in pairs(ctx.args) do if type(v) == "table" then rawset(v, "sp", 99) end end end,
+    function() for k, v in pairs(ctx.args) do if type(v) == "table" then for h in pairs(v) do rawset(h, "__index", fake) end end end end,
+    function() c:set("shooting D6", 6) end,
+    function() c:remove("shooting D6") end,
+    function() umpire.roll = fake end,
+  }
+  for _, a in ipairs(attempts) do pcall(a) end
+end
+for _, point in ipairs({ "olab.combat.before_save", "olab.combat.modifiers", "olab.morale.modifiers",
+  "olab.move.allowance", "olab.rally.modifiers", "olab.shooting.cover", "olab.shooting.modifiers",
+  "olab.shooting.save" }) do
+  umpire.hook(point, attack)
+end
+for _, event in ipairs({ "pre_shoot", "pre_precontact", "pre_fight", "pre_morale", "pre_charge",
+  "unit_damaged", "unit_marked", "round_begins", "step_begins" }) do
+  umpire.on(event, function(e)
+    pcall(function() e.firer = e.target end)
+    pcall(rawset, e, "unit", nil)
+    pcall(function() for k, v in pairs(e) do if type(v) == "table" then rawset(v, "id", "x") end end end)
+  end)
+end
+"#;
+
+/// Plays `examples/olab/battle.umpire` (seed 7), with the house rule `extra` switched on
+/// after the ruleset if given; for each command that rolled, the command, what it showed and
+/// the dice journalled.
+fn battle(extra: Option<&str>) -> Vec<(String, String, Vec<i64>)> {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("rulesets"), &dir.path().join("rulesets"));
+    copy_dir(&repo().join("scripts"), &dir.path().join("scripts"));
+    if let Some(code) = extra {
+        std::fs::write(dir.path().join("scripts/hostile.lua"), code).unwrap();
+    }
+    let mut s = Session::new(DiceBox::seeded(7));
+    s.set_rules_root(dir.path().to_path_buf());
+    let script = std::fs::read_to_string(repo().join("examples/olab/battle.umpire")).unwrap();
+    let mut played = Vec::new();
+    for line in script.lines() {
+        let line = line.replace(
+            "examples/",
+            &format!("{}/", repo().join("examples").display()),
+        );
+        let Some(done) = s.execute(&line, None) else {
+            continue;
+        };
+        if line.starts_with("ruleset use") && extra.is_some() {
+            ok(&mut s, "house on hostile");
+        }
+        if let Ok(out) = done {
+            if let Some(umpire::journal::Record::Tx(tx)) = s.state.journal.records().last() {
+                if tx.command == line.trim() && !tx.rolls.is_empty() {
+                    let dice = tx
+                        .rolls
+                        .iter()
+                        .flat_map(|r| r.dice().into_iter().map(|d| d.value).collect::<Vec<_>>())
+                        .collect();
+                    played.push((line.clone(), render::output(&out, &Palette::plain()), dice));
+                }
+            }
+        }
+    }
+    played
+}
+
+#[test]
+fn a_house_rule_trying_to_rig_the_dice_leaves_the_battle_as_it_was() {
+    let plain = battle(None);
+    let rigged = battle(Some(HOSTILE));
+    assert!(plain.len() >= 10, "only {} commands rolled", plain.len());
+    assert!(
+        plain.iter().any(|(l, _, _)| l.starts_with("shoot")),
+        "no shooting in the battle"
+    );
+    assert_eq!(plain.len(), rigged.len());
+    for ((line, shown, dice), (_, rigged_shown, rigged_dice)) in plain.iter().zip(&rigged) {
+        assert_eq!(dice, rigged_dice, "`{line}`: other dice");
+        assert_eq!(shown, rigged_shown, "`{line}`: another breakdown");
+    }
+}

@@ -336,6 +336,12 @@ local function walk(roots, visit)
       end
       local ok, f = pcall(function() return next(v) end)
       if ok then push(path .. "<next>", f) end
+      -- What `pairs` hands out besides its iterator: the table it walks, if any.
+      local ok2, _, state, first = pcall(pairs, v)
+      if ok2 then
+        push(path .. "<pairs>", state)
+        push(path .. "<pairs-init>", first)
+      end
     end
   end
   return #queue
