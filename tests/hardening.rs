@@ -583,17 +583,17 @@ fn battle(extra: Option<&str>) -> Vec<(String, String, Vec<i64>)> {
         if line.starts_with("ruleset use") && extra.is_some() {
             ok(&mut s, "house on hostile");
         }
-        if let Ok(out) = done {
-            if let Some(umpire::journal::Record::Tx(tx)) = s.state.journal.records().last() {
-                if tx.command == line.trim() && !tx.rolls.is_empty() {
-                    let dice = tx
-                        .rolls
-                        .iter()
-                        .flat_map(|r| r.dice().into_iter().map(|d| d.value).collect::<Vec<_>>())
-                        .collect();
-                    played.push((line.clone(), render::output(&out, &Palette::plain()), dice));
-                }
-            }
+        if let Ok(out) = done
+            && let Some(umpire::journal::Record::Tx(tx)) = s.state.journal.records().last()
+            && tx.command == line.trim()
+            && !tx.rolls.is_empty()
+        {
+            let dice = tx
+                .rolls
+                .iter()
+                .flat_map(|r| r.dice().into_iter().map(|d| d.value).collect::<Vec<_>>())
+                .collect();
+            played.push((line.clone(), render::output(&out, &Palette::plain()), dice));
         }
     }
     played

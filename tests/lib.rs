@@ -9,4 +9,5 @@ mod hardening;
 mod live;
 mod rules;
 mod scripts;
+mod stop_times;
 mod transcripts;

@@ -156,30 +156,37 @@ local function clean(s)
   return s
 end
 
+local function too_long(v, what, level)
+  error(what .. " is " .. #v .. " bytes, more than the " .. text_limit ..
+    " a text may have (the `text` limit; a club can raise it with `--limit text=16KiB`)", level + 1)
+end
+
 -- A text a script gives: at most `text_limit` bytes.
 local function text(v, what, level)
   if type(v) ~= "string" then error(what .. " must be text", level + 1) end
-  if #v > text_limit then
-    error(what .. " is " .. #v .. " bytes, more than the " .. text_limit ..
-      " a text may have (the `text` limit; a club can raise it with `--limit text=16KiB`)", level + 1)
-  end
+  if #v > text_limit then too_long(v, what, level + 1) end
   return clean(v)
 end
 
+-- An optional label or rule of a line (the common case, a short text, checked inline).
 local function label_of(v, what)
   if v == nil then return nil end
+  if type(v) == "string" and #v <= text_limit then return clean(v) end
   return text(v, what, 3)
 end
 
--- The bytes of output a call's checks make, counted as they grow.
-local function grow(s, line)
+-- Adds `line` to the check of state `s`, counting the bytes of output the call's checks
+-- make.
+local function push(s, line, n)
   local c = s.ctx
-  local n = 16 + #tostring(line[2]) + #(line[3] or "") + #(line[4] or "")
-  c.bytes = c.bytes + n
-  if c.bytes > output_limit then
+  local bytes = c.bytes + n
+  c.bytes = bytes
+  if bytes > output_limit then
     error("the checks of this command are more than " .. output_limit ..
       " bytes (the `output` limit)", 3)
   end
+  local lines = s.lines
+  lines[#lines + 1] = line
 end
 
 local Check = {}
@@ -192,33 +199,37 @@ local CheckMT = {
   __metatable = false,
 }
 
+local function bad_call(method)
+  error("c:" .. method .. "(…) is called on a check, with a colon", 3)
+end
+
 local function state(c, method)
   local s = checks_of[c]
-  if not s then error("c:" .. method .. "(…) is called on a check, with a colon", 3) end
+  if not s then bad_call(method) end
   return s
 end
 
 -- c:roll("1d6", "base" [, "5.2"]): rolls through the host, adds the total as a factor.
 function Check:roll(expr, label, rule)
-  local s = state(self, "roll")
+  local s = checks_of[self]
+  if not s then bad_call("roll") end
   local total, dice, shown = roll(expr)
-  local line = {
-    total, label_of(label, "the label of c:roll") or expr, label_of(rule, "the rule of c:roll"), shown,
-  }
-  grow(s, line)
-  s.lines[#s.lines + 1] = line
+  label = label_of(label, "the label of c:roll") or expr
+  rule = label_of(rule, "the rule of c:roll")
+  push(s, { total, label, rule, shown }, 16 + #label + (rule and #rule or 0) + #shown)
   return total, dice
 end
 
 -- c:add(value, "label" [, "rule"]): a modifier.
 function Check:add(value, label, rule)
-  local s = state(self, "add")
+  local s = checks_of[self]
+  if not s then bad_call("add") end
   if type(value) ~= "number" then
     error("c:add(value, label): value must be a number, not " .. type(value), 2)
   end
-  local line = { value, label_of(label, "the label of c:add") or "", label_of(rule, "the rule of c:add") }
-  grow(s, line)
-  s.lines[#s.lines + 1] = line
+  label = label_of(label, "the label of c:add") or ""
+  rule = label_of(rule, "the rule of c:add")
+  push(s, { value, label, rule }, 16 + #label + (rule and #rule or 0))
   return value
 end
 
@@ -298,7 +309,15 @@ local CtxMT = {
     local s = ctxs[c]
     if s then
       if k == "command" then return s.command end
-      if k == "args" then return s.args end
+      if k == "args" then
+        -- Made when first read: most commands' hooks never look.
+        local v = s.args_view
+        if v == nil then
+          v = view(s.args, "ctx.args")
+          s.args_view = v
+        end
+        return v
+      end
     end
     return nil
   end,
@@ -350,8 +369,8 @@ end
 local function make(command, hooks, args)
   local checks = {}
   local ctx = protect(setmetatable({}, CtxMT))
-  ctxs[ctx] = { command = command, args = view(args, "ctx.args"), checks = checks, hooks = hooks,
-    bytes = 0, handle = ctx }
+  ctxs[ctx] = { command = command, args = args, checks = checks, hooks = hooks, bytes = 0,
+    handle = ctx }
   return ctx, checks
 end
 return make, encode

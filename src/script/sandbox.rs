@@ -353,11 +353,9 @@ co.create = function(f)
   end)
 end
 local function resumed(c, ok, ...)
+  if not ok and is_tripped() then poisoned[c] = true end
   sync()
-  if not ok then
-    if is_tripped() then poisoned[c] = true end
-    check_caught((...))
-  end
+  if not ok then check_caught((...)) end
   return ok, ...
 end
 co.resume = function(c, ...) return resumed(c, co_resume(c, ...)) end
@@ -376,10 +374,10 @@ end
 -- As Lua's `coroutine.wrap`: an error closes the coroutine and is raised again, with the
 -- caller's position in front of a message.
 local function wrapped(c, ok, ...)
+  if not ok and is_tripped() then poisoned[c] = true end
   sync()
   if ok then return ... end
   local e = ...
-  if is_tripped() then poisoned[c] = true end
   check_caught(e)
   if co_status(c) == "dead" then
     local _, closed = co_close(c)
