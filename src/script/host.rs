@@ -244,7 +244,10 @@ impl ScriptHost {
     /// and, from the standard library, only the whitelist described in
     /// [`sandbox`], with `print` captured into [`CallOutput::output`],
     /// `math.random(m[, n])` rolling a die through the host, and `require "name.sub"` loading
-    /// `rulesets/name/sub.lua` or `scripts/name/sub.lua`.
+    /// `rulesets/name/sub.lua` or `scripts/name/sub.lua`. Everything shared is read-only
+    /// (see [`sandbox`]); the budgets and the library functions that count their work are
+    /// in `budget.rs` and `library.rs`; what a call may make the host hold (output, store,
+    /// texts) is bounded by `limits`.
     pub fn new(
         limits: Limits,
         rulesets: impl Into<PathBuf>,

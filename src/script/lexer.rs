@@ -21,7 +21,7 @@ pub(crate) fn refuse_close(name: &str, src: &[u8]) -> mlua::Result<()> {
     }
 }
 
-/// `NAME:LINE: `<close>` variables are not allowed in scripts: …`.
+/// The message refusing a `<close>` variable at `name`'s line `line`.
 pub(crate) fn close_message(name: &str, line: usize) -> String {
     format!(
         "{name}:{line}: `<close>` variables are not allowed in scripts (their `__close` could run outside the budget); clean up with a plain function call instead"

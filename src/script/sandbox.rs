@@ -19,8 +19,8 @@
 //! read-only view. (What a house rule `require`s from a ruleset is that ruleset's API, and
 //! stays as the ruleset made it.)
 //!
-//! The budgets themselves are in [`super::budget`]; the library functions that could run
-//! long in one call are replaced by budgeted ones ([`super::library`]). No Lua code runs
+//! The budgets themselves are in `budget.rs`; the library functions that could run long
+//! in one call are replaced by budgeted ones (`library.rs`). No Lua code runs
 //! without the count hook: `setmetatable` refuses `__gc` (finalisers run with hooks off) and
 //! `__close`; a coroutine stopped by a budget (whose hooks stay off) is never closed, so a
 //! `__close` added to a metatable after `setmetatable` cannot run either; an `xpcall` message
