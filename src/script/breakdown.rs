@@ -94,9 +94,12 @@ pub(crate) fn build(
     kit: &mlua::Table,
     limits: &super::Limits,
 ) -> mlua::Result<(Function, Function)> {
-    lua.load(CHECK)
-        .set_name("=umpire check")
-        .call((roll, kit.clone(), limits.text, limits.output))
+    super::sandbox::trusted(lua, "umpire check", CHECK)?.call((
+        roll,
+        kit.clone(),
+        limits.text,
+        limits.output,
+    ))
 }
 
 /// Reads the checks a call collected, from the one string the trusted Lua `encode` made of

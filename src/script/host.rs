@@ -303,10 +303,12 @@ impl ScriptHost {
         let lookup = lua.create_function(lua_lookup)?;
         let roll_table = lua.create_function(lua_roll_table)?;
         let kit = sandbox::toolkit(&lua)?;
-        let table_handle: Function = lua
-            .load(registry::TABLE_HANDLE)
-            .set_name("=umpire tables")
-            .call((lookup.clone(), roll_table.clone(), kit.clone()))?;
+        let table_handle: Function = sandbox::trusted(
+            &lua,
+            "umpire tables",
+            registry::TABLE_HANDLE,
+        )?
+        .call((lookup.clone(), roll_table.clone(), kit.clone()))?;
         lua.set_named_registry_value(registry::TABLE_HANDLE_KEY, table_handle)?;
         umpire.set("lookup", lookup)?;
         umpire.set("roll_table", roll_table)?;

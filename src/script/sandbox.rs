@@ -138,11 +138,41 @@ impl crate::dice::DieEntry for PatientEntry<'_> {
     }
 }
 
+/// umpire's own Lua chunk `source`, named `=NAME`, as a function: compiled once per process,
+/// then loaded from its bytecode (a fresh Lua state is made at every reload; parsing its
+/// trusted Lua again each time would double what a reload costs). Only umpire's own chunks
+/// are ever loaded as bytecode: scripts may load text only.
+pub(crate) fn trusted(
+    lua: &Lua,
+    name: &'static str,
+    source: &'static str,
+) -> mlua::Result<Function> {
+    use std::sync::Mutex;
+    static COMPILED: Mutex<Vec<(&str, Vec<u8>)>> = Mutex::new(Vec::new());
+    let chunk_name = format!("={name}");
+    let cached = COMPILED
+        .lock()
+        .ok()
+        .and_then(|c| c.iter().find(|(n, _)| *n == name).map(|(_, b)| b.clone()));
+    if let Some(bytes) = cached {
+        return lua
+            .load(&bytes[..])
+            .set_name(chunk_name)
+            .set_mode(mlua::chunk::ChunkMode::Binary)
+            .into_function();
+    }
+    let f = lua.load(source).set_name(chunk_name).into_function()?;
+    if let Ok(mut c) = COMPILED.lock() {
+        c.push((name, f.dump(false)));
+    }
+    Ok(f)
+}
+
 /// Trusted helpers for handing values to scripts ([`TOOLKIT`]): `protect(t)` (no `rawset`
 /// into `t`), `is_protected(t)`, `readonly(t, name)` (a proxy), `view(t, name)` (a deep
 /// read-only view) and `copy(v)` (a deep copy of plain data).
 pub(crate) fn toolkit(lua: &Lua) -> mlua::Result<Table> {
-    lua.load(TOOLKIT).set_name("=umpire toolkit").call(())
+    trusted(lua, "umpire toolkit", TOOLKIT)?.call(())
 }
 
 /// Trusted Lua: see [`toolkit`].
@@ -230,9 +260,7 @@ pub(crate) fn build(
     let strings = super::library::string_functions(lua)?;
     let (check_caught, tripped, charge, sync) = super::budget::functions(lua)?;
     let raw_table: Table = lua.globals().get("table")?;
-    let tables: Table = lua
-        .load(super::library::TABLES)
-        .set_name("=umpire table library")
+    let tables: Table = trusted(lua, "umpire table library", super::library::TABLES)?
         .call((raw_table, charge.clone()))?;
     // `load`'s check of a chunk: nil, or why it is refused (see `lexer`).
     let check_chunk =
@@ -247,7 +275,7 @@ pub(crate) fn build(
     budget.raw_set("tripped", tripped)?;
     budget.raw_set("charge", charge)?;
     budget.raw_set("sync", sync)?;
-    lua.load(PRELUDE).set_name("=umpire sandbox").call((
+    trusted(lua, "umpire sandbox", PRELUDE)?.call((
         umpire, print, require, random, store, kit, strings, tables, budget,
     ))
 }

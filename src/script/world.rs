@@ -361,9 +361,7 @@ pub(crate) fn lua_world(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue>
 /// (`unit`, `units`, `clock`, `handles`, `store`). `kit` is the sandbox's toolkit.
 pub(crate) fn build(lua: &Lua, kit: &Table) -> mlua::Result<Table> {
     let world = lua.create_function(lua_world)?;
-    lua.load(UNIT)
-        .set_name("=umpire units")
-        .call((world, kit.clone()))
+    super::sandbox::trusted(lua, "umpire units", UNIT)?.call((world, kit.clone()))
 }
 
 /// Trusted Lua: unit handles and the store proxy over `world(op, …)`.
