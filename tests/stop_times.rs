@@ -95,6 +95,7 @@ const RUNAWAYS: &[(&str, &str)] = &[
         "select over a long list",
         "local t = {} for i = 1, 200000 do t[i] = i end while true do local _ = select(100000, table.unpack(t)) end",
     ),
+    ("rolling dice", "while true do umpire.roll('20d6') end"),
     (
         "memory bomb",
         "local t = {} for i = 1, 1e9 do t[i] = ('x'):rep(64) .. i end",

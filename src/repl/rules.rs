@@ -85,7 +85,7 @@ impl Scripts {
             let name = &h.event["pre_".len()..];
             return Err(ScriptError::new(crate::script::ScriptErrorKind::Usage(
                 format!(
-                    "{}: `{}` is never raised: `{name}` is one of the umpire's controls, which no rule may cancel; `pre_` events are raised for the rules' own commands and the game commands {}",
+                    "{}: `{}` is never raised: `{name}` is not a game command, and no rule may cancel the umpire's own controls; `pre_` events are raised for the rules' own commands and the game commands {}",
                     h.origin,
                     h.event,
                     super::script_commands::GAME_COMMANDS.join(", ")

@@ -639,6 +639,11 @@ fn library_calls_that_would_run_long_in_c_are_stopped() {
         "local s = ('é'):rep(100000)\nwhile true do local _ = utf8.len(s) end",
         "local s = ('x'):rep(1 << 20)\nwhile true do local _ = s .. s end",
         "local t = {} for i = 1, 200000 do t[i] = i end\nwhile true do local _ = select('#', table.unpack(t)) end",
+        // Dice: the host keeps every roll of a call for the journal.
+        "while true do umpire.roll('100d6') end",
+        "while true do math.random(6) end",
+        "while true do umpire.roll_table('morale') end",
+        "while true do pcall(umpire.roll, '1000d1000') end",
         // Coroutines nested as deep as they go, forever.
         "local function dive(n) local co = coroutine.wrap(function() return dive(n + 1) end) return co() end\nwhile true do pcall(dive, 1) end",
         "while true do local co = coroutine.wrap(function() while true do coroutine.yield(('x'):rep(1000)) end end) for i = 1, 100 do co() end end",

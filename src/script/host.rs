@@ -788,6 +788,18 @@ fn lua_lookup(
     Ok((cell_to_lua(lua, &found.value)?, found.row))
 }
 
+/// Instructions' worth a roll costs, and each of its dice: the host keeps every roll of a
+/// call for the journal, so a script that rolls in a loop makes the host hold them. With
+/// the default budget one call can roll at most 200,000 times or 2,000,000 dice.
+const ROLL_COST: u64 = 500;
+const DIE_COST: u64 = 50;
+
+/// Charges a roll to the running call.
+fn charge_roll(lua: &Lua, roll: &Roll) -> mlua::Result<()> {
+    let dice = roll.dice().len() as u64;
+    budget::charge(lua, ROLL_COST + DIE_COST * dice)
+}
+
 /// Rolls on table `name` through the call's source; records the roll.
 fn roll_table_with(
     lua: &Lua,
@@ -807,6 +819,7 @@ fn roll_table_with(
         }
         .map_err(mlua::Error::runtime)?
     };
+    charge_roll(lua, &rolled.roll)?;
     let value = cell_to_lua(lua, &rolled.value)?;
     let total = rolled.total;
     if let Some(mut d) = lua.app_data_mut::<HostData>() {
@@ -842,6 +855,7 @@ fn roll_with(
         )));
     }
     let roll = rolls.remove(0);
+    charge_roll(lua, &roll)?;
     let list = lua.create_table()?;
     let dropped = lua.create_table()?;
     let notation = roll.expr();
