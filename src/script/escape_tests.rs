@@ -489,6 +489,19 @@ fn to_be_closed_variables_are_refused_wherever_a_chunk_comes_from() {
         eval(&h, "return load('local x <const> = 2; return x * 21')()").unwrap(),
         ["42"]
     );
+    // Compiling is one C call: a chunk is at most 1 MiB.
+    let got = eval(
+        &h,
+        "local f, e = load(('x = 1\\n'):rep(300000))\n\
+         local n = 0\n\
+         local g, e2 = load(function() n = n + 1 if n < 1e6 then return ('y = 2\\n'):rep(100) end end)\n\
+         return f, e, g, e2",
+    )
+    .unwrap();
+    assert_eq!(got[0], "nil");
+    assert!(got[1].contains("a chunk is at most 1 MiB"), "{got:?}");
+    assert_eq!(got[2], "nil");
+    assert!(got[3].contains("a chunk is at most 1 MiB"), "{got:?}");
     still_works(&h);
     // In a rule file or a module it requires, at load, with the file and line.
     let err = load_err("local t = {}\nlocal x <close> = nil\n");

@@ -431,23 +431,32 @@ local function new_env(script)
   return raw_setmetatable(env, env_mt)
 end
 
-local concat = G.table.concat
+-- Compiling is one C call: a chunk is at most 1 MiB (a few milliseconds to compile), and
+-- its text is charged.
+local concat, MAX_CHUNK = G.table.concat, 1 << 20
+local function too_big(n)
+  return "load: a chunk is at most 1 MiB, this one is " .. n .. " bytes"
+end
 base.load = function(chunk, name, mode, env)
   if mode ~= nil and mode ~= "t" then
     error("load: only text chunks are allowed (mode \"t\")", 2)
   end
   if type(chunk) == "function" then
     -- The pieces a reader gives are read first, so the whole text can be checked.
-    local parts = {}
+    local parts, size = {}, 0
     while true do
       local piece = chunk()
       if piece == nil or piece == "" then break end
       if type(piece) ~= "string" then return nil, "reader function must return a string" end
+      size = size + #piece
+      if size > MAX_CHUNK then return nil, too_big(size) end
       parts[#parts + 1] = piece
     end
     chunk = concat(parts)
   end
   if type(chunk) == "string" then
+    if #chunk > MAX_CHUNK then return nil, too_big(#chunk) end
+    charge(#chunk // 8)
     local refused = check_chunk(chunk, type(name) == "string" and name or nil)
     if refused then return nil, refused end
   end
