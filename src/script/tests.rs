@@ -1062,5 +1062,7 @@ fn what_a_call_has_read_follows_its_own_changes() {
     assert_eq!(out.output, ["1 -1 false true"]);
 }
 
-#[path = "escape_tests.rs"]
-mod escapes;
+#[path = "raw_tests.rs"]
+mod raw;
+#[path = "runaway_tests.rs"]
+mod runaways;
