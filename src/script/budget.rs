@@ -10,9 +10,10 @@
 //!
 //! Some single instructions do work in proportion to the data they touch: comparing or
 //! concatenating strings, passing a long list of arguments. Such data lives in the Lua
-//! state, so the interval shrinks as the state's memory grows ([`interval_for`]): the work
-//! that can fall between two checks stays bounded, and the deadline holds to a few tens of
-//! milliseconds. A memory jump between two checks (a big string made at once) is caught by
+//! state, so the interval shrinks as the state's memory grows ([`interval_for`]), to every
+//! instruction from 16 MiB on: the work that can fall between two checks stays bounded, and
+//! the deadline holds to a few tens of milliseconds. (One instruction alone cannot be
+//! interrupted: `a < b` on two 16 MiB strings of NUL bytes takes about 0.15 s.) A memory jump between two checks (a big string made at once) is caught by
 //! a sentinel object the garbage collector finalises at the end of each cycle: its finaliser
 //! asks for a check at the very next instruction. Every switch of coroutine sets the
 //! interval of the coroutine it enters ([`sync`]), as each Lua thread counts on its own.
@@ -41,10 +42,18 @@ pub(crate) const BYTES_PER_STEP: u64 = 16;
 /// Work charged by library calls between two readings of the clock, in instructions.
 const CLOCK_EVERY: u64 = 1024;
 
+/// A state this big checks at every instruction: no ruleset needs it, and one instruction
+/// on its data can take long (comparing with `<` strings of NUL bytes costs about 10 ns a
+/// byte, a hundred times more than comparing other strings).
+const CHECK_EVERY_INSTRUCTION: usize = 16 << 20;
+
 /// The interval for a state holding `used` bytes: [`MAX_INTERVAL`] for a small state,
-/// shrinking (by powers of two, so that it changes seldom) to 1 for a state of hundreds of
-/// MiB.
+/// shrinking (by powers of two, so that it changes seldom) as it grows, and 1 from
+/// [`CHECK_EVERY_INSTRUCTION`] on.
 pub(crate) fn interval_for(used: usize) -> u32 {
+    if used >= CHECK_EVERY_INSTRUCTION {
+        return 1;
+    }
     let n = WORK_BETWEEN_CHECKS / used.max(1);
     if n >= MAX_INTERVAL as usize {
         MAX_INTERVAL
@@ -382,8 +391,9 @@ mod tests {
         assert_eq!(interval_for(0), MAX_INTERVAL);
         assert_eq!(interval_for(300 << 10), MAX_INTERVAL);
         assert_eq!(interval_for(1 << 20), 256);
-        assert_eq!(interval_for(16 << 20), 16);
-        assert_eq!(interval_for(64 << 20), 4);
+        assert_eq!(interval_for(8 << 20), 32);
+        assert_eq!(interval_for(16 << 20), 1);
+        assert_eq!(interval_for(64 << 20), 1);
         assert_eq!(interval_for(1 << 30), 1);
         for used in [1usize, 1000, 123_456, 7 << 20, 100 << 20] {
             let n = interval_for(used);
