@@ -124,7 +124,8 @@ pub enum Mode {
 pub fn run(args: Args) -> io::Result<ExitCode> {
     if let Some(Mode::Test { paths }) = &args.mode {
         let report = crate::repl::rule_tests::run_paths(paths)?;
-        println!("{report}");
+        // Test names and failures come from the rule files: shown with controls visible.
+        println!("{}", crate::escape::escape(&report.to_string()));
         return Ok(if report.failed() == 0 {
             ExitCode::SUCCESS
         } else {

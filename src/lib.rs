@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod dice;
 pub mod engine;
+pub mod escape;
 pub mod files;
 pub mod journal;
 pub mod limits;

@@ -115,6 +115,9 @@ impl Limits {
             instructions: self.script_instructions,
             deadline: self.script_time,
             memory: self.script_memory,
+            store: self.store,
+            output: self.output,
+            text: self.text,
             file: self.file,
         }
     }
@@ -191,7 +194,7 @@ impl LimitInfo {
 pub const LIMITS: &[LimitInfo] = &[
     LimitInfo {
         name: "script-instructions",
-        doc: "Lua instructions one script call may run",
+        doc: "Lua instructions one script call may run (library work counts too)",
         unit: Unit::Count,
         example: "200000000",
     },
@@ -209,19 +212,19 @@ pub const LIMITS: &[LimitInfo] = &[
     },
     LimitInfo {
         name: "store",
-        doc: "bytes one script's `store` may hold",
+        doc: "bytes one script's `store` may hold (and one command may write into it)",
         unit: Unit::Bytes,
         example: "128MiB",
     },
     LimitInfo {
         name: "output",
-        doc: "bytes of output one command may print",
+        doc: "bytes of output the rules may make for one command",
         unit: Unit::Bytes,
         example: "4MiB",
     },
     LimitInfo {
         name: "text",
-        doc: "length of a reason, label, title or name a script gives",
+        doc: "length of a reason, label, title, store key or name a script gives",
         unit: Unit::Bytes,
         example: "16KiB",
     },

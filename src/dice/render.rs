@@ -121,6 +121,8 @@ pub fn roll_line(roll: &Roll, p: &dyn Paint) -> String {
     );
     if let Some(c) = &roll.comment {
         out.push_str("  ");
+        // Labels and comments are free text: shown with their control characters visible.
+        let c = crate::escape::escape(c);
         out.push_str(&p.paint(Role::Comment, &format!("# {c}")));
     }
     out
@@ -200,7 +202,7 @@ fn node_prec(node: &RollNode, p: &dyn Paint, min: u8) -> String {
             format!(
                 "{} {}",
                 node_prec(inner, p, 6),
-                p.paint(Role::Label, &format!("[{label}]"))
+                p.paint(Role::Label, &format!("[{}]", crate::escape::escape(label)))
             )
         }
     };

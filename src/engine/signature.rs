@@ -273,6 +273,11 @@ impl Signature {
                     }
                 })
                 .collect();
+            let own = Signature::new(self.params.clone()).usage();
+            let mut alts = alts;
+            if !own.is_empty() {
+                alts.insert(0, own);
+            }
             return if self.bare {
                 format!("[{}]", alts.join(" | "))
             } else {
@@ -541,6 +546,10 @@ pub fn parse(
             .iter()
             .find(|s| s.name.eq_ignore_ascii_case(first.text))
         else {
+            if !sig.params.is_empty() {
+                // Not a sub-command: the command's own parameters (`dice queue 4 3 5`).
+                break;
+            }
             let names: Vec<&str> = sig.subs.iter().map(|s| s.name.as_ref()).collect();
             let near = crate::state::error::nearest(first.text, names.iter().copied());
             return Err(ParseError {
@@ -608,8 +617,15 @@ pub fn parse(
         let first_skipped = k;
         while k < positional.len()
             && positional[k].optional
-            && !matches!(positional[k].kind, Kind::Text)
-            && !fits(positional[k], w.text, game)
+            && if positional[k].kind == Kind::Text {
+                // Optional text before `ATTR=VALUE` words: absent when they start at once.
+                positional
+                    .get(k + 1)
+                    .is_some_and(|q| q.kind == Kind::Assignment)
+                    && shape_fits(&Kind::Assignment, w.text)
+            } else {
+                !fits(positional[k], w.text, game)
+            }
         {
             k += 1;
         }
@@ -639,7 +655,13 @@ pub fn parse(
         // required parameters after it need.
         let after_required = positional[k + 1..].iter().filter(|q| !q.optional).count();
         let end = if p.kind == Kind::Text {
-            rest.len()
+            // Up to the `ATTR=VALUE` words of an assignment parameter after it, if any.
+            match positional.get(k + 1) {
+                Some(q) if q.kind == Kind::Assignment => (i + 1..rest.len())
+                    .find(|&j| shape_fits(&Kind::Assignment, rest[j].text))
+                    .unwrap_or(rest.len()),
+                _ => rest.len(),
+            }
         } else if p.many {
             let mut e = i + 1;
             while e < rest.len()
@@ -804,10 +826,26 @@ pub fn next(sig: &Signature, before: &[&str]) -> Next {
     let mut before = before;
     while !sig.subs.is_empty() {
         let Some((first, rest)) = before.split_first() else {
-            return Next::Words(sig.subs.iter().map(|s| s.name.to_string()).collect());
+            let subs: Vec<String> = sig.subs.iter().map(|s| s.name.to_string()).collect();
+            if sig.params.is_empty() {
+                return Next::Words(subs);
+            }
+            return match next(&Signature::new(sig.params.clone()), &[]) {
+                Next::Values(k, mut w) => {
+                    w.splice(0..0, subs);
+                    Next::Values(k, w)
+                }
+                Next::Words(mut w) => {
+                    w.splice(0..0, subs);
+                    Next::Words(w)
+                }
+            };
         };
         let Some(sub) = sig.subs.iter().find(|s| s.name.eq_ignore_ascii_case(first)) else {
-            return Next::Words(Vec::new());
+            if sig.params.is_empty() {
+                return Next::Words(Vec::new());
+            }
+            break;
         };
         sig = &sub.signature;
         before = rest;
@@ -1020,6 +1058,35 @@ mod tests {
         let e = p(&dice(), "dice sede 4").unwrap_err();
         assert_eq!(e.help.as_deref(), Some("did you mean `seed`?"));
         assert_eq!(dice().usage(), "[seed [N] | mode rng|enter]");
+    }
+
+    #[test]
+    fn a_command_with_sub_commands_may_take_its_own_words_too() {
+        let queue = Signature {
+            params: vec![Param::new("values", Kind::Int).many().optional()],
+            subs: vec![Sub {
+                name: "clear".into(),
+                summary: "".into(),
+                signature: Signature::default(),
+            }],
+            bare: true,
+        };
+        assert_eq!(p(&queue, "queue 4 3").unwrap().words("values"), ["4", "3"]);
+        assert_eq!(p(&queue, "queue clear").unwrap().sub(), Some("clear"));
+        assert_eq!(queue.usage(), "[[VALUES…] | clear]");
+        let add = Signature::new(vec![
+            Param::new("id", Kind::Word),
+            Param::new("name", Kind::Text).optional(),
+            Param::new("attrs", Kind::Assignment).many().optional(),
+        ]);
+        let a = p(&add, "add leg1 Legio IX sp=6 type=INF/A").unwrap();
+        assert_eq!(a.text("name"), Some("Legio IX"));
+        assert_eq!(a.words("attrs"), ["sp=6", "type=INF/A"]);
+        let a = p(&add, "add leg1 sp=6").unwrap();
+        assert_eq!(
+            (a.text("name"), a.words("attrs")),
+            (None, &["sp=6".to_string()][..])
+        );
     }
 
     #[test]

@@ -50,7 +50,9 @@ pub fn parse_value(text: &str, faces: Faces) -> Result<i64, String> {
 /// (`Warriors 7's save · Warriors 7 [war7] (britons) · 2d6 · die 1 of 2 › `), else the pool,
 /// which die and the die (`4d6kh3 · die 2 of 4 · d6 › `).
 pub fn prompt(request: &DieRequest<'_>) -> String {
-    match request.context {
+    // One line, control characters made visible: the expression and context may come from
+    // a script.
+    let text = match request.context {
         Some(context) if request.purpose == (Purpose::Die { index: 1, of: 1 }) => {
             format!("{context} · {} › ", request.pool)
         }
@@ -59,7 +61,8 @@ pub fn prompt(request: &DieRequest<'_>) -> String {
             "{} · {} · {} › ",
             request.pool, request.purpose, request.faces
         ),
-    }
+    };
+    crate::escape::escape_line(&text).into_owned()
 }
 
 /// Which die is wanted, for messages: `die 2 of 4 of 4d6kh3`, with what it is for when the

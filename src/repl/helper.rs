@@ -52,7 +52,11 @@ impl Completer for ShellHelper {
         if self.entering {
             return Ok((pos, Vec::new()));
         }
-        let (start, found) = self.registry.complete(line, pos);
+        // Words holding control characters (from an old journal, say) are never offered:
+        // the terminal would act on them when the list is shown.
+        let shown = |w: &String| crate::escape::first_unsafe_in_name(w).is_none();
+        let (start, mut found) = self.registry.complete(line, pos);
+        found.retain(shown);
         let head = &line[..pos];
         if !found.is_empty() || !head.trim_start().contains(char::is_whitespace) {
             return Ok((start, found));
@@ -62,7 +66,7 @@ impl Completer for ShellHelper {
         let words = self
             .words
             .iter()
-            .filter(|w| w.starts_with(partial))
+            .filter(|w| w.starts_with(partial) && shown(w))
             .cloned()
             .collect();
         Ok((pos - partial.len(), words))
@@ -133,10 +137,11 @@ impl Hinter for ShellHelper {
 
 impl Highlighter for ShellHelper {
     fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
+        let hint = crate::escape::escape_line(hint);
         if self.palette.is_color() {
-            Cow::Owned(self.palette.style(Style::Dim, hint))
+            Cow::Owned(self.palette.style(Style::Dim, &hint))
         } else {
-            Cow::Borrowed(hint)
+            hint
         }
     }
 

@@ -10,6 +10,8 @@ use crate::dice::exact::CutOffSide;
 use crate::dice::render::fmt_value;
 use crate::dice::render::roll_line;
 use crate::dice::{Distribution, Roll, SourceKind};
+use crate::escape::escape;
+use crate::span::Span;
 
 /// Widest bar in the `prob` chart, in terminal cells.
 const BAR_WIDTH: usize = 40;
@@ -32,10 +34,10 @@ pub fn output(out: &Output, palette: &Palette) -> String {
     parts.join("\n")
 }
 
-/// Styled text as a string.
+/// Styled text as a string, control characters made visible (see [`crate::escape`]).
 pub fn text(t: &Text, palette: &Palette) -> String {
     t.0.iter()
-        .map(|(style, s)| palette.style(*style, s))
+        .map(|(style, s)| palette.style(*style, &escape(s)))
         .collect()
 }
 
@@ -57,9 +59,9 @@ pub fn error(err: &CommandError, line: &str, location: Option<&str>, palette: &P
         out.push_str(&palette.style(Style::Strong, &format!("{loc}: ")));
     }
     out.push_str(&palette.style(Style::Error, "error:"));
-    out.push_str(&palette.style(Style::Strong, &format!(" {err}")));
+    out.push_str(&palette.style(Style::Strong, &format!(" {}", escape(&err.to_string()))));
     if let Some(span) = err.span {
-        let snippet = span.snippet(line);
+        let snippet = escaped_snippet(span, line);
         let mut lines = snippet.lines();
         if let (Some(src), Some(caret)) = (lines.next(), lines.next()) {
             out.push_str(&format!(
@@ -69,9 +71,32 @@ pub fn error(err: &CommandError, line: &str, location: Option<&str>, palette: &P
         }
     }
     if let Some(h) = err.help() {
-        out.push_str(&format!("\n{} {h}", palette.style(Style::Help, "help:")));
+        out.push_str(&format!(
+            "\n{} {}",
+            palette.style(Style::Help, "help:"),
+            escape(&h)
+        ));
     }
     out
+}
+
+/// The snippet of `line` under `span`, with the line's control characters made visible and
+/// the caret moved to stay under the same characters.
+fn escaped_snippet(span: Span, line: &str) -> String {
+    if !line.contains(crate::escape::is_unsafe) {
+        return span.snippet(line);
+    }
+    let cut = |i: usize| {
+        let mut i = i.min(line.len());
+        while !line.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let (start, end) = (cut(span.start), cut(span.end.max(span.start)));
+    let shown_start = escape(&line[..start]).len();
+    let shown_end = shown_start + escape(&line[start..end]).len();
+    Span::new(shown_start, shown_end).snippet(&escape(line))
 }
 
 /// A percentage for the chart: two decimals, `<0.01%` for a tiny non-zero probability, never
@@ -106,13 +131,13 @@ pub fn prob(report: &ProbReport, palette: &Palette) -> String {
         };
         lines.push(format!(
             "P({} {} {}) = {}",
-            report.expr,
+            escape(&report.expr),
             cmp_symbol(c.op),
             fmt_num(c.value),
             palette.style(Style::Number, &shown)
         ));
     } else {
-        lines.push(palette.style(Style::Strong, &report.expr));
+        lines.push(palette.style(Style::Strong, &escape(&report.expr)));
         lines.push(palette.style(Style::Dim, "   value     P(=)     P(≥)     P(≤)"));
         let max_p = dist.outcomes.iter().map(|o| o.1).fold(0.0, f64::max);
         let total: f64 = dist.outcomes.iter().map(|o| o.1).sum();

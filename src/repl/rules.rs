@@ -81,8 +81,25 @@ impl Scripts {
         self.reloader.set_source(source);
     }
 
-    /// Takes freshly loaded rules if their commands leave the built-ins alone.
+    /// Takes freshly loaded rules if their commands leave the built-ins alone and no handler
+    /// waits to cancel one of the umpire's controls (`pre_undo`, `pre_quit`…).
     pub fn accept(&mut self, loaded: Loaded) -> Result<(), ScriptError> {
+        if let Some(h) = loaded
+            .rules
+            .handlers
+            .iter()
+            .find(|h| super::script_commands::is_control_event(&h.event, &self.builtins))
+        {
+            let name = &h.event["pre_".len()..];
+            return Err(ScriptError::new(crate::script::ScriptErrorKind::Usage(
+                format!(
+                    "{}: `{}` is never raised: `{name}` is not a game command, and no rule may cancel the umpire's own controls; `pre_` events are raised for the rules' own commands and the game commands {}",
+                    h.origin,
+                    h.event,
+                    super::script_commands::GAME_COMMANDS.join(", ")
+                ),
+            )));
+        }
         if let Some(c) = loaded
             .rules
             .commands

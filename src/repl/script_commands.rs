@@ -359,6 +359,7 @@ fn call_rules(
         dice,
         game,
         pending,
+        limits,
         ..
     } = state;
     let Some(loaded) = scripts.loaded.as_ref() else {
@@ -382,6 +383,19 @@ fn call_rules(
             .map(|out| (true, out)),
     };
     let (go_on, out) = result.map_err(|e| script_err(e, span))?;
+    // Each call is held to the `output` limit by the host; the calls of one command together
+    // are held to it here.
+    pending.output = pending.output.saturating_add(out.size());
+    if pending.output > limits.output {
+        return Err(CommandError::invalid(
+            format!(
+                "the rules' output for this command is more than {} bytes (the `output` limit)",
+                limits.output
+            ),
+            Some("a club can raise it with `--limit output=4MiB`".into()),
+            span,
+        ));
+    }
     pending.rolls.extend(out.rolls.iter().cloned());
     pending.reasons.extend(out.notes.iter().cloned());
     Ok((go_on, out))
@@ -454,6 +468,23 @@ fn cancelled(name: &str, event: &str) -> Text {
     )
 }
 
+/// The built-in commands that act on the game: only these raise a `pre_NAME` event, which a
+/// rule may cancel. Every other built-in controls the rules (`ruleset`, `house`, `reload`),
+/// the journal (`undo`, `redo`, `log`, `journal`, `save`, `load`, `replay`), the dice sources
+/// (`dice`), the session (`limits`, `help`, `quit`), or only shows something (`show`,
+/// `status`, `clock`, `prob`): the umpire's own controls, which no rule may take away.
+pub const GAME_COMMANDS: &[&str] = &[
+    "add", "remove", "rename", "set", "mark", "unmark", "next", "army", "schema", "roll", "table",
+];
+
+/// Whether `event` is the `pre_` event of a built-in that is not a game command (one that
+/// is never raised): a rule that handles it is refused when it loads.
+pub fn is_control_event(event: &str, builtins: &[String]) -> bool {
+    event
+        .strip_prefix("pre_")
+        .is_some_and(|name| builtins.iter().any(|b| b == name) && !GAME_COMMANDS.contains(&name))
+}
+
 /// What the `pre_NAME` handlers of a built-in command said.
 pub enum Pre {
     /// Go on; what the handlers printed or changed, if any ran.
@@ -463,13 +494,16 @@ pub enum Pre {
 }
 
 /// Tells `pre_NAME` handlers that the built-in command `NAME` is about to run, with `line`
-/// and `words`.
+/// and `words`; only for [`GAME_COMMANDS`]: the others always go on.
 pub fn pre_builtin(
     state: &mut State,
     entry: Option<&mut dyn DieEntry>,
     name: &str,
     cmd: &Command,
 ) -> Result<Pre, CommandError> {
+    if !GAME_COMMANDS.contains(&name) {
+        return Ok(Pre::Go(None));
+    }
     let event = format!("pre_{name}");
     let listens = state
         .scripts

@@ -61,6 +61,8 @@ pub struct Pending {
     pub changes: Vec<Change>,
     /// The reasons the rules gave for their changes.
     pub reasons: Vec<crate::state::Note>,
+    /// Bytes of output the rules' calls have made (bounded by the `output` limit).
+    pub output: usize,
 }
 
 impl State {

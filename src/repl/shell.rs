@@ -124,7 +124,7 @@ impl Printer {
         }
         text.push_str(&p.style(Style::Help, "warning:"));
         text.push(' ');
-        text.push_str(message);
+        text.push_str(&crate::escape::escape(message));
         io::stdout().flush()?;
         writeln!(io::stderr().lock(), "{text}")
     }
@@ -300,7 +300,10 @@ pub fn repl(
     let mut history = history.filter(|path| prepare_history(&mut editor, path, limit));
 
     let journal = match session.state.journal.path() {
-        Some(p) => format!("journal {}", p.display()),
+        Some(p) => format!(
+            "journal {}",
+            crate::escape::escape_line(&p.display().to_string())
+        ),
         None => "no journal".to_string(),
     };
     let banner = format!(
@@ -414,7 +417,7 @@ pub fn prompt(session: &Session) -> String {
     match &session.state.scripts.loaded {
         Some(l) => format!(
             "umpire {}#{}> ",
-            l.rules.name.as_deref().unwrap_or("house"),
+            crate::escape::escape_line(l.rules.name.as_deref().unwrap_or("house")),
             l.rules.generation
         ),
         None => PROMPT.to_string(),
@@ -440,10 +443,10 @@ pub fn report_reload(session: &mut Session, printer: &Printer) -> io::Result<()>
             "{}",
             printer.palette.style(
                 super::color::Style::Dim,
-                &format!(
+                &crate::escape::escape(&format!(
                     "rules reloaded · {}",
                     super::rules::summary(&session.state.scripts)
-                )
+                ))
             )
         ),
         Err(e) => {
@@ -458,7 +461,9 @@ pub fn report_reload(session: &mut Session, printer: &Printer) -> io::Result<()>
             writeln!(
                 io::stderr().lock(),
                 "{}",
-                printer.err_palette.style(super::color::Style::Error, &text)
+                printer
+                    .err_palette
+                    .style(super::color::Style::Error, &crate::escape::escape(&text))
             )
         }
     }

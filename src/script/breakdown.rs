@@ -3,7 +3,10 @@
 //! handed back as data for the journal.
 //!
 //! The builder itself is a little trusted Lua (run in the sandboxed state, under the same
-//! budget); this file turns what it collected into [`Breakdown`]s and renders them.
+//! budget); this file turns what it collected into [`Breakdown`]s and renders them. A check
+//! keeps its lines out of the scripts' reach: they change only through its methods, a rolled
+//! factor keeps the dice's total and stays in the breakdown, and the texts and the size of
+//! the checks are bounded by the `text` and `output` limits.
 
 use std::fmt;
 
@@ -81,11 +84,22 @@ impl fmt::Display for Breakdown {
     }
 }
 
-/// Builds the `ctx` maker — `make_ctx(command, hooks)` returns the `ctx` handed to `run` and
-/// the list its checks are collected in — and `encode(checks)`, which makes one string of
-/// them for [`decode`].
-pub(crate) fn build(lua: &Lua, roll: Function) -> mlua::Result<(Function, Function)> {
-    lua.load(CHECK).set_name("=umpire check").call(roll)
+/// Builds the `ctx` maker — `make_ctx(command, hooks, args)` returns the `ctx` handed to
+/// `run` and the list its checks are collected in — and `encode(checks)`, which makes one
+/// string of them for [`decode`]. `kit` is the sandbox's toolkit; `limits` bound the texts
+/// and the size of the checks.
+pub(crate) fn build(
+    lua: &Lua,
+    roll: Function,
+    kit: &mlua::Table,
+    limits: &super::Limits,
+) -> mlua::Result<(Function, Function)> {
+    super::sandbox::trusted(lua, "umpire check", CHECK)?.call((
+        roll,
+        kit.clone(),
+        limits.text,
+        limits.output,
+    ))
 }
 
 /// Reads the checks a call collected, from the one string the trusted Lua `encode` made of
@@ -128,13 +142,16 @@ pub(crate) fn decode(encoded: &[u8]) -> mlua::Result<Vec<Breakdown>> {
 }
 
 const CHECK: &str = r#"
-local roll = ...
-local type, tostring, error, select = type, tostring, error, select
-local find, gsub, format, concat, mtype = string.find, string.gsub, string.format, table.concat, math.type
+local roll, kit, text_limit, output_limit = ...
+local type, tostring, error, ipairs, setmetatable = type, tostring, error, ipairs, setmetatable
+local find, gsub, format, concat, tremove, mtype =
+  string.find, string.gsub, string.format, table.concat, table.remove, math.type
+local protect, view = kit.protect, kit.view
 
-local Check = {}
-Check.__index = Check
-Check.__metatable = false
+-- A check's and a ctx's state is kept here, out of the scripts' reach: a check is an empty
+-- table with methods, so its lines (the dice shown among them) change only through them.
+local checks_of = setmetatable({}, { __mode = "k" })   -- check -> state
+local ctxs = setmetatable({}, { __mode = "k" })        -- ctx -> state
 
 -- Texts cross to Rust in one string with these separators, so they are kept out.
 local function clean(s)
@@ -142,59 +159,119 @@ local function clean(s)
   return s
 end
 
+local function too_long(v, what, level)
+  error(what .. " is " .. #v .. " bytes, more than the " .. text_limit ..
+    " a text may have (the `text` limit; a club can raise it with `--limit text=16KiB`)", level + 1)
+end
+
+-- A text a script gives: at most `text_limit` bytes.
+local function text(v, what, level)
+  if type(v) ~= "string" then error(what .. " must be text", level + 1) end
+  if #v > text_limit then too_long(v, what, level + 1) end
+  return clean(v)
+end
+
+-- An optional label or rule of a line (the common case, a short text, checked inline).
 local function label_of(v, what)
   if v == nil then return nil end
-  if type(v) ~= "string" then error(what .. " must be text", 3) end
-  return clean(v)
+  if type(v) == "string" and #v <= text_limit then return clean(v) end
+  return text(v, what, 3)
+end
+
+-- Adds `line` to the check of state `s`, counting the bytes of output the call's checks
+-- make.
+local function push(s, line, n)
+  local c = s.ctx
+  local bytes = c.bytes + n
+  c.bytes = bytes
+  if bytes > output_limit then
+    error("the checks of this command are more than " .. output_limit ..
+      " bytes (the `output` limit)", 3)
+  end
+  local lines = s.lines
+  lines[#lines + 1] = line
+end
+
+local Check = {}
+local CheckMT = {
+  __index = Check,
+  __newindex = function(_, k)
+    error("a check changes through its methods (c:add, c:set, c:remove…), not by setting `" ..
+      tostring(k) .. "`", 2)
+  end,
+  __metatable = false,
+}
+
+local function bad_call(method)
+  error("c:" .. method .. "(…) is called on a check, with a colon", 3)
+end
+
+local function state(c, method)
+  local s = checks_of[c]
+  if not s then bad_call(method) end
+  return s
 end
 
 -- c:roll("1d6", "base" [, "5.2" [, by]]): rolls through the host, adds the total as a
 -- factor. `by` (a unit or side handle, or text) says who rolls it, for the umpire typing dice.
 function Check:roll(expr, label, rule, by)
-  local total, dice, shown = roll(expr, { label = label or expr, by = by, title = self.title })
-  local lines = self.lines
-  lines[#lines + 1] = {
-    total, label_of(label, "the label of c:roll") or expr, label_of(rule, "the rule of c:roll"), shown,
-  }
+  local s = checks_of[self]
+  if not s then bad_call("roll") end
+  local total, dice, shown = roll(expr, { label = label or expr, by = by, title = s.title })
+  label = label_of(label, "the label of c:roll") or expr
+  rule = label_of(rule, "the rule of c:roll")
+  push(s, { total, label, rule, shown }, 16 + #label + (rule and #rule or 0) + #shown)
   return total, dice
 end
 
 -- c:add(value, "label" [, "rule"]): a modifier.
 function Check:add(value, label, rule)
+  local s = checks_of[self]
+  if not s then bad_call("add") end
   if type(value) ~= "number" then
     error("c:add(value, label): value must be a number, not " .. type(value), 2)
   end
-  local lines = self.lines
-  lines[#lines + 1] = { value, label_of(label, "the label of c:add") or "", label_of(rule, "the rule of c:add") }
+  label = label_of(label, "the label of c:add") or ""
+  rule = label_of(rule, "the rule of c:add")
+  push(s, { value, label, rule }, 16 + #label + (rule and #rule or 0))
   return value
 end
 
 -- c:find("label"): the factor's value, or nil.
 function Check:find(label)
-  for _, l in ipairs(self.lines) do
+  for _, l in ipairs(state(self, "find").lines) do
     if l[2] == label then return l[1] end
   end
   return nil
 end
 
--- c:set("label", value [, "rule"]): changes a factor (adds it if absent).
+-- c:set("label", value [, "rule"]): changes a factor (adds it if absent). A rolled factor
+-- keeps the dice's total: the breakdown never shows dice beside another number.
 function Check:set(label, value, rule)
-  for _, l in ipairs(self.lines) do
+  for _, l in ipairs(state(self, "set").lines) do
     if l[2] == label then
       if type(value) ~= "number" then error("c:set: value must be a number", 2) end
+      if l[4] then
+        error("c:set: `" .. tostring(label) .. "` is a roll; add a modifier with c:add instead", 2)
+      end
       l[1] = value
-      if rule then l[3] = rule end
+      if rule then l[3] = label_of(rule, "the rule of c:set") end
       return value
     end
   end
   return self:add(value, label, rule)
 end
 
--- c:remove("label"): drops a factor; returns its value (nil if there was none).
+-- c:remove("label"): drops a factor; returns its value (nil if there was none). Every die
+-- rolled stays in the breakdown: a rolled factor cannot be removed.
 function Check:remove(label)
-  for i, l in ipairs(self.lines) do
+  local lines = state(self, "remove").lines
+  for i, l in ipairs(lines) do
     if l[2] == label then
-      table.remove(self.lines, i)
+      if l[4] then
+        error("c:remove: `" .. tostring(label) .. "` is a roll, which stays in the breakdown; add a modifier with c:add instead", 2)
+      end
+      tremove(lines, i)
       return l[1]
     end
   end
@@ -204,34 +281,70 @@ end
 -- c:total(): the sum of the factors so far.
 function Check:total()
   local t = 0
-  for _, l in ipairs(self.lines) do t = t + l[1] end
+  for _, l in ipairs(state(self, "total").lines) do t = t + l[1] end
   return t
 end
 
 -- c:point("shooting.modifiers"): lets every umpire.hook for that name change the check.
 function Check:point(name)
-  local list = self.hooks[name]
+  local s = state(self, "point")
+  local list = s.hooks[name]
   if list then
-    for i = 1, #list do list[i](self, self.ctx) end
+    local ctx = s.ctx.handle
+    for i = 1, #list do list[i](self, ctx) end
   end
   return self
 end
 
 -- c:result("hit"): the outcome shown after the total.
-function Check:result(text)
-  self.outcome = clean(tostring(text))
+function Check:result(outcome)
+  local s = state(self, "result")
+  s.outcome = text(tostring(outcome), "the result of c:result", 2)
   return self
 end
 
--- `ctx`: what `run` gets. Its checks and the hook table sit under private keys.
-local CHECKS, HOOKS = {}, {}
+-- `ctx`: what `run` gets: `ctx.command`, `ctx.args` (a read-only view of the arguments) and
+-- `ctx:check(title)`.
 local Ctx = {}
-Ctx.__index = Ctx
+local CtxMT = {
+  __index = function(c, k)
+    local m = Ctx[k]
+    if m then return m end
+    local s = ctxs[c]
+    if s then
+      if k == "command" then return s.command end
+      if k == "args" then
+        -- Made when first read: most commands' hooks never look.
+        local v = s.args_view
+        if v == nil then
+          v = view(s.args, "ctx.args")
+          s.args_view = v
+        end
+        return v
+      end
+    end
+    return nil
+  end,
+  __newindex = function(_, k)
+    error("`ctx` is read-only (cannot set `" .. tostring(k) .. "`)", 2)
+  end,
+  __metatable = false,
+}
+
 function Ctx:check(title)
+  local s = ctxs[self]
+  if not s then error("ctx:check(title) is called on ctx, with a colon", 2) end
   if type(title) ~= "string" then error("ctx:check(title): the title is text, such as \"Shooting 5.2.1\"", 2) end
-  local c = setmetatable({ title = clean(title), lines = {}, hooks = self[HOOKS], ctx = self }, Check)
-  local checks = self[CHECKS]
-  checks[#checks + 1] = c
+  local c = protect(setmetatable({}, CheckMT))
+  local cs = { title = text(title, "the title of ctx:check", 2), lines = {}, hooks = s.hooks, ctx = s }
+  checks_of[c] = cs
+  s.bytes = s.bytes + 16 + #cs.title
+  if s.bytes > output_limit then
+    error("the checks of this command are more than " .. output_limit ..
+      " bytes (the `output` limit)", 2)
+  end
+  local list = s.checks
+  list[#list + 1] = cs
   return c
 end
 
@@ -257,9 +370,11 @@ local function encode(checks)
   return concat(out, "\30")
 end
 
-local function make(command, hooks)
+local function make(command, hooks, args)
   local checks = {}
-  local ctx = setmetatable({ command = command, [CHECKS] = checks, [HOOKS] = hooks }, Ctx)
+  local ctx = protect(setmetatable({}, CtxMT))
+  ctxs[ctx] = { command = command, args = args, checks = checks, hooks = hooks, bytes = 0,
+    handle = ctx }
   return ctx, checks
 end
 return make, encode

@@ -157,6 +157,31 @@ impl ScriptError {
         }
     }
 
+    /// The same error with its message cut to at most `max` bytes and its traceback to
+    /// four times that (a script's error can carry any text: `error(("x"):rep(3e7))`).
+    pub fn shortened(mut self, max: usize) -> Self {
+        let message = self.message();
+        if message.len() > max {
+            let short = super::host::cut(&message, max).into_owned();
+            self.kind = match self.kind {
+                ScriptErrorKind::Refused(_) => ScriptErrorKind::Refused(short),
+                ScriptErrorKind::Lua(_) => {
+                    ScriptErrorKind::Lua(Box::new(mlua::Error::runtime(short)))
+                }
+                ScriptErrorKind::Registration(_) => ScriptErrorKind::Registration(short),
+                ScriptErrorKind::NotFound(_) => ScriptErrorKind::NotFound(short),
+                ScriptErrorKind::Usage(_) => ScriptErrorKind::Usage(short),
+                kind => kind,
+            };
+        }
+        if let Some(t) = &self.traceback
+            && t.len() > max.saturating_mul(4)
+        {
+            self.traceback = Some(super::host::cut(t, max.saturating_mul(4)).into_owned());
+        }
+        self
+    }
+
     /// The budget that ran out, if that is what happened.
     pub fn budget(&self) -> Option<Budget> {
         match self.kind {

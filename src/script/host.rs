@@ -14,9 +14,10 @@ use mlua::{
 };
 
 use super::breakdown::{self, Breakdown};
+use super::budget::{self, BudgetState};
 use super::error::{Budget, ScriptError, ScriptErrorKind};
 use super::registry::{self, Rules};
-use super::sandbox::{self, BudgetState, Control, Limits};
+use super::sandbox::{self, Control, Limits};
 use super::world::{self, Note, World};
 use crate::dice::{self, DiceSource, Roll};
 use crate::state::Value as StateValue;
@@ -58,6 +59,34 @@ impl From<StateValue> for ArgValue {
 }
 
 impl CallOutput {
+    /// The bytes of output the call made, about as the shell shows them: each check's
+    /// breakdown, each change with its reason, each printed line.
+    pub fn size(&self) -> usize {
+        let checks: usize = self
+            .checks
+            .iter()
+            .map(|c| {
+                c.title.len()
+                    + c.factors
+                        .iter()
+                        .map(|f| {
+                            16 + f.label.len()
+                                + f.rule.as_ref().map_or(0, String::len)
+                                + f.dice.as_ref().map_or(0, String::len)
+                        })
+                        .sum::<usize>()
+                    + c.result.as_ref().map_or(0, String::len)
+            })
+            .sum();
+        let notes: usize = self
+            .notes
+            .iter()
+            .map(|n| n.change.len() + n.reason.len() + 8)
+            .sum();
+        let lines: usize = self.output.iter().map(|l| l.len() + 1).sum();
+        checks + notes + lines
+    }
+
     /// Each check's breakdown, the changes with their reasons, then the printed lines, as the
     /// shell shows them.
     pub fn render(&self) -> String {
@@ -93,12 +122,77 @@ pub(crate) struct HostData {
     pub tables: TableSet,
     /// The ruleset's name once loading has finished (`umpire.ruleset_name()`).
     pub ruleset_name: Option<String>,
+    /// What the running call makes the host hold: see [`Held`].
+    pub held: Held,
+}
+
+/// What the running call has made the host hold so far (emptied when a call starts).
+#[derive(Debug, Default)]
+pub(crate) struct Held {
+    /// Bytes of output: printed lines, the value returned, changes with their reasons.
+    pub output: usize,
+    /// The size of each script's store touched in this call (worked out when first touched).
+    pub stores: HashMap<String, usize>,
+    /// Bytes written into each script's store in this call.
+    pub written: HashMap<String, usize>,
+}
+
+/// The limits of the host calls (`text`, `output`, `store`…).
+pub(crate) fn limits(lua: &Lua) -> Limits {
+    budget::limits(lua)
+}
+
+/// Counts `bytes` more of output made by the running call; fails past the `output` limit.
+pub(crate) fn add_output(lua: &Lua, bytes: usize) -> mlua::Result<()> {
+    let limit = limits(lua).output;
+    let mut d = lua
+        .app_data_mut::<HostData>()
+        .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
+    d.held.output = d.held.output.saturating_add(bytes);
+    if d.held.output > limit {
+        return Err(mlua::Error::runtime(format!(
+            "this command's output is more than {} (the `output` limit; a club can raise it with `--limit output=4MiB`)",
+            super::data::shown_bytes(limit)
+        )));
+    }
+    Ok(())
+}
+
+/// Fails if `text`, a `what` given by a script, is longer than the `text` limit.
+pub(crate) fn check_text(lua: &Lua, text: &str, what: &str) -> mlua::Result<()> {
+    let limit = limits(lua).text;
+    if text.len() > limit {
+        return Err(mlua::Error::runtime(format!(
+            "{what} is {} bytes, more than the {} a text may have (the `text` limit; a club can raise it with `--limit text=16KiB`)",
+            text.len(),
+            super::data::shown_bytes(limit)
+        )));
+    }
+    Ok(())
+}
+
+/// `text` cut to at most `max` bytes (at a character boundary), saying how much was cut.
+pub(crate) fn cut(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    if text.len() <= max {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    std::borrow::Cow::Owned(format!(
+        "{}… ({} more bytes cut)",
+        &text[..end],
+        text.len() - end
+    ))
 }
 
 /// One Lua 5.4 state, sandboxed, with the `umpire` API installed.
 pub struct ScriptHost {
     lua: Lua,
     new_env: Function,
+    /// The toolkit's `view`: what a call hands to several scripts goes through it.
+    view: Function,
     make_ctx: Function,
     encode_checks: Function,
     handle: Function,
@@ -106,6 +200,16 @@ pub struct ScriptHost {
     serial: std::cell::Cell<i64>,
     umpire: Table,
     control: Arc<Control>,
+}
+
+impl Drop for ScriptHost {
+    /// The state is about to close: Lua runs the pending finalisers then, which must not arm
+    /// the garbage collector's sentinel again.
+    fn drop(&mut self) {
+        if let Some(mut st) = self.lua.app_data_mut::<BudgetState>() {
+            st.closing = true;
+        }
+    }
 }
 
 impl std::fmt::Debug for ScriptHost {
@@ -142,7 +246,10 @@ impl ScriptHost {
     /// and, from the standard library, only the whitelist described in
     /// [`sandbox`], with `print` captured into [`CallOutput::output`],
     /// `math.random(m[, n])` rolling a die through the host, and `require "name.sub"` loading
-    /// `rulesets/name/sub.lua` or `scripts/name/sub.lua`.
+    /// `rulesets/name/sub.lua` or `scripts/name/sub.lua`. Everything shared is read-only
+    /// (see [`sandbox`]); the budgets and the library functions that count their work are
+    /// in `budget.rs` and `library.rs`; what a call may make the host hold (output, store,
+    /// texts) is bounded by `limits`.
     pub fn new(
         limits: Limits,
         rulesets: impl Into<PathBuf>,
@@ -155,7 +262,7 @@ impl ScriptHost {
         let libs = StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
         let lua = Lua::new_with(libs, LuaOptions::default())?;
         let control = Control::new();
-        sandbox::install_budget(&lua, limits, control.clone())?;
+        budget::install(&lua, limits, control.clone())?;
         lua.set_app_data(HostData {
             roots: Roots { rulesets, scripts },
             out: CallOutput::default(),
@@ -166,6 +273,7 @@ impl ScriptHost {
             dice_limits: dice::Limits::DEFAULT,
             tables: TableSet::new(),
             ruleset_name: None,
+            held: Held::default(),
         });
 
         let umpire = lua.create_table()?;
@@ -185,7 +293,8 @@ impl ScriptHost {
         )?;
         umpire.set(
             "fail",
-            lua.create_function(|_, msg: String| -> mlua::Result<()> {
+            lua.create_function(|lua, msg: String| -> mlua::Result<()> {
+                let msg = cut(&msg, budget::limits(lua).text).into_owned();
                 Err(mlua::Error::external(super::error::Refusal(msg)))
             })?,
         )?;
@@ -196,15 +305,19 @@ impl ScriptHost {
         umpire.set("hook", lua.create_function(registry::lua_hook)?)?;
         let lookup = lua.create_function(lua_lookup)?;
         let roll_table = lua.create_function(lua_roll_table)?;
-        let table_handle: Function = lua
-            .load(registry::TABLE_HANDLE)
-            .set_name("=umpire tables")
-            .call((lookup.clone(), roll_table.clone()))?;
+        let kit = sandbox::toolkit(&lua)?;
+        let table_handle: Function = sandbox::trusted(
+            &lua,
+            "umpire tables",
+            registry::TABLE_HANDLE,
+        )?
+        .call((lookup.clone(), roll_table.clone(), kit.clone()))?;
         lua.set_named_registry_value(registry::TABLE_HANDLE_KEY, table_handle)?;
         umpire.set("lookup", lookup)?;
         umpire.set("roll_table", roll_table)?;
-        let (make_ctx, encode_checks) = breakdown::build(&lua, lua.create_function(lua_roll)?)?;
-        let units = world::build(&lua)?;
+        let (make_ctx, encode_checks) =
+            breakdown::build(&lua, lua.create_function(lua_roll)?, &kit, &limits)?;
+        let units = world::build(&lua, &kit)?;
         for name in ["unit", "units", "clock", "side", "group"] {
             umpire.set(name, units.get::<Function>(name)?)?;
         }
@@ -214,11 +327,13 @@ impl ScriptHost {
         let print = lua.create_function(lua_print)?;
         let require = lua.create_function(lua_require)?;
         let random = lua.create_function(lua_random)?;
-        let new_env = sandbox::build(&lua, umpire.clone(), print, require, random, store)?;
+        let view: Function = kit.get("view")?;
+        let new_env = sandbox::build(&lua, umpire.clone(), print, require, random, store, kit)?;
         lua.set_named_registry_value(ENV_KEY, new_env.clone())?;
         Ok(ScriptHost {
             lua,
             new_env,
+            view,
             make_ctx,
             encode_checks,
             handle,
@@ -288,6 +403,7 @@ impl ScriptHost {
             d.hashes.insert(name.to_string(), sha256_hex(&src));
         }
         self.guarded(&doing, |lua| {
+            super::lexer::refuse_close(name, &src)?;
             let env: Table = self.new_env.call(namespace(name))?;
             lua.load(&src[..])
                 .set_name(format!("@{name}"))
@@ -309,23 +425,40 @@ impl ScriptHost {
     }
 
     fn start_call(&self) {
-        if let Some(mut st) = self.lua.app_data_mut::<BudgetState>() {
-            st.reset();
-        }
+        budget::start(&self.lua);
         if let Some(mut d) = self.lua.app_data_mut::<HostData>() {
             d.out = CallOutput::default();
+            d.held = Held::default();
         }
     }
 
     fn finish_call<R>(&self, r: mlua::Result<R>, doing: &str) -> Result<R, ScriptError> {
-        let tripped = self
+        let (tripped, last) = self
             .lua
             .app_data_mut::<BudgetState>()
-            .and_then(|mut st| st.tripped.take().map(|t| (t, st.last_location.take())));
+            .map(|mut st| (st.tripped.take(), st.last_location.take()))
+            .unwrap_or_default();
+        // Between calls the budget is fresh: umpire's own Lua run outside a call (making an
+        // environment, say) is never stopped by what the last call used.
+        budget::idle(&self.lua);
+        let text = budget::limits(&self.lua).text;
+        self.judge(r, doing, tripped, last)
+            .map_err(|e| e.shortened(text))
+    }
+
+    /// The result of a call, given the budget that ran out in it (if one did) and where the
+    /// script was when memory got short.
+    fn judge<R>(
+        &self,
+        r: mlua::Result<R>,
+        doing: &str,
+        tripped: Option<super::error::BudgetExceeded>,
+        last: Option<String>,
+    ) -> Result<R, ScriptError> {
         match r {
             // A budget that ran out always fails the call, however the script carried on.
             Ok(_) if tripped.is_some() => {
-                let (t, _) = tripped.expect("checked");
+                let t = tripped.expect("checked");
                 let mut err = ScriptError::new(ScriptErrorKind::Budget(t.budget));
                 err.location = t.location;
                 Err(err.context(doing.to_string()))
@@ -333,16 +466,12 @@ impl ScriptHost {
             Ok(v) => Ok(v),
             Err(e) => {
                 let mut err = ScriptError::from_lua(e);
-                if let Some((t, _)) = &tripped {
+                if let Some(t) = &tripped {
                     err.kind = ScriptErrorKind::Budget(t.budget);
                     err.location = t.location.clone();
                 }
                 if err.budget() == Some(Budget::Memory) {
                     // Free what the runaway script built before the next call.
-                    let last = self
-                        .lua
-                        .app_data_ref::<BudgetState>()
-                        .and_then(|st| st.last_location.clone());
                     err = err.at(last);
                     let _ = self.lua.gc_collect();
                 }
@@ -451,6 +580,7 @@ impl ScriptHost {
     ) -> Result<(Vec<String>, CallOutput), ScriptError> {
         let env: Table = self.new_env.call(()).map_err(ScriptError::from_lua)?;
         self.call(&format!("while running `{name}`"), dice, None, |lua| {
+            super::lexer::refuse_close(name, code.as_bytes())?;
             let values: MultiValue = lua
                 .load(code)
                 .set_name(format!("@{name}"))
@@ -486,16 +616,20 @@ impl ScriptHost {
                 Some(t) => t.clone(),
                 None => hook_table(lua, rules)?,
             };
-            let (ctx, checks): (Table, Table) = self.make_ctx.call((name, hooks))?;
             let a = lua.create_table()?;
             for (k, v) in args {
-                a.set(*k, self.arg_to_lua(v)?)?;
+                a.raw_set(*k, self.arg_to_lua(v)?)?;
             }
-            ctx.raw_set("args", a.clone())?;
+            // `run` gets the arguments; hooks see them through `ctx.args`, read-only.
+            let (ctx, checks): (Table, Table) = self.make_ctx.call((name, hooks, a.clone()))?;
             let ret: Value = cmd.run.call((ctx, a))?;
             let ret = match ret {
                 Value::Nil => None,
-                v => Some(to_text(lua, &v)?),
+                v => {
+                    let text = to_text(lua, &v)?;
+                    add_output(lua, text.len())?;
+                    Some(text)
+                }
             };
             let encoded: mlua::LuaString = self.encode_checks.call(checks)?;
             Ok((ret, breakdown::decode(&encoded.as_bytes())?))
@@ -526,10 +660,13 @@ impl ScriptHost {
             world,
             |lua| {
                 let p = lua.create_table()?;
-                p.set("event", event)?;
+                p.raw_set("event", event)?;
                 for (k, v) in payload {
-                    p.set(*k, self.arg_to_lua(v)?)?;
+                    p.raw_set(*k, self.arg_to_lua(v)?)?;
                 }
+                // Every handler sees the same fields: read-only, so none can change them
+                // for the next.
+                let p: Value = self.view.call((p, "the event"))?;
                 for h in handlers {
                     let r: Value = h.func.call(p.clone()).map_err(|e| {
                         e.context(format!("in the handler registered at {}", h.origin))
@@ -669,6 +806,18 @@ fn lua_lookup(
     Ok((cell_to_lua(lua, &found.value)?, found.row))
 }
 
+/// Instructions' worth a roll costs, and each of its dice: the host keeps every roll of a
+/// call for the journal, so a script that rolls in a loop makes the host hold them. With
+/// the default budget one call can roll at most 200,000 times or 2,000,000 dice.
+const ROLL_COST: u64 = 500;
+const DIE_COST: u64 = 50;
+
+/// Charges a roll to the running call.
+fn charge_roll(lua: &Lua, roll: &Roll) -> mlua::Result<()> {
+    let dice = roll.dice().len() as u64;
+    budget::charge(lua, ROLL_COST + DIE_COST * dice)
+}
+
 /// Rolls on table `name` through the call's source; records the roll.
 fn roll_table_with(
     lua: &Lua,
@@ -688,6 +837,7 @@ fn roll_table_with(
         }
         .map_err(mlua::Error::runtime)?
     };
+    charge_roll(lua, &rolled.roll)?;
     let value = cell_to_lua(lua, &rolled.value)?;
     let total = rolled.total;
     if let Some(mut d) = lua.app_data_mut::<HostData>() {
@@ -731,6 +881,7 @@ fn roll_with(
         )));
     }
     let roll = rolls.remove(0);
+    charge_roll(lua, &roll)?;
     let list = lua.create_table()?;
     let dropped = lua.create_table()?;
     let notation = roll.expr();
@@ -853,14 +1004,22 @@ fn lua_random(lua: &Lua, (m, n): (Option<i64>, Option<i64>)) -> mlua::Result<i64
     Ok(v + lo - 1)
 }
 
-/// `print(...)`: captured as one output line.
+/// `print(...)`: captured as one output line (counted against the `output` limit).
 fn lua_print(lua: &Lua, args: Variadic<Value>) -> mlua::Result<()> {
-    let parts: Vec<String> = args
-        .iter()
-        .map(|v| to_text(lua, v))
-        .collect::<mlua::Result<_>>()?;
+    let mut line = String::new();
+    for (i, v) in args.iter().enumerate() {
+        if i > 0 {
+            line.push('\t');
+        }
+        let part = to_text(lua, v)?;
+        add_output(lua, part.len() + 1)?;
+        line.push_str(&part);
+    }
+    if args.is_empty() {
+        add_output(lua, 1)?;
+    }
     if let Some(mut d) = lua.app_data_mut::<HostData>() {
-        d.out.output.push(parts.join("\t"));
+        d.out.output.push(line);
     }
     Ok(())
 }
@@ -957,12 +1116,13 @@ fn lua_require(lua: &Lua, name: String) -> mlua::Result<Value> {
         d.hashes.insert(shown.clone(), sha256_hex(&src));
     }
     let env: Table = new_env.call(name.split('.').next())?;
-    let result = lua
-        .load(&src[..])
-        .set_name(format!("@{shown}"))
-        .set_mode(mlua::chunk::ChunkMode::Text)
-        .set_environment(env)
-        .eval::<Value>();
+    let result = super::lexer::refuse_close(&shown, &src).and_then(|()| {
+        lua.load(&src[..])
+            .set_name(format!("@{shown}"))
+            .set_mode(mlua::chunk::ChunkMode::Text)
+            .set_environment(env)
+            .eval::<Value>()
+    });
     let value = match result {
         Ok(Value::Nil) => Value::Boolean(true),
         Ok(v) => v,

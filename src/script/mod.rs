@@ -10,9 +10,14 @@
 //! explained for script authors in `rulesets/README.md`.
 
 pub mod breakdown;
+mod budget;
+mod data;
 pub mod error;
 pub mod host;
+mod lexer;
+mod library;
 pub mod load;
+mod pattern;
 pub mod registry;
 pub mod reload;
 pub mod sandbox;

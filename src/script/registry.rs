@@ -142,24 +142,61 @@ pub struct Rules {
     pub(crate) hook_table: Option<Table>,
 }
 
-/// Where the Lua code that called the current Rust function is.
+/// Where the Lua code that called the current Rust function is: the nearest frame of a rule
+/// file (a registration made through `pcall(umpire.on, …)` is placed at the `pcall`; C
+/// functions and umpire's own Lua, whose chunk names start with `=`, are skipped).
 fn caller(lua: &Lua) -> Origin {
-    lua.inspect_stack(1, |d| {
-        let src = d.source();
-        let file = src.source.as_deref().unwrap_or("?");
-        Origin {
-            file: file.strip_prefix('@').unwrap_or(file).to_string(),
-            line: d.current_line().unwrap_or(0),
+    for level in 1..16 {
+        let found = lua.inspect_stack(level, |d| {
+            let src = d.source();
+            let file = src.source.as_deref().unwrap_or("?");
+            (src.what != "C" && !file.starts_with('=')).then(|| Origin {
+                file: file.strip_prefix('@').unwrap_or(file).to_string(),
+                line: d.current_line().unwrap_or(0),
+            })
+        });
+        match found {
+            Some(Some(origin)) => return origin,
+            Some(None) => continue,
+            None => break,
         }
-    })
-    .unwrap_or(Origin {
+    }
+    Origin {
         file: "?".into(),
         line: 0,
-    })
+    }
 }
 
 fn fail<T>(origin: &Origin, msg: impl fmt::Display) -> mlua::Result<T> {
     Err(mlua::Error::runtime(format!("{origin}: {msg}")))
+}
+
+/// Checks a name a script registers (a command's argument, a table, a variant, an event…):
+/// no control characters or bidirectional overrides (it is shown in lists and prompts), and
+/// at most the `text` limit.
+fn check_name(lua: &Lua, origin: &Origin, name: &str, what: &str) -> mlua::Result<()> {
+    crate::escape::check_name(name, what).or_else(|m| fail(origin, m))?;
+    super::host::check_text(lua, name, what)
+        .map_err(|e| mlua::Error::runtime(format!("{origin}: {e}")))
+}
+
+/// Checks a text a script registers to be shown (a doc line: at most the `text` limit; a
+/// command's help: at most the `output` limit).
+fn check_doc(lua: &Lua, origin: &Origin, text: &str, what: &str, long: bool) -> mlua::Result<()> {
+    let limits = super::host::limits(lua);
+    let max = if long { limits.output } else { limits.text };
+    if text.len() > max {
+        return fail(
+            origin,
+            format!(
+                "{what} is {} bytes, more than the {} it may have (the `{}` limit)",
+                text.len(),
+                super::data::shown_bytes(max),
+                if long { "output" } else { "text" }
+            ),
+        );
+    }
+    Ok(())
 }
 
 /// Fails on any key of `t` not in `allowed`.
@@ -273,7 +310,9 @@ pub(crate) fn lua_ruleset(lua: &Lua, t: Table) -> mlua::Result<()> {
         &origin,
     )?;
     let name = string_field(&t, "name", WHAT, &origin, true)?.unwrap_or_default();
+    check_name(lua, &origin, &name, "the ruleset's name")?;
     let doc = string_field(&t, "doc", WHAT, &origin, false)?.unwrap_or_default();
+    check_doc(lua, &origin, &doc, "the ruleset's doc", false)?;
     let mut schema = match table_field(&t, "schema", WHAT, &origin)? {
         Some(s) => schema(&s, &origin)?,
         None => Schema::default(),
@@ -283,6 +322,7 @@ pub(crate) fn lua_ruleset(lua: &Lua, t: Table) -> mlua::Result<()> {
     }
     schema
         .validate()
+        .and_then(|()| schema.check_names())
         .or_else(|e| fail(&origin, format!("bad schema: {e}")))?;
     let mut tables = Vec::new();
     if let Some(ts) = table_field(&t, "tables", WHAT, &origin)? {
@@ -290,6 +330,7 @@ pub(crate) fn lua_ruleset(lua: &Lua, t: Table) -> mlua::Result<()> {
             let Value::Table(spec) = v else {
                 return fail(&origin, format!("table `{name}` must be a table"));
             };
+            check_name(lua, &origin, &name, "a table's name")?;
             tables.push(rule_table(&spec, Some(name), &origin)?);
         }
     }
@@ -302,10 +343,10 @@ pub(crate) fn lua_ruleset(lua: &Lua, t: Table) -> mlua::Result<()> {
                     format!("variant `{name}` must be a one-line description (a string)"),
                 );
             };
-            variants.push(Variant {
-                name,
-                doc: doc.to_str()?.to_string(),
-            });
+            check_name(lua, &origin, &name, "a variant's name")?;
+            let doc = doc.to_str()?.to_string();
+            check_doc(lua, &origin, &doc, "a variant's doc", false)?;
+            variants.push(Variant { name, doc });
         }
     }
     with_rules(lua, &origin, "umpire.ruleset", |rules| {
@@ -530,19 +571,57 @@ fn attr_type(name: &str, t: Option<&Table>, what: &str, origin: &Origin) -> mlua
     })
 }
 
-/// A plain Lua value as a game value.
+/// Deepest nesting of lists in a value a script gives (deeper would overflow the host's
+/// stack when the value is written or dropped).
+pub(crate) const MAX_LIST_DEPTH: usize = 16;
+
+/// A plain Lua value as a game value (lists nested at most [`MAX_LIST_DEPTH`] deep).
 pub(crate) fn lua_to_state(v: &Value) -> Option<crate::state::Value> {
+    let mut room = usize::MAX;
+    lua_to_state_within(v, &mut room)
+}
+
+/// [`lua_to_state`], taking at most `room` bytes (texts by their length, anything else as
+/// eight): `None`, with `room` at 0, for a bigger value.
+pub(crate) fn lua_to_state_within(v: &Value, room: &mut usize) -> Option<crate::state::Value> {
+    to_state(v, 0, room)
+}
+
+fn to_state(v: &Value, depth: usize, room: &mut usize) -> Option<crate::state::Value> {
     use crate::state::Value as V;
+    let take = |room: &mut usize, n: usize| -> Option<()> {
+        if *room < n {
+            *room = 0;
+            return None;
+        }
+        *room -= n;
+        Some(())
+    };
     Some(match v {
-        Value::Boolean(b) => V::Flag(*b),
-        Value::Integer(i) => V::Int(*i),
-        Value::Number(n) => V::Num(*n),
-        Value::String(s) => V::Text(s.to_str().ok()?.to_string()),
-        Value::Table(t) => V::List(
-            t.sequence_values::<Value>()
-                .map(|v| v.ok().and_then(|v| lua_to_state(&v)))
-                .collect::<Option<_>>()?,
-        ),
+        Value::Boolean(b) => {
+            take(room, 8)?;
+            V::Flag(*b)
+        }
+        Value::Integer(i) => {
+            take(room, 8)?;
+            V::Int(*i)
+        }
+        Value::Number(n) => {
+            take(room, 8)?;
+            V::Num(*n)
+        }
+        Value::String(s) => {
+            take(room, s.as_bytes().len())?;
+            V::Text(s.to_str().ok()?.to_string())
+        }
+        Value::Table(t) if depth < MAX_LIST_DEPTH => {
+            take(room, 8)?;
+            let mut items = Vec::new();
+            for v in t.sequence_values::<Value>() {
+                items.push(to_state(&v.ok()?, depth + 1, room)?);
+            }
+            V::List(items)
+        }
         _ => return None,
     })
 }
@@ -569,6 +648,16 @@ fn sequence(t: &Table, origin: &Origin) -> mlua::Result<Sequence> {
 
 /// A table cell: a number, text, or a record of named cells.
 fn cell(v: &Value, origin: &Origin) -> mlua::Result<Cell> {
+    cell_at(v, origin, 0)
+}
+
+fn cell_at(v: &Value, origin: &Origin, depth: usize) -> mlua::Result<Cell> {
+    if depth > MAX_LIST_DEPTH {
+        return fail(
+            origin,
+            format!("records in a table cell are nested more than {MAX_LIST_DEPTH} deep"),
+        );
+    }
     Ok(match v {
         Value::Integer(i) => Cell::Int(*i),
         Value::Number(n) => Cell::Num(*n),
@@ -576,7 +665,7 @@ fn cell(v: &Value, origin: &Origin) -> mlua::Result<Cell> {
         Value::Table(t) => {
             let mut r = IndexMap::new();
             for (k, v) in sorted_pairs(t, "a record cell", origin)? {
-                r.insert(k, cell(&v, origin)?);
+                r.insert(k, cell_at(&v, origin, depth + 1)?);
             }
             Cell::Record(r)
         }
@@ -703,6 +792,7 @@ pub(crate) fn lua_table(lua: &Lua, t: Value) -> mlua::Result<Value> {
         }
     };
     let table = rule_table(&t, None, &origin)?;
+    check_name(lua, &origin, &table.name, "a table's name")?;
     with_rules(lua, &origin, "umpire.table", |rules| {
         rules.tables.insert(table).map_err(|e| e.to_string())
     })?;
@@ -714,16 +804,31 @@ pub(crate) const TABLE_HANDLE_KEY: &str = "umpire.table_handle";
 
 /// Trusted Lua: `umpire.table("name")` handles over `umpire.lookup` and `umpire.roll_table`.
 pub(crate) const TABLE_HANDLE: &str = r#"
-local lookup, roll_table = ...
+local lookup, roll_table, kit = ...
+local setmetatable, error = setmetatable, error
+local names = setmetatable({}, { __mode = "k" })
 local Handle = {}
-Handle.__index = Handle
-Handle.__metatable = false
+local HandleMT = {
+  __index = function(h, k)
+    if k == "name" then return names[h] end
+    return Handle[k]
+  end,
+  __newindex = function() error("a table handle is read-only", 2) end,
+  __metatable = false,
+}
+local function name_of(h)
+  local n = names[h]
+  if not n then error("call it on a table handle, with a colon: t:lookup(key)", 3) end
+  return n
+end
 -- t:lookup(key [, col]): the cell, and the row key used.
-function Handle:lookup(key, col) return lookup(self.name, key, col) end
+function Handle:lookup(key, col) return lookup(name_of(self), key, col) end
 -- t:roll([modifier [, col]]): the value read and the modified total.
-function Handle:roll(modifier, col) return roll_table(self.name, modifier, col) end
+function Handle:roll(modifier, col) return roll_table(name_of(self), modifier, col) end
 return function(name)
-  return setmetatable({ name = name }, Handle)
+  local h = kit.protect(setmetatable({}, HandleMT))
+  names[h] = name
+  return h
 end
 "#;
 
@@ -746,7 +851,9 @@ pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
         );
     }
     let what = format!("command `{name}`");
+    check_name(lua, &origin, &name, "a command's name")?;
     let help = string_field(&t, "help", &what, &origin, false)?.unwrap_or_default();
+    check_doc(lua, &origin, &help, &format!("the help of {what}"), true)?;
     let run = match t.get::<Value>("run")? {
         Value::Function(f) => f,
         Value::Nil => {
@@ -782,6 +889,12 @@ pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
                 &origin,
             )?;
             let arg_name = string_field(&a, "name", &aw, &origin, true)?.unwrap_or_default();
+            check_name(
+                lua,
+                &origin,
+                &arg_name,
+                &format!("an argument's name in {what}"),
+            )?;
             let ty = string_field(&a, "type", &aw, &origin, true)?.unwrap_or_default();
             let kind = match ty.as_str() {
                 "unit" => ArgKind::Unit,
@@ -805,16 +918,34 @@ pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
                     );
                 }
             };
+            if let ArgKind::Choice(values) = &kind {
+                for v in values {
+                    check_name(
+                        lua,
+                        &origin,
+                        v,
+                        &format!("a value of argument `{arg_name}`"),
+                    )?;
+                }
+            }
             if matches!(&kind, ArgKind::Choice(v) if v.is_empty()) {
                 return fail(
                     &origin,
                     format!("argument `{arg_name}` of {what}: a choice needs `values = {{…}}`"),
                 );
             }
+            let arg_help = string_field(&a, "help", &aw, &origin, false)?.unwrap_or_default();
+            check_doc(
+                lua,
+                &origin,
+                &arg_help,
+                &format!("the help of `{arg_name}`"),
+                false,
+            )?;
             args.push(ArgSpec {
                 optional: a.get::<Option<bool>>("optional")?.unwrap_or(false)
                     || kind == ArgKind::Flag,
-                help: string_field(&a, "help", &aw, &origin, false)?.unwrap_or_default(),
+                help: arg_help,
                 name: arg_name,
                 kind,
             });
@@ -855,6 +986,7 @@ pub(crate) fn lua_on(lua: &Lua, (event, func): (Value, Value)) -> mlua::Result<(
         );
     };
     let event = event.to_str()?.to_string();
+    check_name(lua, &origin, &event, "an event's name")?;
     with_rules(lua, &origin, "umpire.on", |rules| {
         rules.handlers.push(Handler {
             event,
@@ -881,6 +1013,7 @@ pub(crate) fn lua_hook(lua: &Lua, (point, func): (Value, Value)) -> mlua::Result
         );
     };
     let event = point.to_str()?.to_string();
+    check_name(lua, &origin, &event, "a hook point's name")?;
     with_rules(lua, &origin, "umpire.hook", |rules| {
         rules.hooks.push(Handler {
             event,

@@ -1,36 +1,42 @@
-//! The sandbox and the budgets: which parts of the standard library scripts see, and the
-//! [`Limits`] that stop a runaway script.
+//! The sandbox: what scripts see of the standard library and of each other, and the
+//! [`Limits`] of a host call.
 //!
 //! Scripts see a whitelist (`assert error ipairs next pairs pcall rawequal rawget rawlen
 //! rawset select tonumber tostring type xpcall _VERSION print getmetatable setmetatable load
 //! require`, and the `string table math utf8 coroutine` libraries) through read-only
 //! proxies: no `io`, `os`, `debug`, `package`, `dofile`, `loadfile`, `collectgarbage` or
-//! `string.dump`; `load` takes text only and gives the chunk a sandboxed environment; the
-//! string metatable is protected; `setmetatable` refuses `__gc` and `__close` (Lua runs
-//! finalisers, and closes a coroutine's variables after a hook error, with hooks off, so
-//! they would escape the budget). Each script file runs in its own environment table whose metatable
-//! is locked, so `setmetatable(_G, …)` cannot reach the shared globals.
+//! `string.dump`; `load` takes text only and gives the chunk a sandboxed environment. Each
+//! script file runs in its own environment table whose metatable is locked, so
+//! `setmetatable(_G, …)` cannot reach the shared globals.
 //!
-//! Budgets are checked by an instruction-count hook. Once a budget has run out the hook keeps
-//! failing, and `pcall`, `xpcall`, `coroutine.resume` and `coroutine.close` re-raise the error
-//! at once, so no script can swallow it: the host call fails with the file and line the hook
-//! saw. Budgets are reset at the start of every host call.
+//! No script can change what another script or the host sees. Every value a script can
+//! reach that others share — the `umpire` table, the library tables, the metatables of
+//! handles, checks and `ctx`, the string metatable, another script's `store` — is a
+//! read-only proxy or hidden: `pairs` and `next` on a proxy walk the real table without
+//! handing it out, `rawset` refuses proxies and handles, `getmetatable` gives `false`.
+//! Handles keep their ids, checks their lines and `ctx` its checks in private tables, and
+//! what a call hands to several scripts (a command's `ctx.args`, an event's fields) is a
+//! read-only view. (What a house rule `require`s from a ruleset is that ruleset's API, and
+//! stays as the ruleset made it.)
+//!
+//! The budgets themselves are in `budget.rs`; the library functions that could run long
+//! in one call are replaced by budgeted ones (`library.rs`). No Lua code runs
+//! without the count hook: `setmetatable` refuses `__gc` (finalisers run with hooks off) and
+//! `__close`; a coroutine stopped by a budget (whose hooks stay off) is never closed, so a
+//! `__close` added to a metatable after `setmetatable` cannot run either; an `xpcall` message
+//! handler is skipped once a budget has run out.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use mlua::{Function, HookTriggers, Lua, Table, Value, VmState};
+use mlua::{Function, Lua, Table};
 
-use super::error::{Budget, BudgetExceeded};
-
-/// How many instructions run between two budget checks.
-const STEP: u32 = 1000;
-
-/// The budgets of one host call (a command, an event, loading the rules).
+/// The budgets of one host call (a command, an event, loading the rules), and the sizes of
+/// what a script may make the host hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// Most Lua VM instructions one call may execute (checked every 1,000).
+    /// Most Lua VM instructions one call may execute, library work included.
     pub instructions: u64,
     /// Longest one call may run.
     pub deadline: Duration,
@@ -38,16 +44,26 @@ pub struct Limits {
     pub memory: usize,
     /// Largest rule file (ruleset, house rule, module) read, in bytes.
     pub file: usize,
+    /// Most bytes one script's `store` may hold (and one call may write into it).
+    pub store: usize,
+    /// Most bytes of output one call may make (printed lines, checks, changes with reasons).
+    pub output: usize,
+    /// Longest reason, label, title, store key or name a script may give, in bytes.
+    pub text: usize,
 }
 
 impl Limits {
-    /// The budgets umpire uses: 100 million instructions, 2 seconds, 64 MiB, files of
-    /// 16 MiB.
+    /// The budgets umpire uses: 100 million instructions, 2 seconds, 64 MiB of Lua memory,
+    /// rule files of 16 MiB, 64 MiB of store per script, 1 MiB of output per call, 4 KiB for
+    /// a reason or label.
     pub const DEFAULT: Limits = Limits {
         instructions: 100_000_000,
         deadline: Duration::from_secs(2),
         memory: 64 * 1024 * 1024,
         file: 16 * 1024 * 1024,
+        store: 64 * 1024 * 1024,
+        output: 1024 * 1024,
+        text: 4 * 1024,
     };
 }
 
@@ -105,138 +121,116 @@ impl Control {
     }
 }
 
-/// The budget of the current call, kept in the Lua state's app data.
-pub(crate) struct BudgetState {
-    pub limits: Limits,
-    pub control: Arc<Control>,
-    used: u64,
-    deadline: Instant,
-    /// [`Control::waited`] when the call started: time waited since then moves the deadline.
-    waited_at_start: Duration,
-    /// Set when a budget ran out; every later check fails until the next call starts.
-    pub tripped: Option<BudgetExceeded>,
-    /// Where the hook last saw the script while memory was getting short.
-    pub last_location: Option<String>,
-}
-
-impl BudgetState {
-    pub fn new(limits: Limits, control: Arc<Control>) -> Self {
-        BudgetState {
-            waited_at_start: control.waited(),
-            limits,
-            control,
-            used: 0,
-            deadline: Instant::now() + limits.deadline,
-            tripped: None,
-            last_location: None,
-        }
+/// umpire's own Lua chunk `source`, named `=NAME`, as a function: compiled once per process,
+/// then loaded from its bytecode (a fresh Lua state is made at every reload; parsing its
+/// trusted Lua again each time would double what a reload costs). Only umpire's own chunks
+/// are ever loaded as bytecode: scripts may load text only.
+pub(crate) fn trusted(
+    lua: &Lua,
+    name: &'static str,
+    source: &'static str,
+) -> mlua::Result<Function> {
+    use std::sync::Mutex;
+    static COMPILED: Mutex<Vec<(&str, Vec<u8>)>> = Mutex::new(Vec::new());
+    let chunk_name = format!("={name}");
+    let cached = COMPILED
+        .lock()
+        .ok()
+        .and_then(|c| c.iter().find(|(n, _)| *n == name).map(|(_, b)| b.clone()));
+    if let Some(bytes) = cached {
+        return lua
+            .load(&bytes[..])
+            .set_name(chunk_name)
+            .set_mode(mlua::chunk::ChunkMode::Binary)
+            .into_function();
     }
-
-    /// A fresh budget for the next call.
-    pub fn reset(&mut self) {
-        self.used = 0;
-        self.deadline = Instant::now() + self.limits.deadline;
-        self.waited_at_start = self.control.waited();
-        self.tripped = None;
-        self.last_location = None;
-        self.control.clear_interrupt();
+    let f = lua.load(source).set_name(chunk_name).into_function()?;
+    if let Ok(mut c) = COMPILED.lock() {
+        c.push((name, f.dump(false)));
     }
-
-    /// Whether the call has run past its deadline, not counting time spent waiting for the
-    /// umpire.
-    fn past_deadline(&self) -> bool {
-        let waited = self.control.waited().saturating_sub(self.waited_at_start);
-        Instant::now() > self.deadline + waited
-    }
+    Ok(f)
 }
 
-/// `rulesets/demo/init.lua:12` for a function of a rule file; `None` for the host's own
-/// trusted Lua (chunks named `=umpire …`) and C functions.
-fn file_location(debug: &mlua::debug::Debug<'_>) -> Option<String> {
-    let src = debug.source();
-    let name = src.source.as_deref()?.strip_prefix('@')?;
-    Some(match debug.current_line() {
-        Some(line) => format!("{name}:{line}"),
-        None => name.to_string(),
-    })
+/// Trusted helpers for handing values to scripts ([`TOOLKIT`]): `protect(t)` (no `rawset`
+/// into `t`), `is_protected(t)`, `readonly(t, name)` (a proxy), `view(t, name)` (a deep
+/// read-only view) and `copy(v)` (a deep copy of plain data).
+pub(crate) fn toolkit(lua: &Lua) -> mlua::Result<Table> {
+    trusted(lua, "umpire toolkit", TOOLKIT)?.call(())
 }
 
-/// Where a script was when the hook stopped it: the function running in `debug` if it is a
-/// rule file's, else the nearest rule file's function below it on the stack (a budget that
-/// runs out inside the host's trusted Lua, such as the breakdown builder, is reported at the
-/// rule's line that called it, never as `=umpire check`).
-fn location(lua: &Lua, debug: &mlua::debug::Debug<'_>) -> Option<String> {
-    file_location(debug)
-        .or_else(|| (1..64).find_map(|level| lua.inspect_stack(level, file_location).flatten()))
-}
+/// Trusted Lua: see [`toolkit`].
+const TOOLKIT: &str = r#"
+local setmetatable, next, error, tostring, type = setmetatable, next, error, tostring, type
+local kit = {}
 
-/// Installs the budget hook and the memory limit.
-pub(crate) fn install_budget(lua: &Lua, limits: Limits, control: Arc<Control>) -> mlua::Result<()> {
-    lua.set_app_data(BudgetState::new(limits, control));
-    lua.set_memory_limit(limits.memory)?;
-    lua.set_global_hook(
-        HookTriggers::new().every_nth_instruction(STEP),
-        |lua, debug| {
-            let Some(mut st) = lua.app_data_mut::<BudgetState>() else {
-                return Ok(VmState::Continue);
-            };
-            if let Some(t) = &st.tripped {
-                return Err(mlua::Error::external(t.clone()));
-            }
-            st.used += u64::from(STEP);
-            let budget = if st.control.interrupted() {
-                Some(Budget::Interrupted)
-            } else if st.used > st.limits.instructions {
-                Some(Budget::Instructions)
-            } else if st.past_deadline() {
-                Some(Budget::Deadline)
-            } else {
-                None
-            };
-            if let Some(budget) = budget {
-                let t = BudgetExceeded {
-                    budget,
-                    location: location(lua, debug),
-                };
-                st.tripped = Some(t.clone());
-                return Err(mlua::Error::external(t));
-            }
-            if lua.used_memory() > st.limits.memory / 2 {
-                st.last_location = location(lua, debug);
-            }
-            Ok(VmState::Continue)
-        },
-    )
-}
+-- Objects no script may write into with `rawset`: proxies, views, handles, checks, stores.
+local protected = setmetatable({}, { __mode = "k" })
+function kit.protect(t)
+  protected[t] = true
+  return t
+end
+function kit.is_protected(t) return protected[t] == true end
 
-/// Called by the `pcall` wrappers with a caught error: re-raises it if a budget has run out
-/// (or the error is an out-of-memory error, which then counts as one).
-fn check_caught(lua: &Lua, err: Value) -> mlua::Result<()> {
-    let mut st = lua
-        .app_data_mut::<BudgetState>()
-        .ok_or_else(|| mlua::Error::runtime("budget state missing"))?;
-    if let Some(t) = &st.tripped {
-        return Err(mlua::Error::external(t.clone()));
-    }
-    let memory = match &err {
-        Value::String(s) => s.to_str().is_ok_and(|s| s == "not enough memory"),
-        Value::Error(e) => matches!(**e, mlua::Error::MemoryError(_)),
-        _ => false,
-    };
-    if memory {
-        let t = BudgetExceeded {
-            budget: Budget::Memory,
-            location: st.last_location.clone(),
-        };
-        st.tripped = Some(t.clone());
-        return Err(mlua::Error::external(t));
-    }
-    Ok(())
-}
+local function refuse(name)
+  return function(_, k)
+    error("`" .. name .. "` is read-only (cannot set `" .. tostring(k) .. "`)", 2)
+  end
+end
+
+-- A read-only proxy of `t`: reads go through, writes fail naming `name`, `pairs` walks `t`
+-- without ever handing it out, and the metatable is hidden.
+function kit.readonly(t, name)
+  local function iter(_, k) return next(t, k) end
+  local proxy = setmetatable({}, {
+    __index = t,
+    __newindex = refuse(name),
+    __pairs = function() return iter, nil, nil end,
+    __len = function() return #t end,
+    __metatable = false,
+  })
+  protected[proxy] = true
+  return proxy
+end
+
+-- A deep read-only view of `t`: tables inside are views too (the same view each time).
+local views = setmetatable({}, { __mode = "k" })
+local function view(t, name)
+  if type(t) ~= "table" or protected[t] then return t end
+  local v = views[t]
+  if v then return v end
+  local function iter(_, k)
+    local key, value = next(t, k)
+    return key, view(value, name)
+  end
+  v = setmetatable({}, {
+    __index = function(_, k) return view(t[k], name) end,
+    __newindex = refuse(name),
+    __pairs = function() return iter, nil, nil end,
+    __len = function() return #t end,
+    __metatable = false,
+  })
+  protected[v] = true
+  views[t] = v
+  return v
+end
+kit.view = view
+
+-- A deep copy of plain data (a list read from a unit's attributes, say).
+local function copy(v)
+  if type(v) ~= "table" then return v end
+  local c = {}
+  for k, x in next, v do c[k] = copy(x) end
+  return c
+end
+kit.copy = copy
+
+return kit
+"#;
 
 /// Builds the sandbox from the real globals (run once per host, before any script): returns
 /// the function that makes a fresh script environment. `umpire` is the API table, `print`,
-/// `require` and `random` the host's replacements.
+/// `require` and `random` the host's replacements, `store` makes a script's store and `kit`
+/// is the [`toolkit`].
 pub(crate) fn build(
     lua: &Lua,
     umpire: Table,
@@ -244,47 +238,55 @@ pub(crate) fn build(
     require: Function,
     random: Function,
     store: Function,
+    kit: Table,
 ) -> mlua::Result<Function> {
-    let check = lua.create_function(check_caught)?;
-    let tripped = lua.create_function(|lua, ()| {
-        Ok(lua
-            .app_data_ref::<BudgetState>()
-            .is_some_and(|st| st.tripped.is_some()))
-    })?;
-    lua.load(PRELUDE)
-        .set_name("=umpire sandbox")
-        .call((umpire, print, require, random, check, tripped, store))
+    let strings = super::library::string_functions(lua)?;
+    let (check_caught, tripped, charge, sync) = super::budget::functions(lua)?;
+    let raw_table: Table = lua.globals().get("table")?;
+    let tables: Table = trusted(lua, "umpire table library", super::library::TABLES)?
+        .call((raw_table, charge.clone()))?;
+    // `load`'s check of a chunk: nil, or why it is refused (see `lexer`).
+    let check_chunk =
+        lua.create_function(|_, (chunk, name): (mlua::LuaString, Option<String>)| {
+            let name = name.unwrap_or_else(|| "[string]".into());
+            Ok(super::lexer::close_attribute(&chunk.as_bytes())
+                .map(|line| super::lexer::close_message(&name, line)))
+        })?;
+    let budget = lua.create_table()?;
+    budget.raw_set("check_chunk", check_chunk)?;
+    budget.raw_set("check_caught", check_caught)?;
+    budget.raw_set("tripped", tripped)?;
+    budget.raw_set("charge", charge)?;
+    budget.raw_set("sync", sync)?;
+    trusted(lua, "umpire sandbox", PRELUDE)?.call((
+        umpire, print, require, random, store, kit, strings, tables, budget,
+    ))
 }
 
 /// Runs with the real globals; everything it hands out is a copy or a read-only proxy.
-const PRELUDE: &str = r#"
-local umpire, host_print, host_require, host_random, check_caught, is_tripped, make_store = ...
+const PRELUDE: &str = r##"
+local umpire, host_print, host_require, host_random, make_store, kit, strings, tables, budget = ...
+local check_caught, is_tripped, sync = budget.check_caught, budget.tripped, budget.sync
+local check_chunk, charge = budget.check_chunk, budget.charge
 local G = _G
 local raw_pcall, raw_xpcall, raw_load = G.pcall, G.xpcall, G.load
 local raw_setmetatable, raw_rawset, raw_rawget = G.setmetatable, G.rawset, G.rawget
-local raw_resume, raw_close = G.coroutine.resume, G.coroutine.close
-local next, error, tostring, type = G.next, G.error, G.tostring, G.type
+local next, error, type = G.next, G.error, G.type
+local readonly, is_protected = kit.readonly, kit.is_protected
 
--- Proxies handed to scripts: reads go through, writes fail, the metatable is hidden.
-local protected = raw_setmetatable({}, { __mode = "k" })
-local function readonly(t, name)
-  local proxy = {}
-  raw_setmetatable(proxy, {
-    __index = t,
-    __newindex = function(_, k)
-      error("`" .. name .. "` is read-only (cannot set `" .. tostring(k) .. "`)", 2)
-    end,
-    __pairs = function() return next, t, nil end,
-    __len = function() return #t end,
-    __metatable = false,
-  })
-  protected[proxy] = true
-  return proxy
-end
 local function copy(t)
   local c = {}
   for k, v in next, t do c[k] = v end
   return c
+end
+
+-- C functions that read their whole string argument without making anything of its size
+-- (what they make, the collector's sentinel charges): a long one is charged as read.
+local function reads(f)
+  return function(s, ...)
+    if type(s) == "string" and #s > 256 then charge(#s // 16) end
+    return f(s, ...)
+  end
 end
 
 -- A caught error is re-raised if a budget ran out, so `pcall` cannot swallow it.
@@ -293,12 +295,21 @@ local function pass(ok, ...)
   return ok, ...
 end
 
+local raw_select = G.select
 local base = {
   assert = G.assert, error = G.error, ipairs = G.ipairs, next = G.next, pairs = G.pairs,
-  rawequal = G.rawequal, rawget = G.rawget, rawlen = G.rawlen, select = G.select,
-  tonumber = G.tonumber, tostring = G.tostring, type = G.type, getmetatable = G.getmetatable,
+  rawequal = G.rawequal, rawget = G.rawget, rawlen = G.rawlen,
+  tonumber = reads(G.tonumber), tostring = G.tostring, type = G.type, getmetatable = G.getmetatable,
   _VERSION = G._VERSION, print = host_print, require = host_require,
 }
+-- `select(n, ...)` moves what follows the n-th value: a long list is charged.
+base.select = function(n, ...)
+  if n ~= "#" then
+    local k = raw_select("#", ...)
+    if k > 256 then charge(k) end
+  end
+  return raw_select(n, ...)
+end
 base.pcall = function(f, ...) return pass(raw_pcall(f, ...)) end
 -- Lua calls a message handler with hooks off when the error came from the budget hook:
 -- once a budget has run out, the script's handler is skipped.
@@ -310,30 +321,86 @@ base.xpcall = function(f, h, ...)
   return pass(raw_xpcall(f, handler, ...))
 end
 base.rawset = function(t, k, v)
-  if protected[t] then error("cannot modify a read-only table", 2) end
+  if is_protected(t) then error("cannot modify a read-only table", 2) end
   return raw_rawset(t, k, v)
 end
 base.setmetatable = function(t, mt)
-  -- Finalisers, and `__close` after a budget error in a coroutine, run with hooks off.
+  -- Finalisers run with hooks off; `__close` is refused too (see `coroutine.close`).
   if type(mt) == "table" and (raw_rawget(mt, "__gc") ~= nil or raw_rawget(mt, "__close") ~= nil) then
     error("`__gc` and `__close` metamethods are not allowed in scripts", 2)
   end
   return raw_setmetatable(t, mt)
 end
 
--- Strings: no `dump`, and the metatable cannot be read or changed.
-G.string.dump = nil
+-- Strings: the budgeted functions go into the real table, which string methods read through
+-- the string metatable; no `dump`; the metatable cannot be read or changed.
+local S = G.string
+for name, f in next, strings do S[name] = f end
+S.byte = reads(S.byte)
+S.dump = nil
 G.getmetatable("").__metatable = false
-base.string = readonly(G.string, "string")
-base.table = readonly(copy(G.table), "table")
-base.utf8 = readonly(copy(G.utf8), "utf8")
+base.string = readonly(S, "string")
+base.table = readonly(tables, "table")
+local utf8 = copy(G.utf8)
+utf8.len, utf8.codepoint, utf8.offset = reads(utf8.len), reads(utf8.codepoint), reads(utf8.offset)
+base.utf8 = readonly(utf8, "utf8")
 local math = copy(G.math)
 math.random = host_random
 math.randomseed = nil
 base.math = readonly(math, "math")
-local co = copy(G.coroutine)
-co.resume = function(c, ...) return pass(raw_resume(c, ...)) end
-co.close = function(c) return pass(raw_close(c)) end
+
+-- Coroutines. A coroutine stopped by a budget error keeps its hooks off (Lua leaves it so),
+-- so it is never closed: its to-be-closed variables would run unbounded. Entering and
+-- leaving a coroutine sets the count hook's interval of the thread entered.
+local C = G.coroutine
+local co_create, co_resume, co_close, co_yield, co_status = C.create, C.resume, C.close, C.yield, C.status
+local poisoned = raw_setmetatable({}, { __mode = "k" })
+local co = copy(C)
+co.create = function(f)
+  if type(f) ~= "function" then return co_create(f) end
+  return co_create(function(...)
+    sync()
+    return f(...)
+  end)
+end
+local function resumed(c, ok, ...)
+  if not ok and is_tripped() then poisoned[c] = true end
+  sync()
+  if not ok then check_caught((...)) end
+  return ok, ...
+end
+co.resume = function(c, ...) return resumed(c, co_resume(c, ...)) end
+local function back(...)
+  sync()
+  return ...
+end
+co.yield = function(...) return back(co_yield(...)) end
+co.close = function(c)
+  if poisoned[c] then
+    check_caught(nil)
+    return false, "cannot close a coroutine stopped by a budget: its to-be-closed variables are dropped"
+  end
+  return pass(co_close(c))
+end
+-- As Lua's `coroutine.wrap`: an error closes the coroutine and is raised again, with the
+-- caller's position in front of a message.
+local function wrapped(c, ok, ...)
+  if not ok and is_tripped() then poisoned[c] = true end
+  sync()
+  if ok then return ... end
+  local e = ...
+  check_caught(e)
+  if co_status(c) == "dead" then
+    local _, closed = co_close(c)
+    if closed ~= nil then e = closed end
+  end
+  if type(e) == "string" then error(e, 2) end
+  error(e, 0)
+end
+co.wrap = function(f)
+  local c = co.create(f)
+  return function(...) return wrapped(c, co_resume(c, ...)) end
+end
 base.coroutine = readonly(co, "coroutine")
 base.umpire = readonly(umpire, "umpire")
 
@@ -347,9 +414,34 @@ local function new_env(script)
   return raw_setmetatable(env, env_mt)
 end
 
+-- Compiling is one C call: a chunk is at most 1 MiB (a few milliseconds to compile), and
+-- its text is charged.
+local concat, MAX_CHUNK = G.table.concat, 1 << 20
+local function too_big(n)
+  return "load: a chunk is at most 1 MiB, this one is " .. n .. " bytes"
+end
 base.load = function(chunk, name, mode, env)
   if mode ~= nil and mode ~= "t" then
     error("load: only text chunks are allowed (mode \"t\")", 2)
+  end
+  if type(chunk) == "function" then
+    -- The pieces a reader gives are read first, so the whole text can be checked.
+    local parts, size = {}, 0
+    while true do
+      local piece = chunk()
+      if piece == nil or piece == "" then break end
+      if type(piece) ~= "string" then return nil, "reader function must return a string" end
+      size = size + #piece
+      if size > MAX_CHUNK then return nil, too_big(size) end
+      parts[#parts + 1] = piece
+    end
+    chunk = concat(parts)
+  end
+  if type(chunk) == "string" then
+    if #chunk > MAX_CHUNK then return nil, too_big(#chunk) end
+    charge(#chunk // 8)
+    local refused = check_chunk(chunk, type(name) == "string" and name or nil)
+    if refused then return nil, refused end
   end
   return raw_load(chunk, name, "t", env or new_env(nil))
 end
@@ -357,4 +449,4 @@ end
 -- Nothing else may reach the real globals' loaders.
 G.dofile, G.loadfile, G.load, G.require, G.collectgarbage = nil, nil, nil, nil, nil
 return new_env
-"#;
+"##;

@@ -36,10 +36,14 @@ fn runtime(e: impl std::fmt::Display) -> mlua::Error {
     mlua::Error::runtime(e.to_string())
 }
 
-/// A reason argument: required, non-empty text.
-fn reason(v: Value, what: &str) -> mlua::Result<String> {
+/// A reason argument: required, non-empty text, at most the `text` limit.
+fn reason(lua: &Lua, v: Value, what: &str) -> mlua::Result<String> {
     match v {
-        Value::String(s) if !s.to_str()?.trim().is_empty() => Ok(s.to_str()?.to_string()),
+        Value::String(s) if !s.to_str()?.trim().is_empty() => {
+            let text = s.to_str()?.to_string();
+            super::host::check_text(lua, &text, &format!("the reason for {what}"))?;
+            Ok(text)
+        }
         _ => Err(runtime(format!(
             "{what} needs a reason (text), such as \"lost a stand to shooting (5.2.4)\": it is shown in the breakdown and kept in the journal"
         ))),
@@ -57,14 +61,20 @@ fn text(v: &Value, what: &str) -> mlua::Result<String> {
     }
 }
 
-/// Notes a change the game has applied, with its reason; `nil` for Lua.
-fn note(changes: &mut Vec<Change>, notes: &mut Vec<Note>, c: Change, reason: String) -> Value {
-    notes.push(Note {
-        change: c.to_string(),
-        reason,
-    });
+/// Notes a change the game has applied, with its reason (its text counts as output: it is
+/// shown under the command); `nil` for Lua.
+fn note(
+    lua: &Lua,
+    changes: &mut Vec<Change>,
+    notes: &mut Vec<Note>,
+    c: Change,
+    reason: String,
+) -> mlua::Result<Value> {
+    let change = c.to_string();
     changes.push(c);
-    Value::Nil
+    super::host::add_output(lua, change.len() + reason.len() + 8)?;
+    notes.push(Note { change, reason });
+    Ok(Value::Nil)
 }
 
 /// How scripts show a unit, side or command: its name with its id (`Warriors 7 [war7]`), so
@@ -179,14 +189,24 @@ pub(crate) fn op(
             let id = text(&arg(), "a unit id")?;
             let attr = text(&arg(), "an attribute name")?;
             let value = arg();
-            let why = reason(arg(), &format!("changing {id} {attr}"))?;
-            let value = super::registry::lua_to_state(&value).ok_or_else(|| {
-                runtime(format!(
-                    "{id} {attr}: a value is a number, text, true/false or a list"
-                ))
+            let why = reason(lua, arg(), &format!("changing {id} {attr}"))?;
+            let cap = super::host::limits(lua).text;
+            let mut room = cap;
+            let value = super::registry::lua_to_state_within(&value, &mut room).ok_or_else(|| {
+                if room == 0 {
+                    runtime(format!(
+                        "{id} {attr}: the value is more than the {} a value may take (the `text` limit; a club can raise it with `--limit text=16KiB`)",
+                        super::data::shown_bytes(cap)
+                    ))
+                } else {
+                    runtime(format!(
+                        "{id} {attr}: a value is a number, text, true/false or a list (of at most {} levels)",
+                        super::registry::MAX_LIST_DEPTH
+                    ))
+                }
             })?;
             let c = game.set_attr(&id, &attr, value).map_err(runtime)?;
-            note(world.changes, notes, c, why)
+            note(lua, world.changes, notes, c, why)?
         }
         "markers" => {
             let id = text(&arg(), "a unit id")?;
@@ -208,7 +228,7 @@ pub(crate) fn op(
         "mark" => {
             let id = text(&arg(), "a unit id")?;
             let marker = text(&arg(), "a marker name")?;
-            let why = reason(arg(), &format!("marking {id} {marker}"))?;
+            let why = reason(lua, arg(), &format!("marking {id} {marker}"))?;
             let expiry = match arg() {
                 Value::Nil => None,
                 v => {
@@ -217,14 +237,14 @@ pub(crate) fn op(
                 }
             };
             let c = game.mark(&id, &marker, expiry).map_err(runtime)?;
-            note(world.changes, notes, c, why)
+            note(lua, world.changes, notes, c, why)?
         }
         "unmark" => {
             let id = text(&arg(), "a unit id")?;
             let marker = text(&arg(), "a marker name")?;
-            let why = reason(arg(), &format!("unmarking {id} {marker}"))?;
+            let why = reason(lua, arg(), &format!("unmarking {id} {marker}"))?;
             let c = game.unmark(&id, &marker).map_err(runtime)?;
-            note(world.changes, notes, c, why)
+            note(lua, world.changes, notes, c, why)?
         }
         "clock" => {
             let t = lua.create_table()?;
@@ -248,15 +268,12 @@ pub(crate) fn op(
         "store_set" => {
             let script = text(&arg(), "a script name")?;
             let key = text(&arg(), "a store key")?;
+            super::host::check_text(lua, &key, "a store key")?;
             let value = match arg() {
                 Value::Nil => None,
-                v => Some(lua.from_value::<serde_json::Value>(v).map_err(|e| {
-                    runtime(format!(
-                        "store.{key}: only plain data can be stored (numbers, text, true/false and tables of them): {e}"
-                    ))
-                })?),
+                v => Some(stored_value(lua, &script, &key, &v)?),
             };
-            let c = game.set_stored(&script, &key, value).map_err(runtime)?;
+            let c = store_set(lua, game, &script, &key, value)?;
             world.changes.push(c);
             Value::Nil
         }
@@ -273,6 +290,77 @@ pub(crate) fn op(
     Ok(MultiValue::from_vec(vec![out]))
 }
 
+/// `v` as the JSON to keep under `store.KEY` of `script`: plain data no bigger than the
+/// `store` limit.
+fn stored_value(
+    lua: &Lua,
+    script: &str,
+    key: &str,
+    v: &Value,
+) -> mlua::Result<(serde_json::Value, usize)> {
+    let cap = super::host::limits(lua).store;
+    super::data::to_json(lua, v, cap).map_err(|e| match e {
+        super::data::DataError::Budget(e) => e,
+        super::data::DataError::TooBig(_) => runtime(format!(
+            "store.{key}: this value takes more than the {} the store of `{script}` may hold (the `store` limit; a club can raise it with `--limit store=128MiB`)",
+            super::data::shown_bytes(cap)
+        )),
+        e => runtime(format!("store.{key}: {e}")),
+    })
+}
+
+/// Sets `store.KEY` of `script` to `value` (`None` removes it; a value comes with about the
+/// bytes it takes), if the store then holds at most the `store` limit and this call has
+/// written at most as much into it.
+fn store_set(
+    lua: &Lua,
+    game: &mut Game,
+    script: &str,
+    key: &str,
+    value: Option<(serde_json::Value, usize)>,
+) -> mlua::Result<Change> {
+    use super::data::{json_size, shown_bytes};
+    let cap = super::host::limits(lua).store;
+    let entry = |v: &serde_json::Value| key.len() + 4 + json_size(v);
+    let known = lua
+        .app_data_ref::<super::host::HostData>()
+        .and_then(|d| d.held.stores.get(script).copied());
+    // The store's size is worked out the first time a call touches it, then kept up to date.
+    let size = match known {
+        Some(n) => n,
+        None => game.store_of(script).map_or(0, |m| {
+            m.iter().map(|(k, v)| k.len() + 4 + json_size(v)).sum()
+        }),
+    };
+    let old = game.stored(script, key).map_or(0, entry);
+    let new = value.as_ref().map_or(0, |(_, n)| key.len() + 4 + n);
+    let after = size - old.min(size) + new;
+    let written = lua
+        .app_data_ref::<super::host::HostData>()
+        .map_or(0, |d| d.held.written.get(script).copied().unwrap_or(0))
+        + new;
+    if after > cap {
+        return Err(runtime(format!(
+            "store.{key}: the store of `{script}` would hold {after} bytes, more than its {} (the `store` limit; a club can raise it with `--limit store=128MiB`)",
+            shown_bytes(cap)
+        )));
+    }
+    if written > cap {
+        return Err(runtime(format!(
+            "store.{key}: this command has written {written} bytes into the store of `{script}`, more than the {} one command may write (the `store` limit)",
+            shown_bytes(cap)
+        )));
+    }
+    let c = game
+        .set_stored(script, key, value.map(|(v, _)| v))
+        .map_err(runtime)?;
+    if let Some(mut d) = lua.app_data_mut::<super::host::HostData>() {
+        d.held.stores.insert(script.to_string(), after);
+        d.held.written.insert(script.to_string(), written);
+    }
+    Ok(c)
+}
+
 /// `world(op, …)` from Lua: the call's world function, or an error outside a call.
 pub(crate) fn lua_world(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue> {
     super::host::call_host(
@@ -284,28 +372,33 @@ pub(crate) fn lua_world(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue>
 }
 
 /// Builds the unit API from [`UNIT`]: returns the table of functions the host installs
-/// (`unit`, `units`, `clock`, `handles`, `store`).
-pub(crate) fn build(lua: &Lua) -> mlua::Result<Table> {
+/// (`unit`, `units`, `clock`, `handles`, `store`). `kit` is the sandbox's toolkit.
+pub(crate) fn build(lua: &Lua, kit: &Table) -> mlua::Result<Table> {
     let world = lua.create_function(lua_world)?;
-    lua.load(UNIT).set_name("=umpire units").call(world)
+    super::sandbox::trusted(lua, "umpire units", UNIT)?.call((world, kit.clone()))
 }
 
 /// Trusted Lua: unit handles and the store proxy over `world(op, …)`.
 const UNIT: &str = r#"
-local world = ...
-local type, tostring, error, setmetatable, rawget = type, tostring, error, setmetatable, rawget
+local world, kit = ...
+local type, tostring, error, setmetatable = type, tostring, error, setmetatable
+local protect, copy = kit.protect, kit.copy
 
 local Unit = {}
 local methods = {}
 local fields = { id = true, name = true, bare_name = true, side = true, command = true, kind = true }
 
--- A handle: the unit's id; everything else is read from the game when asked. What a call
--- has read is kept for the rest of that call (`cache`, emptied by `reset` at the start of
--- each call) and dropped for a unit as soon as the unit is changed.
+-- A handle: an empty table whose id is kept here, out of the scripts' reach; everything
+-- else is read from the game when asked. What a call has read is kept for the rest of that
+-- call (`cache`, emptied when the host bumps `api.serial`) and dropped for a unit as soon as
+-- the unit is changed.
+local ids = setmetatable({}, { __mode = "k" })
 local function handle(id)
-  return setmetatable({ [Unit] = id }, Unit)
+  local h = protect(setmetatable({}, Unit))
+  ids[h] = id
+  return h
 end
-local function id_of(u) return rawget(u, Unit) end
+local function id_of(u) return ids[u] end
 
 local api = {}
 local cache, declared, serial = {}, nil, nil
@@ -330,6 +423,8 @@ Unit.__index = function(u, k)
   local s = snap(id_of(u))
   if fields[k] then return s[k] end
   local v = s.attrs[k]
+  -- A list is copied: what one script does to it no other script sees.
+  if type(v) == "table" then return copy(v) end
   if v ~= nil then return v end
   -- Not a declared attribute: the host says what is wrong.
   return world("get", id_of(u), k)
@@ -409,7 +504,7 @@ api.handle = handle
 
 -- `store`: plain data kept in the game (journalled, undone, replayed), one per script.
 function api.store(script)
-  local proxy = {}
+  local proxy = protect({})
   return setmetatable(proxy, {
     __index = function(_, k) return world("store_get", script, k) end,
     __newindex = function(_, k, v) world("store_set", script, k, v) end,

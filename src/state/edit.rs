@@ -71,6 +71,7 @@ impl Game {
     /// Adds a side after the others; its attributes start at the schema's defaults.
     pub fn add_side(&mut self, id: &str, name: &str) -> Result<Change, StateError> {
         let id = Id::new(id)?;
+        check_name(name)?;
         let attrs = defaults(&self.schema, Kind::Side);
         let side = Side {
             id,
@@ -87,6 +88,7 @@ impl Game {
     /// Adds a command at the end of `side`.
     pub fn add_command(&mut self, side: &str, id: &str, name: &str) -> Result<Change, StateError> {
         let id = Id::new(id)?;
+        check_name(name)?;
         let s = self.find_side(side)?;
         let command = Command {
             id,
@@ -111,6 +113,7 @@ impl Game {
         attrs: impl IntoIterator<Item = (String, Value)>,
     ) -> Result<Change, StateError> {
         let id = Id::new(id)?;
+        check_name(name)?;
         let c = self.find_command(command)?;
         let mut unit = Unit::new(id, name);
         unit.side = c.side.clone();
@@ -131,6 +134,7 @@ impl Game {
         attrs: impl IntoIterator<Item = (String, Value)>,
     ) -> Result<Change, StateError> {
         let id = Id::new(id)?;
+        check_name(name)?;
         let u = self.find_unit(unit)?;
         let index = u.elements.len();
         let element = Element {
@@ -210,6 +214,7 @@ impl Game {
     /// Renames `id` (its display name; ids never change).
     pub fn rename(&mut self, id: &str, name: &str) -> Result<Change, StateError> {
         let id = Id::new(id)?;
+        check_name(name)?;
         if self.kind_of(id.as_str()).is_none() {
             return Err(self.unknown_any(id.as_str()));
         }
@@ -416,4 +421,11 @@ pub fn defaults(schema: &Schema, kind: Kind) -> Attrs {
         .iter()
         .map(|(k, d)| (k.clone(), d.default.clone()))
         .collect()
+}
+
+/// A new name may not hold control characters or bidirectional overrides (names already in
+/// a journal are replayed as they are, and shown escaped).
+fn check_name(name: &str) -> Result<(), StateError> {
+    crate::escape::check_name(name, "name")
+        .map_err(|m| super::error::StateErrorKind::BadName(m).into())
 }

@@ -229,6 +229,10 @@ pub enum StateErrorKind {
     /// A data file with a key or value that does not fit its format.
     #[error("{0}")]
     Format(String),
+    /// A new name holding a control character or a bidirectional override (see
+    /// [`crate::escape::check_name`]).
+    #[error("{0}")]
+    BadName(String),
 }
 
 pub(crate) fn err<T>(kind: StateErrorKind) -> Result<T, StateError> {

@@ -370,6 +370,37 @@ impl Schema {
         }
     }
 
+    /// Checks the names a new schema brings (attributes, choices, markers, phases) for control
+    /// characters and bidirectional overrides (see [`crate::escape::check_name`]). Not part of
+    /// [`Schema::validate`]: a schema already in a journal replays as it is.
+    pub fn check_names(&self) -> Result<(), StateError> {
+        let bad = |m: String| StateError::from(StateErrorKind::BadName(m));
+        let check = |name: &str, what: &str| crate::escape::check_name(name, what).map_err(bad);
+        for kind in Kind::ALL {
+            for (name, def) in self.attrs(kind) {
+                check(name, "the attribute")?;
+                if let AttrType::Choice { values } = &def.ty {
+                    for v in values {
+                        check(v, &format!("a value of `{name}`"))?;
+                    }
+                }
+            }
+        }
+        for name in self.markers.keys() {
+            check(name, "the marker")?;
+        }
+        for step in &self.sequence.steps {
+            let phases = match step {
+                super::clock::StepDef::Phase(p) => std::slice::from_ref(p),
+                super::clock::StepDef::EachSide { each_side } => each_side.as_slice(),
+            };
+            for p in phases {
+                check(p, "the phase")?;
+            }
+        }
+        Ok(())
+    }
+
     /// Checks the schema itself: defaults fit their types, bounds are in order, choices are
     /// not empty, `status` names declared attributes, the sequence is well formed.
     pub fn validate(&self) -> Result<(), StateError> {

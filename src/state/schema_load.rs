@@ -85,6 +85,7 @@ impl Schema {
         // Checks that need the whole schema (status names) point at the `status` section.
         let at = get(root, "status").map_or(0..0, |v| v.span());
         schema.validate().map_err(|e| doc.place(e, at))?;
+        schema.check_names().map_err(|e| doc.place(e, 0..0))?;
         Ok(schema)
     }
 }

@@ -1,0 +1,150 @@
+//! Text bound for the terminal: control characters and bidirectional overrides made
+//! visible, and the check that keeps them out of new names.
+//!
+//! A terminal obeys what it is sent. Text a script prints, a name in an army file or an old
+//! journal, a label in a dice expression could otherwise move the cursor and rewrite a line
+//! (`\u{1b}[1A\u{1b}[2K` fakes a roll), clear the screen, set the window title, or reorder
+//! what follows it (a right-to-left override). This module owns which characters count as
+//! unsafe ([`is_unsafe`]), their visible form ([`escape`], [`escape_line`]) and the check new
+//! names pass ([`check_name`]). It knows nothing of where text comes from: the shell escapes
+//! everything it prints, the game and the script host refuse unsafe characters in new names.
+//! JSON output needs none of this: serde escapes control characters itself, and programs
+//! reading JSON do not interpret what they read.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// Whether `c` can change what a terminal shows beyond itself: a C0 control other than
+/// newline and tab, DEL, a C1 control (U+0080 to U+009F, among them the one-character CSI),
+/// or a bidirectional mark, embedding, override or isolate.
+pub fn is_unsafe(c: char) -> bool {
+    matches!(
+        c,
+        '\u{0}'..='\u{8}'
+            | '\u{b}'..='\u{1f}'
+            | '\u{7f}'..='\u{9f}'
+            | '\u{61c}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}'
+    )
+}
+
+/// `text` with every unsafe character (see [`is_unsafe`]) written as a visible escape,
+/// `\u{1b}`; newlines and tabs are kept. Borrows when there is nothing to escape.
+pub fn escape(text: &str) -> Cow<'_, str> {
+    escape_if(text, is_unsafe)
+}
+
+/// [`escape`] for text that must stay on one line (a prompt, a name in a list): newlines and
+/// tabs are escaped too.
+pub fn escape_line(text: &str) -> Cow<'_, str> {
+    escape_if(text, |c| is_unsafe(c) || c == '\n' || c == '\t')
+}
+
+fn escape_if(text: &str, unsafe_char: impl Fn(char) -> bool) -> Cow<'_, str> {
+    let Some(first) = text.find(&unsafe_char) else {
+        return Cow::Borrowed(text);
+    };
+    let mut out = String::with_capacity(text.len() + 8);
+    out.push_str(&text[..first]);
+    for c in text[first..].chars() {
+        if unsafe_char(c) {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The first character of `text` a name may not hold (an unsafe character, a newline or a
+/// tab), with its byte offset.
+pub fn first_unsafe_in_name(text: &str) -> Option<(usize, char)> {
+    text.char_indices()
+        .find(|&(_, c)| is_unsafe(c) || c == '\n' || c == '\t')
+}
+
+/// Checks a new name (of a side, a unit, a command, an attribute, a table…): `what` says
+/// what it names, for the message. A name may hold any character a terminal shows as itself.
+pub fn check_name(text: &str, what: &str) -> Result<(), String> {
+    match first_unsafe_in_name(text) {
+        None => Ok(()),
+        Some((at, c)) => Err(format!(
+            "{what} `{}` holds {} (U+{:04X}, at byte {at}): names may not hold control characters or bidirectional overrides; type the name without it",
+            escape_line(text),
+            describe(c),
+            u32::from(c)
+        )),
+    }
+}
+
+/// What kind of unsafe character `c` is, for messages.
+fn describe(c: char) -> &'static str {
+    match c {
+        '\u{1b}' => "an escape character",
+        '\n' => "a line break",
+        '\t' => "a tab",
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => "a control character",
+        _ => "a bidirectional control",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_become_visible_and_the_rest_is_kept() {
+        assert_eq!(escape("plain · text ✓"), "plain · text ✓");
+        assert!(matches!(escape("plain"), Cow::Borrowed(_)));
+        assert_eq!(
+            escape("\u{1b}[1A\u{1b}[2Kfake: 1d6 (6) = 6"),
+            "\\u{1b}[1A\\u{1b}[2Kfake: 1d6 (6) = 6"
+        );
+        assert_eq!(escape("a\nb\tc\r"), "a\nb\tc\\u{d}");
+        assert_eq!(
+            escape("\u{7}\u{7f}\u{9b}2J\u{85}"),
+            "\\u{7}\\u{7f}\\u{9b}2J\\u{85}"
+        );
+        assert_eq!(escape("\u{0}"), "\\u{0}");
+    }
+
+    #[test]
+    fn bidirectional_overrides_and_isolates_become_visible() {
+        for c in [
+            '\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}', '\u{202e}', '\u{2066}', '\u{2067}',
+            '\u{2068}', '\u{2069}', '\u{200e}', '\u{200f}', '\u{61c}',
+        ] {
+            let text = format!("a{c}b");
+            assert_eq!(escape(&text), format!("a\\u{{{:x}}}b", u32::from(c)));
+        }
+        // Right-to-left letters themselves are fine.
+        assert_eq!(escape("שלום"), "שלום");
+    }
+
+    #[test]
+    fn one_line_text_escapes_newlines_and_tabs_too() {
+        assert_eq!(escape_line("a\nb\tc"), "a\\u{a}b\\u{9}c");
+    }
+
+    #[test]
+    fn names_with_control_characters_are_refused_with_where() {
+        assert!(check_name("The 9th Legion", "a name").is_ok());
+        let e = check_name("Red\u{1b}]0;pwned\u{7}", "the name").unwrap_err();
+        assert!(
+            e.starts_with(
+                "the name `Red\\u{1b}]0;pwned\\u{7}` holds an escape character (U+001B, at byte 3)"
+            ),
+            "{e}"
+        );
+        let e = check_name("a\u{202e}b", "a name").unwrap_err();
+        assert!(e.contains("a bidirectional control (U+202E"), "{e}");
+        assert!(
+            check_name("two\nlines", "a name")
+                .unwrap_err()
+                .contains("a line break")
+        );
+    }
+}
