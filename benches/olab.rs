@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use umpire::dice::DiceBox;
-use umpire::repl::Session;
+use umpire::engine::Session;
 
 /// Iterations between fresh sessions (the journal grows by a record or two an iteration).
 const REBUILD: u64 = 2_000;

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use umpire::dice::{self, DiceBox};
-use umpire::repl::Session;
+use umpire::engine::Session;
 use umpire::script::{Control, Limits, RuleSource, load};
 
 const RULES: &str = r#"

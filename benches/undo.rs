@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 use criterion::{BenchmarkId, Criterion, criterion_group};
 use std::hint::black_box;
 use umpire::dice::DiceBox;
+use umpire::engine::Session;
 use umpire::journal::Journal;
-use umpire::repl::Session;
 use umpire::state::{Game, Schema, Value};
 
 /// Iterations between fresh sessions (the journal grows by two records an iteration).

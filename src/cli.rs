@@ -12,11 +12,12 @@ use clap::{Parser, Subcommand};
 
 use crate::dice::DiceBox;
 use crate::dice::source::fresh_seed;
+use crate::engine::Session;
+use crate::engine::rules::AskedRules;
 use crate::journal::Journal;
-use crate::repl::rules::AskedRules;
-use crate::repl::script::Script;
-use crate::repl::shell::{self, OneShotSeed, Printer, RunOptions};
-use crate::repl::{Palette, Session, UseColor};
+use crate::shell::input::Input;
+use crate::shell::run::{self, OneShotSeed, RunOptions};
+use crate::shell::{Printer, UseColor, repl};
 use crate::state::Game;
 
 /// umpire: dice, odds, tables and the whole game state for the umpire of a miniatures wargame.
@@ -123,7 +124,7 @@ pub enum Mode {
 /// `Err` is a failure to start or to write output (the binary treats a broken pipe as success).
 pub fn run(args: Args) -> io::Result<ExitCode> {
     if let Some(Mode::Test { paths }) = &args.mode {
-        let report = crate::repl::rule_tests::run_paths(paths)?;
+        let report = crate::engine::rule_tests::run_paths(paths)?;
         // Test names and failures come from the rule files: shown with controls visible.
         println!("{}", crate::escape::escape(&report.to_string()));
         return Ok(if report.failed() == 0 {
@@ -139,16 +140,16 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
     }
     let seed = args.seed.unwrap_or_else(fresh_seed);
-    let games = crate::repl::games::games_dir();
+    let games = crate::engine::games::games_dir();
     let journal_path = match (&args.journal, &args.game, args.no_journal, &args.mode) {
         (Some(p), _, _, _) => Some(p.clone()),
         (None, Some(name), _, _) => {
-            crate::repl::games::check_name(name)
+            crate::engine::games::check_name(name)
                 .map_err(|m| io::Error::new(io::ErrorKind::InvalidInput, m))?;
             let dir = games.clone().ok_or_else(|| {
                 io::Error::other("no user data folder to keep games in: give `--journal FILE`")
             })?;
-            Some(crate::repl::games::path_of(&dir, name))
+            Some(crate::engine::games::path_of(&dir, name))
         }
         (None, None, false, None) => games.as_deref().map(default_game),
         _ => None,
@@ -159,7 +160,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     };
     session.state.games_dir = games;
     session.set_limits(limits);
-    session.set_rules_root(crate::repl::rules::rules_root(args.rules.as_deref()));
+    session.set_rules_root(crate::engine::rules::rules_root(args.rules.as_deref()));
     let use_color = if args.no_color {
         UseColor::Never
     } else {
@@ -167,8 +168,8 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     };
     let printer = Printer {
         json: args.json,
-        palette: Palette::new(use_color),
-        err_palette: Palette::for_stderr(use_color),
+        palette: use_color.palette(),
+        err_palette: use_color.palette_for_stderr(),
     };
     let asked = AskedRules {
         ruleset: args.ruleset.clone(),
@@ -176,13 +177,13 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         house: (!args.house.is_empty()).then(|| args.house.clone()),
     };
     // The REPL brings the rules back after its banner; other modes stop if they do not load.
-    if args.mode.is_some() && !shell::resume(&mut session, &asked, &printer)? {
+    if args.mode.is_some() && !repl::resume(&mut session, &asked, &printer)? {
         return Ok(ExitCode::from(2));
     }
     let ok = match args.mode {
         None => {
             let history = args.history.or_else(default_history);
-            shell::repl(&mut session, &printer, history, &asked)?
+            repl::repl(&mut session, &printer, history, &asked)?
         }
         Some(Mode::Run {
             file,
@@ -190,15 +191,15 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
             echo,
         }) => {
             if args.seed.is_none() {
-                eprintln!("{}", shell::seed_note(seed));
+                eprintln!("{}", run::seed_note(seed));
             }
             let options = RunOptions {
                 stop_on_error,
                 echo,
             };
             if file.as_os_str() == "-" {
-                let mut script = Script::new("<stdin>".into(), io::stdin().lock());
-                shell::run_script(&mut session, &mut script, &printer, options)?
+                let mut script = Input::new("<stdin>".into(), io::stdin().lock());
+                run::run_script(&mut session, &mut script, &printer, options)?
             } else {
                 // A regular file only (`run -` reads a pipe), read whole under the file limit.
                 let bytes = crate::files::read(&file, session.state.limits.file).map_err(|e| {
@@ -208,8 +209,8 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
                     };
                     io::Error::new(kind, e.to_string())
                 })?;
-                let mut script = Script::new(file.display().to_string(), io::Cursor::new(bytes));
-                shell::run_script(&mut session, &mut script, &printer, options)?
+                let mut script = Input::new(file.display().to_string(), io::Cursor::new(bytes));
+                run::run_script(&mut session, &mut script, &printer, options)?
             }
         }
         Some(Mode::Test { .. }) => unreachable!("handled above"),
@@ -219,10 +220,10 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
                 chosen: args.seed.is_none(),
             };
             let line = format!("roll {}", expr.join(" "));
-            shell::one_shot(&mut session, &line, &printer, Some(seed))?
+            run::one_shot(&mut session, &line, &printer, Some(seed))?
         }
         // Exact odds use no dice, so there is no seed to show.
-        Some(Mode::Prob { expr }) => shell::one_shot(
+        Some(Mode::Prob { expr }) => run::one_shot(
             &mut session,
             &format!("prob {}", expr.join(" ")),
             &printer,
@@ -255,7 +256,7 @@ fn open_journal(
         .map_err(|e| io::Error::other(e.to_string()))?;
     let written = std::fs::metadata(path)
         .and_then(|m| m.modified())
-        .map(crate::repl::games::local_time)
+        .map(crate::engine::games::local_time)
         .unwrap_or_default();
     eprintln!(
         "umpire: journal {} ({})",
@@ -275,7 +276,7 @@ fn open_journal(
 /// The journal the shell opens without `--journal` or `--game`: the game last played in
 /// `dir`, else a new one named by today's local date.
 pub fn default_game(dir: &std::path::Path) -> PathBuf {
-    use crate::repl::games;
+    use crate::engine::games;
     games::last_played(dir).map_or_else(
         || games::path_of(dir, &games::fresh_name(dir, &games::today())),
         |g| g.path,

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use umpire::repl::Session;
+use umpire::engine::Session;
 
 /// The repository (where `rulesets/` and `scripts/` are).
 pub fn repo() -> PathBuf {

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use crate::common::{copy_dir, mkfifo, repo, umpire_timed};
 use umpire::dice::DiceBox;
-use umpire::repl::Session;
+use umpire::engine::Session;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use crate::common::{copy_dir, repo};
 use umpire::dice::DiceBox;
-use umpire::repl::{Palette, Session, render};
+use umpire::engine::{Palette, Session, render};
 
 /// A session on a copy of the demo ruleset in a temporary folder, with two units.
 fn session() -> (tempfile::TempDir, Session) {

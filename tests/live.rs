@@ -17,14 +17,14 @@ use std::path::{Path, PathBuf};
 
 use crate::common::{await_reload, copy_dir, repo};
 use umpire::dice::DiceBox;
-use umpire::repl::{Palette, Session, render};
+use umpire::engine::{Palette, Session, render};
 
 /// Waits for the watcher to reload after an edit; the REPL's line about it.
 fn reload_line(s: &mut Session) -> String {
     match await_reload(s) {
         Ok(_) => format!(
             "rules reloaded · {}",
-            umpire::repl::rules::summary(&s.state.scripts)
+            umpire::engine::rules::summary(&s.state.scripts)
         ),
         Err(e) => format!(
             "rules not reloaded, generation {} stays in force: {e}",

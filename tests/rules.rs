@@ -5,8 +5,8 @@ use std::path::Path;
 
 use crate::common::{await_reload, copy_dir, repo};
 use umpire::dice::DiceBox;
+use umpire::engine::Session;
 use umpire::journal::Record;
-use umpire::repl::Session;
 
 /// A session on a copy of the demo ruleset in a temporary folder, with two units.
 fn session() -> (tempfile::TempDir, Session) {
@@ -33,7 +33,7 @@ fn session() -> (tempfile::TempDir, Session) {
 /// Runs `line`, which must succeed; returns what it printed (plain text).
 fn ok(s: &mut Session, line: &str) -> String {
     match s.execute(line, None).expect("a command") {
-        Ok(out) => umpire::repl::render::output(&out, &umpire::repl::Palette::plain()),
+        Ok(out) => umpire::engine::render::output(&out, &umpire::engine::Palette::plain()),
         Err((_, e)) => panic!("`{line}` failed: {e}"),
     }
 }
@@ -278,7 +278,8 @@ fn a_fault_in_a_house_rule_names_its_file_and_line_and_how_to_carry_on() {
     ok(&mut s, "house on fog");
     ok(&mut s, "dice queue 4");
     let (_, e) = s.execute("shoot a1", None).unwrap().unwrap_err();
-    let shown = umpire::repl::render::error(&e, "shoot a1", None, &umpire::repl::Palette::plain());
+    let shown =
+        umpire::engine::render::error(&e, "shoot a1", None, &umpire::engine::Palette::plain());
     assert!(
         shown.contains("scripts/fog.lua:4: attempt to index a nil value"),
         "{shown}"

@@ -3,7 +3,7 @@
 
 use crate::common::repo;
 
-use umpire::repl::rule_tests::{Report, run_paths};
+use umpire::engine::rule_tests::{Report, run_paths};
 
 #[test]
 fn every_shipped_rule_test_passes() {

@@ -7,13 +7,13 @@
 
 use std::borrow::Cow;
 
-use super::command::{Command, split_words};
 use super::error::CommandError;
+use super::line::{CommandLine, split_words};
 use super::output::Output;
 use super::session::Context;
 
 /// Runs a command against the session.
-pub type Handler = fn(&mut Context<'_>, &Command) -> Result<Output, CommandError>;
+pub type Handler = fn(&mut Context<'_>, &CommandLine) -> Result<Output, CommandError>;
 
 /// Candidates for the next argument, given the registry (for commands that take command
 /// names) and the arguments already typed before it.
@@ -126,7 +126,7 @@ impl Registry {
                 match self.find(&name.text) {
                     Some(CommandSpec {
                         script: Some(decl), ..
-                    }) => super::script_commands::complete(decl, &args),
+                    }) => super::rule_commands::complete(decl, &args),
                     Some(CommandSpec {
                         complete: Some(complete),
                         ..
@@ -146,7 +146,7 @@ impl Registry {
 
 #[cfg(test)]
 mod tests {
-    use super::super::builtins;
+    use crate::engine::commands as builtins;
 
     fn complete(line: &str) -> Vec<String> {
         builtins::registry().complete(line, line.len()).1

@@ -3,13 +3,13 @@
 
 use serde_json::json;
 
-use super::color::Style;
-use super::command::Command;
-use super::error::CommandError;
-use super::game_commands::{read_file, state_err};
-use super::output::{Output, Text};
-use super::session::Context;
 use crate::dice::render::fmt_value;
+use crate::engine::commands::game::{read_file, state_err};
+use crate::engine::error::CommandError;
+use crate::engine::line::CommandLine;
+use crate::engine::output::{Output, Text};
+use crate::engine::session::Context;
+use crate::engine::style::Style;
 use crate::journal::{Journal, Reversal, Verified, verify_file};
 use crate::state::{Change, Game};
 use std::path::Path;
@@ -52,7 +52,7 @@ fn reversal_text(name: &str, verb: &str, r: &Reversal) -> Text {
 }
 
 /// The count of `undo [N]` / `redo [N]` (1 without one).
-fn count(cmd: &Command, usage: &str) -> Result<usize, CommandError> {
+fn count(cmd: &CommandLine, usage: &str) -> Result<usize, CommandError> {
     cmd.at_most(1, usage)?;
     match cmd.args.first() {
         None => Ok(1),
@@ -77,7 +77,7 @@ fn sets_up_rules(ctx: &Context<'_>, tx: u64) -> bool {
     match ctx.state.journal.record(tx).as_deref() {
         Some(crate::journal::Record::Tx(t)) => t.changes.iter().any(|c| {
             matches!(c, Change::SetStore { script, key, old: None, .. }
-                if script == super::rules::RULES_SCRIPT && key == super::rules::RULES_KEY)
+                if script == crate::engine::rules::RULES_SCRIPT && key == crate::engine::rules::RULES_KEY)
         }),
         _ => false,
     }
@@ -85,7 +85,7 @@ fn sets_up_rules(ctx: &Context<'_>, tx: u64) -> bool {
 
 /// `undo [N]`: reverses the latest N commands still in force (one by default), stopping
 /// before the set-up of the rules, which is never undone.
-pub fn undo(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn undo(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     let n = count(cmd, "undo [N]")?;
     let mut done = Vec::new();
     let mut t = Text::new();
@@ -122,7 +122,7 @@ pub fn undo(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
 }
 
 /// `redo [N]`: brings back the latest N commands undone (one by default).
-pub fn redo(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn redo(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     let n = count(cmd, "redo [N]")?;
     let mut done = Vec::new();
     let mut t = Text::new();
@@ -173,7 +173,7 @@ fn finish(name: &str, done: Vec<Reversal>, t: Text) -> Result<Output, CommandErr
 }
 
 /// `log [N]`: the last N transactions (10 by default), each with its rolls.
-pub fn log(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn log(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     cmd.at_most(1, "log [N]")?;
     let n = match cmd.args.first() {
         None => 10,
@@ -225,7 +225,7 @@ pub fn log(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError>
 
 /// `journal` (where it is, how long), `journal verify [FILE]` (check the session's journal,
 /// or another one, without opening it for writing).
-pub fn journal(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn journal(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     cmd.at_most(2, "journal [verify [FILE]]")?;
     let path = ctx.state.journal.path_buf();
     match cmd.args.first().map(|w| w.text.as_str()) {
@@ -292,7 +292,7 @@ fn verified_output(path: &Path, v: &Verified) -> Output {
 
 /// `save FILE`: the whole game as JSON, written beside the file and renamed over it (through
 /// a symlink to its target); never over something that is not a regular file.
-pub fn save(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn save(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     cmd.at_most(1, "save FILE")?;
     let Some(w) = cmd.args.first() else {
         return Err(CommandError::usage(
@@ -328,7 +328,7 @@ fn replace(ctx: &mut Context<'_>, new: Game) -> Result<(), CommandError> {
 }
 
 /// `load FILE`: a game saved with `save` (undoable).
-pub fn load(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn load(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     cmd.at_most(1, "load FILE")?;
     let Some(w) = cmd.args.first() else {
         return Err(CommandError::usage(
@@ -365,7 +365,7 @@ pub fn load(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
 /// re-rolled), replacing the current one (undoable). A damaged journal is replayed up to the
 /// damage, and the output says where it stopped: the way to bring back what a damaged
 /// journal still holds.
-pub fn replay(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn replay(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     cmd.at_most(1, "replay FILE")?;
     let Some(w) = cmd.args.first() else {
         return Err(CommandError::usage(

@@ -1,9 +1,9 @@
 //! Rendering for people: an [`Output`]'s blocks as text through the [`Palette`], the `prob`
 //! bar chart, and errors with their caret under the whole command line.
 
-use super::color::{Palette, Style};
 use super::error::CommandError;
 use super::output::{Block, Comparison, Output, ProbReport, Text};
+use super::style::{Palette, Style};
 use crate::dice::ast::CmpOp;
 use crate::dice::ast::fmt_num;
 use crate::dice::exact::CutOffSide;

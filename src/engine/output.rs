@@ -6,8 +6,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::color::Style;
 use super::error::CommandError;
+use super::style::Style;
 use crate::dice::ast::CmpOp;
 use crate::dice::exact::Answer;
 use crate::dice::{Distribution, Roll};

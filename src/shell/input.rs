@@ -8,7 +8,7 @@
 
 use std::io::{self, BufRead};
 
-use super::error::CommandError;
+use crate::engine::error::CommandError;
 use crate::span::Span;
 
 /// The UTF-8 byte-order mark some editors put at the start of a file.
@@ -39,7 +39,7 @@ impl BadLine {
 pub type LineText = Result<String, BadLine>;
 
 /// A numbered line reader over a file or stdin.
-pub struct Script<R: BufRead> {
+pub struct Input<R: BufRead> {
     name: String,
     reader: R,
     line_no: usize,
@@ -47,10 +47,10 @@ pub struct Script<R: BufRead> {
     unread: Option<(usize, LineText)>,
 }
 
-impl<R: BufRead> Script<R> {
+impl<R: BufRead> Input<R> {
     /// Reads `reader`, called `name` in error locations (`session.umpire`, `<stdin>`).
     pub fn new(name: String, reader: R) -> Self {
-        Script {
+        Input {
             name,
             reader,
             line_no: 0,
@@ -100,7 +100,7 @@ mod tests {
     use super::*;
 
     fn all(input: &[u8]) -> Vec<(usize, LineText)> {
-        let mut s = Script::new("x".into(), input);
+        let mut s = Input::new("x".into(), input);
         let mut got = Vec::new();
         while let Some(l) = s.next_line().unwrap() {
             got.push(l);
@@ -152,7 +152,7 @@ mod tests {
 
     #[test]
     fn an_unread_line_comes_back_next() {
-        let mut s = Script::new("x".into(), "a\nb\n".as_bytes());
+        let mut s = Input::new("x".into(), "a\nb\n".as_bytes());
         let a = s.next_line().unwrap().unwrap();
         s.unread(a.clone());
         assert_eq!(s.next_line().unwrap(), Some(a));

@@ -1,16 +1,16 @@
 //! The game-state commands: `add`, `remove`, `rename`, `set`, `show`, `mark`, `unmark`,
 //! `next`, `clock`, `status`, `army load`, `schema load`.
 //!
-//! Each one changes the game only through [`State::change`](super::session::State::change),
+//! Each one changes the game only through [`State::change`](crate::engine::session::State::change),
 //! so its changes are journalled with it and undone if anything fails.
 
 use serde_json::{Value as Json, json};
 
-use super::color::Style;
-use super::command::{Command, Word};
-use super::error::{CommandError, CommandErrorKind};
-use super::output::{Output, Text};
-use super::session::Context;
+use crate::engine::error::{CommandError, CommandErrorKind};
+use crate::engine::line::{CommandLine, Word};
+use crate::engine::output::{Output, Text};
+use crate::engine::session::Context;
+use crate::engine::style::Style;
 use crate::span::Span;
 use crate::state::{Expiry, Kind, Schema, Selector, StateError, UnitView, load_roster};
 
@@ -33,14 +33,14 @@ fn at(e: StateError, span: Span) -> CommandError {
 
 /// The text of `words` as typed (from the first word's start to the last word's end), and
 /// where it starts in the line.
-fn joined<'a>(cmd: &'a Command, words: &[Word]) -> (&'a str, usize) {
+fn joined<'a>(cmd: &'a CommandLine, words: &[Word]) -> (&'a str, usize) {
     match (words.first(), words.last()) {
         (Some(a), Some(b)) => (&cmd.line[a.span.start..b.span.end], a.span.start),
         _ => ("", cmd.line.len()),
     }
 }
 
-fn need<'a>(cmd: &'a Command, n: usize, usage: &str) -> Result<&'a [Word], CommandError> {
+fn need<'a>(cmd: &'a CommandLine, n: usize, usage: &str) -> Result<&'a [Word], CommandError> {
     if cmd.args.len() < n {
         let span = cmd.args.last().map_or(cmd.name.span, |w| w.span);
         return Err(CommandError::usage(
@@ -53,7 +53,11 @@ fn need<'a>(cmd: &'a Command, n: usize, usage: &str) -> Result<&'a [Word], Comma
 }
 
 /// Resolves a selector written as `words`, to unit ids.
-fn select(ctx: &Context<'_>, cmd: &Command, words: &[Word]) -> Result<Vec<String>, CommandError> {
+fn select(
+    ctx: &Context<'_>,
+    cmd: &CommandLine,
+    words: &[Word],
+) -> Result<Vec<String>, CommandError> {
     let (text, offset) = joined(cmd, words);
     let sel = Selector::parse(text).map_err(|e| state_err(e, offset))?;
     let units = sel
@@ -64,7 +68,7 @@ fn select(ctx: &Context<'_>, cmd: &Command, words: &[Word]) -> Result<Vec<String
 
 /// `add side ID [NAME…]`, `add command SIDE ID [NAME…]`, `add unit COMMAND ID [NAME…]
 /// [ATTR=VALUE…]`, `add element UNIT ID [NAME…]`.
-pub fn add(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn add(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     const USAGE: &str = "add side ID [NAME] · add command SIDE ID [NAME] · add unit COMMAND ID [NAME] [ATTR=VALUE…] · add element UNIT ID [NAME]";
     let args = need(cmd, 2, USAGE)?;
     let kind = args[0].text.as_str();
@@ -134,7 +138,7 @@ pub fn add(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError>
 }
 
 /// `remove ID`: a side, command, unit or element, with everything under it.
-pub fn remove(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn remove(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     let args = need(cmd, 1, "remove ID")?;
     cmd.at_most(1, "remove ID")?;
     let id = &args[0].text;
@@ -152,7 +156,7 @@ pub fn remove(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErr
 }
 
 /// `rename ID NAME…`.
-pub fn rename(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn rename(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     let args = need(cmd, 2, "rename ID NAME")?;
     let (name, _) = joined(cmd, &args[1..]);
     let name = name.to_string();
@@ -166,7 +170,7 @@ pub fn rename(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErr
 }
 
 /// `set SELECTOR ATTR VALUE`: sets one attribute on every unit selected.
-pub fn set(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn set(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     let args = need(cmd, 3, "set SELECTOR ATTR VALUE")?;
     let n = args.len();
     let ids = select(ctx, cmd, &args[..n - 2])?;
@@ -225,7 +229,7 @@ fn unit_text(view: &UnitView) -> Text {
 }
 
 /// `show SELECTOR`: every attribute and marker of the units selected.
-pub fn show(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn show(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     let args = need(cmd, 1, "show SELECTOR")?;
     let ids = select(ctx, cmd, args)?;
     let views: Vec<UnitView> = ids
@@ -245,7 +249,7 @@ pub fn show(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
 }
 
 /// `mark SELECTOR MARKER [until EXPIRY…]`.
-pub fn mark(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn mark(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     const USAGE: &str = "mark SELECTOR MARKER [until EXPIRY]";
     let args = need(cmd, 2, USAGE)?;
     let until = args.iter().position(|w| w.text == "until");
@@ -288,7 +292,7 @@ pub fn mark(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
 }
 
 /// `unmark SELECTOR MARKER`.
-pub fn unmark(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn unmark(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     let args = need(cmd, 2, "unmark SELECTOR MARKER")?;
     let marker = &args[args.len() - 1];
     let ids = select(ctx, cmd, &args[..args.len() - 1])?;
@@ -341,7 +345,7 @@ pub fn unmark(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErr
 }
 
 /// `next`: advances the game clock one step and says what expired.
-pub fn next(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn next(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     cmd.no_args("next")?;
     let mut report = None;
     ctx.state
@@ -372,7 +376,7 @@ pub fn next(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
 }
 
 /// `clock`: where the game is.
-pub fn clock(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn clock(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     cmd.no_args("clock")?;
     let text = ctx.state.game.clock_text();
     Ok(Output::new("clock")
@@ -381,7 +385,7 @@ pub fn clock(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErro
 }
 
 /// `status [SELECTOR]`: the board of every side's units (or the units selected).
-pub fn status(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn status(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     let game = &ctx.state.game;
     let views: Vec<UnitView> = if cmd.args.is_empty() {
         game.views()
@@ -437,7 +441,7 @@ pub fn read_file(word: &Word, limit: usize) -> Result<String, CommandError> {
 }
 
 /// `army load FILE`: sides, commands and units from a roster, checked against the schema.
-pub fn army(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn army(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     let args = need(cmd, 2, "army load FILE")?;
     cmd.at_most(2, "army load FILE")?;
     if args[0].text != "load" {
@@ -465,7 +469,7 @@ pub fn army(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
 }
 
 /// `schema load FILE`: the attributes, markers, status columns and sequence of play.
-pub fn schema(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn schema(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     let args = need(cmd, 2, "schema load FILE")?;
     cmd.at_most(2, "schema load FILE")?;
     if args[0].text != "load" {

@@ -2,12 +2,12 @@
 
 use serde_json::json;
 
-use super::color::Style;
-use super::command::{Command, Word};
-use super::error::CommandError;
-use super::game_commands::read_file;
-use super::output::{Block, Output, Text};
-use super::session::{Context, reborrow};
+use crate::engine::commands::game::read_file;
+use crate::engine::error::CommandError;
+use crate::engine::line::{CommandLine, Word};
+use crate::engine::output::{Block, Output, Text};
+use crate::engine::session::{Context, reborrow};
+use crate::engine::style::Style;
 use crate::tables::{Table, TableSet};
 
 const USAGE: &str = "table list · table show NAME · table roll NAME [+N] [COLUMN] · table lookup NAME ROW [COLUMN] · table load FILE";
@@ -22,7 +22,7 @@ fn find<'t>(tables: &'t TableSet, w: &Word) -> Result<&'t Table, CommandError> {
 }
 
 /// `table …`.
-pub fn table(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn table(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     let Some(action) = cmd.args.first() else {
         return Err(CommandError::usage(
             "`table` needs an action",

@@ -5,20 +5,17 @@
 
 use serde_json::{Value as Json, json};
 
-use super::color::Style;
-use super::command::{Command, Word};
 use super::error::CommandError;
+use super::line::{CommandLine, Word};
 use super::output::{Output, Text};
 use super::registry::{CommandSpec, Registry};
 use super::rules::script_err;
 use super::session::{Context, State, reborrow};
+use super::style::Style;
 use crate::dice::DieEntry;
 use crate::script::{ArgKind, ArgSpec, ArgValue, CallOutput, CommandDef, ScriptHost, World};
 use crate::span::Span;
-use crate::state::{Change, Selector, Value};
-
-/// How many rounds of events a command may set off (a handler's changes raise events too).
-const EVENT_ROUNDS: usize = 8;
+use crate::state::{Selector, Value};
 
 /// The usage line of a script command: `shoot FIRER [MODIFIER] [pinned]`.
 pub fn usage(def: &CommandDef) -> String {
@@ -158,7 +155,7 @@ fn fits(kind: &ArgKind, word: &str, game: Option<&crate::state::Game>) -> bool {
 /// optional argument skipped when the word does not fit it, flags by name anywhere.
 pub fn parse_args(
     def: &CommandDef,
-    cmd: &Command,
+    cmd: &CommandLine,
     state: &State,
 ) -> Result<Vec<(String, ArgValue)>, CommandError> {
     let usage = usage(def);
@@ -276,7 +273,7 @@ fn value(arg: &ArgSpec, w: &Word, state: &State, usage: &str) -> Result<ArgValue
         ArgKind::Selector => {
             let ids = Selector::parse(&w.text)
                 .and_then(|s| s.resolve_ids(&state.game))
-                .map_err(|e| super::game_commands::state_err(e, w.span.start))?;
+                .map_err(|e| super::commands::game::state_err(e, w.span.start))?;
             ArgValue::Units(ids.into_iter().map(|i| i.to_string()).collect())
         }
         ArgKind::Int => ArgValue::Value(Value::Int(
@@ -324,7 +321,7 @@ pub fn add_call(mut out: Output, call: &CallOutput) -> Output {
 }
 
 /// The JSON fields of what calls produced.
-fn call_json(calls: &[CallOutput]) -> (Json, Json, Json) {
+pub(super) fn call_json(calls: &[CallOutput]) -> (Json, Json, Json) {
     let checks: Vec<Json> = calls
         .iter()
         .flat_map(|c| &c.checks)
@@ -340,14 +337,14 @@ fn call_json(calls: &[CallOutput]) -> (Json, Json, Json) {
 }
 
 /// A call into the rules: tell an event's handlers, or run one of the rules' commands.
-enum Call<'a> {
+pub(super) enum Call<'a> {
     Event(&'a str),
     Command(&'a str),
 }
 
 /// Makes `call` with `fields`; returns whether to go on (`false`: a `pre_` handler cancelled)
 /// and what the scripts produced. Nothing to call (no rules) goes on with nothing.
-fn call_rules(
+pub(super) fn call_rules(
     state: &mut State,
     entry: Option<&mut dyn DieEntry>,
     call: Call<'_>,
@@ -403,7 +400,7 @@ fn call_rules(
 
 /// Runs a script command: checks its arguments, tells `pre_NAME` handlers (any may cancel),
 /// then calls `run` with the session's dice and game.
-pub fn run(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn run(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     let name = cmd.name.text.clone();
     let (args, generation) = {
         let state = &*ctx.state;
@@ -499,7 +496,7 @@ pub fn pre_builtin(
     state: &mut State,
     entry: Option<&mut dyn DieEntry>,
     name: &str,
-    cmd: &Command,
+    cmd: &CommandLine,
 ) -> Result<Pre, CommandError> {
     if !GAME_COMMANDS.contains(&name) {
         return Ok(Pre::Go(None));
@@ -542,153 +539,4 @@ pub fn after_pre(out: Output, pre: Option<CallOutput>) -> Output {
         blocks: shown.blocks,
         ..out
     }
-}
-
-/// The events the change `c` raises, with their fields.
-fn events_of(c: &Change, state: &State) -> Vec<(String, Vec<(&'static str, ArgValue)>)> {
-    let v = |x: Value| ArgValue::Value(x);
-    let strength = state.game.schema().status.strength.as_deref();
-    match c {
-        Change::Advance { from, to, expired } => {
-            let mut out = Vec::new();
-            if to.round != from.round {
-                out.push((
-                    "round_begins".into(),
-                    vec![("round", v(Value::Int(i64::from(to.round))))],
-                ));
-            }
-            if let Some(step) = state.game.step() {
-                let mut fields = vec![("round", v(Value::Int(i64::from(to.round))))];
-                if let Some(p) = &step.phase {
-                    fields.push(("phase", v(Value::Text(p.clone()))));
-                }
-                if let Some(s) = &step.side {
-                    fields.push(("side", v(Value::Text(s.to_string()))));
-                }
-                out.push(("step_begins".into(), fields));
-            }
-            for e in expired {
-                if state.game.unit(e.unit.as_str()).is_some() {
-                    out.push((
-                        "marker_expired".into(),
-                        vec![
-                            ("unit", ArgValue::Unit(e.unit.to_string())),
-                            ("marker", v(Value::Text(e.marker.name.clone()))),
-                        ],
-                    ));
-                }
-            }
-            out
-        }
-        Change::SetAttr { id, attr, old, new } if Some(attr.as_str()) == strength => {
-            let before = old
-                .as_ref()
-                .or_else(|| {
-                    state
-                        .game
-                        .schema()
-                        .attrs(crate::state::Kind::Unit)
-                        .get(attr)
-                        .map(|d| &d.default)
-                })
-                .and_then(Value::as_f64);
-            let after = new.as_ref().and_then(Value::as_f64);
-            match (before, after, state.game.unit(id.as_str())) {
-                (Some(b), Some(a), Some(_)) if a < b => vec![(
-                    "unit_damaged".into(),
-                    vec![
-                        ("unit", ArgValue::Unit(id.to_string())),
-                        ("attr", v(Value::Text(attr.clone()))),
-                        ("old", v(Value::Num(b))),
-                        ("new", v(Value::Num(a))),
-                        ("loss", v(Value::Num(b - a))),
-                    ],
-                )],
-                _ => Vec::new(),
-            }
-        }
-        Change::Mark { unit, marker, .. } if state.game.unit(unit.as_str()).is_some() => vec![(
-            "unit_marked".into(),
-            vec![
-                ("unit", ArgValue::Unit(unit.to_string())),
-                ("marker", v(Value::Text(marker.name.clone()))),
-            ],
-        )],
-        Change::Unmark { unit, marker, .. } if state.game.unit(unit.as_str()).is_some() => vec![(
-            "unit_unmarked".into(),
-            vec![
-                ("unit", ArgValue::Unit(unit.to_string())),
-                ("marker", v(Value::Text(marker.name.clone()))),
-            ],
-        )],
-        _ => Vec::new(),
-    }
-}
-
-/// Tells the rules' handlers about the changes the command made from `from` on (and about
-/// the changes those handlers make, up to 8 rounds deep), adding what they print to
-/// `out`. Part of the command's transaction: an error fails the command.
-pub fn emit_events(
-    state: &mut State,
-    mut entry: Option<&mut dyn DieEntry>,
-    mut out: Output,
-) -> Result<Output, CommandError> {
-    let has_handlers = |state: &State| {
-        state
-            .scripts
-            .loaded
-            .as_ref()
-            .is_some_and(|l| !l.rules.handlers.is_empty())
-    };
-    if !has_handlers(state) {
-        return Ok(out);
-    }
-    let mut from = 0;
-    let mut calls = Vec::new();
-    for _ in 0..EVENT_ROUNDS {
-        let to = state.pending.changes.len();
-        if from == to {
-            break;
-        }
-        let events: Vec<_> = {
-            let rules = &state.scripts.loaded.as_ref().expect("checked").rules;
-            state.pending.changes[from..to]
-                .iter()
-                .flat_map(|c| events_of(c, state))
-                .filter(|(e, _)| ScriptHost::listens(rules, e))
-                .collect()
-        };
-        from = to;
-        for (event, fields) in events {
-            let (_, call) = call_rules(
-                state,
-                reborrow(&mut entry),
-                Call::Event(&event),
-                &fields,
-                Span::point(0),
-            )?;
-            out = add_call(out, &call);
-            calls.push(call);
-        }
-    }
-    if from < state.pending.changes.len() {
-        return Err(CommandError::invalid(
-            format!(
-                "the rules' event handlers kept changing the game after {EVENT_ROUNDS} rounds of events"
-            ),
-            Some(
-                "a handler probably reacts to its own change; check the `umpire.on` handlers"
-                    .into(),
-            ),
-            Span::point(0),
-        ));
-    }
-    if !calls.is_empty() {
-        let (checks, notes, printed) = call_json(&calls);
-        out = out.field(
-            "events",
-            json!({"checks": checks, "notes": notes, "output": printed}),
-        );
-    }
-    Ok(out)
 }

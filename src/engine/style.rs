@@ -1,45 +1,10 @@
-//! Colour: when to use it ([`UseColor`]) and the one semantic palette every piece of output
-//! goes through ([`Palette`]), so that turning colour off (`--no-color`, `NO_COLOR`, output not
-//! a terminal, golden transcripts) is one switch.
-
-use std::io::IsTerminal;
+//! What each piece of output is ([`Style`]: a heading, a number, an error…) and the one
+//! palette that paints them ([`Palette`]), with colour or without: turning colour off is one
+//! switch, which the shell throws (`--no-color`, `NO_COLOR`, output not a terminal).
 
 use colored::Colorize;
 
 use crate::dice::render::{Paint, Plain, Role};
-
-/// Whether to colour output.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum UseColor {
-    /// Colour when stdout is a terminal and `NO_COLOR` is not set.
-    #[default]
-    Auto,
-    /// Always colour.
-    Always,
-    /// Never colour.
-    Never,
-}
-
-impl UseColor {
-    /// Whether colour is on for stdout, looking at the terminal and the environment for
-    /// [`UseColor::Auto`].
-    pub fn enabled(self) -> bool {
-        self.enabled_for(&std::io::stdout())
-    }
-
-    /// Whether colour is on for `stream` (stdout or stderr).
-    pub fn enabled_for(self, stream: &impl IsTerminal) -> bool {
-        match self {
-            UseColor::Always => true,
-            UseColor::Never => false,
-            UseColor::Auto => {
-                // https://no-color.org: set and not empty turns colour off.
-                let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-                !no_color && stream.is_terminal()
-            }
-        }
-    }
-}
 
 /// What a piece of shell output is, for colouring.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -69,17 +34,8 @@ pub struct Palette {
 }
 
 impl Palette {
-    /// A palette for stdout that colours when `use_color` says so.
-    pub fn new(use_color: UseColor) -> Self {
-        Self::with_color(use_color.enabled())
-    }
-
-    /// A palette for stderr (errors) that colours when `use_color` says so.
-    pub fn for_stderr(use_color: UseColor) -> Self {
-        Self::with_color(use_color.enabled_for(&std::io::stderr()))
-    }
-
-    fn with_color(color: bool) -> Self {
+    /// A palette that colours when `color` is true.
+    pub fn with_color(color: bool) -> Self {
         if color {
             // We decided already; stop `colored` second-guessing from the environment.
             colored::control::set_override(true);
@@ -147,11 +103,5 @@ mod tests {
         let p = Palette::plain();
         assert_eq!(p.style(Style::Error, "error:"), "error:");
         assert_eq!(p.paint(Role::Dropped, "3"), "~~3~~");
-    }
-
-    #[test]
-    fn never_means_never() {
-        assert!(!UseColor::Never.enabled());
-        assert!(UseColor::Always.enabled());
     }
 }

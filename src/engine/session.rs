@@ -9,15 +9,16 @@
 //! (synced to disk) before the result is shown, and on any error — the command's own, or
 //! the journal's — the changes are undone and the dice put back, so nothing is half done.
 
-use super::builtins;
-use super::color::Palette;
-use super::command::{self, Command};
+use super::commands;
 use super::error::{CommandError, CommandErrorKind};
+use super::events;
+use super::line::{self, CommandLine};
 use super::output::Output;
 use super::registry::Registry;
 use super::render;
+use super::rule_commands;
 use super::rules::Scripts;
-use super::script_commands;
+use super::style::Palette;
 use crate::dice::{DiceBox, DieEntry, ExactOptions, Limits, Roll};
 use crate::journal::{Journal, RulesRecord, Transaction, now};
 use crate::state::{Change, Game, StateError};
@@ -163,7 +164,7 @@ impl Session {
 
     /// A session on `game` (already replayed from `journal`, when it has a file).
     pub fn with_journal(dice: DiceBox, journal: Journal, game: Game) -> Self {
-        let registry = builtins::registry();
+        let registry = commands::registry();
         let names = registry
             .specs()
             .iter()
@@ -223,7 +224,7 @@ impl Session {
     pub(super) fn sync_rules(&mut self) {
         let g = self.state.generation();
         if self.registry_generation != g {
-            script_commands::sync(&mut self.registry, &self.state);
+            rule_commands::sync(&mut self.registry, &self.state);
             self.registry_generation = g;
         }
     }
@@ -231,7 +232,7 @@ impl Session {
     /// Runs one line. `None` for a blank or comment line. On error nothing is changed: a roll
     /// that fails or is cancelled puts back the queue and the generator as they were.
     pub fn execute(&mut self, line: &str, entry: Option<&mut dyn DieEntry>) -> Option<Executed> {
-        let cmd = command::parse(line)?;
+        let cmd = line::parse(line)?;
         let executed = self.run(&cmd, entry);
         Some(match self.state.resume.take() {
             Some(asked) => executed.map(|out| self.resumed(out, &asked)),
@@ -242,8 +243,8 @@ impl Session {
     /// `out` of a command that opened another game, followed by what bringing back (or
     /// setting up) its rules said.
     fn resumed(&mut self, mut out: Output, asked: &super::rules::AskedRules) -> Output {
-        use super::color::Style;
         use super::output::Text;
+        use super::style::Style;
         let said = match self.resume_rules(asked) {
             Ok(said) => said,
             Err(refusal) => vec![super::resume::Said::Warning(refusal)],
@@ -263,7 +264,7 @@ impl Session {
         out.field("generation", self.state.generation())
     }
 
-    fn run(&mut self, cmd: &Command, entry: Option<&mut dyn DieEntry>) -> Executed {
+    fn run(&mut self, cmd: &CommandLine, entry: Option<&mut dyn DieEntry>) -> Executed {
         let Some(spec) = self.registry.find(&cmd.name.text) else {
             let kind = CommandErrorKind::UnknownCommand {
                 name: cmd.name.text.clone(),
@@ -290,18 +291,18 @@ impl Session {
             entry: reborrow(&mut entry),
         };
         let pre = if builtin {
-            script_commands::pre_builtin(ctx.state, reborrow(&mut ctx.entry), &name, cmd)
+            rule_commands::pre_builtin(ctx.state, reborrow(&mut ctx.entry), &name, cmd)
         } else {
-            Ok(script_commands::Pre::Go(None))
+            Ok(rule_commands::Pre::Go(None))
         };
         let result = match pre {
-            Ok(script_commands::Pre::Cancelled(out)) => Ok(out),
-            Ok(script_commands::Pre::Go(call)) => {
-                run(&mut ctx, cmd).map(|out| script_commands::after_pre(out, call))
+            Ok(rule_commands::Pre::Cancelled(out)) => Ok(out),
+            Ok(rule_commands::Pre::Go(call)) => {
+                run(&mut ctx, cmd).map(|out| rule_commands::after_pre(out, call))
             }
             Err(e) => Err(e),
         }
-        .and_then(|out| script_commands::emit_events(&mut self.state, reborrow(&mut entry), out));
+        .and_then(|out| events::emit_events(&mut self.state, reborrow(&mut entry), out));
         self.typed = at_table.map(|t| t.typed).unwrap_or_default();
         self.sync_rules();
         let pending = std::mem::take(&mut self.state.pending);
@@ -395,7 +396,7 @@ impl Session {
             ),
         };
         self.sync_rules();
-        out = out.text(super::output::Text::new().push(super::color::Style::Strong, said));
+        out = out.text(super::output::Text::new().push(super::style::Style::Strong, said));
         out.field("generation", self.state.generation())
     }
 
@@ -468,9 +469,9 @@ pub fn reborrow<'b>(entry: &'b mut Option<&mut dyn DieEntry>) -> Option<&'b mut 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::repl::color::Palette;
-    use crate::repl::output::error_json;
-    use crate::repl::render;
+    use crate::engine::output::error_json;
+    use crate::engine::render;
+    use crate::engine::style::Palette;
     use proptest::prelude::*;
 
     /// Runs `line` and renders it both ways, as the shell would.

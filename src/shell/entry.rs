@@ -20,7 +20,7 @@ use rustyline::error::ReadlineError;
 use rustyline::history::FileHistory;
 
 use super::helper::ShellHelper;
-use super::script::Script;
+use super::input::Input;
 use crate::dice::source::Purpose;
 use crate::dice::{DieEntry, DieRequest, Faces};
 
@@ -181,14 +181,14 @@ pub struct Refusal {
 
 /// Reads entered dice from the lines after the command in `umpire run`.
 pub struct ScriptEntry<'a, R: BufRead> {
-    script: &'a mut Script<R>,
+    script: &'a mut Input<R>,
     pending: VecDeque<(usize, String)>,
     refused: Vec<Refusal>,
 }
 
 impl<'a, R: BufRead> ScriptEntry<'a, R> {
     /// Reads from the lines of `script` that follow the current command.
-    pub fn new(script: &'a mut Script<R>) -> Self {
+    pub fn new(script: &'a mut Input<R>) -> Self {
         ScriptEntry {
             script,
             pending: VecDeque::new(),
@@ -212,7 +212,7 @@ impl<'a, R: BufRead> ScriptEntry<'a, R> {
         let wanted = || format!("{} ({}) was never entered", wanted(request), request.faces);
         while self.pending.is_empty() {
             match self.script.next_line().map_err(|e| e.to_string())? {
-                Some((_, Ok(line))) if super::command::is_blank(&line) => {}
+                Some((_, Ok(line))) if crate::engine::line::is_blank(&line) => {}
                 Some((n, Ok(line))) if is_value_line(&line) => self
                     .pending
                     .extend(value_words(&line).map(|w| (n, w.to_string()))),
@@ -268,7 +268,7 @@ mod tests {
 
     #[test]
     fn script_entry_reads_values_from_the_following_lines() {
-        let mut script = Script::new("t".into(), "# dice\n4 3\n\n5\n".as_bytes());
+        let mut script = Input::new("t".into(), "# dice\n4 3\n\n5\n".as_bytes());
         let mut e = ScriptEntry::new(&mut script);
         let req = DieRequest {
             faces: D6,
@@ -299,7 +299,7 @@ mod tests {
     #[test]
     fn script_entry_refuses_an_impossible_value_and_takes_the_next() {
         let input = "roll 4d6kh3\n4 7 3\n2 6\nroll 1d6\n";
-        let mut script = Script::new("t".into(), input.as_bytes());
+        let mut script = Input::new("t".into(), input.as_bytes());
         script.next_line().unwrap();
         let mut e = ScriptEntry::new(&mut script);
         let got: Vec<i64> = (1..=4)
@@ -323,7 +323,7 @@ mod tests {
 
     #[test]
     fn script_entry_gives_back_a_command_line_and_fails_the_roll() {
-        let mut script = Script::new("t".into(), "roll 2d6\n3\nroll 1d6\n".as_bytes());
+        let mut script = Input::new("t".into(), "roll 2d6\n3\nroll 1d6\n".as_bytes());
         script.next_line().unwrap();
         let mut e = ScriptEntry::new(&mut script);
         assert_eq!(e.enter(&d6("2d6", 1, 2)), Ok(3));
@@ -340,7 +340,7 @@ mod tests {
 
     #[test]
     fn script_entry_keeps_values_left_over_and_skips_comments() {
-        let mut script = Script::new("t".into(), "5 4 3 # the volley\n".as_bytes());
+        let mut script = Input::new("t".into(), "5 4 3 # the volley\n".as_bytes());
         let mut e = ScriptEntry::new(&mut script);
         assert_eq!(e.enter(&d6("1d6", 1, 1)), Ok(5));
         assert_eq!(e.leftover(), Some((1, vec!["4".into(), "3".into()])));

@@ -1,4 +1,4 @@
-//! One line of input turned into a [`Command`]: a name and its words, each with its byte span,
+//! One line of input turned into a [`CommandLine`]: a name and its words, each with its byte span,
 //! checked for syntax only.
 //!
 //! Nothing here knows which commands exist or what their arguments mean; that is the
@@ -20,7 +20,7 @@ pub struct Word {
 
 /// A command line split into its name and arguments, syntax only.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Command {
+pub struct CommandLine {
     /// The whole line as typed.
     pub line: String,
     /// The first word: the command's name (or alias) as typed.
@@ -29,9 +29,9 @@ pub struct Command {
     pub args: Vec<Word>,
 }
 
-impl Command {
+impl CommandLine {
     /// The raw text after the command name, trimmed, and the byte offset where it starts in
-    /// [`Command::line`] (for shifting spans of errors found in it).
+    /// [`CommandLine::line`] (for shifting spans of errors found in it).
     pub fn rest(&self) -> (&str, usize) {
         let after = &self.line[self.name.span.end..];
         let trimmed = after.trim_start();
@@ -68,7 +68,7 @@ impl Command {
         ))
     }
 
-    /// Refuses any word after the name (see [`Command::at_most`]).
+    /// Refuses any word after the name (see [`CommandLine::at_most`]).
     pub fn no_args(&self, usage: &str) -> Result<(), super::error::CommandError> {
         self.at_most(0, usage)
     }
@@ -85,17 +85,17 @@ pub fn is_blank(line: &str) -> bool {
     t.is_empty() || t.starts_with('#')
 }
 
-/// Splits `line` into a [`Command`]; `None` for a blank or comment line.
+/// Splits `line` into a [`CommandLine`]; `None` for a blank or comment line.
 ///
 /// Words are separated by whitespace; `"two words"` is one word. An unclosed quote runs to the
 /// end of the line rather than being an error: no line is ever refused here.
-pub fn parse(line: &str) -> Option<Command> {
+pub fn parse(line: &str) -> Option<CommandLine> {
     if is_blank(line) {
         return None;
     }
     let mut words = split_words(line).into_iter();
     let name = words.next()?;
-    Some(Command {
+    Some(CommandLine {
         line: line.to_string(),
         name,
         args: words.collect(),

@@ -9,9 +9,9 @@ use rustyline::hint::{Hint, Hinter};
 use rustyline::validate::Validator;
 use rustyline::{Context, Helper};
 
-use super::color::{Palette, Style};
-use super::command::split_words;
-use super::registry::Registry;
+use crate::engine::line::split_words;
+use crate::engine::registry::Registry;
+use crate::engine::style::{Palette, Style};
 
 /// The REPL's rustyline helper.
 #[derive(Helper)]
@@ -162,8 +162,8 @@ impl Validator for ShellHelper {}
 
 #[cfg(test)]
 mod tests {
-    use super::super::builtins;
     use super::*;
+    use crate::engine::commands as builtins;
 
     #[test]
     fn hints_finish_a_unique_command_name() {

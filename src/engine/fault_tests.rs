@@ -6,9 +6,9 @@
 
 use proptest::prelude::*;
 
-use super::color::Palette;
 use super::render;
 use super::session::Session;
+use super::style::Palette;
 use crate::dice::DiceBox;
 use crate::journal::faulty::{Plan, inject};
 use crate::journal::{Caps, Journal, Record};

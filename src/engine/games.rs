@@ -12,13 +12,13 @@ use std::time::SystemTime;
 
 use serde_json::json;
 
-use super::color::Style;
-use super::command::Command;
 use super::error::CommandError;
+use super::line::CommandLine;
 use super::output::{Output, Text};
 use super::registry::Registry;
 use super::rules::{AskedRules, describe};
 use super::session::Context;
+use super::style::Style;
 use crate::journal::{Journal, RulesRecord};
 use crate::state::Game;
 
@@ -155,7 +155,7 @@ fn size(bytes: u64) -> String {
 const USAGE: &str = "game [list | new [NAME] | open NAME]";
 
 /// `game`, `game list`, `game new [NAME]`, `game open NAME`.
-pub fn game(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn game(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     let args = cmd.arg_texts();
     match args.as_slice() {
         [] => current(ctx),
@@ -246,7 +246,7 @@ pub fn game(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError
 }
 
 /// The games folder, or why there is none.
-fn folder(ctx: &Context<'_>, cmd: &Command) -> Result<PathBuf, CommandError> {
+fn folder(ctx: &Context<'_>, cmd: &CommandLine) -> Result<PathBuf, CommandError> {
     ctx.state.games_dir.clone().ok_or_else(|| {
         CommandError::invalid(
             "this session keeps no games folder (no user data folder was found)",
@@ -258,7 +258,11 @@ fn folder(ctx: &Context<'_>, cmd: &Command) -> Result<PathBuf, CommandError> {
 
 /// Opens (or creates) the journal at `path` and makes it the session's, with the game it
 /// holds; returns how many entries it had. Nothing changes if it cannot be opened.
-fn open_journal(ctx: &mut Context<'_>, path: &Path, cmd: &Command) -> Result<u64, CommandError> {
+fn open_journal(
+    ctx: &mut Context<'_>,
+    path: &Path,
+    cmd: &CommandLine,
+) -> Result<u64, CommandError> {
     let mut game = Game::default();
     let failed = |e: String| {
         CommandError::invalid(

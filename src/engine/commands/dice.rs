@@ -2,19 +2,19 @@
 
 use serde_json::{Value, json};
 
-use super::color::Style;
-use super::command::{Command, Word};
-use super::error::CommandError;
-use super::output::{Block, Comparison, Output, ProbReport, Text, num};
-use super::registry::Registry;
-use super::session::{Context, reborrow};
 use crate::dice::ast::{BinaryOp, UnaryOp};
 use crate::dice::render::fmt_value;
 use crate::dice::source::fresh_seed;
 use crate::dice::{self, DiceExpr, DiceMode, Expr, Roll, Rolls, SourceKind};
+use crate::engine::error::CommandError;
+use crate::engine::line::{CommandLine, Word};
+use crate::engine::output::{Block, Comparison, Output, ProbReport, Text, num};
+use crate::engine::registry::Registry;
+use crate::engine::session::{Context, reborrow};
+use crate::engine::style::Style;
 
 /// Parses the text after the command name as a dice expression, with spans in the whole line.
-fn parse_rest(cmd: &Command, what: &str, usage: &str) -> Result<DiceExpr, CommandError> {
+fn parse_rest(cmd: &CommandLine, what: &str, usage: &str) -> Result<DiceExpr, CommandError> {
     let (text, offset) = cmd.rest();
     if text.is_empty() {
         return Err(CommandError::usage(
@@ -27,7 +27,7 @@ fn parse_rest(cmd: &Command, what: &str, usage: &str) -> Result<DiceExpr, Comman
 }
 
 /// `roll [Nx] EXPR`.
-pub fn roll(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn roll(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     let expr = parse_rest(cmd, "roll", "roll [Nx] EXPR")?;
     // A failed or cancelled roll changes nothing: not the queue, not the generator.
     let saved = ctx.state.dice.clone();
@@ -82,7 +82,7 @@ fn roll_output(expr: &DiceExpr, rolls: Rolls) -> Output {
 }
 
 /// `prob EXPR` and `prob EXPR OP N`.
-pub fn prob(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn prob(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     let expr = parse_rest(cmd, "prob", "prob EXPR [OP N]")?;
     if let Some(n) = expr.repeat {
         return Err(CommandError::invalid(
@@ -165,7 +165,7 @@ fn constant(e: &Expr) -> Option<f64> {
 const DICE_USAGE: &str = "dice [seed [N] | mode rng|enter | queue [V...|drop|clear]]";
 
 /// `dice`, `dice seed [N]`, `dice mode rng|enter`, `dice queue [V...|drop|clear]`.
-pub fn dice(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn dice(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     let dice = &mut ctx.state.dice;
     let (action, message) = match cmd.args.as_slice() {
         [] => (None, None),

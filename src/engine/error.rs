@@ -121,7 +121,7 @@ impl CommandError {
 mod tests {
     use super::*;
     use crate::dice::DiceErrorKind;
-    use crate::repl::{Palette, render};
+    use crate::engine::{Palette, render};
 
     #[test]
     fn dice_error_spans_are_shifted_into_the_whole_line() {

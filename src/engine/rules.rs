@@ -9,12 +9,12 @@ use std::sync::Arc;
 
 use serde_json::json;
 
-use super::color::Style;
-use super::command::Command;
 use super::error::CommandError;
+use super::line::CommandLine;
 use super::output::{Output, Text};
 use super::registry::Registry;
 use super::session::Context;
+use super::style::Style;
 use crate::journal::RulesRecord;
 use crate::script::{Control, Limits, Loaded, Reloader, RuleSource, ScriptError};
 
@@ -88,7 +88,7 @@ impl Scripts {
             .rules
             .handlers
             .iter()
-            .find(|h| super::script_commands::is_control_event(&h.event, &self.builtins))
+            .find(|h| super::rule_commands::is_control_event(&h.event, &self.builtins))
         {
             let name = &h.event["pre_".len()..];
             return Err(ScriptError::new(crate::script::ScriptErrorKind::Usage(
@@ -96,7 +96,7 @@ impl Scripts {
                     "{}: `{}` is never raised: `{name}` is not a game command, and no rule may cancel the umpire's own controls; `pre_` events are raised for the rules' own commands and the game commands {}",
                     h.origin,
                     h.event,
-                    super::script_commands::GAME_COMMANDS.join(", ")
+                    super::rule_commands::GAME_COMMANDS.join(", ")
                 ),
             )));
         }
@@ -278,7 +278,7 @@ pub fn summary(scripts: &Scripts) -> String {
 /// output names what is now in force.
 fn switch(
     ctx: &mut Context<'_>,
-    cmd: &Command,
+    cmd: &CommandLine,
     source: RuleSource,
     apply_schema: bool,
 ) -> Result<Output, CommandError> {
@@ -324,7 +324,7 @@ fn switch(
     if let Err(e) = remembered {
         ctx.state.scripts.loaded = previous;
         ctx.state.scripts.reloader.set_source(previous_source);
-        return Err(super::game_commands::state_err(e, 0));
+        return Err(super::commands::game::state_err(e, 0));
     }
     Ok(Output::new(&name)
         .field("generation", ctx.state.generation())
@@ -418,7 +418,7 @@ const RULESET_USAGE: &str = "ruleset [list | use NAME [VARIANT] [--house NAME]..
 
 /// What `ruleset use NAME [VARIANT] [--house NAME]... [--no-house]` asks for (`house` is
 /// `None` when it names none: the house rules on stay on).
-fn parse_use(cmd: &Command) -> Result<AskedRules, CommandError> {
+fn parse_use(cmd: &CommandLine) -> Result<AskedRules, CommandError> {
     let usage = RULESET_USAGE;
     let mut words = cmd.args.iter().skip(1).peekable();
     let Some(name) = words.next().filter(|w| !w.text.starts_with("--")) else {
@@ -464,7 +464,7 @@ fn parse_use(cmd: &Command) -> Result<AskedRules, CommandError> {
 }
 
 /// `ruleset`, `ruleset list`, `ruleset use NAME [VARIANT] [--house NAME]... [--no-house]`.
-pub fn ruleset(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn ruleset(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     const USAGE: &str = RULESET_USAGE;
     let args = cmd.arg_texts();
     match args.as_slice() {
@@ -532,7 +532,7 @@ pub fn ruleset(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandEr
 }
 
 /// `house list`, `house on NAME`, `house off NAME`.
-pub fn house(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn house(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     const USAGE: &str = "house [list | on NAME | off NAME]";
     let args = cmd.arg_texts();
     match args.as_slice() {
@@ -615,7 +615,7 @@ pub fn house(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandErro
 }
 
 /// `reload`: loads the rules again from their files.
-pub fn reload(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+pub fn reload(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     cmd.no_args("reload")?;
     if ctx.state.scripts.source().ruleset.is_none() && ctx.state.scripts.source().house.is_empty() {
         return Err(CommandError::invalid(

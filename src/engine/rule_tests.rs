@@ -18,9 +18,9 @@ use std::path::{Path, PathBuf};
 
 use mlua::{Function, Lua, LuaSerdeExt, StdLib, Table, UserData, UserDataMethods, Value};
 
-use super::color::Palette;
 use super::render;
 use super::session::Session;
+use super::style::Palette;
 use crate::dice::DiceBox;
 
 /// What happened to one test.

@@ -3,16 +3,16 @@
 
 use serde_json::json;
 
-use super::color::Style;
-use super::command::Command;
-use super::dice_commands;
-use super::error::CommandError;
-use super::game_commands;
-use super::journal_commands;
-use super::output::{Output, Text};
-use super::registry::{CommandSpec, Registry};
-use super::session::Context;
-use super::table_commands;
+use super::dice;
+use super::game;
+use super::journal;
+use super::table;
+use crate::engine::error::CommandError;
+use crate::engine::line::CommandLine;
+use crate::engine::output::{Output, Text};
+use crate::engine::registry::{CommandSpec, Registry};
+use crate::engine::session::Context;
+use crate::engine::style::Style;
 
 /// The notation summary `help dice` prints; `GRAMMAR.md` has the whole grammar.
 pub const NOTATION: &str = "\
@@ -33,7 +33,7 @@ dice notation (the whole grammar is in GRAMMAR.md)
   4d6kh3 >= 14                  comparison (1 or 0); `prob` gives its probability";
 
 /// `limits`: the session's limits, one per line.
-fn limits(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+fn limits(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     cmd.no_args("limits")?;
     let l = &ctx.state.limits;
     let values: serde_json::Map<String, serde_json::Value> = crate::limits::LIMITS
@@ -60,8 +60,8 @@ fn spec(
     usage: &'static str,
     summary: &'static str,
     help: &'static str,
-    complete: Option<super::registry::ArgCompleter>,
-    run: super::registry::Handler,
+    complete: Option<crate::engine::registry::ArgCompleter>,
+    run: crate::engine::registry::Handler,
 ) -> CommandSpec {
     CommandSpec {
         name: name.into(),
@@ -91,7 +91,7 @@ fn specs() -> Vec<CommandSpec> {
              values beyond the dice needed are ignored with a warning naming them.\n\
              examples: roll 4d6kh3 · r 1d20+5 [attack] · roll 10d10>=8 · roll 6x 4d6kh3",
             None,
-            dice_commands::roll,
+            dice::roll,
         ),
         spec(
             "prob",
@@ -105,7 +105,7 @@ fn specs() -> Vec<CommandSpec> {
              spaces (`4d6kh3 >= 14`): without them `4d6>=5` counts the dice showing 5 or more.\n\
              examples: prob 3d6 · prob 4d6kh3 >= 14 · prob 10d10>=8 · prob 2d6 < 5",
             None,
-            dice_commands::prob,
+            dice::prob,
         ),
         spec(
             "dice",
@@ -121,8 +121,8 @@ fn specs() -> Vec<CommandSpec> {
              stops the roll and stays queued: `dice queue drop` removes the next queued\n\
              value, `dice queue clear` empties the queue.\n\
              `help dice` shows the dice notation.",
-            Some(dice_commands::complete_dice),
-            dice_commands::dice,
+            Some(dice::complete_dice),
+            dice::dice,
         ),
         spec(
             "help",
@@ -158,7 +158,7 @@ fn specs() -> Vec<CommandSpec> {
              add unit COMMAND ID [NAME] [ATTR=VALUE…]   add unit left leg1 Legio IX sp=6 type=INF/A\n\
              add element UNIT ID [NAME]      add element leg1 leg1a First cohort",
             Some(complete_add),
-            game_commands::add,
+            game::add,
         ),
         spec(
             "remove",
@@ -168,7 +168,7 @@ fn specs() -> Vec<CommandSpec> {
             "Removes a side, command, unit or element with everything under it. `undo` puts it all\n\
              back. example: remove war4",
             None,
-            game_commands::remove,
+            game::remove,
         ),
         spec(
             "rename",
@@ -177,7 +177,7 @@ fn specs() -> Vec<CommandSpec> {
             "give something a new display name",
             "Changes the display name (not the id). example: rename leg1 Legio IX Hispana",
             None,
-            game_commands::rename,
+            game::rename,
         ),
         spec(
             "set",
@@ -190,7 +190,7 @@ fn specs() -> Vec<CommandSpec> {
              `marked:MARKER`, `unmarked:MARKER`, `all`; several terms must all hold.\n\
              examples: set leg1 sp 4 · set side:britons morale shaken",
             None,
-            game_commands::set,
+            game::set,
         ),
         spec(
             "show",
@@ -201,7 +201,7 @@ fn specs() -> Vec<CommandSpec> {
              elements. JSON: {\"unit\": {id, name, side, command, attrs, markers}} for one unit,\n\
              {\"units\": [...]} for several. examples: show leg1 · show side:romans sp<3",
             None,
-            game_commands::show,
+            game::show,
         ),
         spec(
             "mark",
@@ -213,7 +213,7 @@ fn specs() -> Vec<CommandSpec> {
              `own turn` (end of the unit's side's next turn), `turn SIDE`. `next` reports what\n\
              expires. examples: mark war4 routed · mark war4 suppressed until own turn",
             None,
-            game_commands::mark,
+            game::mark,
         ),
         spec(
             "unmark",
@@ -222,7 +222,7 @@ fn specs() -> Vec<CommandSpec> {
             "take a marker off units",
             "Takes a marker off the units selected. example: unmark war4 routed",
             None,
-            game_commands::unmark,
+            game::unmark,
         ),
         spec(
             "next",
@@ -232,7 +232,7 @@ fn specs() -> Vec<CommandSpec> {
             "Moves the clock to the next step of the sequence of play (phase, turn, round) and\n\
              lists the markers that expired.",
             None,
-            game_commands::next,
+            game::next,
         ),
         spec(
             "clock",
@@ -241,7 +241,7 @@ fn specs() -> Vec<CommandSpec> {
             "where the game is: round, turn, phase",
             "Shows the round, whose turn it is and the phase.",
             None,
-            game_commands::clock,
+            game::clock,
         ),
         spec(
             "status",
@@ -251,7 +251,7 @@ fn specs() -> Vec<CommandSpec> {
             "Every side's units, grouped by command, with their key attributes and a strength bar\n\
              (the schema says which). With a selector, just those units.",
             None,
-            game_commands::status,
+            game::status,
         ),
         spec(
             "army",
@@ -262,7 +262,7 @@ fn specs() -> Vec<CommandSpec> {
              errors give file:line:column and the bad key or value. Undo takes it all back.\n\
              example: army load examples/data/romans.toml (format: docs/state.md)",
             Some(complete_load),
-            game_commands::army,
+            game::army,
         ),
         spec(
             "schema",
@@ -272,7 +272,7 @@ fn specs() -> Vec<CommandSpec> {
             "Loads what attributes units have, the markers, the status columns and the sequence\n\
              of play from a data file. example: schema load examples/data/schema.toml",
             Some(complete_load),
-            game_commands::schema,
+            game::schema,
         ),
         spec(
             "table",
@@ -286,7 +286,7 @@ fn specs() -> Vec<CommandSpec> {
              table load FILE                 load tables (format: docs/tables.md)\n\
              example: table load examples/data/tables.toml · table roll terrain +1",
             Some(complete_table),
-            table_commands::table,
+            table::table,
         ),
         spec(
             "ruleset",
@@ -304,8 +304,8 @@ fn specs() -> Vec<CommandSpec> {
              The loaded files are watched: save a change and the new rules come in at the next\n\
              prompt (a broken file leaves the old rules in force, with the error shown).\n\
              examples: ruleset list · ruleset use demo · ruleset use demo classic",
-            Some(super::rules::complete_ruleset),
-            super::rules::ruleset,
+            Some(crate::engine::rules::complete_ruleset),
+            crate::engine::rules::ruleset,
         ),
         spec(
             "house",
@@ -318,8 +318,8 @@ fn specs() -> Vec<CommandSpec> {
              takes it away. Either way the rules are rebuilt from their files, and if anything\n\
              fails the rules in force stay.\n\
              examples: house list · house on ambushes · house off ambushes",
-            Some(super::rules::complete_house),
-            super::rules::house,
+            Some(crate::engine::rules::complete_house),
+            crate::engine::rules::house,
         ),
         spec(
             "reload",
@@ -330,7 +330,7 @@ fn specs() -> Vec<CommandSpec> {
              not touched. If anything fails, the rules in force stay and the error names the\n\
              file and line. The prompt and the journal show the rules generation.",
             None,
-            super::rules::reload,
+            crate::engine::rules::reload,
         ),
         spec(
             "game",
@@ -346,8 +346,8 @@ fn specs() -> Vec<CommandSpec> {
              to today's date, `2026-11-27-2` for a second game that day).\n\
              `game open NAME` continues an older game, bringing back its rules.\n\
              examples: game list · game new · game new hastings · game open 2026-11-20",
-            Some(super::games::complete_game),
-            super::games::game,
+            Some(crate::engine::games::complete_game),
+            crate::engine::games::game,
         ),
         spec(
             "undo",
@@ -360,7 +360,7 @@ fn specs() -> Vec<CommandSpec> {
              undone: `game new` starts a fresh game. Undoing a change of rules (a house rule\n\
              switched on, a variant) puts the rules back as they were.",
             None,
-            journal_commands::undo,
+            journal::undo,
         ),
         spec(
             "redo",
@@ -370,7 +370,7 @@ fn specs() -> Vec<CommandSpec> {
             "Brings back the latest undone command; `redo 3` the latest three. A new command\n\
              after an undo drops what could have been redone.",
             None,
-            journal_commands::redo,
+            journal::redo,
         ),
         spec(
             "log",
@@ -379,7 +379,7 @@ fn specs() -> Vec<CommandSpec> {
             "the last N commands journalled, with their rolls",
             "Lists the last N (10) journalled commands with every roll and change.",
             None,
-            journal_commands::log,
+            journal::log,
         ),
         spec(
             "journal",
@@ -391,7 +391,7 @@ fn specs() -> Vec<CommandSpec> {
              an altered entry, a damaged line, entries lost at the end. `journal verify FILE`\n\
              checks another journal (one umpire refused to open, say) without changing it.",
             Some(complete_journal),
-            journal_commands::journal,
+            journal::journal,
         ),
         spec(
             "save",
@@ -401,7 +401,7 @@ fn specs() -> Vec<CommandSpec> {
             "Writes the whole game to a file (written beside and renamed, so never half saved).\n\
              A symlink is written through to its target; a device, pipe or folder is refused.",
             None,
-            journal_commands::save,
+            journal::save,
         ),
         spec(
             "load",
@@ -410,7 +410,7 @@ fn specs() -> Vec<CommandSpec> {
             "load a saved game (undoable)",
             "Replaces the game with one written by `save`. `undo` brings the old one back.",
             None,
-            journal_commands::load,
+            journal::load,
         ),
         spec(
             "replay",
@@ -422,7 +422,7 @@ fn specs() -> Vec<CommandSpec> {
              damaged journal is replayed up to the damage, and the output says where it\n\
              stopped: how to bring back what a journal umpire refused to open still holds.",
             None,
-            journal_commands::replay,
+            journal::replay,
         ),
         spec(
             "quit",
@@ -484,7 +484,7 @@ fn complete_help(registry: &Registry, before: &[&str]) -> Vec<String> {
     }
 }
 
-fn help(ctx: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+fn help(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     let reg = ctx.registry;
     match cmd.args.as_slice() {
         [] => {
@@ -563,7 +563,7 @@ fn names(s: &CommandSpec) -> String {
         .join(", ")
 }
 
-fn quit(_: &mut Context<'_>, cmd: &Command) -> Result<Output, CommandError> {
+fn quit(_: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
     if let Some(extra) = cmd.args.first() {
         return Err(CommandError::usage(
             "`quit` takes no arguments",

@@ -1,0 +1,10 @@
+//! The built-in commands: the table that declares them (`builtins.rs`, with `help`, `limits`
+//! and `quit`), and the commands by area.
+
+pub mod builtins;
+pub mod dice;
+pub mod game;
+pub mod journal;
+pub mod table;
+
+pub use builtins::{NOTATION, registry};
