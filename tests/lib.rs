@@ -1,6 +1,7 @@
 //! umpire's integration tests, one binary with a module per feature.
 
 mod cli;
+mod commands;
 mod common;
 mod corpus;
 mod crash;

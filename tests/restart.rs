@@ -269,12 +269,12 @@ fn undo_takes_a_count_refuses_extra_words_and_never_undoes_the_set_up() {
         &rules,
         &[],
         &["--ruleset", "demo", "run", "-"],
-        "add side red Red\nadd side blue Blue\nadd side green Green\nundo all the things\nundo all\nundo 2\nundo 5\nundo\nstatus\n",
+        "add side red Red\nadd side blue Blue\nadd side green Green\nundo all the things\nundo 0\nundo 2\nundo 5\nundo\nstatus\n",
     );
     let (out, err) = text(&o);
     assert!(
-        err.contains("`undo` takes at most one argument: `the things` is too much (drop it)")
-            && err.contains("`all` is not a count of commands"),
+        err.contains("N: expected a whole number, found `all`")
+            && err.contains("`0` is not a count of commands"),
         "{err}"
     );
     assert!(out.contains("undone #4 add side green Green"), "{out}");

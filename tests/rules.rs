@@ -175,13 +175,17 @@ fn a_script_command_may_not_take_a_builtin_name() {
 #[test]
 fn script_commands_complete_their_choices_and_flags() {
     let (_dir, s) = session();
-    let (_, words) = s.registry.complete("morale a1 ", 10);
-    assert_eq!(words, ["green", "trained", "veteran", "pinned"]);
-    let (_, words) = s.registry.complete("morale a1 veteran p", 19);
+    let w = s.vocabulary();
+    let (_, words) = s.registry.complete("morale a1 ", 10, &w);
+    assert_eq!(words, ["green", "pinned", "trained", "veteran"]);
+    let (_, words) = s.registry.complete("morale a1 veteran p", 19, &w);
     assert_eq!(words, ["pinned"]);
+    // Where a unit is wanted, the units (not tables or sides).
+    let (_, words) = s.registry.complete("morale ", 7, &w);
+    assert_eq!(words, ["a1", "b2", "pinned"]);
     assert!(
         s.registry
-            .complete("sh", 2)
+            .complete("sh", 2, &w)
             .1
             .contains(&"shoot".to_string())
     );

@@ -15,7 +15,7 @@ use serde_json::json;
 use super::error::CommandError;
 use super::line::CommandLine;
 use super::output::{Output, Text};
-use super::registry::Registry;
+use super::registry::Invocation;
 use super::rules::{AskedRules, describe};
 use super::session::Context;
 use super::style::Style;
@@ -151,27 +151,25 @@ fn size(bytes: u64) -> String {
     }
 }
 
-/// The usage of `game`.
-const USAGE: &str = "game [list | new [NAME] | open NAME]";
-
 /// `game`, `game list`, `game new [NAME]`, `game open NAME`.
-pub fn game(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    let args = cmd.arg_texts();
-    match args.as_slice() {
-        [] => current(ctx),
-        ["list"] => listing(ctx),
-        ["new"] | ["new", _] => {
+pub fn game(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let cmd = inv.line;
+    let name_span = inv.args.get("name").map(|a| a.span).unwrap_or_default();
+    match inv.args.sub() {
+        None => current(ctx),
+        Some("list") => listing(ctx),
+        Some("new") => {
             let dir = folder(ctx, cmd)?;
-            let name = match args.get(1) {
+            let name = match inv.args.text("name") {
                 Some(n) => {
-                    check_name(n).map_err(|m| CommandError::invalid(m, None, cmd.args[1].span))?;
+                    check_name(n).map_err(|m| CommandError::invalid(m, None, name_span))?;
                     if path_of(&dir, n).exists() {
                         return Err(CommandError::invalid(
                             format!("there is already a game `{n}`"),
                             Some(format!(
                                 "`game open {n}` continues it; `game new` picks a fresh name"
                             )),
-                            cmd.args[1].span,
+                            name_span,
                         ));
                     }
                     n.to_string()
@@ -197,12 +195,13 @@ pub fn game(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandE
                         .plain(format!(" · journal {}", path.display())),
                 ))
         }
-        ["open", name] => {
+        _ => {
+            let name = inv.args.text("name").unwrap_or_default();
             let dir = folder(ctx, cmd)?;
             let path = if name.contains('/') || name.ends_with(".jsonl") {
                 PathBuf::from(name)
             } else {
-                check_name(name).map_err(|m| CommandError::invalid(m, None, cmd.args[1].span))?;
+                check_name(name).map_err(|m| CommandError::invalid(m, None, name_span))?;
                 path_of(&dir, name)
             };
             if !path.is_file() {
@@ -214,20 +213,20 @@ pub fn game(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandE
                         Some(n) => format!("did you mean `{n}`? `game list` shows the games kept"),
                         None => "`game list` shows the games kept".into(),
                     }),
-                    cmd.args[1].span,
+                    name_span,
                 ));
             }
             if ctx.state.journal.path() == Some(path.as_path()) {
                 return Err(CommandError::invalid(
                     format!("game `{name}` is the one being played"),
                     None,
-                    cmd.args[1].span,
+                    name_span,
                 ));
             }
             let entries = open_journal(ctx, &path, cmd)?;
             ctx.state.resume = Some(AskedRules::default());
             Ok(Output::new("game")
-                .field("game", *name)
+                .field("game", name)
                 .field("journal", path.display().to_string())
                 .text(Text::new().push(
                     Style::Strong,
@@ -237,11 +236,6 @@ pub fn game(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandE
                     ),
                 )))
         }
-        _ => Err(CommandError::usage(
-            "`game` takes `list`, `new [NAME]` or `open NAME`",
-            USAGE,
-            cmd.rest_span(),
-        )),
     }
 }
 
@@ -346,17 +340,6 @@ fn listing(ctx: &Context<'_>) -> Result<Output, CommandError> {
         t = t.plain("\n  (none yet)");
     }
     Ok(Output::new("game").field("games", json!(rows)).text(t))
-}
-
-/// Completion of `game`: its words, then the games kept.
-pub fn complete_game(_: &Registry, before: &[&str]) -> Vec<String> {
-    match before {
-        [] => vec!["list".into(), "new".into(), "open".into()],
-        ["open"] => games_dir()
-            .map(|d| list(&d).into_iter().map(|g| g.name).collect())
-            .unwrap_or_default(),
-        _ => Vec::new(),
-    }
 }
 
 #[cfg(test)]

@@ -45,34 +45,6 @@ impl CommandLine {
         Span::new(offset, offset + text.len())
     }
 
-    /// Refuses the words after the first `n` arguments: `undo all the things` is not `undo`.
-    pub fn at_most(&self, n: usize, usage: &str) -> Result<(), super::error::CommandError> {
-        let Some(first) = self.args.get(n) else {
-            return Ok(());
-        };
-        let last = self.args.last().expect("there is a word after the first n");
-        let extra: Vec<&str> = self.args[n..].iter().map(|w| w.text.as_str()).collect();
-        Err(super::error::CommandError::usage(
-            format!(
-                "`{}` takes {}: `{}` is too much (drop it)",
-                self.name.text,
-                match n {
-                    0 => "no arguments".to_string(),
-                    1 => "at most one argument".to_string(),
-                    n => format!("at most {n} arguments"),
-                },
-                extra.join(" ")
-            ),
-            usage,
-            Span::new(first.span.start, last.span.end),
-        ))
-    }
-
-    /// Refuses any word after the name (see [`CommandLine::at_most`]).
-    pub fn no_args(&self, usage: &str) -> Result<(), super::error::CommandError> {
-        self.at_most(0, usage)
-    }
-
     /// The argument texts, for matching on.
     pub fn arg_texts(&self) -> Vec<&str> {
         self.args.iter().map(|w| w.text.as_str()).collect()

@@ -1,43 +1,62 @@
-//! The table of commands the shell knows: name, aliases, usage, one-line summary, long help,
-//! argument completion and the function that runs it.
-//!
-//! Built-ins are registered from `builtins.rs`; later issues add their own (state, journal)
-//! and the Lua host registers script commands through the same [`CommandSpec`], which is why
-//! names and texts are `Cow` rather than `&'static str`.
+//! The table of commands: built-in and registered by the rules alike, each a [`CommandSpec`]
+//! with one declared [`Signature`]. Its usage line, the argument list of `help` and the
+//! completion of its words all come from that signature, and its words are parsed against it
+//! once, before it runs.
 
 use std::borrow::Cow;
+use std::path::Path;
 
 use super::error::CommandError;
 use super::line::{CommandLine, split_words};
 use super::output::Output;
 use super::session::Context;
+use super::signature::{Args, Kind, Next, Signature, next};
+
+/// A command's words after parsing, with the line they came from.
+#[derive(Debug)]
+pub struct Invocation<'a> {
+    /// The line as typed (for spans and the raw text).
+    pub line: &'a CommandLine,
+    /// Its words, parsed against the command's signature.
+    pub args: Args,
+}
 
 /// Runs a command against the session.
-pub type Handler = fn(&mut Context<'_>, &CommandLine) -> Result<Output, CommandError>;
+pub type Run = fn(&mut Context<'_>, &Invocation<'_>) -> Result<Output, CommandError>;
 
-/// Candidates for the next argument, given the registry (for commands that take command
-/// names) and the arguments already typed before it.
-pub type ArgCompleter = fn(registry: &Registry, before: &[&str]) -> Vec<String>;
+/// Where a command comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Built into umpire.
+    Builtin {
+        /// Whether it plays the game (adds, changes or rolls for it), and so raises a
+        /// `pre_NAME` event the rules may cancel; the umpire's own controls (undo, rules,
+        /// journal, dice sources, help, quit…) never do.
+        game: bool,
+    },
+    /// Registered by the rules, at this file and line.
+    Rules(String),
+}
 
-/// One command the shell knows.
+/// One command.
 #[derive(Clone)]
 pub struct CommandSpec {
     /// The canonical name.
     pub name: Cow<'static, str>,
     /// Other names that run it (`r` for `roll`).
     pub aliases: Vec<Cow<'static, str>>,
-    /// The usage line: `roll [Nx] EXPR`.
-    pub usage: Cow<'static, str>,
     /// One line for the command list.
     pub summary: Cow<'static, str>,
-    /// The long help for `help CMD`.
+    /// What `help CMD` says besides the usage and the arguments.
     pub help: Cow<'static, str>,
-    /// Completion of its arguments.
-    pub complete: Option<ArgCompleter>,
+    /// Its words.
+    pub signature: Signature,
+    /// Lines that show it in use (`help` lists them).
+    pub examples: Vec<Cow<'static, str>>,
     /// What runs it.
-    pub run: Handler,
-    /// For a command the rules registered: its declared arguments (they drive completion).
-    pub script: Option<Vec<crate::script::ArgSpec>>,
+    pub run: Run,
+    /// Where it comes from.
+    pub source: Source,
 }
 
 impl std::fmt::Debug for CommandSpec {
@@ -53,21 +72,127 @@ impl CommandSpec {
     pub fn answers_to(&self, name: &str) -> bool {
         self.name == name || self.aliases.iter().any(|a| a == name)
     }
+
+    /// The usage line, from the signature: `shoot FIRER TARGET [DISTANCE] [force]`.
+    pub fn usage(&self) -> String {
+        let rest = self.signature.usage();
+        if rest.is_empty() {
+            self.name.to_string()
+        } else {
+            format!("{} {rest}", self.name)
+        }
+    }
+
+    /// The usage of the form picked by the sub-commands `subs` (`dice mode rng|enter`), or of
+    /// the whole command.
+    pub fn usage_of(&self, subs: &[String]) -> String {
+        let mut sig = &self.signature;
+        let mut head = self.name.to_string();
+        for s in subs {
+            match sig.subs.iter().find(|x| &x.name == s) {
+                Some(sub) => {
+                    sig = &sub.signature;
+                    head.push(' ');
+                    head.push_str(s);
+                }
+                None => break,
+            }
+        }
+        let rest = sig.usage();
+        if rest.is_empty() {
+            head
+        } else {
+            format!("{head} {rest}")
+        }
+    }
+
+    /// Whether the rules registered it.
+    pub fn from_rules(&self) -> bool {
+        matches!(self.source, Source::Rules(_))
+    }
+
+    /// Whether it raises a `pre_NAME` event (game commands, and every rule command).
+    pub fn raises_pre(&self) -> bool {
+        match self.source {
+            Source::Builtin { game } => game,
+            Source::Rules(_) => true,
+        }
+    }
+
+    /// The whole of `help CMD` after the usage line: the summary, the help text, the
+    /// arguments (from the signature), examples, aliases, and where a rule command was
+    /// registered.
+    pub fn long_help(&self) -> String {
+        let mut out = String::new();
+        out.push_str(&self.summary);
+        out.push('\n');
+        if !self.help.is_empty() {
+            out.push_str(self.help.trim_end());
+            out.push('\n');
+        }
+        let args = self.signature.describe();
+        if !args.is_empty() {
+            out.push_str(if self.signature.subs.is_empty() {
+                "arguments:\n"
+            } else {
+                "forms:\n"
+            });
+            out.push_str(&args);
+        }
+        if !self.examples.is_empty() {
+            let ex: Vec<&str> = self.examples.iter().map(|e| e.as_ref()).collect();
+            out.push_str(&format!("examples: {}\n", ex.join(" · ")));
+        }
+        if !self.aliases.is_empty() {
+            let a: Vec<&str> = self.aliases.iter().map(|a| a.as_ref()).collect();
+            out.push_str(&format!("aliases: {}\n", a.join(", ")));
+        }
+        if let Source::Rules(origin) = &self.source {
+            out.push_str(&format!("registered at {origin}\n"));
+        }
+        out.trim_end().to_string()
+    }
 }
 
-/// Every command the shell knows, in the order `help` lists them.
+/// What the game offers for completion, word kind by word kind (the session fills it in
+/// after each command).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Words {
+    /// Units still in the game.
+    pub units: Vec<String>,
+    /// Sides.
+    pub sides: Vec<String>,
+    /// Commands (groups of units).
+    pub groups: Vec<String>,
+    /// Selector terms besides ids: `side:romans`, `marked:routed`, `all`…
+    pub selector_terms: Vec<String>,
+    /// Declared markers.
+    pub markers: Vec<String>,
+    /// Declared attributes.
+    pub attrs: Vec<String>,
+    /// Tables.
+    pub tables: Vec<String>,
+    /// Rulesets found.
+    pub rulesets: Vec<String>,
+    /// House rules found.
+    pub house_rules: Vec<String>,
+    /// Games kept.
+    pub games: Vec<String>,
+}
+
+/// Every command, in the order `help` lists them.
 #[derive(Debug, Clone, Default)]
-pub struct Registry {
+pub struct Commands {
     specs: Vec<CommandSpec>,
 }
 
-impl Registry {
-    /// An empty registry.
+impl Commands {
+    /// An empty table.
     pub fn new() -> Self {
-        Registry::default()
+        Commands::default()
     }
 
-    /// Adds a command; a command of the same name is replaced (so reloading scripts never
+    /// Adds a command; a command of the same name is replaced (so reloading rules never
     /// registers one twice).
     pub fn register(&mut self, spec: CommandSpec) {
         match self.specs.iter_mut().find(|s| s.name == spec.name) {
@@ -109,47 +234,118 @@ impl Registry {
     }
 
     /// Completion of the line up to the cursor: where the completed word starts and the
-    /// candidates for it. The first word completes to command names; later words ask the
-    /// command's own completer.
-    pub fn complete(&self, line: &str, pos: usize) -> (usize, Vec<String>) {
+    /// candidates for it. The first word completes to command names; later words to what the
+    /// command's signature expects there — units where a unit is wanted (the ids after a
+    /// comma in a list of them too), markers, tables, files, choices and flags.
+    pub fn complete(&self, line: &str, pos: usize, words: &Words) -> (usize, Vec<String>) {
         let head = &line[..pos];
-        let words = split_words(head);
+        let typed = split_words(head);
         let ends_in_space = head.ends_with(char::is_whitespace) || head.is_empty();
-        let (before, partial, start) = match words.split_last() {
+        let (before, partial, start) = match typed.split_last() {
             Some((last, rest)) if !ends_in_space => (rest, last.text.as_str(), last.span.start),
-            _ => (&words[..], "", pos),
+            _ => (&typed[..], "", pos),
         };
-        let candidates: Vec<String> = match before.split_first() {
-            None => self.specs.iter().map(|s| s.name.to_string()).collect(),
-            Some((name, args)) => {
-                let args: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
-                match self.find(&name.text) {
-                    Some(CommandSpec {
-                        script: Some(decl), ..
-                    }) => super::rule_commands::complete(decl, &args),
-                    Some(CommandSpec {
-                        complete: Some(complete),
-                        ..
-                    }) => complete(self, &args),
-                    _ => Vec::new(),
-                }
-            }
+        let Some((name, args)) = before.split_first() else {
+            let mut names: Vec<String> = self
+                .specs
+                .iter()
+                .map(|s| s.name.to_string())
+                .filter(|n| n.starts_with(partial))
+                .collect();
+            names.dedup();
+            return (start, names);
         };
-        let mut matching: Vec<String> = candidates
+        let Some(spec) = self.find(&name.text) else {
+            return (start, Vec::new());
+        };
+        let args: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
+        let (kinds, mut found) = match next(&spec.signature, &args) {
+            Next::Words(w) => (Vec::new(), w),
+            Next::Values(k, w) => (k, w),
+        };
+        // In a comma list (`activate guard1,gu`) complete the last item.
+        let (prefix, item) = match partial.rfind(',') {
+            Some(i) => partial.split_at(i + 1),
+            None => ("", partial),
+        };
+        for kind in &kinds {
+            found.extend(self.values(kind, item, words));
+        }
+        let mut matching: Vec<String> = found
             .into_iter()
-            .filter(|c| c.starts_with(partial))
+            .filter(|c| c.starts_with(item))
+            .map(|c| format!("{prefix}{c}"))
             .collect();
+        matching.sort();
         matching.dedup();
         (start, matching)
     }
+
+    /// Candidates for a word of `kind`.
+    fn values(&self, kind: &Kind, partial: &str, w: &Words) -> Vec<String> {
+        match kind {
+            Kind::Unit => w.units.clone(),
+            Kind::Side => w.sides.clone(),
+            Kind::Group => w.groups.clone(),
+            Kind::Selector => {
+                let mut v = w.units.clone();
+                v.extend(w.selector_terms.iter().cloned());
+                v
+            }
+            Kind::Marker => w.markers.clone(),
+            Kind::Attr => w.attrs.clone(),
+            Kind::Table => w.tables.clone(),
+            Kind::Ruleset => w.rulesets.clone(),
+            Kind::HouseRule => w.house_rules.clone(),
+            Kind::Game => w.games.clone(),
+            Kind::Command => {
+                let mut v: Vec<String> = self.specs.iter().map(|s| s.name.to_string()).collect();
+                v.push("dice".into());
+                v
+            }
+            Kind::File => files(partial),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Paths starting with `partial`: the entries of its folder (folders end with `/`).
+fn files(partial: &str) -> Vec<String> {
+    let (dir, _) = match partial.rfind('/') {
+        Some(i) => partial.split_at(i + 1),
+        None => ("", partial),
+    };
+    let folder = if dir.is_empty() {
+        Path::new(".")
+    } else {
+        Path::new(dir)
+    };
+    let mut out: Vec<String> = std::fs::read_dir(folder)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_str()?.to_string();
+            if name.starts_with('.') {
+                return None;
+            }
+            let slash = if e.path().is_dir() { "/" } else { "" };
+            Some(format!("{dir}{name}{slash}"))
+        })
+        .collect();
+    out.sort();
+    out
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
     use crate::engine::commands as builtins;
 
     fn complete(line: &str) -> Vec<String> {
-        builtins::registry().complete(line, line.len()).1
+        builtins::registry()
+            .complete(line, line.len(), &Words::default())
+            .1
     }
 
     #[test]
@@ -162,17 +358,37 @@ mod tests {
     fn subcommands_and_their_values_complete() {
         assert_eq!(complete("dice m"), ["mode"]);
         assert_eq!(complete("dice mode e"), ["enter"]);
-        assert_eq!(complete("dice mode "), ["rng", "enter"]);
+        assert_eq!(complete("dice mode "), ["enter", "rng"]);
         assert_eq!(complete("dice queue c"), ["clear"]);
         assert_eq!(complete("dice queue d"), ["drop"]);
         assert_eq!(complete("help di"), ["dice"]);
     }
 
     #[test]
+    fn words_complete_by_what_the_argument_takes() {
+        let w = Words {
+            units: vec!["guard1".into(), "guard2".into(), "leg1".into()],
+            markers: vec!["routed".into(), "shot".into()],
+            tables: vec!["terrain".into()],
+            selector_terms: vec!["side:red".into()],
+            ..Words::default()
+        };
+        let r = builtins::registry();
+        assert_eq!(r.complete("show gu", 7, &w).1, ["guard1", "guard2"]);
+        assert_eq!(
+            r.complete("show guard1,gu", 14, &w).1,
+            ["guard1,guard1", "guard1,guard2"]
+        );
+        assert_eq!(r.complete("mark leg1 ro", 12, &w).1, ["routed"]);
+        assert_eq!(r.complete("table show t", 12, &w).1, ["terrain"]);
+        assert_eq!(r.complete("show s", 6, &w).1, ["side:red"]);
+    }
+
+    #[test]
     fn completion_start_is_the_start_of_the_word() {
         let r = builtins::registry();
-        assert_eq!(r.complete("dice mode e", 11).0, 10);
-        assert_eq!(r.complete("dice ", 5).0, 5);
+        assert_eq!(r.complete("dice mode e", 11, &Words::default()).0, 10);
+        assert_eq!(r.complete("dice ", 5, &Words::default()).0, 5);
     }
 
     #[test]

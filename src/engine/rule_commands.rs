@@ -1,100 +1,79 @@
-//! Commands the rules registered (`umpire.command{…}`) as shell commands: their
-//! [`CommandSpec`]s (usage, help naming the file and line, completion of their arguments),
-//! the parsing and checking of their arguments from the declared types, the call into Lua,
-//! and the events (`umpire.on`) that the changes of any command raise.
+//! Commands the rules registered (`umpire.command{…}`) as commands of the table: their
+//! [`Signature`] from the declared arguments (so their usage, help and completion come from
+//! it as for every command), the call into Lua with the parsed arguments, and the `pre_*`
+//! events the rules may cancel a game command with.
+
+use std::borrow::Cow;
 
 use serde_json::{Value as Json, json};
 
 use super::error::CommandError;
-use super::line::{CommandLine, Word};
+use super::line::CommandLine;
 use super::output::{Output, Text};
-use super::registry::{CommandSpec, Registry};
+use super::registry::{CommandSpec, Commands, Invocation, Source};
 use super::rules::script_err;
 use super::session::{Context, State, reborrow};
+use super::signature::{Args, Kind, Param, Signature, Value as SigValue};
 use super::style::Style;
 use crate::dice::DieEntry;
-use crate::script::{ArgKind, ArgSpec, ArgValue, CallOutput, CommandDef, ScriptHost, World};
+use crate::script::{ArgKind, ArgValue, CallOutput, CommandDef, ScriptHost, World};
 use crate::span::Span;
-use crate::state::{Selector, Value};
+use crate::state::Value;
 
-/// The usage line of a script command: `shoot FIRER [MODIFIER] [pinned]`.
-pub fn usage(def: &CommandDef) -> String {
-    let mut u = def.name.clone();
-    for a in &def.args {
-        let word = match &a.kind {
-            ArgKind::Flag => a.name.clone(),
-            ArgKind::Choice(v) => v.join("|"),
-            ArgKind::Text => format!("{}…", a.name.to_uppercase()),
-            _ => a.name.to_uppercase(),
-        };
-        if a.optional {
-            u.push_str(&format!(" [{word}]"));
-        } else {
-            u.push_str(&format!(" {word}"));
-        }
-    }
-    u
+/// A rule command's declared arguments as a [`Signature`]: positional in order, flags by
+/// name anywhere (`force` or `--force`).
+pub fn signature(def: &CommandDef) -> Signature {
+    Signature::new(
+        def.args
+            .iter()
+            .map(|a| {
+                let kind = match &a.kind {
+                    ArgKind::Unit => Kind::Unit,
+                    ArgKind::Side => Kind::Side,
+                    ArgKind::Group => Kind::Group,
+                    ArgKind::Selector => Kind::Selector,
+                    ArgKind::Int => Kind::Int,
+                    ArgKind::Number => Kind::Number,
+                    ArgKind::Dice => Kind::Dice,
+                    ArgKind::Choice(v) => {
+                        Kind::Choice(v.iter().map(|c| Cow::Owned(c.clone())).collect())
+                    }
+                    ArgKind::Flag => Kind::Flag,
+                    ArgKind::Text => Kind::Text,
+                };
+                let p = if kind == Kind::Flag {
+                    Param::flag(a.name.clone())
+                } else {
+                    let p = Param::new(a.name.clone(), kind);
+                    if a.optional { p.optional() } else { p }
+                };
+                p.help(a.help.clone())
+            })
+            .collect(),
+    )
 }
 
-fn kind_name(k: &ArgKind) -> &'static str {
-    match k {
-        ArgKind::Unit => "a unit",
-        ArgKind::Side => "a side",
-        ArgKind::Group => "a command",
-        ArgKind::Selector => "units (a selector)",
-        ArgKind::Int => "a whole number",
-        ArgKind::Number => "a number",
-        ArgKind::Dice => "dice",
-        ArgKind::Choice(_) => "one of",
-        ArgKind::Flag => "a flag",
-        ArgKind::Text => "text",
-    }
-}
-
-/// The shell's entry for a script command.
+/// The shell's entry for a rule command: its signature from its declared arguments, the
+/// first line of its help as the summary and the rest as its help.
 pub fn spec(def: &CommandDef) -> CommandSpec {
-    let mut help = String::new();
     let mut lines = def.help.lines();
     let summary = lines.next().unwrap_or("").to_string();
-    for l in lines {
-        help.push_str(l);
-        help.push('\n');
-    }
-    if !def.args.is_empty() {
-        help.push_str("arguments:\n");
-        for a in &def.args {
-            let kind = match &a.kind {
-                ArgKind::Choice(v) => format!("one of {}", v.join(", ")),
-                k => kind_name(k).to_string(),
-            };
-            let opt = if a.optional && a.kind != ArgKind::Flag {
-                ", optional"
-            } else {
-                ""
-            };
-            help.push_str(&format!("  {:<10} {kind}{opt}", a.name));
-            if !a.help.is_empty() {
-                help.push_str(&format!(" — {}", a.help));
-            }
-            help.push('\n');
-        }
-    }
-    help.push_str(&format!("registered at {}", def.origin));
+    let help: Vec<&str> = lines.collect();
     CommandSpec {
         name: def.name.clone().into(),
         aliases: Vec::new(),
-        usage: usage(def).into(),
         summary: summary.into(),
-        help: help.into(),
-        complete: None,
+        help: help.join("\n").into(),
+        signature: signature(def),
+        examples: Vec::new(),
         run,
-        script: Some(def.args.clone()),
+        source: Source::Rules(def.origin.to_string()),
     }
 }
 
-/// Replaces the script commands of `registry` with those of the rules in force.
-pub fn sync(registry: &mut Registry, state: &State) {
-    registry.retain(|s| s.script.is_none());
+/// Replaces the rule commands of `registry` with those of the rules in force.
+pub fn sync(registry: &mut Commands, state: &State) {
+    registry.retain(|s| !s.from_rules());
     if let Some(l) = &state.scripts.loaded {
         for def in l.rules.commands.values() {
             registry.register(spec(def));
@@ -102,203 +81,27 @@ pub fn sync(registry: &mut Registry, state: &State) {
     }
 }
 
-/// Candidates for the next argument of a script command with `args`, after `before`.
-pub fn complete(args: &[ArgSpec], before: &[&str]) -> Vec<String> {
-    // Walk the words typed so far the way `parse` will, then offer what may come next.
-    let mut i = 0;
-    for w in before {
-        while i < args.len() && !fits(&args[i].kind, w, None) && args[i].optional {
-            i += 1;
-        }
-        if args.iter().any(|a| a.kind == ArgKind::Flag && a.name == *w) {
-            continue;
-        }
-        if i < args.len() && args[i].kind == ArgKind::Text {
-            return Vec::new();
-        }
-        i += 1;
-    }
+/// The parsed arguments as the rules' `run` gets them: every declared argument that was
+/// given (units as handles), and every flag (true or false).
+fn fields(def: &CommandDef, args: &Args) -> Vec<(String, ArgValue)> {
     let mut out = Vec::new();
-    for a in args.iter().skip(i) {
-        match &a.kind {
-            ArgKind::Choice(v) => out.extend(v.iter().cloned()),
-            ArgKind::Flag if !before.contains(&a.name.as_str()) => out.push(a.name.clone()),
-            _ => {}
-        }
-        if !a.optional {
-            break;
-        }
+    for a in &def.args {
+        let v = match (&a.kind, args.get(&a.name).map(|x| &x.value)) {
+            (ArgKind::Flag, given) => ArgValue::Value(Value::Flag(given.is_some())),
+            (_, None) => continue,
+            (ArgKind::Unit | ArgKind::Side | ArgKind::Group, Some(SigValue::Ids(ids))) => {
+                ArgValue::Unit(ids.first().cloned().unwrap_or_default())
+            }
+            (ArgKind::Selector, Some(SigValue::Ids(ids))) => ArgValue::Units(ids.clone()),
+            (_, Some(SigValue::Int(i))) => ArgValue::Value(Value::Int(*i)),
+            (_, Some(SigValue::Num(n))) => ArgValue::Value(Value::Num(*n)),
+            (_, Some(SigValue::Text(t))) => ArgValue::Value(Value::Text(t.clone())),
+            (_, Some(SigValue::Words(w))) => ArgValue::Value(Value::Text(w.join(" "))),
+            (_, Some(_)) => continue,
+        };
+        out.push((a.name.clone(), v));
     }
     out
-}
-
-/// Whether `word` can be the value of an argument of `kind`: ids must name something of
-/// that kind in `game` (when there is one to ask), other kinds are judged on their shape.
-fn fits(kind: &ArgKind, word: &str, game: Option<&crate::state::Game>) -> bool {
-    match kind {
-        ArgKind::Unit => game.is_none_or(|g| g.unit(word).is_some()),
-        ArgKind::Side => game.is_none_or(|g| g.side(word).is_some()),
-        ArgKind::Group => game.is_none_or(|g| g.command(word).is_some()),
-        ArgKind::Selector => {
-            game.is_none_or(|g| Selector::parse(word).is_ok_and(|s| s.resolve_ids(g).is_ok()))
-        }
-        ArgKind::Int => word.parse::<i64>().is_ok(),
-        ArgKind::Number => word.parse::<f64>().is_ok_and(f64::is_finite),
-        ArgKind::Dice => crate::dice::parse(word).is_ok(),
-        ArgKind::Choice(v) => v.iter().any(|c| c.eq_ignore_ascii_case(word)),
-        ArgKind::Flag => false,
-        _ => true,
-    }
-}
-
-/// Parses and checks the words of `cmd` against `def`'s arguments: positional in order, an
-/// optional argument skipped when the word does not fit it, flags by name anywhere.
-pub fn parse_args(
-    def: &CommandDef,
-    cmd: &CommandLine,
-    state: &State,
-) -> Result<Vec<(String, ArgValue)>, CommandError> {
-    let usage = usage(def);
-    let flags: Vec<&ArgSpec> = def
-        .args
-        .iter()
-        .filter(|a| a.kind == ArgKind::Flag)
-        .collect();
-    let mut out: Vec<(String, ArgValue)> = flags
-        .iter()
-        .map(|a| (a.name.clone(), ArgValue::Value(Value::Flag(false))))
-        .collect();
-    let positional: Vec<&ArgSpec> = def
-        .args
-        .iter()
-        .filter(|a| a.kind != ArgKind::Flag)
-        .collect();
-    let mut next = 0;
-    let mut words = cmd.args.iter();
-    while let Some(w) = words.next() {
-        let bare = w.text.strip_prefix("--").unwrap_or(&w.text);
-        if let Some(f) = flags.iter().find(|f| f.name == bare) {
-            if let Some(slot) = out.iter_mut().find(|(n, _)| *n == f.name) {
-                slot.1 = ArgValue::Value(Value::Flag(true));
-            }
-            continue;
-        }
-        // Skip optional arguments this word does not fit.
-        let first_skipped = next;
-        while next < positional.len()
-            && positional[next].optional
-            && positional[next].kind != ArgKind::Text
-            && !fits(&positional[next].kind, &w.text, Some(&state.game))
-        {
-            next += 1;
-        }
-        let Some(arg) = positional.get(next) else {
-            // The word fits nothing left: say what the first argument it skipped expects.
-            if let Some(skipped) = positional.get(first_skipped) {
-                return Err(value(skipped, w, state, &usage)
-                    .err()
-                    .unwrap_or_else(|| CommandError::usage("unexpected word", &usage, w.span)));
-            }
-            return Err(CommandError::usage(
-                format!("`{}` takes no more arguments, found `{}`", def.name, w.text),
-                &usage,
-                w.span,
-            ));
-        };
-        next += 1;
-        let value = if arg.kind == ArgKind::Text {
-            // The rest of the line, as typed.
-            let end = cmd.args.last().map_or(w.span.end, |l| l.span.end);
-            let text = cmd.line[w.span.start..end].to_string();
-            words.by_ref().for_each(drop);
-            ArgValue::Value(Value::Text(text))
-        } else {
-            value(arg, w, state, &usage)?
-        };
-        out.push((arg.name.clone(), value));
-    }
-    if let Some(missing) = positional[next.min(positional.len())..]
-        .iter()
-        .find(|a| !a.optional)
-    {
-        let at = cmd.args.last().map_or(cmd.name.span, |w| w.span);
-        return Err(CommandError::usage(
-            format!(
-                "`{}` needs {} ({}{})",
-                def.name,
-                missing.name.to_uppercase(),
-                kind_name(&missing.kind),
-                match &missing.kind {
-                    ArgKind::Choice(v) => format!(" {}", v.join(", ")),
-                    _ => String::new(),
-                }
-            ),
-            &usage,
-            Span::point(at.end),
-        ));
-    }
-    Ok(out)
-}
-
-fn value(arg: &ArgSpec, w: &Word, state: &State, usage: &str) -> Result<ArgValue, CommandError> {
-    let bad = |what: String| {
-        CommandError::invalid(
-            format!("{}: expected {what}, found `{}`", arg.name, w.text),
-            Some(format!("usage: {usage}")),
-            w.span,
-        )
-    };
-    Ok(match &arg.kind {
-        ArgKind::Unit => {
-            let u = state
-                .game
-                .find_unit(&w.text)
-                .map_err(|e| CommandError::invalid(format!("{}: {e}", arg.name), None, w.span))?;
-            ArgValue::Unit(u.id.to_string())
-        }
-        ArgKind::Side => {
-            let side = state
-                .game
-                .find_side(&w.text)
-                .map_err(|e| CommandError::invalid(format!("{}: {e}", arg.name), None, w.span))?;
-            ArgValue::Unit(side.id.to_string())
-        }
-        ArgKind::Group => {
-            let c = state
-                .game
-                .find_command(&w.text)
-                .map_err(|e| CommandError::invalid(format!("{}: {e}", arg.name), None, w.span))?;
-            ArgValue::Unit(c.id.to_string())
-        }
-        ArgKind::Selector => {
-            let ids = Selector::parse(&w.text)
-                .and_then(|s| s.resolve_ids(&state.game))
-                .map_err(|e| super::commands::game::state_err(e, w.span.start))?;
-            ArgValue::Units(ids.into_iter().map(|i| i.to_string()).collect())
-        }
-        ArgKind::Int => ArgValue::Value(Value::Int(
-            w.text.parse().map_err(|_| bad("a whole number".into()))?,
-        )),
-        ArgKind::Number => {
-            let n: f64 = w.text.parse().map_err(|_| bad("a number".into()))?;
-            if !n.is_finite() {
-                return Err(bad("a finite number".into()));
-            }
-            ArgValue::Value(Value::Num(n))
-        }
-        ArgKind::Dice => {
-            crate::dice::parse(&w.text).map_err(|e| CommandError::dice(e, w.span.start))?;
-            ArgValue::Value(Value::Text(w.text.clone()))
-        }
-        ArgKind::Choice(values) => {
-            let found = values.iter().find(|v| v.eq_ignore_ascii_case(&w.text));
-            match found {
-                Some(v) => ArgValue::Value(Value::Text(v.clone())),
-                None => return Err(bad(format!("one of {}", values.join(", ")))),
-            }
-        }
-        _ => ArgValue::Value(Value::Text(w.text.clone())),
-    })
 }
 
 /// Adds what a call produced to `out`: breakdowns, changes with reasons, printed lines.
@@ -400,7 +203,8 @@ pub(super) fn call_rules(
 
 /// Runs a script command: checks its arguments, tells `pre_NAME` handlers (any may cancel),
 /// then calls `run` with the session's dice and game.
-pub fn run(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
+pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let cmd = inv.line;
     let name = cmd.name.text.clone();
     let (args, generation) = {
         let state = &*ctx.state;
@@ -418,7 +222,7 @@ pub fn run(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandEr
                 cmd.name.span,
             ));
         };
-        (parse_args(def, cmd, state)?, loaded.rules.generation)
+        (fields(def, &inv.args), loaded.rules.generation)
     };
     let fields: Vec<(&str, ArgValue)> = args.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
     let span = cmd.rest_span();
@@ -465,21 +269,39 @@ fn cancelled(name: &str, event: &str) -> Text {
     )
 }
 
-/// The built-in commands that act on the game: only these raise a `pre_NAME` event, which a
-/// rule may cancel. Every other built-in controls the rules (`ruleset`, `house`, `reload`),
-/// the journal (`undo`, `redo`, `log`, `journal`, `save`, `load`, `replay`), the dice sources
-/// (`dice`), the session (`limits`, `help`, `quit`), or only shows something (`show`,
-/// `status`, `clock`, `prob`): the umpire's own controls, which no rule may take away.
-pub const GAME_COMMANDS: &[&str] = &[
-    "add", "remove", "rename", "set", "mark", "unmark", "next", "army", "schema", "roll", "table",
-];
-
 /// Whether `event` is the `pre_` event of a built-in that is not a game command (one that
-/// is never raised): a rule that handles it is refused when it loads.
-pub fn is_control_event(event: &str, builtins: &[String]) -> bool {
-    event
-        .strip_prefix("pre_")
-        .is_some_and(|name| builtins.iter().any(|b| b == name) && !GAME_COMMANDS.contains(&name))
+/// is never raised): a rule that handles it is refused when it loads. Game commands are those
+/// the command table marks so ([`Source::Builtin`](super::registry::Source)): they add,
+/// change or roll for the game; the umpire's own controls (the rules, the journal, the dice
+/// sources, the session, what only shows something) never raise one.
+pub fn is_control_event(event: &str, names: &BuiltinNames) -> bool {
+    event.strip_prefix("pre_").is_some_and(|name| {
+        names.all.iter().any(|b| b == name) && !names.game.iter().any(|g| g == name)
+    })
+}
+
+/// The names of the built-in commands, and which of them are game commands.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BuiltinNames {
+    /// Every built-in name and alias (rule commands may take none of them).
+    pub all: Vec<String>,
+    /// The game commands (they raise `pre_NAME`).
+    pub game: Vec<String>,
+}
+
+impl BuiltinNames {
+    /// The names in `commands`.
+    pub fn of(commands: &super::registry::Commands) -> Self {
+        let mut names = BuiltinNames::default();
+        for s in commands.specs().iter().filter(|s| !s.from_rules()) {
+            names.all.push(s.name.to_string());
+            names.all.extend(s.aliases.iter().map(|a| a.to_string()));
+            if s.raises_pre() {
+                names.game.push(s.name.to_string());
+            }
+        }
+        names
+    }
 }
 
 /// What the `pre_NAME` handlers of a built-in command said.
@@ -491,16 +313,13 @@ pub enum Pre {
 }
 
 /// Tells `pre_NAME` handlers that the built-in command `NAME` is about to run, with `line`
-/// and `words`; only for [`GAME_COMMANDS`]: the others always go on.
+/// and `words`; only for game commands: the others always go on.
 pub fn pre_builtin(
     state: &mut State,
     entry: Option<&mut dyn DieEntry>,
     name: &str,
     cmd: &CommandLine,
 ) -> Result<Pre, CommandError> {
-    if !GAME_COMMANDS.contains(&name) {
-        return Ok(Pre::Go(None));
-    }
     let event = format!("pre_{name}");
     let listens = state
         .scripts

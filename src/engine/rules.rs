@@ -12,7 +12,7 @@ use serde_json::json;
 use super::error::CommandError;
 use super::line::CommandLine;
 use super::output::{Output, Text};
-use super::registry::Registry;
+use super::registry::Invocation;
 use super::session::Context;
 use super::style::Style;
 use crate::journal::RulesRecord;
@@ -33,12 +33,16 @@ pub struct Scripts {
     /// The rules in force, if any loaded.
     pub loaded: Option<Loaded>,
     /// Names commands of the rules may not take.
-    pub builtins: Vec<String>,
+    pub builtins: super::rule_commands::BuiltinNames,
 }
 
 impl Scripts {
     /// No rules yet, rule files under `root`, scripts run under `limits`.
-    pub fn new(root: PathBuf, builtins: Vec<String>, limits: Limits) -> Self {
+    pub fn new(
+        root: PathBuf,
+        builtins: super::rule_commands::BuiltinNames,
+        limits: Limits,
+    ) -> Self {
         let control = Control::new();
         Scripts {
             reloader: Reloader::new(RuleSource::new(&root, None), limits, control.clone()),
@@ -96,7 +100,7 @@ impl Scripts {
                     "{}: `{}` is never raised: `{name}` is not a game command, and no rule may cancel the umpire's own controls; `pre_` events are raised for the rules' own commands and the game commands {}",
                     h.origin,
                     h.event,
-                    super::rule_commands::GAME_COMMANDS.join(", ")
+                    self.builtins.game.join(", ")
                 ),
             )));
         }
@@ -104,7 +108,7 @@ impl Scripts {
             .rules
             .commands
             .values()
-            .find(|c| self.builtins.contains(&c.name))
+            .find(|c| self.builtins.all.contains(&c.name))
         {
             return Err(ScriptError::new(crate::script::ScriptErrorKind::Usage(
                 format!(
@@ -413,62 +417,11 @@ pub fn remembered_rules(game: &crate::state::Game) -> Vec<String> {
     lines
 }
 
-/// The usage of `ruleset`.
-const RULESET_USAGE: &str = "ruleset [list | use NAME [VARIANT] [--house NAME]... [--no-house]]";
-
-/// What `ruleset use NAME [VARIANT] [--house NAME]... [--no-house]` asks for (`house` is
-/// `None` when it names none: the house rules on stay on).
-fn parse_use(cmd: &CommandLine) -> Result<AskedRules, CommandError> {
-    let usage = RULESET_USAGE;
-    let mut words = cmd.args.iter().skip(1).peekable();
-    let Some(name) = words.next().filter(|w| !w.text.starts_with("--")) else {
-        return Err(CommandError::usage(
-            "`ruleset use` needs the ruleset's NAME (`ruleset list` shows them)",
-            usage,
-            cmd.rest_span(),
-        ));
-    };
-    let variant = words
-        .next_if(|w| !w.text.starts_with("--"))
-        .map(|w| w.text.clone());
-    let mut house: Option<Vec<String>> = None;
-    while let Some(w) = words.next() {
-        match w.text.as_str() {
-            "--house" => match words.next() {
-                Some(h) if !h.text.starts_with("--") => {
-                    house.get_or_insert_with(Vec::new).push(h.text.clone())
-                }
-                _ => {
-                    return Err(CommandError::usage(
-                        "`--house` needs the house rule's NAME",
-                        usage,
-                        w.span,
-                    ));
-                }
-            },
-            "--no-house" => house = Some(Vec::new()),
-            _ => {
-                return Err(CommandError::usage(
-                    format!("unexpected `{}`", w.text),
-                    usage,
-                    w.span,
-                ));
-            }
-        }
-    }
-    Ok(AskedRules {
-        ruleset: Some(name.text.clone()),
-        variant,
-        house,
-    })
-}
-
 /// `ruleset`, `ruleset list`, `ruleset use NAME [VARIANT] [--house NAME]... [--no-house]`.
-pub fn ruleset(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    const USAGE: &str = RULESET_USAGE;
-    let args = cmd.arg_texts();
-    match args.as_slice() {
-        [] => {
+pub fn ruleset(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let cmd = inv.line;
+    match inv.args.sub() {
+        None => {
             let s = &ctx.state.scripts;
             let mut text = Text::new().push(Style::Strong, summary(s));
             if let Some(l) = &s.loaded {
@@ -493,7 +446,7 @@ pub fn ruleset(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, Comma
                 .field("generation", s.generation())
                 .text(text))
         }
-        ["list"] => {
+        Some("list") => {
             let s = &ctx.state.scripts;
             let names = s.rulesets();
             let mut text = Text::new().push(
@@ -513,30 +466,36 @@ pub fn ruleset(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, Comma
             }
             Ok(Output::new("ruleset").field("rulesets", names).text(text))
         }
-        ["use", ..] => {
+        _ => {
+            let args = &inv.args;
             let mut src = ctx.state.scripts.source().clone();
-            let asked = parse_use(cmd)?;
-            src.ruleset = Some(asked.ruleset.clone().expect("parse_use gives a ruleset"));
-            src.variant = asked.variant;
-            if let Some(house) = asked.house {
+            src.ruleset = args.text("name").map(str::to_string);
+            src.variant = args.text("variant").map(str::to_string);
+            if args.flag("no-house") {
+                src.house.clear();
+            }
+            let house: Vec<String> = args
+                .all("house")
+                .filter_map(|a| match &a.value {
+                    crate::engine::signature::Value::Text(t) => Some(t.clone()),
+                    _ => None,
+                })
+                .collect();
+            if !house.is_empty() {
                 src.house = house;
             }
             switch(ctx, cmd, src, true)
         }
-        _ => Err(CommandError::usage(
-            "`ruleset` takes `list` or `use NAME [VARIANT]`",
-            USAGE,
-            cmd.rest_span(),
-        )),
     }
 }
 
 /// `house list`, `house on NAME`, `house off NAME`.
-pub fn house(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    const USAGE: &str = "house [list | on NAME | off NAME]";
-    let args = cmd.arg_texts();
-    match args.as_slice() {
-        [] | ["list"] => {
+pub fn house(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let cmd = inv.line;
+    let name = inv.args.text("name").unwrap_or_default();
+    let name_span = inv.args.get("name").map(|a| a.span).unwrap_or_default();
+    match inv.args.sub() {
+        None | Some("list") => {
             let s = &ctx.state.scripts;
             let names = s.house_rules();
             let mut text = Text::new().push(
@@ -559,7 +518,7 @@ pub fn house(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, Command
                 .field("on", s.source().house.clone())
                 .text(text))
         }
-        ["on", name] => {
+        Some("on") => {
             let known = ctx.state.scripts.house_rules();
             let exists = ctx
                 .state
@@ -579,7 +538,7 @@ pub fn house(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, Command
                             known.join(", ")
                         ),
                     }),
-                    cmd.args[1].span,
+                    name_span,
                 ));
             }
             let mut src = ctx.state.scripts.source().clone();
@@ -587,13 +546,13 @@ pub fn house(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, Command
                 return Err(CommandError::invalid(
                     format!("house rule `{name}` is already on"),
                     Some("`house list` shows what is on".into()),
-                    cmd.args[1].span,
+                    name_span,
                 ));
             }
             src.house.push(name.to_string());
             switch(ctx, cmd, src, false)
         }
-        ["off", name] => {
+        _ => {
             let mut src = ctx.state.scripts.source().clone();
             let before = src.house.len();
             src.house.retain(|h| h != name);
@@ -601,22 +560,17 @@ pub fn house(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, Command
                 return Err(CommandError::invalid(
                     format!("house rule `{name}` is not on"),
                     Some(format!("on now: {}", src.house.join(", "))),
-                    cmd.args[1].span,
+                    name_span,
                 ));
             }
             switch(ctx, cmd, src, false)
         }
-        _ => Err(CommandError::usage(
-            "`house` takes `list`, `on NAME` or `off NAME`",
-            USAGE,
-            cmd.rest_span(),
-        )),
     }
 }
 
 /// `reload`: loads the rules again from their files.
-pub fn reload(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    cmd.no_args("reload")?;
+pub fn reload(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let cmd = inv.line;
     if ctx.state.scripts.source().ruleset.is_none() && ctx.state.scripts.source().house.is_empty() {
         return Err(CommandError::invalid(
             "no rules are loaded, so there is nothing to reload",
@@ -626,24 +580,6 @@ pub fn reload(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, Comman
     }
     let src = ctx.state.scripts.source().clone();
     switch(ctx, cmd, src, false)
-}
-
-/// Completion of `ruleset`: subcommands, then the rulesets found.
-pub fn complete_ruleset(_: &Registry, before: &[&str]) -> Vec<String> {
-    match before {
-        [] => vec!["list".into(), "use".into()],
-        ["use"] => rulesets_in(&rules_root(None)),
-        _ => Vec::new(),
-    }
-}
-
-/// Completion of `house`: subcommands, then the house rules found.
-pub fn complete_house(_: &Registry, before: &[&str]) -> Vec<String> {
-    match before {
-        [] => vec!["list".into(), "on".into(), "off".into()],
-        ["on"] | ["off"] => house_rules_in(&rules_root(None)),
-        _ => Vec::new(),
-    }
 }
 
 /// The JSON for a reload outside a command (the REPL prints it as text).

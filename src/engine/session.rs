@@ -14,7 +14,7 @@ use super::error::{CommandError, CommandErrorKind};
 use super::events;
 use super::line::{self, CommandLine};
 use super::output::Output;
-use super::registry::Registry;
+use super::registry::{Commands, Invocation};
 use super::render;
 use super::rule_commands;
 use super::rules::Scripts;
@@ -130,7 +130,7 @@ pub struct Context<'a> {
     /// The state to read and change.
     pub state: &'a mut State,
     /// Every command (read-only while one runs).
-    pub registry: &'a Registry,
+    pub registry: &'a Commands,
     /// Prompts for dice in `dice mode enter`; `None` where nobody can be asked.
     pub entry: Option<&'a mut dyn DieEntry>,
 }
@@ -139,7 +139,7 @@ pub struct Context<'a> {
 #[derive(Debug)]
 pub struct Session {
     /// The commands.
-    pub registry: Registry,
+    pub registry: Commands,
     /// The state.
     pub state: State,
     /// The rules generation the registry's script commands come from.
@@ -165,12 +165,7 @@ impl Session {
     /// A session on `game` (already replayed from `journal`, when it has a file).
     pub fn with_journal(dice: DiceBox, journal: Journal, game: Game) -> Self {
         let registry = commands::registry();
-        let names = registry
-            .specs()
-            .iter()
-            .flat_map(|s| std::iter::once(&s.name).chain(&s.aliases))
-            .map(|n| n.to_string())
-            .collect();
+        let names = rule_commands::BuiltinNames::of(&registry);
         Session {
             registry,
             registry_generation: 0,
@@ -275,7 +270,13 @@ impl Session {
         };
         let name = spec.name.to_string();
         let run = spec.run;
-        let builtin = spec.script.is_none();
+        let pre_builtin = !spec.from_rules() && spec.raises_pre();
+        // The words are parsed once, against the command's signature, before anything runs.
+        let args = match parse_args(spec, cmd, &self.state) {
+            Ok(args) => args,
+            Err(e) => return Err((Some(name), e)),
+        };
+        let invocation = Invocation { line: cmd, args };
         let control = self.state.scripts.control.clone();
         let mut at_table = entry.map(|entry| AtTheTable {
             entry,
@@ -290,7 +291,7 @@ impl Session {
             registry: &self.registry,
             entry: reborrow(&mut entry),
         };
-        let pre = if builtin {
+        let pre = if pre_builtin {
             rule_commands::pre_builtin(ctx.state, reborrow(&mut ctx.entry), &name, cmd)
         } else {
             Ok(rule_commands::Pre::Go(None))
@@ -298,7 +299,7 @@ impl Session {
         let result = match pre {
             Ok(rule_commands::Pre::Cancelled(out)) => Ok(out),
             Ok(rule_commands::Pre::Go(call)) => {
-                run(&mut ctx, cmd).map(|out| rule_commands::after_pre(out, call))
+                run(&mut ctx, &invocation).map(|out| rule_commands::after_pre(out, call))
             }
             Err(e) => Err(e),
         }
@@ -415,20 +416,55 @@ impl Session {
         ))
     }
 
-    /// Words worth completing in arguments: ids, selector terms, attribute and marker
-    /// names, table names.
-    pub fn vocabulary(&self) -> Vec<String> {
+    /// What the game offers for completion, kind by kind: units still on the board, sides,
+    /// commands, selector terms (`side:romans`, `marked:routed`, `type:INF/A`), markers,
+    /// attributes, tables, rulesets, house rules and games kept.
+    pub fn vocabulary(&self) -> super::registry::Words {
         let game = &self.state.game;
-        let mut words = crate::state::complete(game, "");
+        let mut terms = crate::state::complete(game, "");
         // `side:` and the like, with what may follow them (`side:romans`, `type:INF/A`).
-        let prefixes: Vec<String> = words.iter().filter(|w| w.ends_with(':')).cloned().collect();
+        let prefixes: Vec<String> = terms.iter().filter(|w| w.ends_with(':')).cloned().collect();
         for p in prefixes {
-            words.extend(crate::state::complete(game, &p));
+            terms.extend(crate::state::complete(game, &p));
         }
-        words.extend(self.state.all_tables().iter().map(|t| t.name.clone()));
-        words.sort();
-        words.dedup();
-        words
+        let ids: std::collections::HashSet<&str> = game.ids().map(|i| i.as_str()).collect();
+        terms.retain(|t| !ids.contains(t.as_str()));
+        let mut markers: Vec<String> = game.schema().markers.keys().cloned().collect();
+        markers.sort();
+        let mut attrs: Vec<String> = game
+            .schema()
+            .attrs(crate::state::Kind::Unit)
+            .keys()
+            .cloned()
+            .collect();
+        attrs.sort();
+        super::registry::Words {
+            units: game
+                .units
+                .values()
+                .filter(|u| game.away(u).is_none())
+                .map(|u| u.id.to_string())
+                .collect(),
+            sides: game.sides.keys().map(|s| s.to_string()).collect(),
+            groups: game.commands.keys().map(|c| c.to_string()).collect(),
+            selector_terms: terms,
+            markers,
+            attrs,
+            tables: self
+                .state
+                .all_tables()
+                .iter()
+                .map(|t| t.name.clone())
+                .collect(),
+            rulesets: self.state.scripts.rulesets(),
+            house_rules: self.state.scripts.house_rules(),
+            games: self
+                .state
+                .games_dir
+                .as_deref()
+                .map(|d| super::games::list(d).into_iter().map(|g| g.name).collect())
+                .unwrap_or_default(),
+        }
     }
 
     /// Puts the game and the dice back as they were before a command that failed.
@@ -436,6 +472,92 @@ impl Session {
         // The changes were applied in order by this command, so their inverses apply.
         let _ = self.state.game.undo_all(changes);
         self.state.dice = dice;
+    }
+}
+
+/// Parses the words of `cmd` against `spec`'s signature, resolving units, sides, commands
+/// and selectors against the game; a word that does not fit is an error with the usage line.
+fn parse_args(
+    spec: &super::registry::CommandSpec,
+    cmd: &CommandLine,
+    state: &State,
+) -> Result<super::signature::Args, CommandError> {
+    let words: Vec<super::signature::Word<'_>> = cmd
+        .args
+        .iter()
+        .map(|w| super::signature::Word {
+            text: &w.text,
+            span: w.span,
+        })
+        .collect();
+    super::signature::parse(
+        &spec.signature,
+        &cmd.name.text,
+        &cmd.line,
+        &words,
+        &InGame(&state.game),
+    )
+    .map_err(|e| {
+        let usage = spec.usage_of(&e.subs);
+        if e.usage {
+            let mut err = CommandError::usage(e.message, &usage, e.span);
+            if let (Some(h), super::error::CommandErrorKind::Usage { message, .. }) =
+                (e.help, &mut err.kind)
+            {
+                message.push_str(&format!(" ({h})"));
+            }
+            err
+        } else {
+            CommandError::invalid(
+                e.message,
+                e.help.or(Some(format!("usage: {usage}"))),
+                e.span,
+            )
+        }
+    })
+}
+
+/// Words resolved against a game: units, sides and commands by id (with the nearest ids
+/// suggested), selectors as the selector language reads them.
+pub(super) struct InGame<'g>(pub &'g Game);
+
+impl super::signature::Resolve for InGame<'_> {
+    fn id(
+        &self,
+        kind: &super::signature::Kind,
+        word: &str,
+    ) -> Result<String, (String, Option<String>)> {
+        use super::signature::Kind;
+        let g = self.0;
+        let found = match kind {
+            Kind::Unit => g.find_unit(word).map(|u| u.id.to_string()),
+            Kind::Side => g.find_side(word).map(|s| s.id.to_string()),
+            _ => g.find_command(word).map(|c| c.id.to_string()),
+        };
+        found.map_err(|e| (e.to_string(), None))
+    }
+
+    fn select(
+        &self,
+        text: &str,
+    ) -> Result<Vec<String>, (String, Option<String>, crate::span::Span)> {
+        crate::state::Selector::parse(text)
+            .and_then(|s| s.resolve_ids(self.0))
+            .map(|ids| ids.into_iter().map(|i| i.to_string()).collect())
+            .map_err(|e| {
+                let span = e.span.unwrap_or(crate::span::Span::new(0, text.len()));
+                (e.to_string(), None, span)
+            })
+    }
+
+    fn fits(&self, kind: &super::signature::Kind, word: &str) -> bool {
+        use super::signature::Kind;
+        let g = self.0;
+        match kind {
+            Kind::Unit => g.unit(word).is_some(),
+            Kind::Side => g.side(word).is_some(),
+            _ => g.command(word).is_some(),
+        }
     }
 }
 
@@ -644,9 +766,13 @@ mod transaction_tests {
             .unwrap()
             .unwrap();
         let words = s.vocabulary();
-        for w in ["leg1", "side:romans", "terrain"] {
-            assert!(words.iter().any(|x| x == w), "{w} missing from {words:?}");
-        }
+        assert!(words.units.contains(&"leg1".to_string()), "{words:?}");
+        assert!(
+            words.selector_terms.contains(&"side:romans".to_string()),
+            "{words:?}"
+        );
+        assert!(words.tables.contains(&"terrain".to_string()), "{words:?}");
+        assert!(words.sides.contains(&"romans".to_string()), "{words:?}");
     }
 
     #[test]

@@ -273,7 +273,14 @@ impl Signature {
                     }
                 })
                 .collect();
-            let own = Signature::new(self.params.clone()).usage();
+            let mut own = Signature::new(self.params.clone()).usage();
+            if self.bare && self.params.len() == 1 && self.params[0].optional {
+                // `[VALUES… | drop | clear]`, not `[[VALUES…] | …]`.
+                own = own
+                    .trim_start_matches('[')
+                    .trim_end_matches(']')
+                    .to_string();
+            }
             let mut alts = alts;
             if !own.is_empty() {
                 alts.insert(0, own);
@@ -454,6 +461,8 @@ pub struct ParseError {
     pub span: Span,
     /// Whether the usage line helps (the words do not fit the shape).
     pub usage: bool,
+    /// The sub-commands chosen before the error (their usage is the one to show).
+    pub subs: Vec<String>,
 }
 
 impl ParseError {
@@ -463,6 +472,7 @@ impl ParseError {
             help: None,
             span,
             usage: true,
+            subs: Vec::new(),
         }
     }
 
@@ -472,6 +482,7 @@ impl ParseError {
             help,
             span,
             usage: false,
+            subs: Vec::new(),
         }
     }
 }
@@ -519,21 +530,38 @@ fn shape_fits(kind: &Kind, word: &str) -> bool {
 }
 
 /// Parses `words` (the words after the command's name) of a line against `sig`. `line` is
-/// the whole line (texts are taken from it as typed).
+/// the whole line (texts are taken from it as typed); `name` is the command's name, for
+/// messages.
 pub fn parse(
     sig: &Signature,
+    name: &str,
     line: &str,
     words: &[Word<'_>],
     game: &dyn Resolve,
 ) -> Result<Args, ParseError> {
     let mut args = Args::default();
+    parse_into(sig, name, line, words, game, &mut args).map_err(|mut e| {
+        e.subs = args.subs.clone();
+        e
+    })?;
+    Ok(args)
+}
+
+fn parse_into(
+    sig: &Signature,
+    name: &str,
+    line: &str,
+    words: &[Word<'_>],
+    game: &dyn Resolve,
+    args: &mut Args,
+) -> Result<(), ParseError> {
     let mut sig = sig;
     let mut words = words;
     // Sub-commands: the first word picks one.
     while !sig.subs.is_empty() {
         let Some(first) = words.first() else {
             if sig.bare {
-                return Ok(args);
+                return Ok(());
             }
             let end = line.trim_end().len();
             return Err(ParseError::usage(
@@ -557,6 +585,7 @@ pub fn parse(
                 help: near.first().map(|n| format!("did you mean `{n}`?")),
                 span: first.span,
                 usage: true,
+                subs: Vec::new(),
             });
         };
         args.subs.push(sub.name.to_string());
@@ -639,13 +668,17 @@ pub fn parse(
                     .err()
                     .unwrap_or_else(|| ParseError::usage(format!("unexpected `{text}`"), span)));
             }
+            let who = std::iter::once(name)
+                .chain(args.subs.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join(" ");
             return Err(ParseError::usage(
                 format!(
-                    "{}: `{text}` is too much (drop it)",
-                    if positional.is_empty() {
-                        "no arguments are taken here".to_string()
-                    } else {
-                        format!("at most {} arguments are taken", positional.len())
+                    "`{who}` takes {}: `{text}` is too much (drop it)",
+                    match positional.len() {
+                        0 => "no arguments".to_string(),
+                        1 => "at most one argument".to_string(),
+                        n => format!("at most {n} arguments"),
                     }
                 ),
                 span,
@@ -686,16 +719,17 @@ pub fn parse(
             .last()
             .or(words.last())
             .map_or(line.trim_end().len(), |w| w.span.end);
+        let what = if missing.help.is_empty() {
+            format!(" ({})", missing.kind.describe())
+        } else {
+            format!(": {}", missing.help)
+        };
         return Err(ParseError::usage(
-            format!(
-                "{} is missing ({})",
-                missing.name.to_uppercase(),
-                missing.kind.describe()
-            ),
+            format!("{} is missing{what}", missing.name.to_uppercase()),
             Span::point(at),
         ));
     }
-    Ok(args)
+    Ok(())
 }
 
 fn sub_names(sig: &Signature) -> String {
@@ -734,12 +768,20 @@ fn value_of(
     };
     let bad = |w: &Word<'_>, what: String| {
         Err(ParseError::invalid(
-            format!("{}: expected {what}, found `{}`", p.name, w.text),
+            format!(
+                "{}: expected {what}, found `{}`",
+                p.name.to_uppercase(),
+                w.text
+            ),
             None,
             w.span,
         ))
     };
     match &p.kind {
+        // One quoted word is its text without the quotes (`add command red r1 "Red foot"`).
+        Kind::Text if words.len() == 1 && typed.starts_with('"') => {
+            arg(Value::Text(words[0].text.to_string()))
+        }
         Kind::Text => arg(Value::Text(typed.to_string())),
         Kind::Selector => match game.select(typed) {
             Ok(ids) => arg(Value::Ids(ids)),
@@ -760,7 +802,7 @@ fn value_of(
         Kind::Unit | Kind::Side | Kind::Group => match game.id(&p.kind, words[0].text) {
             Ok(id) => arg(Value::Ids(vec![id])),
             Err((message, help)) => Err(ParseError::invalid(
-                format!("{}: {message}", p.name),
+                format!("{}: {message}", p.name.to_uppercase()),
                 help,
                 span,
             )),
@@ -776,7 +818,7 @@ fn value_of(
         Kind::Dice => match crate::dice::parse(words[0].text) {
             Ok(_) => arg(Value::Text(words[0].text.to_string())),
             Err(e) => Err(ParseError::invalid(
-                format!("{}: {e}", p.name),
+                format!("{}: {e}", p.name.to_uppercase()),
                 e.help(),
                 e.span.shift(span.start),
             )),
@@ -789,7 +831,7 @@ fn value_of(
                 Err(ParseError::invalid(
                     format!(
                         "{}: expected one of {}, found `{}`",
-                        p.name,
+                        p.name.to_uppercase(),
                         join(v),
                         words[0].text
                     ),
@@ -956,7 +998,7 @@ mod tests {
     /// Parses `line` (whose first word is the command's name) against `sig`.
     fn p(sig: &Signature, line: &str) -> Result<Args, ParseError> {
         let w = words(line);
-        parse(sig, line, &w[1..], &NoGame)
+        parse(sig, w[0].text, line, &w[1..], &NoGame)
     }
 
     fn choice(v: &[&'static str]) -> Kind {
@@ -998,7 +1040,10 @@ mod tests {
             "{e:?}"
         );
         let e = p(&Signature::default(), "next now").unwrap_err();
-        assert!(e.message.contains("no arguments are taken here"), "{e:?}");
+        assert_eq!(
+            e.message,
+            "`next` takes no arguments: `now` is too much (drop it)"
+        );
     }
 
     #[test]
@@ -1073,7 +1118,7 @@ mod tests {
         };
         assert_eq!(p(&queue, "queue 4 3").unwrap().words("values"), ["4", "3"]);
         assert_eq!(p(&queue, "queue clear").unwrap().sub(), Some("clear"));
-        assert_eq!(queue.usage(), "[[VALUES…] | clear]");
+        assert_eq!(queue.usage(), "[VALUES… | clear]");
         let add = Signature::new(vec![
             Param::new("id", Kind::Word),
             Param::new("name", Kind::Text).optional(),

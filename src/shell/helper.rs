@@ -10,32 +10,31 @@ use rustyline::validate::Validator;
 use rustyline::{Context, Helper};
 
 use crate::engine::line::split_words;
-use crate::engine::registry::Registry;
+use crate::engine::registry::Commands;
 use crate::engine::style::{Palette, Style};
 
 /// The REPL's rustyline helper.
 #[derive(Helper)]
 pub struct ShellHelper {
     /// The commands to complete (refresh it when commands are registered).
-    pub registry: Registry,
+    pub registry: Commands,
     /// Colours for hints and the prompt.
     pub palette: Palette,
     /// True while dice are being entered: no completion or hints then.
     pub entering: bool,
-    /// Words to complete in arguments the commands do not complete themselves: unit and
-    /// other ids, `side:` terms, attribute and marker names, table names. Refreshed by the
-    /// REPL after every command.
-    pub words: Vec<String>,
+    /// What the game offers for completion, kind by kind (refreshed by the REPL after every
+    /// command).
+    pub words: crate::engine::registry::Words,
 }
 
 impl ShellHelper {
     /// A helper completing the commands of `registry`.
-    pub fn new(registry: Registry, palette: Palette) -> Self {
+    pub fn new(registry: Commands, palette: Palette) -> Self {
         ShellHelper {
             registry,
             palette,
             entering: false,
-            words: Vec::new(),
+            words: Default::default(),
         }
     }
 }
@@ -54,22 +53,9 @@ impl Completer for ShellHelper {
         }
         // Words holding control characters (from an old journal, say) are never offered:
         // the terminal would act on them when the list is shown.
-        let shown = |w: &String| crate::escape::first_unsafe_in_name(w).is_none();
-        let (start, mut found) = self.registry.complete(line, pos);
-        found.retain(shown);
-        let head = &line[..pos];
-        if !found.is_empty() || !head.trim_start().contains(char::is_whitespace) {
-            return Ok((start, found));
-        }
-        // An argument the command does not complete: offer the game's words.
-        let partial = head.rsplit(char::is_whitespace).next().unwrap_or("");
-        let words = self
-            .words
-            .iter()
-            .filter(|w| w.starts_with(partial) && shown(w))
-            .cloned()
-            .collect();
-        Ok((pos - partial.len(), words))
+        let (start, mut found) = self.registry.complete(line, pos, &self.words);
+        found.retain(|w| crate::escape::first_unsafe_in_name(w).is_none());
+        Ok((start, found))
     }
 }
 
@@ -94,7 +80,7 @@ impl Hint for ShellHint {
 
 /// The hint for `line` with the cursor at its end: the rest of a command name when exactly one
 /// command starts with what is typed, or the usage when a known command is followed by a space.
-pub fn hint(registry: &Registry, line: &str) -> Option<ShellHint> {
+pub fn hint(registry: &Commands, line: &str) -> Option<ShellHint> {
     let words = split_words(line);
     match words.as_slice() {
         [word] if !line.ends_with(char::is_whitespace) => {
@@ -114,7 +100,8 @@ pub fn hint(registry: &Registry, line: &str) -> Option<ShellHint> {
         }
         [word] => {
             let spec = registry.find(&word.text)?;
-            let args = spec.usage.split_once(' ')?.1;
+            let usage = spec.usage();
+            let args = usage.split_once(' ')?.1;
             Some(ShellHint {
                 display: args.to_string(),
                 complete_up_to: 0,
@@ -178,7 +165,7 @@ mod tests {
     fn hints_show_the_usage_after_a_command() {
         let r = builtins::registry();
         let h = hint(&r, "roll ").unwrap();
-        assert_eq!((h.display(), h.completion()), ("[Nx] EXPR", None));
+        assert_eq!((h.display(), h.completion()), ("EXPR…", None));
         assert_eq!(hint(&r, "roll 2d6"), None);
     }
 }

@@ -1,17 +1,16 @@
-//! The built-in commands: the table that registers them, and `help` and `quit`. The dice
-//! commands live in `dice_commands.rs`.
+//! The table of built-in commands — each declared with its signature, help and examples,
+//! and whether it is a game command — and the small ones: `help`, `limits`, `quit`.
+
+use std::borrow::Cow;
 
 use serde_json::json;
 
-use super::dice;
-use super::game;
-use super::journal;
-use super::table;
+use super::{dice, game, journal, table};
 use crate::engine::error::CommandError;
-use crate::engine::line::CommandLine;
 use crate::engine::output::{Output, Text};
-use crate::engine::registry::{CommandSpec, Registry};
+use crate::engine::registry::{CommandSpec, Commands, Invocation, Run, Source};
 use crate::engine::session::Context;
+use crate::engine::signature::{Kind, Param, Signature, Sub};
 use crate::engine::style::Style;
 
 /// The notation summary `help dice` prints; `GRAMMAR.md` has the whole grammar.
@@ -33,8 +32,7 @@ dice notation (the whole grammar is in GRAMMAR.md)
   4d6kh3 >= 14                  comparison (1 or 0); `prob` gives its probability";
 
 /// `limits`: the session's limits, one per line.
-fn limits(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    cmd.no_args("limits")?;
+fn limits(ctx: &mut Context<'_>, _: &Invocation<'_>) -> Result<Output, CommandError> {
     let l = &ctx.state.limits;
     let values: serde_json::Map<String, serde_json::Value> = crate::limits::LIMITS
         .iter()
@@ -45,515 +43,610 @@ fn limits(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandErr
         .text(Text::from_plain(l.to_string())))
 }
 
-/// The registry holding every built-in command.
-pub fn registry() -> Registry {
-    let mut r = Registry::new();
+/// The table of every built-in command.
+pub fn registry() -> Commands {
+    let mut r = Commands::new();
     for spec in specs() {
         r.register(spec);
     }
     r
 }
 
-fn spec(
+/// A built-in command: `game` says whether it plays the game (and so raises `pre_NAME`).
+struct Builtin {
     name: &'static str,
-    aliases: &[&'static str],
-    usage: &'static str,
+    aliases: &'static [&'static str],
     summary: &'static str,
     help: &'static str,
-    complete: Option<crate::engine::registry::ArgCompleter>,
-    run: crate::engine::registry::Handler,
-) -> CommandSpec {
-    CommandSpec {
-        name: name.into(),
-        aliases: aliases.iter().map(|&a| a.into()).collect(),
-        usage: usage.into(),
-        summary: summary.into(),
-        help: help.into(),
-        complete,
-        run,
-        script: None,
+    signature: Signature,
+    examples: &'static [&'static str],
+    run: Run,
+    game: bool,
+}
+
+impl From<Builtin> for CommandSpec {
+    fn from(b: Builtin) -> Self {
+        CommandSpec {
+            name: b.name.into(),
+            aliases: b.aliases.iter().map(|&a| a.into()).collect(),
+            summary: b.summary.into(),
+            help: b.help.into(),
+            signature: b.signature,
+            examples: b.examples.iter().map(|&e| e.into()).collect(),
+            run: b.run,
+            source: Source::Builtin { game: b.game },
+        }
     }
 }
+
+fn p(name: &'static str, kind: Kind) -> Param {
+    Param::new(name, kind)
+}
+
+fn sub(name: &'static str, summary: &'static str, params: Vec<Param>) -> Sub {
+    Sub {
+        name: name.into(),
+        summary: summary.into(),
+        signature: Signature::new(params),
+    }
+}
+
+fn choice(values: &[&'static str]) -> Kind {
+    Kind::Choice(values.iter().map(|&v| Cow::Borrowed(v)).collect())
+}
+
+fn none() -> Signature {
+    Signature::default()
+}
+
+/// The usage lines of `add`'s forms, for its help.
+const ADD_HELP: &str = "Adds to the game. Ids are yours to choose (`leg1`, `boudicca`): lower case, digits,\n\
+`_` and `-`, starting with a letter, unique in the game. Names may have spaces; a unit's\n\
+attributes follow its name as ATTR=VALUE, checked against the schema.";
 
 fn specs() -> Vec<CommandSpec> {
+    let file = || p("file", Kind::File);
     vec![
-        spec(
-            "roll",
-            &["r"],
-            "roll [Nx] EXPR",
-            "roll dice and show every die",
-            "Rolls a dice expression and shows every die: kept, dropped, exploded, rerolled.\n\
-             `roll 6x 4d6kh3` rolls it six times and lists the results.\n\
-             Dice come from the queue first, then the seeded generator or, in `dice mode\n\
-             enter`, from you: each die is asked for in turn (Ctrl-C cancels the roll).\n\
-             Several values may be typed on one line; a value the die cannot show is\n\
-             refused and asked for again (`umpire run` takes the next value instead), and\n\
-             values beyond the dice needed are ignored with a warning naming them.\n\
-             examples: roll 4d6kh3 · r 1d20+5 [attack] · roll 10d10>=8 · roll 6x 4d6kh3",
-            None,
-            dice::roll,
-        ),
-        spec(
-            "prob",
-            &["odds"],
-            "prob EXPR [OP N]",
-            "exact odds: distribution chart, or one probability",
-            "Prints the exact distribution of a dice expression: each value with P(=), P(>=)\n\
-             and P(<=) and a bar, then the mean and standard deviation. Exploding dice are\n\
-             followed to a depth that is stated, with the probability of the cut-off tail.\n\
-             With a comparison against a number it answers one probability; write it with\n\
-             spaces (`4d6kh3 >= 14`): without them `4d6>=5` counts the dice showing 5 or more.\n\
-             examples: prob 3d6 · prob 4d6kh3 >= 14 · prob 10d10>=8 · prob 2d6 < 5",
-            None,
-            dice::prob,
-        ),
-        spec(
-            "dice",
-            &[],
-            "dice [seed [N] | mode rng|enter | queue [V...|drop|clear]]",
-            "show or set where dice come from",
-            "`dice` shows the mode, the seed and what is still queued.\n\
-             `dice seed N` restarts the generator from N (`dice seed` picks a fresh seed).\n\
-             `dice mode rng` rolls with the seeded generator; `dice mode enter` asks you for\n\
-             every die, so players can roll real dice at the table.\n\
-             `dice queue 4 3 5` queues values used before anything else, in order (for\n\
-             re-playing a disputed roll or for tests). A queued value the die cannot show\n\
-             stops the roll and stays queued: `dice queue drop` removes the next queued\n\
-             value, `dice queue clear` empties the queue.\n\
-             `help dice` shows the dice notation.",
-            Some(dice::complete_dice),
-            dice::dice,
-        ),
-        spec(
-            "help",
-            &["?"],
-            "help [COMMAND | dice]",
-            "list commands, or explain one",
-            "`help` lists the commands; `help CMD` explains one; `help dice` summarises the\n\
-             dice notation.",
-            Some(complete_help),
-            help,
-        ),
-        spec(
-            "limits",
-            &[],
-            "limits",
-            "the session's limits on scripts, output, journal lines and files",
-            "Lists the limits of this session: how long and how far one script call may run,\n\
-             how much a script may make umpire hold, how much one command may print, and how\n\
-             big a journal line or a file read may be. A club changes one when starting\n\
-             umpire: `--limit script-time=5s` (repeatable), or `UMPIRE_LIMITS=store=128MiB,output=4MiB`.",
-            None,
-            limits,
-        ),
-        spec(
-            "add",
-            &[],
-            "add side|command|unit|element …",
-            "add a side, command, unit or element",
-            "Adds to the game. Ids are yours to choose (`leg1`, `boudicca`): lower case, digits,\n\
-             `_` and `-`, starting with a letter, unique in the game. Names may have spaces.\n\
-             add side ID [NAME]              add side romans Suetonius' Romans\n\
-             add command SIDE ID [NAME]      add command romans left Left wing\n\
-             add unit COMMAND ID [NAME] [ATTR=VALUE…]   add unit left leg1 Legio IX sp=6 type=INF/A\n\
-             add element UNIT ID [NAME]      add element leg1 leg1a First cohort",
-            Some(complete_add),
-            game::add,
-        ),
-        spec(
-            "remove",
-            &["rm"],
-            "remove ID",
-            "remove a side, command, unit or element (and what it holds)",
-            "Removes a side, command, unit or element with everything under it. `undo` puts it all\n\
-             back. example: remove war4",
-            None,
-            game::remove,
-        ),
-        spec(
-            "rename",
-            &[],
-            "rename ID NAME",
-            "give something a new display name",
-            "Changes the display name (not the id). example: rename leg1 Legio IX Hispana",
-            None,
-            game::rename,
-        ),
-        spec(
-            "set",
-            &[],
-            "set SELECTOR ATTR VALUE",
-            "set an attribute on the units selected",
-            "Sets one attribute on every unit the selector picks, checked against the schema\n\
-             (type, bounds, choices). Selectors: an id or unique prefix, `side:ID`,\n\
-             `command:ID`, `ATTR:GLOB` (`type:INF*`), `ATTR<N` (also <= > >= = !=),\n\
-             `marked:MARKER`, `unmarked:MARKER`, `all`; several terms must all hold.\n\
-             examples: set leg1 sp 4 · set side:britons morale shaken",
-            None,
-            game::set,
-        ),
-        spec(
-            "show",
-            &[],
-            "show SELECTOR",
-            "every attribute and marker of the units selected",
-            "Shows the units a selector picks: attributes, markers (with when they expire),\n\
-             elements. JSON: {\"unit\": {id, name, side, command, attrs, markers}} for one unit,\n\
-             {\"units\": [...]} for several. examples: show leg1 · show side:romans sp<3",
-            None,
-            game::show,
-        ),
-        spec(
-            "mark",
-            &[],
-            "mark SELECTOR MARKER [until EXPIRY]",
-            "put a marker on units, optionally expiring",
-            "Marks the units selected (routed, suppressed, disordered, …: the schema lists them).\n\
-             Expiries: `phase` (end of this phase), `round` (end of the round), `N rounds`,\n\
-             `own turn` (end of the unit's side's next turn), `turn SIDE`. `next` reports what\n\
-             expires. examples: mark war4 routed · mark war4 suppressed until own turn",
-            None,
-            game::mark,
-        ),
-        spec(
-            "unmark",
-            &[],
-            "unmark SELECTOR MARKER",
-            "take a marker off units",
-            "Takes a marker off the units selected. example: unmark war4 routed",
-            None,
-            game::unmark,
-        ),
-        spec(
-            "next",
-            &[],
-            "next",
-            "advance the game clock one step",
-            "Moves the clock to the next step of the sequence of play (phase, turn, round) and\n\
-             lists the markers that expired.",
-            None,
-            game::next,
-        ),
-        spec(
-            "clock",
-            &[],
-            "clock",
-            "where the game is: round, turn, phase",
-            "Shows the round, whose turn it is and the phase.",
-            None,
-            game::clock,
-        ),
-        spec(
-            "status",
-            &["st"],
-            "status [SELECTOR]",
-            "the board: every side's units at a glance",
-            "Every side's units, grouped by command, with their key attributes and a strength bar\n\
-             (the schema says which). With a selector, just those units.",
-            None,
-            game::status,
-        ),
-        spec(
-            "army",
-            &[],
-            "army load FILE",
-            "load an army roster (TOML)",
-            "Loads sides, commands and units from a roster file, checked against the schema;\n\
-             errors give file:line:column and the bad key or value. Undo takes it all back.\n\
-             example: army load examples/data/romans.toml (format: docs/state.md)",
-            Some(complete_load),
-            game::army,
-        ),
-        spec(
-            "schema",
-            &[],
-            "schema load FILE",
-            "load the unit schema and sequence of play (TOML)",
-            "Loads what attributes units have, the markers, the status columns and the sequence\n\
-             of play from a data file. example: schema load examples/data/schema.toml",
-            Some(complete_load),
-            game::schema,
-        ),
-        spec(
-            "table",
-            &["tb"],
-            "table list|show|roll|lookup|load …",
-            "rules tables: show, roll on, look up",
-            "table list                      the tables loaded\n\
-             table show NAME                 print a table\n\
-             table roll NAME [+N] [COLUMN]   roll on it (dice go through the dice sources)\n\
-             table lookup NAME ROW [COLUMN]  read a cell\n\
-             table load FILE                 load tables (format: docs/tables.md)\n\
-             example: table load examples/data/tables.toml · table roll terrain +1",
-            Some(complete_table),
-            table::table,
-        ),
-        spec(
-            "ruleset",
-            &[],
-            "ruleset [list | use NAME [VARIANT]]",
-            "show, list or choose the rule system",
-            "`ruleset` shows the rules in force: the ruleset, its variant, the house rules on,\n\
-             the rules generation and the commands the rules add.\n\
-             `ruleset list` lists the rulesets under `rulesets/` (with `--rules DIR`, under\n\
-             DIR/rulesets).\n\
-             `ruleset use NAME [VARIANT]` loads rulesets/NAME/ (a variant such as an older\n\
-             edition, if the ruleset declares it) and applies its unit schema and sequence of\n\
-             play to the game, as one journalled change. If anything fails to load, the rules\n\
-             in force stay and the error names the file and line.\n\
-             The loaded files are watched: save a change and the new rules come in at the next\n\
-             prompt (a broken file leaves the old rules in force, with the error shown).\n\
-             examples: ruleset list · ruleset use demo · ruleset use demo classic",
-            Some(crate::engine::rules::complete_ruleset),
-            crate::engine::rules::ruleset,
-        ),
-        spec(
-            "house",
-            &[],
-            "house [list | on NAME | off NAME]",
-            "list, switch on or off house rules",
-            "House rules are Lua files in `scripts/` layered over the ruleset, in the order\n\
-             they are switched on. `house list` shows them with the first comment line of each;\n\
-             `house on NAME` loads scripts/NAME.lua with the rules in force; `house off NAME`\n\
-             takes it away. Either way the rules are rebuilt from their files, and if anything\n\
-             fails the rules in force stay.\n\
-             examples: house list · house on ambushes · house off ambushes",
-            Some(crate::engine::rules::complete_house),
-            crate::engine::rules::house,
-        ),
-        spec(
-            "reload",
-            &[],
-            "reload",
-            "load the rules again from their files",
-            "Rebuilds the rules from their files, as saving a watched file does. The game is\n\
-             not touched. If anything fails, the rules in force stay and the error names the\n\
-             file and line. The prompt and the journal show the rules generation.",
-            None,
-            crate::engine::rules::reload,
-        ),
-        spec(
-            "game",
-            &[],
-            "game [list | new [NAME] | open NAME]",
-            "the game being played; start, list or continue games",
-            "Each game is one journal in the games folder (`~/.local/share/umpire/journals/`),\n\
-             named by the local date it was started. Starting umpire continues the game last\n\
-             played, with the rules it was played under.\n\
-             `game` shows the game being played, its journal and its rules.\n\
-             `game list` lists the games kept: name, last played, entries, size, rules.\n\
-             `game new [NAME]` starts a fresh game with the rules in force (the name defaults\n\
-             to today's date, `2026-11-27-2` for a second game that day).\n\
-             `game open NAME` continues an older game, bringing back its rules.\n\
-             examples: game list · game new · game new hastings · game open 2026-11-20",
-            Some(crate::engine::games::complete_game),
-            crate::engine::games::game,
-        ),
-        spec(
-            "undo",
-            &[],
-            "undo [N]",
-            "undo the latest command (or N commands) still in force",
-            "Reverses the latest command that changed the game or rolled dice; `undo 3` the\n\
-             latest three. Any depth; the journal keeps the undone commands and their rolls,\n\
-             marked undone. The set-up of the game's rules (its first `ruleset use`) is never\n\
-             undone: `game new` starts a fresh game. Undoing a change of rules (a house rule\n\
-             switched on, a variant) puts the rules back as they were.",
-            None,
-            journal::undo,
-        ),
-        spec(
-            "redo",
-            &[],
-            "redo [N]",
-            "redo the latest command (or N commands) undone",
-            "Brings back the latest undone command; `redo 3` the latest three. A new command\n\
-             after an undo drops what could have been redone.",
-            None,
-            journal::redo,
-        ),
-        spec(
-            "log",
-            &[],
-            "log [N]",
-            "the last N commands journalled, with their rolls",
-            "Lists the last N (10) journalled commands with every roll and change.",
-            None,
-            journal::log,
-        ),
-        spec(
-            "journal",
-            &[],
-            "journal [verify [FILE]]",
-            "where the journal is; check it for damage",
-            "`journal` says where the journal is kept; `journal verify` checks its lines, its hash\n\
-             chain and its end against the head record beside it, and names the first damage:\n\
-             an altered entry, a damaged line, entries lost at the end. `journal verify FILE`\n\
-             checks another journal (one umpire refused to open, say) without changing it.",
-            Some(complete_journal),
-            journal::journal,
-        ),
-        spec(
-            "save",
-            &[],
-            "save FILE",
-            "save the whole game (JSON)",
-            "Writes the whole game to a file (written beside and renamed, so never half saved).\n\
-             A symlink is written through to its target; a device, pipe or folder is refused.",
-            None,
-            journal::save,
-        ),
-        spec(
-            "load",
-            &[],
-            "load FILE",
-            "load a saved game (undoable)",
-            "Replaces the game with one written by `save`. `undo` brings the old one back.",
-            None,
-            journal::load,
-        ),
-        spec(
-            "replay",
-            &[],
-            "replay FILE",
-            "rebuild the game from a journal (no re-rolling)",
-            "Rebuilds the game a journal file describes from its entries (rolls come from the\n\
-             journal, nothing is rolled again) and makes it the current game (undoable). A\n\
-             damaged journal is replayed up to the damage, and the output says where it\n\
-             stopped: how to bring back what a journal umpire refused to open still holds.",
-            None,
-            journal::replay,
-        ),
-        spec(
-            "quit",
-            &["exit"],
-            "quit",
-            "leave umpire",
-            "Leaves umpire (Ctrl-D does too).",
-            None,
-            quit,
-        ),
+        Builtin {
+            name: "roll",
+            aliases: &["r"],
+            summary: "roll dice and show every die",
+            help: "Rolls a dice expression and shows every die: kept, dropped, exploded, rerolled.\n\
+                   `roll 6x 4d6kh3` rolls it six times and lists the results.\n\
+                   Dice come from the queue first, then the seeded generator or, in `dice mode\n\
+                   enter`, from you: each die is asked for in turn (Ctrl-C cancels the roll).\n\
+                   Several values may be typed on one line; a value the die cannot show is\n\
+                   refused and asked for again (`umpire run` takes the next value instead), and\n\
+                   values beyond the dice needed are kept for the command's next roll, or\n\
+                   ignored with a warning naming them when it ends.",
+            signature: Signature::new(vec![
+                p("expr", Kind::Text).help("a dice expression (`help dice`), `Nx` in front to repeat it"),
+            ]),
+            examples: &["roll 4d6kh3", "r 1d20+5 [attack]", "roll 10d10>=8", "roll 6x 4d6kh3"],
+            run: dice::roll,
+            game: true,
+        },
+        Builtin {
+            name: "prob",
+            aliases: &["odds"],
+            summary: "exact odds: distribution chart, or one probability",
+            help: "Prints the exact distribution of a dice expression: each value with P(=), P(>=)\n\
+                   and P(<=) and a bar, then the mean and standard deviation. Exploding dice are\n\
+                   followed to a depth that is stated, with the probability of the cut-off tail.\n\
+                   With a comparison against a number it answers one probability; write it with\n\
+                   spaces (`4d6kh3 >= 14`): without them `4d6>=5` counts the dice showing 5 or more.",
+            signature: Signature::new(vec![
+                p("expr", Kind::Text).help("a dice expression, and optionally `OP N` (`>= 14`)"),
+            ]),
+            examples: &["prob 3d6", "prob 4d6kh3 >= 14", "prob 10d10>=8", "prob 2d6 < 5"],
+            run: dice::prob,
+            game: false,
+        },
+        Builtin {
+            name: "dice",
+            aliases: &[],
+            summary: "show or set where dice come from",
+            help: "`dice` shows the mode, the seed and what is still queued. The queue is used\n\
+                   before anything else, in enter mode too; a queued value the die cannot show\n\
+                   stops the roll and stays queued. `help dice` also shows the dice notation.",
+            signature: Signature::subs(
+                true,
+                vec![
+                    sub("seed", "restart the generator from N (a fresh seed without one)", vec![
+                        p("n", Kind::Word).optional().help("a whole number from 0 to 18446744073709551615"),
+                    ]),
+                    sub("mode", "`rng`: the seeded generator; `enter`: you type every die", vec![
+                        p("mode", choice(&["rng", "enter"])),
+                    ]),
+                    Sub {
+                        name: "queue".into(),
+                        summary: "queue values used before anything else (`dice queue 4 3 5`), or `drop` the next one, or `clear` it".into(),
+                        signature: Signature {
+                            params: vec![p("values", Kind::Word).many().optional()],
+                            subs: vec![
+                                sub("drop", "remove the next queued value", vec![]),
+                                sub("clear", "empty the queue", vec![]),
+                            ],
+                            bare: true,
+                        },
+                    },
+                ],
+            ),
+            examples: &["dice", "dice seed 42", "dice mode enter", "dice queue 6 1", "dice queue drop"],
+            run: dice::dice,
+            game: false,
+        },
+        Builtin {
+            name: "help",
+            aliases: &["?"],
+            summary: "list commands, or explain one",
+            help: "`help` lists the commands; `help CMD` explains one; `help dice` also summarises\n\
+                   the dice notation.",
+            signature: Signature::new(vec![p("topic", Kind::Command).optional()]),
+            examples: &["help", "help shoot", "help dice"],
+            run: help,
+            game: false,
+        },
+        Builtin {
+            name: "limits",
+            aliases: &[],
+            summary: "the session's limits on scripts, output, journal lines and files",
+            help: "Lists the limits of this session: how long and how far one script call may run,\n\
+                   how much a script may make umpire hold, how much one command may print, and how\n\
+                   big a journal line or a file read may be. A club changes one when starting\n\
+                   umpire: `--limit script-time=5s` (repeatable), or `UMPIRE_LIMITS=store=128MiB,output=4MiB`.",
+            signature: none(),
+            examples: &[],
+            run: limits,
+            game: false,
+        },
+        Builtin {
+            name: "add",
+            aliases: &[],
+            summary: "add a side, command, unit or element",
+            help: ADD_HELP,
+            signature: Signature::subs(
+                false,
+                vec![
+                    sub("side", "a side", vec![p("id", Kind::Word), p("name", Kind::Text).optional()]),
+                    sub("command", "a command (a group of units) of a side", vec![
+                        p("side", Kind::Side),
+                        p("id", Kind::Word),
+                        p("name", Kind::Text).optional(),
+                    ]),
+                    sub("unit", "a unit of a command, with its attributes", vec![
+                        p("command", Kind::Group),
+                        p("id", Kind::Word),
+                        p("name", Kind::Text).optional(),
+                        p("attrs", Kind::Assignment).many().optional(),
+                    ]),
+                    sub("element", "an element of a unit", vec![
+                        p("unit", Kind::Unit),
+                        p("id", Kind::Word),
+                        p("name", Kind::Text).optional(),
+                    ]),
+                ],
+            ),
+            examples: &[
+                "add side romans Suetonius' Romans",
+                "add command romans left Left wing",
+                "add unit left leg1 Legio IX sp=6 type=INF/A",
+                "add element leg1 leg1a First cohort",
+            ],
+            run: game::add,
+            game: true,
+        },
+        Builtin {
+            name: "remove",
+            aliases: &["rm"],
+            summary: "remove a side, command, unit or element (and what it holds)",
+            help: "Removes a side, command, unit or element with everything under it. `undo` puts it\n\
+                   all back.",
+            signature: Signature::new(vec![p("id", Kind::Word).help("a side, command, unit or element")]),
+            examples: &["remove war4"],
+            run: game::remove,
+            game: true,
+        },
+        Builtin {
+            name: "rename",
+            aliases: &[],
+            summary: "give something a new display name",
+            help: "Changes the display name (not the id).",
+            signature: Signature::new(vec![
+                p("id", Kind::Word).help("a side, command, unit or element"),
+                p("name", Kind::Text),
+            ]),
+            examples: &["rename leg1 Legio IX Hispana"],
+            run: game::rename,
+            game: true,
+        },
+        Builtin {
+            name: "set",
+            aliases: &[],
+            summary: "set an attribute on the units selected",
+            help: "Sets one attribute on every unit the selector picks, checked against the schema\n\
+                   (type, bounds, choices). Selectors: an id or unique prefix, `side:ID`,\n\
+                   `command:ID`, `ATTR:GLOB` (`type:INF*`), `ATTR<N` (also <= > >= = !=),\n\
+                   `marked:MARKER`, `unmarked:MARKER`, `all`; several terms must all hold.",
+            signature: Signature::new(vec![
+                p("units", Kind::Selector).many(),
+                p("attr", Kind::Attr),
+                p("value", Kind::Word),
+            ]),
+            examples: &["set leg1 sp 4", "set side:britons morale shaken"],
+            run: game::set,
+            game: true,
+        },
+        Builtin {
+            name: "show",
+            aliases: &[],
+            summary: "every attribute and marker of the units selected",
+            help: "Shows the units a selector picks: attributes, markers (with when they expire),\n\
+                   elements. JSON: {\"unit\": {id, name, side, command, attrs, markers}} for one unit,\n\
+                   {\"units\": [...]} for several.",
+            signature: Signature::new(vec![p("units", Kind::Selector).many()]),
+            examples: &["show leg1", "show side:romans sp<3"],
+            run: game::show,
+            game: false,
+        },
+        Builtin {
+            name: "mark",
+            aliases: &[],
+            summary: "put a marker on units, optionally expiring",
+            help: "Marks the units selected (routed, suppressed, disordered, …: the schema lists them).\n\
+                   Expiries: `phase` (end of this phase), `round` (end of the round), `N rounds`,\n\
+                   `own turn` (end of the unit's side's next turn), `turn SIDE`. `next` reports what\n\
+                   expires.",
+            signature: Signature::new(vec![
+                p("units", Kind::Selector).many(),
+                p("marker", Kind::Marker),
+                Param::keyed("expiry", "until", Kind::Text).help("when it expires"),
+            ]),
+            examples: &["mark war4 routed", "mark war4 suppressed until own turn"],
+            run: game::mark,
+            game: true,
+        },
+        Builtin {
+            name: "unmark",
+            aliases: &[],
+            summary: "take a marker off units",
+            help: "Takes a marker off the units selected; of several units, those without it are\n\
+                   passed over.",
+            signature: Signature::new(vec![
+                p("units", Kind::Selector).many(),
+                p("marker", Kind::Marker),
+            ]),
+            examples: &["unmark war4 routed", "unmark all routed"],
+            run: game::unmark,
+            game: true,
+        },
+        Builtin {
+            name: "next",
+            aliases: &[],
+            summary: "advance the game clock one step",
+            help: "Moves the clock to the next step of the sequence of play (phase, turn, round) and\n\
+                   lists the markers that expired.",
+            signature: none(),
+            examples: &[],
+            run: game::next,
+            game: true,
+        },
+        Builtin {
+            name: "clock",
+            aliases: &[],
+            summary: "where the game is: round, turn, phase",
+            help: "Shows the round, whose turn it is and the phase.",
+            signature: none(),
+            examples: &[],
+            run: game::clock,
+            game: false,
+        },
+        Builtin {
+            name: "status",
+            aliases: &["st"],
+            summary: "the board: every side's units at a glance",
+            help: "Every side's units, grouped by command, with their key attributes and a strength bar\n\
+                   (the schema says which). With a selector, just those units.",
+            signature: Signature::new(vec![p("units", Kind::Selector).many().optional()]),
+            examples: &["status", "status side:britons sp<6"],
+            run: game::status,
+            game: false,
+        },
+        Builtin {
+            name: "army",
+            aliases: &[],
+            summary: "load an army roster (TOML)",
+            help: "Loads sides, commands and units from a roster file, checked against the schema;\n\
+                   errors give file:line:column and the bad key or value. Undo takes it all back.\n\
+                   Format: docs/state.md.",
+            signature: Signature::subs(false, vec![sub("load", "load a roster", vec![file()])]),
+            examples: &["army load examples/data/romans.toml"],
+            run: game::army,
+            game: true,
+        },
+        Builtin {
+            name: "schema",
+            aliases: &[],
+            summary: "load the unit schema and sequence of play (TOML)",
+            help: "Loads what attributes units have, the markers, the status columns and the sequence\n\
+                   of play from a data file.",
+            signature: Signature::subs(false, vec![sub("load", "load a schema", vec![file()])]),
+            examples: &["schema load examples/data/schema.toml"],
+            run: game::schema,
+            game: true,
+        },
+        Builtin {
+            name: "table",
+            aliases: &["tb"],
+            summary: "rules tables: show, roll on, look up",
+            help: "Dice-range, cross-reference and keyed tables, from the rules or loaded from a file\n\
+                   (format: docs/tables.md). Rolls on a table go through the dice sources and the\n\
+                   journal.",
+            signature: Signature::subs(
+                false,
+                vec![
+                    sub("list", "the tables loaded", vec![]),
+                    sub("show", "print a table", vec![p("table", Kind::Table)]),
+                    sub("roll", "roll on a table, with a modifier and a column", vec![
+                        p("table", Kind::Table),
+                        p("modifier", Kind::Int).optional().help("added to the roll, such as +1"),
+                        p("column", Kind::Word).optional().help("the column of a cross table"),
+                    ]),
+                    sub("lookup", "read a cell", vec![
+                        p("table", Kind::Table),
+                        p("row", Kind::Word),
+                        p("column", Kind::Word).optional(),
+                    ]),
+                    sub("load", "load tables from a file", vec![file()]),
+                ],
+            ),
+            examples: &["table load examples/data/tables.toml", "table roll terrain +1", "table lookup combat 3 2"],
+            run: table::table,
+            game: true,
+        },
+        Builtin {
+            name: "ruleset",
+            aliases: &[],
+            summary: "show, list or choose the rule system",
+            help: "`ruleset` shows the rules in force: the ruleset, its variant, the house rules on,\n\
+                   the rules generation and the commands the rules add. `ruleset use` loads\n\
+                   rulesets/NAME/ (and a variant such as an older edition, if the ruleset declares\n\
+                   it) and applies its unit schema and sequence of play to the game, as one\n\
+                   journalled change; `--house` gives the house rules to go with it (the ones on\n\
+                   stay on otherwise, `--no-house` switches them off). If anything fails to load,\n\
+                   the rules in force stay and the error names the file and line. The loaded files\n\
+                   are watched: save a change and the new rules come in at the next prompt.",
+            signature: Signature::subs(
+                true,
+                vec![
+                    sub("list", "the rulesets under rulesets/", vec![]),
+                    sub("use", "load a ruleset", vec![
+                        p("name", Kind::Ruleset),
+                        p("variant", Kind::Word).optional(),
+                        Param::keyed("house", "--house", Kind::HouseRule).repeat(),
+                        Param::flag("no-house").help("switch every house rule off"),
+                    ]),
+                ],
+            ),
+            examples: &["ruleset list", "ruleset use demo", "ruleset use olab 2e --house heroes"],
+            run: crate::engine::rules::ruleset,
+            game: false,
+        },
+        Builtin {
+            name: "house",
+            aliases: &[],
+            summary: "list, switch on or off house rules",
+            help: "House rules are Lua files in `scripts/` layered over the ruleset, in the order\n\
+                   they are switched on. `house list` shows them with the first comment line of each.\n\
+                   Switching one on or off rebuilds the rules from their files; if anything fails,\n\
+                   the rules in force stay.",
+            signature: Signature::subs(
+                true,
+                vec![
+                    sub("list", "the house rules under scripts/", vec![]),
+                    sub("on", "switch one on", vec![p("name", Kind::HouseRule)]),
+                    sub("off", "switch one off", vec![p("name", Kind::HouseRule)]),
+                ],
+            ),
+            examples: &["house list", "house on ambushes", "house off ambushes"],
+            run: crate::engine::rules::house,
+            game: false,
+        },
+        Builtin {
+            name: "reload",
+            aliases: &[],
+            summary: "load the rules again from their files",
+            help: "Rebuilds the rules from their files, as saving a watched file does. The game is\n\
+                   not touched. If anything fails, the rules in force stay and the error names the\n\
+                   file and line. The prompt and the journal show the rules generation.",
+            signature: none(),
+            examples: &[],
+            run: crate::engine::rules::reload,
+            game: false,
+        },
+        Builtin {
+            name: "game",
+            aliases: &[],
+            summary: "the game being played; start, list or continue games",
+            help: "Each game is one journal in the games folder (`~/.local/share/umpire/journals/`),\n\
+                   named by the local date it was started. Starting umpire continues the game last\n\
+                   played, with the rules it was played under. `game` shows the game being played,\n\
+                   its journal and its rules.",
+            signature: Signature::subs(
+                true,
+                vec![
+                    sub("list", "the games kept: name, last played, entries, size, rules", vec![]),
+                    sub("new", "a fresh game with the rules in force (named by today's date without NAME)", vec![
+                        p("name", Kind::Word).optional(),
+                    ]),
+                    sub("open", "continue an older game, bringing back its rules", vec![p("name", Kind::Game)]),
+                ],
+            ),
+            examples: &["game list", "game new", "game new hastings", "game open 2026-11-20"],
+            run: crate::engine::games::game,
+            game: false,
+        },
+        Builtin {
+            name: "undo",
+            aliases: &[],
+            summary: "undo the latest command (or N commands) still in force",
+            help: "Reverses the latest command that changed the game or rolled dice; `undo 3` the\n\
+                   latest three. Any depth; the journal keeps the undone commands and their rolls,\n\
+                   marked undone. The set-up of the game's rules (its first `ruleset use`) is never\n\
+                   undone: `game new` starts a fresh game. Undoing a change of rules (a house rule\n\
+                   switched on, a variant) puts the rules back as they were.",
+            signature: Signature::new(vec![p("n", Kind::Int).optional()]),
+            examples: &["undo", "undo 3"],
+            run: journal::undo,
+            game: false,
+        },
+        Builtin {
+            name: "redo",
+            aliases: &[],
+            summary: "redo the latest command (or N commands) undone",
+            help: "Brings back the latest undone command; `redo 3` the latest three. A new command\n\
+                   after an undo drops what could have been redone.",
+            signature: Signature::new(vec![p("n", Kind::Int).optional()]),
+            examples: &["redo", "redo 3"],
+            run: journal::redo,
+            game: false,
+        },
+        Builtin {
+            name: "log",
+            aliases: &[],
+            summary: "the last N commands journalled, with their rolls",
+            help: "Lists the last N (10) journalled commands with every roll and change.",
+            signature: Signature::new(vec![p("n", Kind::Int).optional()]),
+            examples: &["log", "log 20"],
+            run: journal::log,
+            game: false,
+        },
+        Builtin {
+            name: "journal",
+            aliases: &[],
+            summary: "where the journal is; check it for damage",
+            help: "`journal` says where the journal is kept; `journal verify` checks its lines, its hash\n\
+                   chain and its end against the head record beside it, and names the first damage:\n\
+                   an altered entry, a damaged line, entries lost at the end.",
+            signature: Signature::subs(
+                true,
+                vec![sub("verify", "check this journal, or FILE (one umpire refused to open, say) without changing it", vec![
+                    file().optional(),
+                ])],
+            ),
+            examples: &["journal", "journal verify", "journal verify old.jsonl"],
+            run: journal::journal,
+            game: false,
+        },
+        Builtin {
+            name: "save",
+            aliases: &[],
+            summary: "save the whole game (JSON)",
+            help: "Writes the whole game to a file (written beside and renamed, so never half saved).\n\
+                   A symlink is written through to its target; a device, pipe or folder is refused.",
+            signature: Signature::new(vec![file()]),
+            examples: &["save night.json"],
+            run: journal::save,
+            game: false,
+        },
+        Builtin {
+            name: "load",
+            aliases: &[],
+            summary: "load a saved game (undoable)",
+            help: "Replaces the game with one written by `save`. `undo` brings the old one back.",
+            signature: Signature::new(vec![file()]),
+            examples: &["load night.json"],
+            run: journal::load,
+            game: false,
+        },
+        Builtin {
+            name: "replay",
+            aliases: &[],
+            summary: "rebuild the game from a journal (no re-rolling)",
+            help: "Rebuilds the game a journal file describes from its entries (rolls come from the\n\
+                   journal, nothing is rolled again) and makes it the current game (undoable). A\n\
+                   damaged journal is replayed up to the damage, and the output says where it\n\
+                   stopped: how to bring back what a journal umpire refused to open still holds.",
+            signature: Signature::new(vec![file()]),
+            examples: &["replay nights/old.jsonl"],
+            run: journal::replay,
+            game: false,
+        },
+        Builtin {
+            name: "quit",
+            aliases: &["exit"],
+            summary: "leave umpire",
+            help: "Leaves umpire (Ctrl-D does too).",
+            signature: none(),
+            examples: &[],
+            run: quit,
+            game: false,
+        },
     ]
+    .into_iter()
+    .map(CommandSpec::from)
+    .collect()
 }
 
-fn words(list: &[&str]) -> Vec<String> {
-    list.iter().map(|w| w.to_string()).collect()
-}
-
-fn complete_add(_: &Registry, before: &[&str]) -> Vec<String> {
-    if before.is_empty() {
-        words(&["side", "command", "unit", "element"])
-    } else {
-        Vec::new()
-    }
-}
-
-fn complete_load(_: &Registry, before: &[&str]) -> Vec<String> {
-    if before.is_empty() {
-        words(&["load"])
-    } else {
-        Vec::new()
-    }
-}
-
-fn complete_table(_: &Registry, before: &[&str]) -> Vec<String> {
-    if before.is_empty() {
-        words(&["list", "show", "roll", "lookup", "load"])
-    } else {
-        Vec::new()
-    }
-}
-
-fn complete_journal(_: &Registry, before: &[&str]) -> Vec<String> {
-    if before.is_empty() {
-        words(&["verify"])
-    } else {
-        Vec::new()
-    }
-}
-
-fn complete_help(registry: &Registry, before: &[&str]) -> Vec<String> {
-    if before.is_empty() {
-        registry
+fn help(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let reg = ctx.registry;
+    let Some(topic) = inv.args.get("topic") else {
+        let width = reg
             .specs()
             .iter()
-            .map(|s| s.name.to_string())
-            .collect()
-    } else {
-        Vec::new()
-    }
-}
-
-fn help(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    let reg = ctx.registry;
-    match cmd.args.as_slice() {
-        [] => {
-            let width = reg
-                .specs()
-                .iter()
-                .map(|s| names(s).len())
-                .max()
-                .unwrap_or(0);
-            let mut text = Text::new().push(Style::Strong, "commands\n");
-            let mut list = Vec::new();
-            for s in reg.specs() {
-                text = text
-                    .plain("  ")
-                    .push(Style::Strong, format!("{:width$}", names(s)))
-                    .plain(format!("  {}\n", s.summary));
-                list.push(json!({
-                    "name": s.name, "aliases": s.aliases, "usage": s.usage, "summary": s.summary,
-                }));
-            }
-            text = text.push(
-                Style::Dim,
-                "type `help CMD` for one command, `help dice` for the dice notation",
-            );
-            Ok(Output::new("help").text(text).field("commands", list))
-        }
-        [topic] => {
-            let Some(s) = reg.find(&topic.text) else {
-                let help = match reg.nearest(&topic.text) {
-                    Some(n) => format!("did you mean `help {n}`?"),
-                    None => "type `help` for the list of commands".into(),
-                };
-                return Err(CommandError::invalid(
-                    format!("no help for `{}`: there is no such command", topic.text),
-                    Some(help),
-                    topic.span,
-                ));
-            };
-            // `help dice` is also where the notation is explained.
-            let notation = s.name == "dice";
-            let mut text = if notation {
-                Text::from_plain(format!("{NOTATION}\n\n"))
-            } else {
-                Text::new()
-            };
+            .map(|s| names(s).len())
+            .max()
+            .unwrap_or(0);
+        let mut text = Text::new().push(Style::Strong, "commands\n");
+        let mut list = Vec::new();
+        for s in reg.specs() {
             text = text
-                .push(Style::Strong, format!("{}\n", s.usage))
-                .plain(format!("{}\n", s.summary))
-                .plain(s.help.to_string());
-            if !s.aliases.is_empty() {
-                let aliases: Vec<&str> = s.aliases.iter().map(|a| a.as_ref()).collect();
-                text = text.push(Style::Dim, format!("\naliases: {}", aliases.join(", ")));
-            }
-            let mut out = Output::new("help")
-                .field("topic", s.name.to_string())
-                .field("usage", s.usage.to_string())
-                .field("summary", s.summary.to_string())
-                .field("help", s.help.to_string());
-            if notation {
-                out = out.field("notation", NOTATION);
-            }
-            Ok(out.text(text))
+                .plain("  ")
+                .push(Style::Strong, format!("{:width$}", names(s)))
+                .plain(format!("  {}\n", s.summary));
+            list.push(json!({
+                "name": s.name, "aliases": s.aliases, "usage": s.usage(), "summary": s.summary,
+            }));
         }
-        [_, extra, ..] => Err(CommandError::usage(
-            "`help` takes one topic",
-            "help [COMMAND | dice]",
-            extra.span,
-        )),
+        text = text.push(
+            Style::Dim,
+            "type `help CMD` for one command, `help dice` for the dice notation",
+        );
+        return Ok(Output::new("help").text(text).field("commands", list));
+    };
+    let word = inv.args.text("topic").unwrap_or_default();
+    let Some(s) = reg.find(word) else {
+        let help = match reg.nearest(word) {
+            Some(n) => format!("did you mean `help {n}`?"),
+            None => "type `help` for the list of commands".into(),
+        };
+        return Err(CommandError::invalid(
+            format!("no help for `{word}`: there is no such command"),
+            Some(help),
+            topic.span,
+        ));
+    };
+    // `help dice` is also where the notation is explained.
+    let notation = s.name == "dice";
+    let mut text = if notation {
+        Text::from_plain(format!("{NOTATION}\n\n"))
+    } else {
+        Text::new()
+    };
+    let usage = s.usage();
+    let long = s.long_help();
+    text = text
+        .push(Style::Strong, format!("{usage}\n"))
+        .plain(long.clone());
+    let mut out = Output::new("help")
+        .field("topic", s.name.to_string())
+        .field("usage", usage)
+        .field("summary", s.summary.to_string())
+        .field("help", long);
+    if notation {
+        out = out.field("notation", NOTATION);
     }
+    Ok(out.text(text))
 }
 
 fn names(s: &CommandSpec) -> String {
@@ -563,14 +656,7 @@ fn names(s: &CommandSpec) -> String {
         .join(", ")
 }
 
-fn quit(_: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    if let Some(extra) = cmd.args.first() {
-        return Err(CommandError::usage(
-            "`quit` takes no arguments",
-            "quit",
-            extra.span,
-        ));
-    }
+fn quit(_: &mut Context<'_>, _: &Invocation<'_>) -> Result<Output, CommandError> {
     let mut out = Output::new("quit");
     out.quit = true;
     Ok(out)

@@ -7,28 +7,30 @@ use crate::dice::render::fmt_value;
 use crate::dice::source::fresh_seed;
 use crate::dice::{self, DiceExpr, DiceMode, Expr, Roll, Rolls, SourceKind};
 use crate::engine::error::CommandError;
-use crate::engine::line::{CommandLine, Word};
 use crate::engine::output::{Block, Comparison, Output, ProbReport, Text, num};
-use crate::engine::registry::Registry;
+use crate::engine::registry::Invocation;
 use crate::engine::session::{Context, reborrow};
+use crate::engine::signature::Arg;
 use crate::engine::style::Style;
 
-/// Parses the text after the command name as a dice expression, with spans in the whole line.
-fn parse_rest(cmd: &CommandLine, what: &str, usage: &str) -> Result<DiceExpr, CommandError> {
-    let (text, offset) = cmd.rest();
-    if text.is_empty() {
-        return Err(CommandError::usage(
-            format!("`{what}` needs a dice expression"),
-            usage,
-            cmd.rest_span(),
-        ));
-    }
-    dice::parse(text).map_err(|e| CommandError::dice(e, offset))
+/// The expression a command was given (its `expr` parameter), parsed, with spans in the whole
+/// line.
+fn parse_expr(inv: &Invocation<'_>) -> Result<DiceExpr, CommandError> {
+    let arg = inv.args.get("expr").expect("the signature requires EXPR");
+    let text = inv.args.text("expr").unwrap_or_default();
+    dice::parse(text).map_err(|e| CommandError::dice(e, arg.span.start))
+}
+
+/// The span of the expression in the line.
+fn expr_span(inv: &Invocation<'_>) -> crate::span::Span {
+    inv.args
+        .get("expr")
+        .map_or(inv.line.rest_span(), |a| a.span)
 }
 
 /// `roll [Nx] EXPR`.
-pub fn roll(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    let expr = parse_rest(cmd, "roll", "roll [Nx] EXPR")?;
+pub fn roll(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let expr = parse_expr(inv)?;
     // A failed or cancelled roll changes nothing: not the queue, not the generator.
     let saved = ctx.state.dice.clone();
     let rolled = {
@@ -37,7 +39,7 @@ pub fn roll(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandE
     };
     let rolls = rolled.map_err(|e| {
         ctx.state.dice = saved;
-        CommandError::dice_in(e, cmd.rest_span())
+        CommandError::dice_in(e, expr_span(inv))
     })?;
     for r in &rolls {
         ctx.state.record_roll(r);
@@ -82,13 +84,13 @@ fn roll_output(expr: &DiceExpr, rolls: Rolls) -> Output {
 }
 
 /// `prob EXPR` and `prob EXPR OP N`.
-pub fn prob(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    let expr = parse_rest(cmd, "prob", "prob EXPR [OP N]")?;
+pub fn prob(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let expr = parse_expr(inv)?;
     if let Some(n) = expr.repeat {
         return Err(CommandError::invalid(
             format!("`prob` gives the odds of one roll, not of `{n}x` repeats"),
             Some(format!("drop the `{n}x`")),
-            cmd.rest_span(),
+            expr_span(inv),
         ));
     }
     let whole = expr.to_string();
@@ -109,7 +111,7 @@ pub fn prob(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandE
     // The parser's spans are into the text after `prob`, so errors about `of` shift the same
     // (and one that names no part of it underlines it all).
     let dist = dice::exact::distribution(&of, &ctx.state.exact)
-        .map_err(|err| CommandError::dice_in(err, cmd.rest_span()))?;
+        .map_err(|err| CommandError::dice_in(err, expr_span(inv)))?;
     let dist_json: Vec<Value> = dist
         .outcomes
         .iter()
@@ -162,15 +164,14 @@ fn constant(e: &Expr) -> Option<f64> {
     }
 }
 
-const DICE_USAGE: &str = "dice [seed [N] | mode rng|enter | queue [V...|drop|clear]]";
-
 /// `dice`, `dice seed [N]`, `dice mode rng|enter`, `dice queue [V...|drop|clear]`.
-pub fn dice(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
+pub fn dice(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
     let dice = &mut ctx.state.dice;
-    let (action, message) = match cmd.args.as_slice() {
+    let args = &inv.args;
+    let (action, message) = match args.subs.as_slice() {
         [] => (None, None),
-        [sub, rest @ ..] => match (sub.text.as_str(), rest) {
-            ("seed", []) => {
+        [seed] if seed == "seed" => match args.get("n") {
+            None => {
                 dice.reseed(fresh_seed());
                 (
                     Some("seed"),
@@ -180,10 +181,11 @@ pub fn dice(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandE
                     )),
                 )
             }
-            ("seed", [n]) => {
-                let seed = n.text.parse::<u64>().map_err(|_| {
+            Some(n) => {
+                let text = args.text("n").unwrap_or_default();
+                let seed = text.parse::<u64>().map_err(|_| {
                     CommandError::invalid(
-                        format!("`{}` is not a seed", n.text),
+                        format!("`{text}` is not a seed"),
                         Some("a seed is a whole number from 0 to 18446744073709551615".into()),
                         n.span,
                     )
@@ -194,74 +196,43 @@ pub fn dice(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandE
                     Some(format!("seed {seed}: the generator starts again from it")),
                 )
             }
-            ("mode", [m]) => {
-                let (mode, msg) = match m.text.as_str() {
-                    "rng" => (
-                        DiceMode::Rng,
-                        "dice come from the seeded generator".to_string(),
-                    ),
-                    "enter" => (
-                        DiceMode::Enter,
-                        "dice are entered by hand: each die is asked for".to_string(),
-                    ),
-                    _ => {
-                        return Err(CommandError::invalid(
-                            format!("unknown dice mode `{}`", m.text),
-                            Some("the modes are `rng` and `enter`".into()),
-                            m.span,
-                        ));
-                    }
-                };
-                dice.set_mode(mode);
-                (Some("mode"), Some(msg))
-            }
-            ("mode", _) => {
-                return Err(CommandError::usage(
-                    "`dice mode` takes `rng` or `enter`",
-                    "dice mode rng|enter",
-                    cmd.rest_span(),
-                ));
-            }
-            ("queue", []) => (None, None),
-            ("queue", [c]) if c.text == "clear" => {
-                let n = dice.clear_queue();
+        },
+        [mode] if mode == "mode" => {
+            let (mode, msg) = if args.text("mode") == Some("enter") {
                 (
-                    Some("queue"),
-                    Some(format!(
-                        "queue cleared ({n} {} dropped)",
-                        plural(n, "value")
-                    )),
+                    DiceMode::Enter,
+                    "dice are entered by hand: each die is asked for",
                 )
-            }
-            ("queue", [d]) if d.text == "drop" => {
-                let message = match dice.drop_next() {
-                    Some(v) => format!("dropped {v}, the next queued value"),
-                    None => "the queue is empty: nothing to drop".to_string(),
-                };
-                (Some("queue"), Some(message))
-            }
-            ("queue", values) => {
-                let values = values
-                    .iter()
-                    .map(queued_value)
-                    .collect::<Result<Vec<_>, _>>()?;
+            } else {
+                (DiceMode::Rng, "dice come from the seeded generator")
+            };
+            dice.set_mode(mode);
+            (Some("mode"), Some(msg.to_string()))
+        }
+        [queue, what] if queue == "queue" && what == "clear" => {
+            let n = dice.clear_queue();
+            (
+                Some("queue"),
+                Some(format!(
+                    "queue cleared ({n} {} dropped)",
+                    plural(n, "value")
+                )),
+            )
+        }
+        [queue, what] if queue == "queue" && what == "drop" => {
+            let message = match dice.drop_next() {
+                Some(v) => format!("dropped {v}, the next queued value"),
+                None => "the queue is empty: nothing to drop".to_string(),
+            };
+            (Some("queue"), Some(message))
+        }
+        _ => match args.get("values") {
+            None => (None, None),
+            Some(arg) => {
+                let values = queued_values(arg, &inv.line.line)?;
                 let list = join(&values);
                 dice.enqueue(values);
                 (Some("queue"), Some(format!("queued {list}")))
-            }
-            (other, _) => {
-                let help = ["seed", "mode", "queue"]
-                    .into_iter()
-                    .find(|s| strsim::levenshtein(s, other) <= 2)
-                    .map_or_else(
-                        || format!("usage: {DICE_USAGE}"),
-                        |s| format!("did you mean `dice {s}`?"),
-                    );
-                return Err(CommandError::invalid(
-                    format!("unknown `dice` subcommand `{other}`"),
-                    Some(help),
-                    sub.span,
-                ));
             }
         },
     };
@@ -297,17 +268,24 @@ pub fn dice(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandE
     Ok(out)
 }
 
-fn queued_value(w: &Word) -> Result<i64, CommandError> {
-    w.text.parse::<i64>().map_err(|_| {
-        CommandError::invalid(
-            format!("`{}` is not a die value", w.text),
-            Some(
-                "queue whole numbers, as in `dice queue 4 3 5` (or `dice queue drop`, `dice queue clear`)"
-                    .into(),
-            ),
-            w.span,
-        )
-    })
+/// The values of `dice queue V…`, each a whole number (a caret under the first that is not).
+fn queued_values(arg: &Arg, line: &str) -> Result<Vec<i64>, CommandError> {
+    let words = crate::engine::line::split_words(&line[arg.span.start..arg.span.end]);
+    words
+        .iter()
+        .map(|w| {
+            w.text.parse::<i64>().map_err(|_| {
+                CommandError::invalid(
+                    format!("`{}` is not a die value", w.text),
+                    Some(
+                        "queue whole numbers, as in `dice queue 4 3 5` (or `dice queue drop`, `dice queue clear`)"
+                            .into(),
+                    ),
+                    w.span.shift(arg.span.start),
+                )
+            })
+        })
+        .collect()
 }
 
 fn join(values: &[i64]) -> String {
@@ -324,17 +302,6 @@ fn plural(n: usize, word: &str) -> String {
     } else {
         format!("{word}s")
     }
-}
-
-/// Completion for `dice`'s arguments.
-pub fn complete_dice(_: &Registry, before: &[&str]) -> Vec<String> {
-    let words: &[&str] = match before {
-        [] => &["seed", "mode", "queue"],
-        ["mode"] => &["rng", "enter"],
-        ["queue"] => &["clear", "drop"],
-        _ => &[],
-    };
-    words.iter().map(|s| s.to_string()).collect()
 }
 
 /// `x` to twelve significant digits: sums of probabilities carry float error in the last few

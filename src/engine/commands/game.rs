@@ -7,12 +7,12 @@
 use serde_json::{Value as Json, json};
 
 use crate::engine::error::{CommandError, CommandErrorKind};
-use crate::engine::line::{CommandLine, Word};
 use crate::engine::output::{Output, Text};
+use crate::engine::registry::Invocation;
 use crate::engine::session::Context;
 use crate::engine::style::Style;
 use crate::span::Span;
-use crate::state::{Expiry, Kind, Schema, Selector, StateError, UnitView, load_roster};
+use crate::state::{Expiry, Kind, Schema, StateError, UnitView, load_roster};
 
 /// A state error as a command error, its span (if any) moved from `offset` into the line.
 pub fn state_err(e: StateError, offset: usize) -> CommandError {
@@ -31,121 +31,79 @@ fn at(e: StateError, span: Span) -> CommandError {
     CommandError::invalid(e.to_string(), None, span)
 }
 
-/// The text of `words` as typed (from the first word's start to the last word's end), and
-/// where it starts in the line.
-fn joined<'a>(cmd: &'a CommandLine, words: &[Word]) -> (&'a str, usize) {
-    match (words.first(), words.last()) {
-        (Some(a), Some(b)) => (&cmd.line[a.span.start..b.span.end], a.span.start),
-        _ => ("", cmd.line.len()),
-    }
+/// The ids a selector parameter resolved to (the signature resolved them).
+fn ids(inv: &Invocation<'_>, name: &str) -> Vec<String> {
+    inv.args.ids(name).to_vec()
 }
 
-fn need<'a>(cmd: &'a CommandLine, n: usize, usage: &str) -> Result<&'a [Word], CommandError> {
-    if cmd.args.len() < n {
-        let span = cmd.args.last().map_or(cmd.name.span, |w| w.span);
-        return Err(CommandError::usage(
-            format!("`{}` needs more arguments", cmd.name.text),
-            usage,
-            Span::point(span.end),
-        ));
-    }
-    Ok(&cmd.args)
-}
-
-/// Resolves a selector written as `words`, to unit ids.
-fn select(
-    ctx: &Context<'_>,
-    cmd: &CommandLine,
-    words: &[Word],
-) -> Result<Vec<String>, CommandError> {
-    let (text, offset) = joined(cmd, words);
-    let sel = Selector::parse(text).map_err(|e| state_err(e, offset))?;
-    let units = sel
-        .resolve(&ctx.state.game)
-        .map_err(|e| state_err(e, offset))?;
-    Ok(units.into_iter().map(|u| u.id.to_string()).collect())
+/// The span of parameter `name` (the line's end when absent).
+fn span_of(inv: &Invocation<'_>, name: &str) -> Span {
+    inv.args
+        .get(name)
+        .map_or(Span::point(inv.line.line.len()), |a| a.span)
 }
 
 /// `add side ID [NAME…]`, `add command SIDE ID [NAME…]`, `add unit COMMAND ID [NAME…]
 /// [ATTR=VALUE…]`, `add element UNIT ID [NAME…]`.
-pub fn add(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    const USAGE: &str = "add side ID [NAME] · add command SIDE ID [NAME] · add unit COMMAND ID [NAME] [ATTR=VALUE…] · add element UNIT ID [NAME]";
-    let args = need(cmd, 2, USAGE)?;
-    let kind = args[0].text.as_str();
-    let offset = args[1].span.start;
-    let name_of = |words: &[Word], id: &str| {
-        let name: Vec<&str> = words
-            .iter()
-            .filter(|w| !w.text.contains('='))
-            .map(|w| w.text.as_str())
-            .collect();
-        if name.is_empty() {
-            id.to_string()
-        } else {
-            name.join(" ")
-        }
-    };
-    let what = match kind {
-        "side" => {
-            let id = &args[1].text;
-            let name = name_of(&args[2..], id);
+pub fn add(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let args = &inv.args;
+    let kind = args.sub().unwrap_or_default().to_string();
+    let id = args.text("id").unwrap_or_default().to_string();
+    let offset = span_of(inv, "id").start;
+    let name = args.text("name").map_or_else(|| id.clone(), str::to_string);
+    let parent = ["side", "command", "unit"]
+        .into_iter()
+        .find_map(|p| args.ids(p).first().cloned());
+    let what = match (kind.as_str(), parent) {
+        ("side", _) => {
             ctx.state
-                .change(|g| g.add_side(id, &name))
+                .change(|g| g.add_side(&id, &name))
                 .map_err(|e| state_err(e, offset))?;
             format!("side {id} “{name}” added")
         }
-        "command" | "unit" | "element" => {
-            let args = need(cmd, 3, USAGE)?;
-            let (parent, id) = (&args[1].text, &args[2].text);
-            let name = name_of(&args[3..], id);
-            match kind {
-                "command" => ctx.state.change(|g| g.add_command(parent, id, &name)),
+        (_, Some(parent)) => {
+            match kind.as_str() {
+                "command" => ctx.state.change(|g| g.add_command(&parent, &id, &name)),
                 "element" => ctx
                     .state
-                    .change(|g| g.add_element(parent, id, &name, Vec::new())),
+                    .change(|g| g.add_element(&parent, &id, &name, Vec::new())),
                 _ => {
                     let mut attrs = Vec::new();
-                    for w in args[3..].iter().filter(|w| w.text.contains('=')) {
-                        let (attr, text) = w.text.split_once('=').unwrap_or_default();
+                    let words = args.words("attrs");
+                    let spans = args.get("attrs").map(|a| a.span);
+                    for w in words {
+                        let (attr, text) = w.split_once('=').unwrap_or_default();
                         let value = ctx
                             .state
                             .game
                             .schema()
-                            .parse_value(Kind::Unit, attr, text, id)
-                            .map_err(|e| state_err(e, w.span.start))?;
+                            .parse_value(Kind::Unit, attr, text, &id)
+                            .map_err(|e| {
+                                let at = spans.map_or(0, |s| s.start);
+                                state_err(e, at)
+                            })?;
                         attrs.push((attr.to_string(), value));
                     }
-                    ctx.state.change(|g| g.add_unit(parent, id, &name, attrs))
+                    ctx.state.change(|g| g.add_unit(&parent, &id, &name, attrs))
                 }
             }
             .map_err(|e| state_err(e, offset))?;
             format!("{kind} {id} “{name}” added to {parent}")
         }
-        _ => {
-            return Err(CommandError::usage(
-                format!("cannot add `{kind}`: add a side, command, unit or element"),
-                USAGE,
-                args[0].span,
-            ));
-        }
+        _ => unreachable!("the signature gives every form its parent"),
     };
     Ok(Output::new("add")
-        .field(
-            "added",
-            args[if kind == "side" { 1 } else { 2 }].text.clone(),
-        )
+        .field("added", id)
         .text(Text::from_plain(what)))
 }
 
 /// `remove ID`: a side, command, unit or element, with everything under it.
-pub fn remove(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    let args = need(cmd, 1, "remove ID")?;
-    cmd.at_most(1, "remove ID")?;
-    let id = &args[0].text;
+pub fn remove(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let id = inv.args.text("id").unwrap_or_default().to_string();
     let before = ctx.state.pending.changes.len();
     ctx.state
-        .change_all(|g| g.remove(id))
-        .map_err(|e| state_err(e, args[0].span.start))?;
+        .change_all(|g| g.remove(&id))
+        .map_err(|e| state_err(e, span_of(inv, "id").start))?;
     let removed = ctx.state.pending.changes.len() - before;
     Ok(Output::new("remove")
         .field("removed", id.clone())
@@ -156,39 +114,31 @@ pub fn remove(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, Comman
 }
 
 /// `rename ID NAME…`.
-pub fn rename(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    let args = need(cmd, 2, "rename ID NAME")?;
-    let (name, _) = joined(cmd, &args[1..]);
-    let name = name.to_string();
+pub fn rename(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let id = inv.args.text("id").unwrap_or_default().to_string();
+    let name = inv.args.text("name").unwrap_or_default().to_string();
     ctx.state
-        .change(|g| g.rename(&args[0].text, &name))
-        .map_err(|e| state_err(e, args[0].span.start))?;
-    Ok(Output::new("rename").text(Text::from_plain(format!(
-        "{} is now “{name}”",
-        args[0].text
-    ))))
+        .change(|g| g.rename(&id, &name))
+        .map_err(|e| state_err(e, span_of(inv, "id").start))?;
+    Ok(Output::new("rename").text(Text::from_plain(format!("{id} is now “{name}”"))))
 }
 
 /// `set SELECTOR ATTR VALUE`: sets one attribute on every unit selected.
-pub fn set(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    let args = need(cmd, 3, "set SELECTOR ATTR VALUE")?;
-    let n = args.len();
-    let ids = select(ctx, cmd, &args[..n - 2])?;
-    let (attr, text) = (&args[n - 2], &args[n - 1]);
+pub fn set(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let ids = ids(inv, "units");
+    let attr = inv.args.text("attr").unwrap_or_default();
+    let text = inv.args.text("value").unwrap_or_default();
+    let (attr_span, value_span) = (span_of(inv, "attr"), span_of(inv, "value"));
     let mut lines = Vec::new();
     for id in &ids {
         let kind = ctx.state.game.kind_of(id).unwrap_or(Kind::Unit);
         let schema = ctx.state.game.schema();
         // An unknown attribute points at the attribute, a bad value at the value.
-        let def = schema
-            .attr(kind, &attr.text, id)
-            .map_err(|e| at(e, attr.span))?;
-        let value = def
-            .parse(&attr.text, &text.text)
-            .map_err(|e| at(e, text.span))?;
+        let def = schema.attr(kind, attr, id).map_err(|e| at(e, attr_span))?;
+        let value = def.parse(attr, text).map_err(|e| at(e, value_span))?;
         ctx.state
-            .change(|g| g.set_attr(id, &attr.text, value))
-            .map_err(|e| state_err(e, attr.span.start))?;
+            .change(|g| g.set_attr(id, attr, value))
+            .map_err(|e| state_err(e, attr_span.start))?;
         if let Some(c) = ctx.state.pending.changes.last() {
             lines.push(c.to_string());
         }
@@ -229,9 +179,8 @@ fn unit_text(view: &UnitView) -> Text {
 }
 
 /// `show SELECTOR`: every attribute and marker of the units selected.
-pub fn show(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    let args = need(cmd, 1, "show SELECTOR")?;
-    let ids = select(ctx, cmd, args)?;
+pub fn show(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let ids = ids(inv, "units");
     let views: Vec<UnitView> = ids
         .iter()
         .filter_map(|id| ctx.state.game.view(id).ok())
@@ -249,58 +198,48 @@ pub fn show(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandE
 }
 
 /// `mark SELECTOR MARKER [until EXPIRY…]`.
-pub fn mark(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    const USAGE: &str = "mark SELECTOR MARKER [until EXPIRY]";
-    let args = need(cmd, 2, USAGE)?;
-    let until = args.iter().position(|w| w.text == "until");
-    let (head, expiry) = match until {
-        Some(i) => {
-            let (text, offset) = joined(cmd, &args[i + 1..]);
-            let e = Expiry::parse(text).map_err(|m| {
+pub fn mark(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let expiry = match inv.args.get("expiry") {
+        Some(arg) => {
+            let text = inv.args.text("expiry").unwrap_or_default();
+            Some(Expiry::parse(text).map_err(|m| {
                 CommandError::invalid(
                     m,
                     Some("expiries: `phase`, `round`, `N rounds`, `own turn`, `turn SIDE`".into()),
-                    Span::new(offset, offset + text.len()),
+                    arg.span,
                 )
-            })?;
-            (&args[..i], Some(e))
+            })?)
         }
-        None => (args, None),
+        None => None,
     };
-    if head.len() < 2 {
-        return Err(CommandError::usage(
-            "`mark` needs units and a marker",
-            USAGE,
-            cmd.rest_span(),
-        ));
-    }
-    let marker = &head[head.len() - 1];
-    let ids = select(ctx, cmd, &head[..head.len() - 1])?;
+    let marker = inv.args.text("marker").unwrap_or_default().to_string();
+    let marker_span = span_of(inv, "marker");
+    let ids = ids(inv, "units");
     let mut lines = Vec::new();
     for id in &ids {
         ctx.state
-            .change(|g| g.mark(id, &marker.text, expiry.clone()))
-            .map_err(|e| state_err(e, marker.span.start))?;
+            .change(|g| g.mark(id, &marker, expiry.clone()))
+            .map_err(|e| state_err(e, marker_span.start))?;
         if let Some(c) = ctx.state.pending.changes.last() {
             lines.push(c.to_string());
         }
     }
     Ok(Output::new("mark")
         .field("units", json!(ids))
-        .field("marker", marker.text.clone())
+        .field("marker", marker)
         .text(Text::from_plain(lines.join("\n"))))
 }
 
 /// `unmark SELECTOR MARKER`.
-pub fn unmark(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    let args = need(cmd, 2, "unmark SELECTOR MARKER")?;
-    let marker = &args[args.len() - 1];
-    let ids = select(ctx, cmd, &args[..args.len() - 1])?;
+pub fn unmark(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let marker = inv.args.text("marker").unwrap_or_default().to_string();
+    let marker_span = span_of(inv, "marker");
+    let ids = ids(inv, "units");
     ctx.state
         .game
         .schema()
-        .check_marker(&marker.text)
-        .map_err(|e| at(e, marker.span))?;
+        .check_marker(&marker)
+        .map_err(|e| at(e, marker_span))?;
     // Several units (a selector such as `all` or `side:britons`): those without the marker
     // are passed over; one unit named alone must have it.
     let several = ids.len() > 1;
@@ -311,13 +250,13 @@ pub fn unmark(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, Comman
             .state
             .game
             .unit(id.as_str())
-            .is_some_and(|u| u.marker(&marker.text).is_none());
+            .is_some_and(|u| u.marker(&marker).is_none());
         if several && lacks {
             continue;
         }
         ctx.state
-            .change(|g| g.unmark(id, &marker.text))
-            .map_err(|e| state_err(e, marker.span.start))?;
+            .change(|g| g.unmark(id, &marker))
+            .map_err(|e| state_err(e, marker_span.start))?;
         if let Some(c) = ctx.state.pending.changes.last() {
             lines.push(c.to_string());
         }
@@ -326,27 +265,22 @@ pub fn unmark(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, Comman
     if unmarked.is_empty() {
         return Err(CommandError::invalid(
             format!(
-                "none of the {} units selected is marked `{}`",
-                ids.len(),
-                marker.text
+                "none of the {} units selected is marked `{marker}`",
+                ids.len()
             ),
-            Some(format!(
-                "`status marked:{}` shows the units that are",
-                marker.text
-            )),
-            marker.span,
+            Some(format!("`status marked:{marker}` shows the units that are")),
+            marker_span,
         ));
     }
     let ids = unmarked;
     Ok(Output::new("unmark")
         .field("units", json!(ids))
-        .field("marker", marker.text.clone())
+        .field("marker", marker)
         .text(Text::from_plain(lines.join("\n"))))
 }
 
 /// `next`: advances the game clock one step and says what expired.
-pub fn next(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    cmd.no_args("next")?;
+pub fn next(ctx: &mut Context<'_>, _: &Invocation<'_>) -> Result<Output, CommandError> {
     let mut report = None;
     ctx.state
         .change(|g| {
@@ -376,8 +310,7 @@ pub fn next(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandE
 }
 
 /// `clock`: where the game is.
-pub fn clock(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    cmd.no_args("clock")?;
+pub fn clock(ctx: &mut Context<'_>, _: &Invocation<'_>) -> Result<Output, CommandError> {
     let text = ctx.state.game.clock_text();
     Ok(Output::new("clock")
         .field("clock", text.clone())
@@ -385,18 +318,19 @@ pub fn clock(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, Command
 }
 
 /// `status [SELECTOR]`: the board of every side's units (or the units selected).
-pub fn status(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
+pub fn status(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
     let game = &ctx.state.game;
-    let views: Vec<UnitView> = if cmd.args.is_empty() {
+    let selected = inv.args.get("units").is_some();
+    let views: Vec<UnitView> = if !selected {
         game.views()
     } else {
-        select(ctx, cmd, &cmd.args)?
+        ids(inv, "units")
             .iter()
             .filter_map(|id| game.view(id).ok())
             .collect()
     };
     let mut board = game.status();
-    if !cmd.args.is_empty() {
+    if selected {
         // The same board, with only the units selected (and their sides and commands).
         let keep: std::collections::HashSet<&str> = views.iter().map(|v| v.id.as_str()).collect();
         for side in &mut board.sides {
@@ -425,10 +359,12 @@ pub fn status(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, Comman
         .text(Text::from_plain(board)))
 }
 
-/// Reads the file a command names: a regular file of UTF-8 text, at most `limit` bytes (the
-/// session's `file` limit).
-pub fn read_file(word: &Word, limit: usize) -> Result<String, CommandError> {
-    crate::files::read_to_string(std::path::Path::new(&word.text), limit).map_err(|e| {
+/// Reads the file a command names in its `file` parameter: a regular file of UTF-8 text, at
+/// most `limit` bytes (the session's `file` limit).
+pub fn read_file(inv: &Invocation<'_>, limit: usize) -> Result<String, CommandError> {
+    let path = inv.args.text("file").unwrap_or_default();
+    let span = span_of(inv, "file");
+    crate::files::read_to_string(std::path::Path::new(path), limit).map_err(|e| {
         let help = match e {
             crate::files::FileError::Io { .. } => {
                 Some("give the path of the file, relative to where umpire was started".into())
@@ -436,59 +372,38 @@ pub fn read_file(word: &Word, limit: usize) -> Result<String, CommandError> {
             // The message says what to do.
             _ => None,
         };
-        CommandError::invalid(e.to_string(), help, word.span)
+        CommandError::invalid(e.to_string(), help, span)
     })
 }
 
 /// `army load FILE`: sides, commands and units from a roster, checked against the schema.
-pub fn army(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    let args = need(cmd, 2, "army load FILE")?;
-    cmd.at_most(2, "army load FILE")?;
-    if args[0].text != "load" {
-        return Err(CommandError::usage(
-            format!("unknown `army` action `{}`", args[0].text),
-            "army load FILE",
-            args[0].span,
-        ));
-    }
-    let text = read_file(&args[1], ctx.state.limits.file)?;
-    let changes =
-        load_roster(&ctx.state.game, &args[1].text, &text).map_err(|e| state_err(e, 0))?;
+pub fn army(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let file = inv.args.text("file").unwrap_or_default().to_string();
+    let text = read_file(inv, ctx.state.limits.file)?;
+    let changes = load_roster(&ctx.state.game, &file, &text).map_err(|e| state_err(e, 0))?;
     let before = ctx.state.game.unit_count();
     ctx.state
         .apply_changes(changes)
         .map_err(|e| state_err(e, 0))?;
     let added = ctx.state.game.unit_count() - before;
     Ok(Output::new("army")
-        .field("file", args[1].text.clone())
+        .field("file", file.clone())
         .field("units_added", added)
-        .text(Text::from_plain(format!(
-            "loaded {}: {added} units",
-            args[1].text
-        ))))
+        .text(Text::from_plain(format!("loaded {file}: {added} units"))))
 }
 
 /// `schema load FILE`: the attributes, markers, status columns and sequence of play.
-pub fn schema(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    let args = need(cmd, 2, "schema load FILE")?;
-    cmd.at_most(2, "schema load FILE")?;
-    if args[0].text != "load" {
-        return Err(CommandError::usage(
-            format!("unknown `schema` action `{}`", args[0].text),
-            "schema load FILE",
-            args[0].span,
-        ));
-    }
-    let text = read_file(&args[1], ctx.state.limits.file)?;
-    let schema = Schema::from_toml(&args[1].text, &text).map_err(|e| state_err(e, 0))?;
+pub fn schema(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let file = inv.args.text("file").unwrap_or_default().to_string();
+    let text = read_file(inv, ctx.state.limits.file)?;
+    let schema = Schema::from_toml(&file, &text).map_err(|e| state_err(e, 0))?;
     let attrs = schema.unit.len();
     ctx.state
         .change(|g| g.set_schema(schema))
         .map_err(|e| state_err(e, 0))?;
     Ok(Output::new("schema")
-        .field("file", args[1].text.clone())
+        .field("file", file.clone())
         .text(Text::from_plain(format!(
-            "schema from {}: {attrs} unit attributes",
-            args[1].text
+            "schema from {file}: {attrs} unit attributes"
         ))))
 }

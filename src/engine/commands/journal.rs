@@ -6,8 +6,8 @@ use serde_json::json;
 use crate::dice::render::fmt_value;
 use crate::engine::commands::game::{read_file, state_err};
 use crate::engine::error::CommandError;
-use crate::engine::line::CommandLine;
 use crate::engine::output::{Output, Text};
+use crate::engine::registry::Invocation;
 use crate::engine::session::Context;
 use crate::engine::style::Style;
 use crate::journal::{Journal, Reversal, Verified, verify_file};
@@ -51,23 +51,35 @@ fn reversal_text(name: &str, verb: &str, r: &Reversal) -> Text {
     t
 }
 
-/// The count of `undo [N]` / `redo [N]` (1 without one).
-fn count(cmd: &CommandLine, usage: &str) -> Result<usize, CommandError> {
-    cmd.at_most(1, usage)?;
-    match cmd.args.first() {
-        None => Ok(1),
-        Some(w) => w
-            .text
-            .parse::<usize>()
-            .ok()
+/// The count of `undo [N]` / `redo [N]` / `log [N]` (`default` without one): at least 1.
+fn count(inv: &Invocation<'_>, default: usize) -> Result<usize, CommandError> {
+    match (inv.args.get("n"), inv.args.int("n")) {
+        (None, _) => Ok(default),
+        (Some(arg), n) => n
+            .and_then(|n| usize::try_from(n).ok())
             .filter(|&n| n >= 1)
             .ok_or_else(|| {
+                let typed = &inv.line.line[arg.span.start..arg.span.end];
                 CommandError::invalid(
-                    format!("`{}` is not a count of commands", w.text),
-                    Some(format!("write `{0}` or `{0} 3`", cmd.name.text)),
-                    w.span,
+                    format!("`{typed}` is not a count of commands"),
+                    Some(format!("write `{0}` or `{0} 3`", inv.line.name.text)),
+                    arg.span,
                 )
             }),
+    }
+}
+
+/// The `file` parameter as typed, with where it is.
+struct FileArg {
+    text: String,
+    span: crate::span::Span,
+}
+
+fn file_arg(inv: &Invocation<'_>) -> FileArg {
+    let arg = inv.args.get("file").expect("the signature requires FILE");
+    FileArg {
+        text: inv.args.text("file").unwrap_or_default().to_string(),
+        span: arg.span,
     }
 }
 
@@ -85,8 +97,8 @@ fn sets_up_rules(ctx: &Context<'_>, tx: u64) -> bool {
 
 /// `undo [N]`: reverses the latest N commands still in force (one by default), stopping
 /// before the set-up of the rules, which is never undone.
-pub fn undo(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    let n = count(cmd, "undo [N]")?;
+pub fn undo(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let n = count(inv, 1)?;
     let mut done = Vec::new();
     let mut t = Text::new();
     for i in 0..n {
@@ -99,7 +111,7 @@ pub fn undo(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandE
                 tx_command(ctx, tx)
             );
             if i == 0 {
-                return Err(CommandError::invalid(why, None, cmd.name.span));
+                return Err(CommandError::invalid(why, None, inv.line.name.span));
             }
             t = t.plain("\n").push(Style::Dim, format!("stopped: {why}"));
             break;
@@ -122,8 +134,8 @@ pub fn undo(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandE
 }
 
 /// `redo [N]`: brings back the latest N commands undone (one by default).
-pub fn redo(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    let n = count(cmd, "redo [N]")?;
+pub fn redo(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let n = count(inv, 1)?;
     let mut done = Vec::new();
     let mut t = Text::new();
     for i in 0..n {
@@ -173,18 +185,8 @@ fn finish(name: &str, done: Vec<Reversal>, t: Text) -> Result<Output, CommandErr
 }
 
 /// `log [N]`: the last N transactions (10 by default), each with its rolls.
-pub fn log(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    cmd.at_most(1, "log [N]")?;
-    let n = match cmd.args.first() {
-        None => 10,
-        Some(w) => w.text.parse::<usize>().map_err(|_| {
-            CommandError::invalid(
-                format!("`{}` is not a count", w.text),
-                Some("write `log` or `log 20`".into()),
-                w.span,
-            )
-        })?,
-    };
+pub fn log(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let n = count(inv, 10)?;
     let recent = ctx.state.journal.recent(n).map_err(journal_err)?;
     let mut t = Text::new();
     let mut entries = Vec::new();
@@ -225,10 +227,9 @@ pub fn log(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandEr
 
 /// `journal` (where it is, how long), `journal verify [FILE]` (check the session's journal,
 /// or another one, without opening it for writing).
-pub fn journal(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    cmd.at_most(2, "journal [verify [FILE]]")?;
+pub fn journal(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
     let path = ctx.state.journal.path_buf();
-    match cmd.args.first().map(|w| w.text.as_str()) {
+    match inv.args.sub() {
         None => {
             let n = ctx.state.journal.len();
             let text = match &path {
@@ -243,9 +244,12 @@ pub fn journal(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, Comma
                 .text(Text::from_plain(text)))
         }
         Some("verify") => {
-            let (p, span) = match (cmd.args.get(1), path) {
-                (Some(w), _) => (std::path::PathBuf::from(&w.text), w.span),
-                (None, Some(p)) => (p, cmd.args[0].span),
+            let (p, span) = match (inv.args.get("file"), path) {
+                (Some(w), _) => (
+                    std::path::PathBuf::from(inv.args.text("file").unwrap_or_default()),
+                    w.span,
+                ),
+                (None, Some(p)) => (p, inv.line.args[0].span),
                 (None, None) => {
                     return Ok(Output::new("journal")
                         .field("verified", true)
@@ -259,11 +263,7 @@ pub fn journal(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, Comma
                 .map_err(|e| CommandError::invalid(e.to_string(), None, span))?;
             Ok(verified_output(&p, &v))
         }
-        Some(other) => Err(CommandError::usage(
-            format!("unknown `journal` action `{other}`"),
-            "journal · journal verify [FILE]",
-            cmd.args[0].span,
-        )),
+        Some(_) => unreachable!("the signature knows only `verify`"),
     }
 }
 
@@ -292,15 +292,8 @@ fn verified_output(path: &Path, v: &Verified) -> Output {
 
 /// `save FILE`: the whole game as JSON, written beside the file and renamed over it (through
 /// a symlink to its target); never over something that is not a regular file.
-pub fn save(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    cmd.at_most(1, "save FILE")?;
-    let Some(w) = cmd.args.first() else {
-        return Err(CommandError::usage(
-            "`save` needs a file name",
-            "save FILE",
-            cmd.rest_span(),
-        ));
-    };
+pub fn save(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let w = file_arg(inv);
     let text = serde_json::to_string_pretty(&ctx.state.game).map_err(journal_err)?;
     crate::files::replace(Path::new(&w.text), text.as_bytes())
         .map_err(|e| CommandError::invalid(e.to_string(), None, w.span))?;
@@ -328,16 +321,9 @@ fn replace(ctx: &mut Context<'_>, new: Game) -> Result<(), CommandError> {
 }
 
 /// `load FILE`: a game saved with `save` (undoable).
-pub fn load(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    cmd.at_most(1, "load FILE")?;
-    let Some(w) = cmd.args.first() else {
-        return Err(CommandError::usage(
-            "`load` needs a file name",
-            "load FILE",
-            cmd.rest_span(),
-        ));
-    };
-    let text = read_file(w, ctx.state.limits.file)?;
+pub fn load(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let w = file_arg(inv);
+    let text = read_file(inv, ctx.state.limits.file)?;
     let game: Game = serde_json::from_str(&text).map_err(|e| {
         CommandError::invalid(
             format!(
@@ -365,15 +351,8 @@ pub fn load(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandE
 /// re-rolled), replacing the current one (undoable). A damaged journal is replayed up to the
 /// damage, and the output says where it stopped: the way to bring back what a damaged
 /// journal still holds.
-pub fn replay(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    cmd.at_most(1, "replay FILE")?;
-    let Some(w) = cmd.args.first() else {
-        return Err(CommandError::usage(
-            "`replay` needs a journal file",
-            "replay FILE",
-            cmd.rest_span(),
-        ));
-    };
+pub fn replay(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let w = file_arg(inv);
     let caps = ctx.state.limits.journal();
     let r = Journal::replay_file(Path::new(&w.text), Game::default(), caps)
         .map_err(|e| CommandError::invalid(e.to_string(), None, w.span))?;

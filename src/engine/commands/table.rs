@@ -4,43 +4,44 @@ use serde_json::json;
 
 use crate::engine::commands::game::read_file;
 use crate::engine::error::CommandError;
-use crate::engine::line::{CommandLine, Word};
 use crate::engine::output::{Block, Output, Text};
+use crate::engine::registry::Invocation;
 use crate::engine::session::{Context, reborrow};
 use crate::engine::style::Style;
 use crate::tables::{Table, TableSet};
-
-const USAGE: &str = "table list · table show NAME · table roll NAME [+N] [COLUMN] · table lookup NAME ROW [COLUMN] · table load FILE";
 
 fn table_err(e: impl std::fmt::Display, span: crate::span::Span) -> CommandError {
     CommandError::invalid(e.to_string(), None, span)
 }
 
+/// A parameter's text and span.
+struct Named {
+    text: String,
+    span: crate::span::Span,
+}
+
+fn named(inv: &Invocation<'_>, name: &str) -> Option<Named> {
+    let a = inv.args.get(name)?;
+    Some(Named {
+        text: inv.args.text(name).map_or_else(
+            || inv.line.line[a.span.start..a.span.end].to_string(),
+            str::to_string,
+        ),
+        span: a.span,
+    })
+}
+
 /// The table a command names, or an error under its name that lists the tables.
-fn find<'t>(tables: &'t TableSet, w: &Word) -> Result<&'t Table, CommandError> {
+fn find<'t>(tables: &'t TableSet, w: &Named) -> Result<&'t Table, CommandError> {
     tables.get(&w.text).map_err(|e| table_err(e, w.span))
 }
 
 /// `table …`.
-pub fn table(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, CommandError> {
-    let Some(action) = cmd.args.first() else {
-        return Err(CommandError::usage(
-            "`table` needs an action",
-            USAGE,
-            cmd.rest_span(),
-        ));
+pub fn table(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let name = || -> Result<Named, CommandError> {
+        Ok(named(inv, "table").expect("the signature requires TABLE"))
     };
-    let args = &cmd.args[1..];
-    let name = || {
-        args.first().ok_or_else(|| {
-            CommandError::usage(
-                format!("`table {}` needs a table name", action.text),
-                USAGE,
-                cmd.rest_span(),
-            )
-        })
-    };
-    match action.text.as_str() {
+    match inv.args.sub().unwrap_or_default() {
         "list" => {
             let mut t = Text::new();
             let mut names = Vec::new();
@@ -59,24 +60,19 @@ pub fn table(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, Command
             Ok(Output::new("table").field("tables", json!(names)).text(t))
         }
         "show" => {
-            let w = name()?;
+            let w: Named = name()?;
             let tables = ctx.state.all_tables();
-            let table = find(&tables, w)?;
+            let table = find(&tables, &w)?;
             Ok(Output::new("table")
                 .field("table", serde_json::to_value(table).unwrap_or_default())
                 .text(Text::from_plain(table.render())))
         }
         "roll" => {
-            let w = name()?;
-            let mut modifier = 0;
-            let mut column = None;
-            for a in &args[1..] {
-                match a.text.parse::<i64>() {
-                    Ok(m) => modifier = m,
-                    Err(_) => column = Some(a),
-                }
-            }
-            let table = find(&ctx.state.all_tables(), w)?.clone();
+            let w: Named = name()?;
+            let modifier = inv.args.int("modifier").unwrap_or(0);
+            let column = named(inv, "column");
+            let column = column.as_ref();
+            let table = find(&ctx.state.all_tables(), &w)?.clone();
             let saved = ctx.state.dice.clone();
             let rolled = {
                 let mut source = ctx.state.dice.source(reborrow(&mut ctx.entry));
@@ -101,13 +97,14 @@ pub fn table(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, Command
                 ))
         }
         "lookup" => {
-            let w = name()?;
+            let w: Named = name()?;
             let tables = ctx.state.all_tables();
-            let table = find(&tables, w)?;
-            let keys: Vec<&str> = args[1..].iter().map(|a| a.text.as_str()).collect();
+            let table = find(&tables, &w)?;
+            let mut keys: Vec<&str> = vec![inv.args.text("row").unwrap_or_default()];
+            keys.extend(inv.args.text("column"));
             let found = table
                 .lookup_args(&keys)
-                .map_err(|e| table_err(e, cmd.rest_span()))?;
+                .map_err(|e| table_err(e, inv.line.rest_span()))?;
             let clamp = if found.clamped {
                 " (clamped to the table's end)"
             } else {
@@ -126,8 +123,8 @@ pub fn table(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, Command
                 ))
         }
         "load" => {
-            let w = name()?;
-            let text = read_file(w, ctx.state.limits.file)?;
+            let w = named(inv, "file").expect("the signature requires FILE");
+            let text = read_file(inv, ctx.state.limits.file)?;
             let n = ctx
                 .state
                 .tables
@@ -140,10 +137,6 @@ pub fn table(ctx: &mut Context<'_>, cmd: &CommandLine) -> Result<Output, Command
                     w.text
                 ))))
         }
-        other => Err(CommandError::usage(
-            format!("unknown `table` action `{other}`"),
-            USAGE,
-            action.span,
-        )),
+        other => unreachable!("the signature has no `table {other}`"),
     }
 }

@@ -1,0 +1,218 @@
+//! One command model: every command — built-in, or registered by any shipped ruleset or house
+//! rule — has one signature, and its usage line, its `help` and the completion of its words
+//! come from it; extra words are refused by every one of them.
+
+use crate::common::{copy_dir, shipped};
+use umpire::dice::DiceBox;
+use umpire::engine::Session;
+use umpire::engine::registry::{CommandSpec, Words};
+use umpire::engine::signature::{Kind, Next, NoGame, Param, Signature, Word, next, parse};
+use umpire::span::Span;
+
+/// A session under `ruleset` with every house rule that loads on it, in a copy of the rules.
+fn session(ruleset: &str, house: &[&str]) -> (tempfile::TempDir, Session) {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&shipped().join("rulesets"), &dir.path().join("rulesets"));
+    copy_dir(&shipped().join("scripts"), &dir.path().join("scripts"));
+    let mut s = Session::new(DiceBox::seeded(1));
+    s.set_rules_root(dir.path().to_path_buf());
+    let mut line = format!("ruleset use {ruleset}");
+    for h in house {
+        line.push_str(&format!(" --house {h}"));
+    }
+    assert!(s.execute(&line, None).unwrap().is_ok(), "{line}");
+    (dir, s)
+}
+
+/// A word `kind` accepts, for a game resolved by [`NoGame`] (which takes any id).
+fn sample(kind: &Kind) -> String {
+    match kind {
+        Kind::Int => "2".into(),
+        Kind::Number => "2.5".into(),
+        Kind::Dice => "1d6".into(),
+        Kind::Choice(v) => v[0].to_string(),
+        Kind::Assignment => "sp=3".into(),
+        _ => "x1".into(),
+    }
+}
+
+/// Every form of `sig` (each path through its sub-commands), with its signature.
+fn forms<'a>(sig: &'a Signature, path: Vec<String>, out: &mut Vec<(Vec<String>, &'a Signature)>) {
+    if sig.subs.is_empty() || !sig.params.is_empty() || sig.bare {
+        out.push((path.clone(), sig));
+    }
+    for sub in &sig.subs {
+        let mut p = path.clone();
+        p.push(sub.name.to_string());
+        forms(&sub.signature, p, out);
+    }
+}
+
+/// Parses `text` (the words after the name) with every id accepted.
+fn parse_words(spec: &CommandSpec, text: &str) -> Result<(), String> {
+    let line = format!("{} {text}", spec.name);
+    let words: Vec<Word<'_>> = line
+        .split(' ')
+        .scan(0, |at, w| {
+            let start = *at;
+            *at += w.len() + 1;
+            Some(Word {
+                text: w,
+                span: Span::new(start, start + w.len()),
+            })
+        })
+        .filter(|w| !w.text.is_empty())
+        .skip(1)
+        .collect();
+    parse(&spec.signature, &spec.name, &line, &words, &NoGame)
+        .map(|_| ())
+        .map_err(|e| e.message)
+}
+
+/// Every form of `spec`, filled with a value for each parameter, parses; with one more
+/// word it is refused as too much (unless its last parameter takes the rest of the line).
+fn extra_words_refused(spec: &CommandSpec) -> usize {
+    let mut all = Vec::new();
+    forms(&spec.signature, Vec::new(), &mut all);
+    let mut checked = 0;
+    for (path, sig) in all {
+        let positional: Vec<&Param> = sig.params.iter().filter(|p| p.key.is_none()).collect();
+        let mut words = path.clone();
+        words.extend(positional.iter().map(|p| sample(&p.kind)));
+        let text = words.join(" ");
+        parse_words(spec, &text).unwrap_or_else(|e| panic!("`{} {text}`: {e}", spec.name));
+        if positional.iter().any(|p| p.kind == Kind::Text || p.many) {
+            continue; // a word more is one more word of its text or list
+        }
+        let err = parse_words(spec, &format!("{text} zz-extra"))
+            .expect_err(&format!("`{} {text} zz-extra` was accepted", spec.name));
+        assert!(
+            err.contains("`zz-extra` is too much") || err.contains("`zz-extra` is not one of"),
+            "`{} {text} zz-extra`: {err}",
+            spec.name
+        );
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn every_command_has_one_signature_for_usage_help_completion_and_parsing() {
+    let (mut checked, mut refused) = (0, 0);
+    for (ruleset, house) in [
+        ("demo", vec!["veterans"]),
+        (
+            "olab",
+            vec!["heroes", "ambushes", "magic", "ko_fire", "suppressive_fire"],
+        ),
+    ] {
+        let (_dir, mut s) = session(ruleset, &house);
+        let specs: Vec<CommandSpec> = s.registry.specs().to_vec();
+        assert!(
+            specs.iter().any(|c| c.from_rules()),
+            "{ruleset}: no rule commands"
+        );
+        for spec in &specs {
+            // The usage line is the name and the signature's usage.
+            let usage = spec.usage();
+            let sig = spec.signature.usage();
+            assert_eq!(
+                usage.trim(),
+                format!("{} {sig}", spec.name).trim(),
+                "{}",
+                spec.name
+            );
+            // `help CMD` shows that usage and every parameter the signature declares.
+            let out = s
+                .execute(&format!("help {}", spec.name), None)
+                .unwrap()
+                .unwrap();
+            assert_eq!(out.json["usage"], usage, "{}", spec.name);
+            let help = out.json["help"].as_str().unwrap();
+            for p in &spec.signature.params {
+                let shown = match &p.key {
+                    Some(k) => k.to_string(),
+                    None => p.name.to_uppercase(),
+                };
+                assert!(
+                    help.contains(&shown),
+                    "help {}: `{shown}` missing:\n{help}",
+                    spec.name
+                );
+            }
+            for sub in &spec.signature.subs {
+                assert!(
+                    help.contains(sub.name.as_ref()),
+                    "help {}: `{}` missing",
+                    spec.name,
+                    sub.name
+                );
+            }
+            // Completion after the name offers what the signature says comes first.
+            let words = s.vocabulary();
+            let (_, offered) =
+                s.registry
+                    .complete(&format!("{} ", spec.name), spec.name.len() + 1, &words);
+            match next(&spec.signature, &[]) {
+                Next::Words(w) => {
+                    for x in w {
+                        assert!(
+                            offered.contains(&x),
+                            "{}: `{x}` not offered: {offered:?}",
+                            spec.name
+                        );
+                    }
+                }
+                Next::Values(kinds, w) => {
+                    for x in w {
+                        assert!(
+                            offered.contains(&x),
+                            "{}: `{x}` not offered: {offered:?}",
+                            spec.name
+                        );
+                    }
+                    if kinds.contains(&Kind::Unit) {
+                        assert!(
+                            words.units.iter().all(|u| offered.contains(u)),
+                            "{}: units not offered",
+                            spec.name
+                        );
+                    }
+                }
+            }
+            refused += extra_words_refused(spec);
+            checked += 1;
+        }
+    }
+    assert!(checked > 60, "only {checked} commands checked");
+    assert!(refused > 60, "only {refused} forms refused an extra word");
+}
+
+#[test]
+fn completion_offers_only_what_fits_the_argument() {
+    let (_dir, mut s) = session("olab", &[]);
+    for line in [
+        "army load examples/olab/romans.toml",
+        "army load examples/olab/britons.toml",
+        "set war3 off_table eliminated",
+    ] {
+        assert!(s.execute(line, None).unwrap().is_ok(), "{line}");
+    }
+    let w: Words = s.vocabulary();
+    assert!(
+        !w.units.contains(&"war3".to_string()),
+        "an eliminated stand is offered"
+    );
+    let (_, offered) = s.registry.complete("shoot arc1 war", 14, &w);
+    assert!(offered.contains(&"war1".to_string()) && !offered.contains(&"war3".to_string()));
+    assert!(offered.iter().all(|o| o.starts_with("war")), "{offered:?}");
+    // After a comma, the ids of the next stand in the list.
+    let (_, offered) = s.registry.complete("activate leg1,le", 16, &w);
+    assert!(offered.contains(&"leg1,leg2".to_string()), "{offered:?}");
+    // Where a marker is wanted, markers, not units.
+    let (_, offered) = s.registry.complete("mark leg1 rou", 13, &w);
+    assert_eq!(offered, ["routed"]);
+    // A file where a file is wanted.
+    let (_, offered) = s.registry.complete("army load examples/olab/ro", 26, &w);
+    assert_eq!(offered, ["examples/olab/romans.toml"]);
+}
