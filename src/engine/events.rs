@@ -124,7 +124,7 @@ pub fn emit_events(
         }
         let events: Vec<_> = {
             let rules = &state.scripts.loaded.as_ref().expect("checked").rules;
-            state.pending.changes[from..to]
+            state.pending.changes.changes()[from..to]
                 .iter()
                 .flat_map(|c| events_of(c, state))
                 .filter(|(e, _)| ScriptHost::listens(rules, e))

@@ -58,8 +58,9 @@ pub struct State {
 pub struct Pending {
     /// Every roll, in order.
     pub rolls: Vec<Roll>,
-    /// Every change applied to the game, in order.
-    pub changes: Vec<Change>,
+    /// Every change applied to the game, in order: rolled back as a whole if the command
+    /// fails.
+    pub changes: crate::state::ChangeSet,
     /// The reasons the rules gave for their changes.
     pub reasons: Vec<crate::state::Note>,
     /// Bytes of output the rules' calls have made (bounded by the `output` limit).
@@ -325,7 +326,7 @@ impl Session {
                     command: cmd.line.trim().to_string(),
                     output: render::output(&out, &Palette::plain()),
                     rolls: pending.rolls,
-                    changes: pending.changes,
+                    changes: pending.changes.into_changes(),
                     reasons: pending.reasons,
                     generation,
                     rules,
@@ -335,7 +336,7 @@ impl Session {
                 match self.state.journal.commit(tx, &self.state.game) {
                     Ok(seq) => Ok(self.follow_stored_rules(out).field("tx", seq)),
                     Err(e) => {
-                        self.abandon(&changes, saved_dice);
+                        self.abandon(changes.into(), saved_dice);
                         let help = match e {
                             // The message names the limit and how to raise it.
                             crate::journal::JournalError::LineTooLong { .. } => None,
@@ -355,7 +356,7 @@ impl Session {
                 }
             }
             Err(e) => {
-                self.abandon(&pending.changes, saved_dice);
+                self.abandon(pending.changes, saved_dice);
                 Err((Some(name), e))
             }
         }
@@ -468,9 +469,9 @@ impl Session {
     }
 
     /// Puts the game and the dice back as they were before a command that failed.
-    fn abandon(&mut self, changes: &[Change], dice: DiceBox) {
+    fn abandon(&mut self, mut changes: crate::state::ChangeSet, dice: DiceBox) {
         // The changes were applied in order by this command, so their inverses apply.
-        let _ = self.state.game.undo_all(changes);
+        let _ = changes.rollback(&mut self.state.game);
         self.state.dice = dice;
     }
 }

@@ -316,11 +316,21 @@ impl Signature {
                 let _ = writeln!(out, "      {}", s.summary);
             }
         }
-        for p in &self.params {
-            let name = match &p.key {
+        let names: Vec<String> = self
+            .params
+            .iter()
+            .map(|p| match &p.key {
                 Some(k) => k.to_string(),
                 None => p.name.to_uppercase(),
-            };
+            })
+            .collect();
+        let width = names
+            .iter()
+            .map(|n| n.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(12);
+        for (p, name) in self.params.iter().zip(&names) {
             let kind = if p.kind == Kind::Flag {
                 "a flag".into()
             } else {
@@ -331,7 +341,7 @@ impl Signature {
             } else {
                 ""
             };
-            let _ = write!(out, "  {name:<12} {kind}{opt}");
+            let _ = write!(out, "  {name:<width$} {kind}{opt}");
             if !p.help.is_empty() {
                 let _ = write!(out, " — {}", p.help);
             }

@@ -470,7 +470,7 @@ fn run_on(
     let mut dice = DiceBox::seeded(1);
     dice.enqueue(queue.iter().copied());
     let mut s = dice.source(None);
-    let mut changes = Vec::new();
+    let mut changes = crate::state::ChangeSet::new();
     let mut world = World {
         game,
         changes: &mut changes,
@@ -570,7 +570,7 @@ fn events_reach_handlers_and_pre_events_cancel() {
     assert!(go);
     assert_eq!(out.output, ["round 3 begins"]);
     g.mark("b2", "routed", None).unwrap();
-    let mut changes = Vec::new();
+    let mut changes = crate::state::ChangeSet::new();
     let mut world = World {
         game: &mut g,
         changes: &mut changes,

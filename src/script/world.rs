@@ -21,7 +21,7 @@ pub struct World<'a> {
     pub game: &'a mut Game,
     /// The running transaction's changes: every change a script makes is applied to
     /// [`World::game`] and pushed here.
-    pub changes: &'a mut Vec<Change>,
+    pub changes: &'a mut crate::state::ChangeSet,
 }
 
 impl std::fmt::Debug for World<'_> {
@@ -65,7 +65,7 @@ fn text(v: &Value, what: &str) -> mlua::Result<String> {
 /// shown under the command); `nil` for Lua.
 fn note(
     lua: &Lua,
-    changes: &mut Vec<Change>,
+    changes: &mut crate::state::ChangeSet,
     notes: &mut Vec<Note>,
     c: Change,
     reason: String,

@@ -43,14 +43,32 @@ impl ChangeSet {
         self.changes.is_empty()
     }
 
-    /// Undoes every recorded change (the command failed).
-    pub fn rollback(self, game: &mut Game) -> Result<(), StateError> {
-        game.undo_all(&self.changes)
+    /// How many changes so far.
+    pub fn len(&self) -> usize {
+        self.changes.len()
+    }
+
+    /// The latest change.
+    pub fn last(&self) -> Option<&Change> {
+        self.changes.last()
+    }
+
+    /// Undoes every recorded change (the command failed), leaving the set empty.
+    pub fn rollback(&mut self, game: &mut Game) -> Result<(), StateError> {
+        let changes = std::mem::take(&mut self.changes);
+        game.undo_all(&changes)
     }
 
     /// The recorded changes, for the journal.
     pub fn into_changes(self) -> Vec<Change> {
         self.changes
+    }
+}
+
+impl From<Vec<Change>> for ChangeSet {
+    /// Changes already applied, in order.
+    fn from(changes: Vec<Change>) -> Self {
+        ChangeSet { changes }
     }
 }
 
