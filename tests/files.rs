@@ -233,7 +233,7 @@ fn a_rule_file_that_is_a_device_or_a_fifo_is_refused_when_loaded() {
 fn a_rule_file_replaced_by_a_link_to_dev_zero_is_refused_on_reload() {
     let (dir, mut s) = rules_copy();
     s.execute("ruleset use demo", None).unwrap().unwrap();
-    s.state.scripts.reloader.watch().unwrap();
+    s.state.rules.reloader.watch().unwrap();
     let init = dir.path().join("rulesets/demo/init.lua");
     std::fs::remove_file(&init).unwrap();
     symlink("/dev/zero", &init).unwrap();

@@ -24,11 +24,11 @@ fn reload_line(s: &mut Session) -> String {
     match await_reload(s) {
         Ok(_) => format!(
             "rules reloaded · {}",
-            umpire::engine::rules::summary(&s.state.scripts)
+            umpire::engine::rules::summary(&s.state.rules)
         ),
         Err(e) => format!(
             "rules not reloaded, generation {} stays in force: {e}",
-            s.state.scripts.generation()
+            s.state.rules.generation()
         ),
     }
 }
@@ -63,7 +63,7 @@ fn play(live: &Path) -> String {
             }
             std::fs::write(dir.path().join(path.trim()), body).unwrap();
             if s.state
-                .scripts
+                .rules
                 .source()
                 .house
                 .iter()
@@ -107,7 +107,7 @@ fn play(live: &Path) -> String {
         }
         // The watcher starts once the rules are first loaded, as in the REPL.
         if line.starts_with("ruleset use") {
-            s.state.scripts.reloader.watch().unwrap();
+            s.state.rules.reloader.watch().unwrap();
         }
     }
     // The copy of the rule folders is somewhere new each time.

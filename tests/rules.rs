@@ -66,7 +66,7 @@ fn edit(dir: &Path, from: &str, to: &str) {
 #[test]
 fn an_edit_reloads_a_broken_edit_keeps_the_old_rules_and_the_fix_comes_in() {
     let (dir, mut s) = session();
-    s.state.scripts.reloader.watch().unwrap();
+    s.state.rules.reloader.watch().unwrap();
     assert!(shoot(&mut s).contains("Archers [a1] hits (4)"));
     let game = s.state.game.clone();
     assert_eq!(s.state.generation(), 1);
@@ -253,7 +253,7 @@ fn switching_a_house_rule_on_or_off_reloads_nothing_until_a_file_changes() {
     let mut s = Session::new(DiceBox::seeded(1));
     s.set_rules_root(dir.path().to_path_buf());
     ok(&mut s, "ruleset use olab");
-    s.state.scripts.reloader.watch().unwrap();
+    s.state.rules.reloader.watch().unwrap();
     for line in ["house on heroes", "house off heroes", "house on ambushes"] {
         ok(&mut s, line);
         let generation = s.state.generation();

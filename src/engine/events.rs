@@ -107,7 +107,7 @@ pub fn emit_events(
 ) -> Result<Output, CommandError> {
     let has_handlers = |state: &State| {
         state
-            .scripts
+            .rules
             .loaded
             .as_ref()
             .is_some_and(|l| !l.rules.handlers.is_empty())
@@ -123,7 +123,7 @@ pub fn emit_events(
             break;
         }
         let events: Vec<_> = {
-            let rules = &state.scripts.loaded.as_ref().expect("checked").rules;
+            let rules = &state.rules.loaded.as_ref().expect("checked").rules;
             state.pending.changes.changes()[from..to]
                 .iter()
                 .flat_map(|c| events_of(c, state))

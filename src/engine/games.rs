@@ -177,7 +177,7 @@ pub fn game(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comma
                 None => fresh_name(&dir, &today()),
             };
             // The new game is set up with the rules in force.
-            let rules = ctx.state.scripts.record().unwrap_or_default();
+            let rules = ctx.state.rules.record().unwrap_or_default();
             let asked = AskedRules {
                 ruleset: rules.ruleset.clone(),
                 variant: rules.variant.clone(),
@@ -288,7 +288,7 @@ fn current(ctx: &Context<'_>) -> Result<Output, CommandError> {
         .map(|s| s.to_string_lossy().to_string());
     let rules = ctx
         .state
-        .scripts
+        .rules
         .record()
         .map_or("no rules".to_string(), |r| describe(&r));
     let text = match (&name, j.path()) {

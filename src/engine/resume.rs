@@ -43,7 +43,7 @@ impl Session {
         }
         let mut said = Vec::new();
         let dropped = self.load_played(&played, &mut said);
-        let Some(in_force) = self.state.scripts.record() else {
+        let Some(in_force) = self.state.rules.record() else {
             return Ok(said);
         };
         said.push(Said::Note(format!(
@@ -153,7 +153,7 @@ impl Session {
     /// names left out are returned. If the ruleset itself fails, no rules are loaded and
     /// the umpire is told how to go on.
     fn load_played(&mut self, played: &RulesRecord, said: &mut Vec<Said>) -> Vec<String> {
-        let root = self.state.scripts.root.clone();
+        let root = self.state.rules.root.clone();
         let source = |house: &[String]| {
             let mut s = RuleSource::new(&root, played.ruleset.as_deref());
             s.variant.clone_from(&played.variant);
@@ -173,7 +173,7 @@ impl Session {
                 "the rules this game was played under ({}) did not load: {e}; the game is open without rules: fix the file and `reload`",
                 describe(played)
             )));
-            self.state.scripts.unload(source(&played.house));
+            self.state.rules.unload(source(&played.house));
             self.sync_rules();
             return Vec::new();
         }
@@ -199,7 +199,7 @@ impl Session {
 
     /// Loads `source` now (no journal entry); the registry follows.
     fn load_rules(&mut self, source: RuleSource) -> Result<(), crate::script::ScriptError> {
-        let r = self.state.scripts.load(source).map(|_| ());
+        let r = self.state.rules.load(source).map(|_| ());
         self.sync_rules();
         r
     }

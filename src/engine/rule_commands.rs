@@ -74,7 +74,7 @@ pub fn spec(def: &CommandDef) -> CommandSpec {
 /// Replaces the rule commands of `registry` with those of the rules in force.
 pub fn sync(registry: &mut Commands, state: &State) {
     registry.retain(|s| !s.from_rules());
-    if let Some(l) = &state.scripts.loaded {
+    if let Some(l) = &state.rules.loaded {
         for def in l.rules.commands.values() {
             registry.register(spec(def));
         }
@@ -155,14 +155,14 @@ pub(super) fn call_rules(
     span: Span,
 ) -> Result<(bool, CallOutput), CommandError> {
     let State {
-        scripts,
+        rules,
         dice,
         game,
         pending,
         limits,
         ..
     } = state;
-    let Some(loaded) = scripts.loaded.as_ref() else {
+    let Some(loaded) = rules.loaded.as_ref() else {
         return Ok((true, CallOutput::default()));
     };
     let mut entry = entry;
@@ -208,7 +208,7 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
     let name = cmd.name.text.clone();
     let (args, generation) = {
         let state = &*ctx.state;
-        let Some(loaded) = state.scripts.loaded.as_ref() else {
+        let Some(loaded) = state.rules.loaded.as_ref() else {
             return Err(CommandError::invalid(
                 format!("`{name}` belonged to rules that are no longer loaded"),
                 Some("`ruleset` shows what is loaded".into()),
@@ -322,7 +322,7 @@ pub fn pre_builtin(
 ) -> Result<Pre, CommandError> {
     let event = format!("pre_{name}");
     let listens = state
-        .scripts
+        .rules
         .loaded
         .as_ref()
         .is_some_and(|l| ScriptHost::listens(&l.rules, &event));

@@ -20,7 +20,7 @@ use crate::script::{Control, Limits, Loaded, Reloader, RuleSource, ScriptError};
 
 /// The session's rules: where rule files are, what is loaded and the Lua host.
 #[derive(Debug)]
-pub struct Scripts {
+pub struct RulesInForce {
     /// The folder holding `rulesets/` and `scripts/`.
     pub root: PathBuf,
     /// Budgets for every script call.
@@ -36,7 +36,7 @@ pub struct Scripts {
     pub builtins: super::rule_commands::BuiltinNames,
 }
 
-impl Scripts {
+impl RulesInForce {
     /// No rules yet, rule files under `root`, scripts run under `limits`.
     pub fn new(
         root: PathBuf,
@@ -44,7 +44,7 @@ impl Scripts {
         limits: Limits,
     ) -> Self {
         let control = Control::new();
-        Scripts {
+        RulesInForce {
             reloader: Reloader::new(RuleSource::new(&root, None), limits, control.clone()),
             root,
             limits,
@@ -257,7 +257,7 @@ fn house_rule_of(location: &str) -> Option<&str> {
 }
 
 /// One line saying what is in force: `rules: demo (variant classic) + ambush · generation 3`.
-pub fn summary(scripts: &Scripts) -> String {
+pub fn summary(scripts: &RulesInForce) -> String {
     let Some(l) = &scripts.loaded else {
         return "no rules loaded (`ruleset list`, then `ruleset use NAME`)".into();
     };
@@ -287,23 +287,23 @@ fn switch(
     apply_schema: bool,
 ) -> Result<Output, CommandError> {
     let name = cmd.name.text.clone();
-    let previous = ctx.state.scripts.loaded.take();
-    let previous_source = ctx.state.scripts.source().clone();
-    let schema = match ctx.state.scripts.load(source) {
+    let previous = ctx.state.rules.loaded.take();
+    let previous_source = ctx.state.rules.source().clone();
+    let schema = match ctx.state.rules.load(source) {
         Ok(loaded) => loaded.rules.schema.clone(),
         Err(e) => {
-            ctx.state.scripts.loaded = previous;
+            ctx.state.rules.loaded = previous;
             return Err(script_err(e, cmd.rest_span()));
         }
     };
     let declares = ctx
         .state
-        .scripts
+        .rules
         .loaded
         .as_ref()
         .is_some_and(|l| l.rules.name.is_some())
         && schema != crate::state::Schema::default();
-    let mut text = Text::new().push(Style::Strong, summary(&ctx.state.scripts));
+    let mut text = Text::new().push(Style::Strong, summary(&ctx.state.rules));
     let applied = if apply_schema && declares && *ctx.state.game.schema() != schema {
         text = text.plain("\nthe ruleset's unit schema and sequence of play now apply");
         ctx.state.change(|g| g.set_schema(schema))
@@ -313,7 +313,7 @@ fn switch(
     // The rules in force are kept in the game, so a session continued from its journal
     // loads them again.
     let remembered = applied.and_then(|()| {
-        let value = rules_value(ctx.state.scripts.source());
+        let value = rules_value(ctx.state.rules.source());
         let now: Option<RulesRecord> = serde_json::from_value(value.clone()).ok();
         if stored_rules(&ctx.state.game)
             .zip(now)
@@ -326,8 +326,8 @@ fn switch(
         }
     });
     if let Err(e) = remembered {
-        ctx.state.scripts.loaded = previous;
-        ctx.state.scripts.reloader.set_source(previous_source);
+        ctx.state.rules.loaded = previous;
+        ctx.state.rules.reloader.set_source(previous_source);
         return Err(super::commands::game::state_err(e, 0));
     }
     Ok(Output::new(&name)
@@ -422,7 +422,7 @@ pub fn ruleset(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Co
     let cmd = inv.line;
     match inv.args.sub() {
         None => {
-            let s = &ctx.state.scripts;
+            let s = &ctx.state.rules;
             let mut text = Text::new().push(Style::Strong, summary(s));
             if let Some(l) = &s.loaded {
                 if !l.rules.doc.is_empty() {
@@ -447,7 +447,7 @@ pub fn ruleset(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Co
                 .text(text))
         }
         Some("list") => {
-            let s = &ctx.state.scripts;
+            let s = &ctx.state.rules;
             let names = s.rulesets();
             let mut text = Text::new().push(
                 Style::Strong,
@@ -468,7 +468,7 @@ pub fn ruleset(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Co
         }
         _ => {
             let args = &inv.args;
-            let mut src = ctx.state.scripts.source().clone();
+            let mut src = ctx.state.rules.source().clone();
             src.ruleset = args.text("name").map(str::to_string);
             src.variant = args.text("variant").map(str::to_string);
             if args.flag("no-house") {
@@ -496,7 +496,7 @@ pub fn house(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comm
     let name_span = inv.args.get("name").map(|a| a.span).unwrap_or_default();
     match inv.args.sub() {
         None | Some("list") => {
-            let s = &ctx.state.scripts;
+            let s = &ctx.state.rules;
             let names = s.house_rules();
             let mut text = Text::new().push(
                 Style::Strong,
@@ -519,10 +519,10 @@ pub fn house(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comm
                 .text(text))
         }
         Some("on") => {
-            let known = ctx.state.scripts.house_rules();
+            let known = ctx.state.rules.house_rules();
             let exists = ctx
                 .state
-                .scripts
+                .rules
                 .root
                 .join("scripts")
                 .join(format!("{name}.lua"))
@@ -541,7 +541,7 @@ pub fn house(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comm
                     name_span,
                 ));
             }
-            let mut src = ctx.state.scripts.source().clone();
+            let mut src = ctx.state.rules.source().clone();
             if src.house.iter().any(|h| h == name) {
                 return Err(CommandError::invalid(
                     format!("house rule `{name}` is already on"),
@@ -553,7 +553,7 @@ pub fn house(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comm
             switch(ctx, cmd, src, false)
         }
         _ => {
-            let mut src = ctx.state.scripts.source().clone();
+            let mut src = ctx.state.rules.source().clone();
             let before = src.house.len();
             src.house.retain(|h| h != name);
             if src.house.len() == before {
@@ -571,14 +571,14 @@ pub fn house(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comm
 /// `reload`: loads the rules again from their files.
 pub fn reload(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
     let cmd = inv.line;
-    if ctx.state.scripts.source().ruleset.is_none() && ctx.state.scripts.source().house.is_empty() {
+    if ctx.state.rules.source().ruleset.is_none() && ctx.state.rules.source().house.is_empty() {
         return Err(CommandError::invalid(
             "no rules are loaded, so there is nothing to reload",
             Some("`ruleset use NAME` loads a ruleset".into()),
             cmd.name.span,
         ));
     }
-    let src = ctx.state.scripts.source().clone();
+    let src = ctx.state.rules.source().clone();
     switch(ctx, cmd, src, false)
 }
 

@@ -17,7 +17,7 @@ use super::output::Output;
 use super::registry::{Commands, Invocation};
 use super::render;
 use super::rule_commands;
-use super::rules::Scripts;
+use super::rules::RulesInForce;
 use super::style::Palette;
 use crate::dice::{DiceBox, DieEntry, ExactOptions, Limits, Roll};
 use crate::journal::{Journal, RulesRecord, Transaction, now};
@@ -45,7 +45,7 @@ pub struct State {
     /// What the running command has rolled and changed so far.
     pub pending: Pending,
     /// The rules: ruleset, house rules and the Lua host they run in.
-    pub scripts: Scripts,
+    pub rules: RulesInForce,
     /// Where the shell keeps its games (`game new`, `game list`); `None`: nowhere.
     pub games_dir: Option<std::path::PathBuf>,
     /// Set by a command that opened another game's journal (`game new`, `game open`): the
@@ -70,14 +70,14 @@ pub struct Pending {
 impl State {
     /// The rules generation (0 until rules are loaded; bumped by each reload).
     pub fn generation(&self) -> u64 {
-        self.scripts.generation()
+        self.rules.generation()
     }
 
     /// The tables commands can use: the rules' tables, then those loaded with `table load`
     /// (a loaded table of the same name as a rules' table is left out).
     pub fn all_tables(&self) -> std::borrow::Cow<'_, TableSet> {
         let Some(l) = self
-            .scripts
+            .rules
             .loaded
             .as_ref()
             .filter(|l| l.rules.tables.iter().next().is_some())
@@ -181,7 +181,7 @@ impl Session {
                 tables: TableSet::new(),
                 journal,
                 pending: Pending::default(),
-                scripts: Scripts::new(
+                rules: RulesInForce::new(
                     super::rules::rules_root(None),
                     names,
                     crate::limits::Limits::DEFAULT.script(),
@@ -194,8 +194,8 @@ impl Session {
 
     /// Looks for rule files under `root` (`root/rulesets`, `root/scripts`) from now on.
     pub fn set_rules_root(&mut self, root: std::path::PathBuf) {
-        let builtins = std::mem::take(&mut self.state.scripts.builtins);
-        self.state.scripts = Scripts::new(root, builtins, self.state.limits.script());
+        let builtins = std::mem::take(&mut self.state.rules.builtins);
+        self.state.rules = RulesInForce::new(root, builtins, self.state.limits.script());
     }
 
     /// Uses `limits` from now on (set before rules are loaded: loaded rules keep the budgets
@@ -203,7 +203,7 @@ impl Session {
     pub fn set_limits(&mut self, limits: crate::limits::Limits) {
         self.state.limits = limits;
         self.state.journal.set_caps(limits.journal());
-        let root = self.state.scripts.root.clone();
+        let root = self.state.rules.root.clone();
         self.set_rules_root(root);
     }
 
@@ -211,7 +211,7 @@ impl Session {
     /// changed and all of it loaded. `None` if nothing changed; otherwise the new generation,
     /// or the error that kept the old rules in force.
     pub fn poll_rules(&mut self) -> Option<Result<u64, crate::script::ScriptError>> {
-        let r = self.state.scripts.poll()?;
+        let r = self.state.rules.poll()?;
         self.sync_rules();
         Some(r)
     }
@@ -278,7 +278,7 @@ impl Session {
             Err(e) => return Err((Some(name), e)),
         };
         let invocation = Invocation { line: cmd, args };
-        let control = self.state.scripts.control.clone();
+        let control = self.state.rules.control.clone();
         let mut at_table = entry.map(|entry| AtTheTable {
             entry,
             control: &control,
@@ -320,7 +320,7 @@ impl Session {
                     .state
                     .journal
                     .needs_rules(generation)
-                    .then(|| self.state.scripts.record())
+                    .then(|| self.state.rules.record())
                     .flatten();
                 let tx = Transaction {
                     command: cmd.line.trim().to_string(),
@@ -369,7 +369,7 @@ impl Session {
         let Some(stored) = super::rules::stored_rules(&self.state.game) else {
             return out;
         };
-        let in_force = self.state.scripts.record().unwrap_or_default();
+        let in_force = self.state.rules.record().unwrap_or_default();
         if super::rules::same_rules(&stored, &in_force)
             || self
                 .unloadable_rules
@@ -378,18 +378,18 @@ impl Session {
         {
             return out;
         }
-        let root = self.state.scripts.root.clone();
+        let root = self.state.rules.root.clone();
         let mut source = crate::script::RuleSource::new(&root, stored.ruleset.as_deref());
         source.variant = stored.variant.clone();
         source.house = stored.house.clone();
-        let loaded = self.state.scripts.load(source);
+        let loaded = self.state.rules.load(source);
         // Said once: the next commands do not try the same broken files again (a reload, or
         // an edit the watcher sees, brings them in once fixed).
         self.unloadable_rules = loaded.is_err().then(|| stored.clone());
         let said = match loaded {
             Ok(_) => format!(
                 "the rules in force follow the game: {}",
-                super::rules::summary(&self.state.scripts)
+                super::rules::summary(&self.state.rules)
             ),
             Err(e) => format!(
                 "the game was played under {} but those rules did not load ({e}); {} stay in force: fix the file and `reload`",
@@ -457,8 +457,8 @@ impl Session {
                 .iter()
                 .map(|t| t.name.clone())
                 .collect(),
-            rulesets: self.state.scripts.rulesets(),
-            house_rules: self.state.scripts.house_rules(),
+            rulesets: self.state.rules.rulesets(),
+            house_rules: self.state.rules.house_rules(),
             games: self
                 .state
                 .games_dir

@@ -75,12 +75,12 @@ pub fn repl(
         return Ok(false);
     }
     let mut completing_generation = None;
-    if let Err(e) = session.state.scripts.reloader.watch() {
+    if let Err(e) = session.state.rules.reloader.watch() {
         eprintln!("umpire: {e}; `reload` still works");
     }
     // Ctrl-C while a command runs stops a running script (the terminal is not in raw mode
     // then); a second Ctrl-C in the same command leaves, as usual.
-    let control = session.state.scripts.control.clone();
+    let control = session.state.rules.control.clone();
     let _ = ctrlc::set_handler(move || {
         if control.interrupt() {
             std::process::exit(130);
@@ -115,7 +115,7 @@ pub fn repl(
         }
         // A file saved while the line was typed: the new rules answer it.
         report_reload(session, printer)?;
-        session.state.scripts.control.clear_interrupt();
+        session.state.rules.control.clear_interrupt();
         let (executed, leftover) = {
             let mut entry = ReplEntry::new(&mut editor);
             let executed = session.execute(&line, Some(&mut entry));
@@ -164,7 +164,7 @@ pub fn resume(session: &mut Session, asked: &AskedRules, printer: &Printer) -> i
 
 /// The REPL prompt: `umpire> `, or with rules `umpire demo#2> ` (the rules generation).
 pub fn prompt(session: &Session) -> String {
-    match &session.state.scripts.loaded {
+    match &session.state.rules.loaded {
         Some(l) => format!(
             "umpire {}#{}> ",
             crate::escape::escape_line(l.rules.name.as_deref().unwrap_or("house")),
@@ -195,14 +195,14 @@ pub fn report_reload(session: &mut Session, printer: &Printer) -> io::Result<()>
                 crate::engine::style::Style::Dim,
                 &crate::escape::escape(&format!(
                     "rules reloaded · {}",
-                    crate::engine::rules::summary(&session.state.scripts)
+                    crate::engine::rules::summary(&session.state.rules)
                 ))
             )
         ),
         Err(e) => {
             let mut text = format!(
                 "rules not reloaded, generation {} stays in force: {e}",
-                session.state.scripts.generation()
+                session.state.rules.generation()
             );
             if let Some(t) = &e.traceback {
                 text.push('\n');
