@@ -1,4 +1,4 @@
-//! The command line: flags and modes (clap), and [`run`], which the binary calls.
+//! The command line: flags and modes (clap), and [`run()`], which the binary calls.
 //!
 //! `umpire` starts the REPL; `umpire run FILE|-` runs commands from a file or stdin;
 //! `umpire roll EXPR…` and `umpire prob EXPR…` run one command. Every mode builds one
