@@ -8,7 +8,7 @@
 //! Run with no arguments (as `cargo bench` does) it does nothing.
 
 use std::hint::black_box;
-use umpire::dice::{DiceBox, Limits, parse, roll};
+use umpire::dice::{Caps, DiceBox, parse, roll};
 
 fn main() {
     let args: Vec<String> = std::env::args()
@@ -23,20 +23,18 @@ fn main() {
     let tree = parse(text).expect("the expression parses");
     // One of each before counting, so first-use costs (the allocator's, the generator's) are
     // in both runs and cancel out.
-    black_box(roll(&tree, &mut dice.source(None), &Limits::DEFAULT).expect("it rolls"));
+    black_box(roll(&tree, &mut dice.source(None), &Caps::DEFAULT).expect("it rolls"));
     for _ in 0..n {
         match mode.as_str() {
             "all" => {
                 let e = parse(black_box(text)).unwrap();
-                black_box(roll(&e, &mut dice.source(None), &Limits::DEFAULT).unwrap());
+                black_box(roll(&e, &mut dice.source(None), &Caps::DEFAULT).unwrap());
             }
             "parse" => {
                 black_box(parse(black_box(text)).unwrap());
             }
             "roll" => {
-                black_box(
-                    roll(black_box(&tree), &mut dice.source(None), &Limits::DEFAULT).unwrap(),
-                );
+                black_box(roll(black_box(&tree), &mut dice.source(None), &Caps::DEFAULT).unwrap());
             }
             _ => panic!("MODE is all, parse or roll"),
         }

@@ -7,7 +7,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use umpire::dice::{DiceBox, Limits, parse, roll};
+use umpire::dice::{Caps, DiceBox, parse, roll};
 
 const EXPRESSIONS: [&str; 6] = ["1d6", "3d6+2", "4d6kh3", "10d6!", "20d10>=8", "2d20kl1+5"];
 
@@ -19,7 +19,7 @@ fn parse_and_roll(c: &mut Criterion) {
         group.bench_function(text, |b| {
             b.iter(|| {
                 let e = parse(black_box(text)).unwrap();
-                roll(&e, &mut dice.source(None), &Limits::DEFAULT).unwrap()
+                roll(&e, &mut dice.source(None), &Caps::DEFAULT).unwrap()
             })
         });
     }
@@ -31,7 +31,7 @@ fn parse_and_roll(c: &mut Criterion) {
         let mut dice = DiceBox::seeded(1);
         let e = parse(text).unwrap();
         group.bench_function(text, |b| {
-            b.iter(|| roll(black_box(&e), &mut dice.source(None), &Limits::DEFAULT).unwrap())
+            b.iter(|| roll(black_box(&e), &mut dice.source(None), &Caps::DEFAULT).unwrap())
         });
     }
     group.finish();

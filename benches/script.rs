@@ -149,18 +149,17 @@ fn script(c: &mut Criterion) {
     c.bench_function("script/dice_alone_1d6_2d6", |b| {
         b.iter(|| {
             let mut s = dice_box.source(None);
-            let a = dice::roll(&d6, &mut s, &dice::Limits::DEFAULT).unwrap();
-            let b2 = dice::roll(&d2d6, &mut s, &dice::Limits::DEFAULT).unwrap();
+            let a = dice::roll(&d6, &mut s, &dice::Caps::DEFAULT).unwrap();
+            let b2 = dice::roll(&d2d6, &mut s, &dice::Caps::DEFAULT).unwrap();
             black_box((a, b2))
         })
     });
     c.bench_function("script/dice_alone_parse_and_roll_1d6_2d6", |b| {
         b.iter(|| {
             let mut s = dice_box.source(None);
-            let a =
-                dice::roll(&dice::parse("1d6").unwrap(), &mut s, &dice::Limits::DEFAULT).unwrap();
+            let a = dice::roll(&dice::parse("1d6").unwrap(), &mut s, &dice::Caps::DEFAULT).unwrap();
             let b2 =
-                dice::roll(&dice::parse("2d6").unwrap(), &mut s, &dice::Limits::DEFAULT).unwrap();
+                dice::roll(&dice::parse("2d6").unwrap(), &mut s, &dice::Caps::DEFAULT).unwrap();
             black_box((a, b2))
         })
     });

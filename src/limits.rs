@@ -5,7 +5,7 @@
 //! Every limit has a name, a default and a unit; `--limit NAME=VALUE` (repeatable, or the
 //! environment variable `UMPIRE_LIMITS` as `NAME=VALUE,NAME=VALUE`) changes one for a
 //! session, and the shell's `limits` command lists them. The caps on dice themselves (pool
-//! sizes, explosions) are [`crate::dice::Limits`] and not changeable: they keep every roll
+//! sizes, explosions) are [`crate::dice::Caps`] and not changeable: they keep every roll
 //! exact.
 
 use std::fmt;

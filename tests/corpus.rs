@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use umpire::dice::{DiceBox, Limits, parse, roll};
+use umpire::dice::{Caps, DiceBox, parse, roll};
 
 struct Row {
     expr: String,
@@ -54,7 +54,7 @@ fn check(row: &Row) -> Result<(), String> {
         let Ok(e) = parsed else { return Ok(()) };
         let mut dice = DiceBox::seeded(1);
         for _ in 0..50 {
-            if roll(&e, &mut dice.source(None), &Limits::DEFAULT).is_err() {
+            if roll(&e, &mut dice.source(None), &Caps::DEFAULT).is_err() {
                 return Ok(());
             }
         }
@@ -64,7 +64,7 @@ fn check(row: &Row) -> Result<(), String> {
     let mut dice = DiceBox::seeded(7);
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for _ in 0..300 {
-        let r = roll(&e, &mut dice.source(None), &Limits::DEFAULT)
+        let r = roll(&e, &mut dice.source(None), &Caps::DEFAULT)
             .map_err(|e| format!("roll failed: {e}"))?;
         let t = r[0].total;
         lo = lo.min(t);

@@ -3,7 +3,7 @@
 //! notation, written from its tree when asked for, is its expression's, and survives JSON.
 
 use proptest::prelude::*;
-use umpire::dice::{DiceBox, Limits, parse, roll};
+use umpire::dice::{Caps, DiceBox, parse, roll};
 
 /// Text made of the notation's own characters, so most cases get deep into the parser.
 fn dice_ish() -> impl Strategy<Value = String> {
@@ -84,7 +84,7 @@ proptest! {
     fn parser_and_roller_never_panic(s in dice_ish()) {
         if let Ok(e) = parse(&s) {
             let mut dice = DiceBox::seeded(1);
-            let _ = roll(&e, &mut dice.source(None), &Limits::DEFAULT);
+            let _ = roll(&e, &mut dice.source(None), &Caps::DEFAULT);
         }
     }
 
@@ -118,7 +118,7 @@ proptest! {
     ) {
         let Ok(e) = parse(&s) else { return Ok(()) };
         let mut dice = DiceBox::seeded(seed);
-        let Ok(rolls) = roll(&e, &mut dice.source(None), &Limits::DEFAULT) else { return Ok(()) };
+        let Ok(rolls) = roll(&e, &mut dice.source(None), &Caps::DEFAULT) else { return Ok(()) };
         let r = &rolls[0];
         prop_assert_eq!(r.expr().to_string(), e.expr.to_string());
         let json = serde_json::to_string(r).unwrap();
@@ -133,7 +133,7 @@ proptest! {
     fn valid_expressions_roll_within_the_caps(s in expression(), seed in 0u64..1000) {
         let e = parse(&s).unwrap();
         let mut dice = DiceBox::seeded(seed);
-        match roll(&e, &mut dice.source(None), &Limits::DEFAULT) {
+        match roll(&e, &mut dice.source(None), &Caps::DEFAULT) {
             Ok(r) => prop_assert!(r[0].total.is_finite()),
             // Arithmetic on random values may divide by zero or leave the exact range; that
             // must be an error, never a panic or an infinity.

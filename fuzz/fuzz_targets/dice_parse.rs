@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use umpire::dice::{DiceBox, Limits, parse, roll};
+use umpire::dice::{DiceBox, Caps, parse, roll};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
@@ -11,10 +11,10 @@ fuzz_target!(|data: &[u8]| {
     let printed = expr.to_string();
     // The canonical form spaces its operators, so it can outgrow the length cap that the
     // original text fitted under; within the cap it must read back the same.
-    if printed.len() <= Limits::DEFAULT.max_len {
+    if printed.len() <= Caps::DEFAULT.max_len {
         let again = parse(&printed).unwrap_or_else(|e| panic!("{text:?} printed as {printed:?} fails: {e}"));
         assert_eq!(again, expr, "{text:?} printed as {printed:?}");
     }
     let mut dice = DiceBox::seeded(1);
-    let _ = roll(&expr, &mut dice.source(None), &Limits::DEFAULT);
+    let _ = roll(&expr, &mut dice.source(None), &Caps::DEFAULT);
 });

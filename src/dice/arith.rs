@@ -2,15 +2,15 @@
 //! and the exact engine so both give the same answer.
 //!
 //! Every result is checked: division by zero, a non-number, or a magnitude above
-//! [`Limits::max_magnitude`](super::Limits) is an error, never a silent infinity.
+//! [`Caps::max_magnitude`](super::Caps) is an error, never a silent infinity.
 
 use super::ast::{BinaryOp, Func, UnaryOp};
+use super::caps::Caps;
 use super::error::DiceErrorKind;
-use super::limits::Limits;
 
 /// Checks that `v` is a finite number within the exact range.
 pub fn checked(v: f64, what: &'static str) -> Result<f64, DiceErrorKind> {
-    if v.is_finite() && v.abs() <= Limits::DEFAULT.max_magnitude {
+    if v.is_finite() && v.abs() <= Caps::DEFAULT.max_magnitude {
         Ok(v)
     } else {
         Err(DiceErrorKind::OutOfRange {

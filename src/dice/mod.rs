@@ -6,9 +6,9 @@
 
 pub mod arith;
 pub mod ast;
+pub mod caps;
 pub mod error;
 pub mod exact;
-pub mod limits;
 pub mod parser;
 pub mod render;
 pub mod result;
@@ -17,9 +17,9 @@ pub mod source;
 pub mod text;
 
 pub use ast::{DiceExpr, Expr};
+pub use caps::Caps;
 pub use error::{DiceError, DiceErrorKind};
 pub use exact::{Distribution, ExactOptions};
-pub use limits::Limits;
 pub use parser::parse;
 pub use result::{Die, Roll, RollNode};
 pub use roll::{Rolls, roll, roll_expr};

@@ -24,8 +24,8 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::ast::*;
+use super::caps::Caps;
 use super::error::{DiceError, DiceErrorKind};
-use super::limits::Limits;
 use super::source::Faces;
 use crate::span::Span;
 
@@ -117,13 +117,13 @@ fn describe(s: &str) -> String {
     }
 }
 
-/// Parses a dice expression with the default [`Limits`].
+/// Parses a dice expression with the default [`Caps`].
 pub fn parse(input: &str) -> Result<DiceExpr, DiceError> {
-    parse_with(input, &Limits::DEFAULT)
+    parse_with(input, &Caps::DEFAULT)
 }
 
 /// Parses a dice expression, checking it against `limits`.
-pub fn parse_with(input: &str, limits: &Limits) -> Result<DiceExpr, DiceError> {
+pub fn parse_with(input: &str, limits: &Caps) -> Result<DiceExpr, DiceError> {
     if input.len() > limits.max_len {
         return Err(DiceError::new(
             DiceErrorKind::TooLong {
@@ -143,7 +143,7 @@ pub fn parse_with(input: &str, limits: &Limits) -> Result<DiceExpr, DiceError> {
 
 /// [`parse_with`] without the fast path: the nom rules alone (for the differential tests).
 #[cfg(test)]
-pub(crate) fn parse_with_nom(input: &str, limits: &Limits) -> Result<DiceExpr, DiceError> {
+pub(crate) fn parse_with_nom(input: &str, limits: &Caps) -> Result<DiceExpr, DiceError> {
     if input.len() > limits.max_len {
         // The length check of `parse_with`, which gives its own error.
         return parse_with(input, limits);
@@ -153,7 +153,7 @@ pub(crate) fn parse_with_nom(input: &str, limits: &Limits) -> Result<DiceExpr, D
 }
 
 /// The nom parser of record (after the length and depth checks of [`parse_with`]).
-fn parse_nom(input: &str, limits: &Limits) -> Result<DiceExpr, DiceError> {
+fn parse_nom(input: &str, limits: &Caps) -> Result<DiceExpr, DiceError> {
     if input.trim().is_empty() {
         return Err(DiceError::new(
             DiceErrorKind::Empty,
@@ -221,7 +221,7 @@ fn skip_ws(s: &str) -> &str {
 }
 
 /// Parses the simple forms described above, or `None` to leave the text to the nom rules.
-pub(crate) fn fast_request(input: &str, l: &Limits) -> Option<DiceExpr> {
+pub(crate) fn fast_request(input: &str, l: &Caps) -> Option<DiceExpr> {
     let i = skip_ws(input);
     let (mut i, mut acc) = fast_term(i, l)?;
     loop {
@@ -245,7 +245,7 @@ pub(crate) fn fast_request(input: &str, l: &Limits) -> Option<DiceExpr> {
 }
 
 /// A whole number or a pool, as `atom` reads them; `None` for any other atom or an error.
-fn fast_term<'a>(i: In<'a>, l: &Limits) -> Option<(In<'a>, Expr)> {
+fn fast_term<'a>(i: In<'a>, l: &Caps) -> Option<(In<'a>, Expr)> {
     let b = i.as_bytes();
     let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
     if digits == 0 {
@@ -280,7 +280,7 @@ fn fast_term<'a>(i: In<'a>, l: &Limits) -> Option<(In<'a>, Expr)> {
 /// `>3`, `<=2`, `<2`, `=6`), and a plain explosion (`!`). It builds the tree `dice` builds
 /// for them; anything else, including every error, is left to `dice` (`None`). `i` starts
 /// at the `d`.
-fn fast_dice<'a>(i: In<'a>, n: Option<u64>, l: &Limits) -> Option<(In<'a>, Expr)> {
+fn fast_dice<'a>(i: In<'a>, n: Option<u64>, l: &Caps) -> Option<(In<'a>, Expr)> {
     let b = i.as_bytes();
     let digits = b
         .get(1..)?
@@ -324,7 +324,7 @@ fn fast_dice<'a>(i: In<'a>, n: Option<u64>, l: &Limits) -> Option<(In<'a>, Expr)
 }
 
 /// One everyday modifier for [`fast_dice`], or `None`.
-fn fast_modifier<'a>(i: In<'a>, l: &Limits) -> Option<(In<'a>, Modifier)> {
+fn fast_modifier<'a>(i: In<'a>, l: &Caps) -> Option<(In<'a>, Modifier)> {
     let b = i.as_bytes();
     let whole = |from: usize| -> Option<(usize, u64)> {
         let len = b
@@ -428,7 +428,7 @@ fn ws(i: In<'_>) -> PResult<'_, In<'_>> {
 }
 
 /// `request = ws [repeat] expr ws [comment] ws`
-fn request<'a>(i: In<'a>, limits: &Limits) -> PResult<'a, DiceExpr> {
+fn request<'a>(i: In<'a>, limits: &Caps) -> PResult<'a, DiceExpr> {
     let (i, _) = ws(i)?;
     // Only look for a repeat count when the text starts with digits and an `x`.
     let digits = i.bytes().take_while(u8::is_ascii_digit).count();
@@ -456,7 +456,7 @@ fn request<'a>(i: In<'a>, limits: &Limits) -> PResult<'a, DiceExpr> {
 }
 
 /// `repeat = integer "x" ws1` — as in `6x 4d6kh3`.
-fn repeat<'a>(i: In<'a>, limits: &Limits) -> PResult<'a, u32> {
+fn repeat<'a>(i: In<'a>, limits: &Caps) -> PResult<'a, u32> {
     let start = i;
     let (i, n) = digit1(i)?;
     let (i, _) = alt((char('x'), char('X')))(i)?;
@@ -488,7 +488,7 @@ fn comment(i: In<'_>) -> PResult<'_, String> {
 }
 
 /// `expr = sum [ws cmp_op ws sum]` — a comparison of totals gives 1 or 0.
-fn expr<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
+fn expr<'a>(i: In<'a>, l: &Caps) -> PResult<'a, Expr> {
     let (i, lhs) = sum(i, l)?;
     let (after_ws, _) = ws(i)?;
     match cmp_op_total(after_ws) {
@@ -555,7 +555,7 @@ fn cut_operand_lazy<'a, T>(
 }
 
 /// `sum = product (ws ("+" | "-") ws product)*`
-fn sum<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
+fn sum<'a>(i: In<'a>, l: &Caps) -> PResult<'a, Expr> {
     let (mut i, mut acc) = product(i, l)?;
     loop {
         let (j, _) = ws(i)?;
@@ -575,7 +575,7 @@ fn sum<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
 ///
 /// `//` followed by something that cannot start a value is a comment, not floor division:
 /// `3d6 // fire`.
-fn product<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
+fn product<'a>(i: In<'a>, l: &Caps) -> PResult<'a, Expr> {
     let (mut i, mut acc) = unary(i, l)?;
     loop {
         let (j, _) = ws(i)?;
@@ -621,7 +621,7 @@ fn starts_value(s: &str) -> bool {
 
 /// `unary = (("-" | "+") ws)* power` — prefix operators, read in a loop so that long chains
 /// cannot exhaust the stack.
-fn unary<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
+fn unary<'a>(i: In<'a>, l: &Caps) -> PResult<'a, Expr> {
     let mut ops = Vec::new();
     let mut i = i;
     loop {
@@ -645,7 +645,7 @@ fn unary<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
 
 /// `power = labeled [ws ("^" | "**") ws unary]` — right-associative, and binds tighter than a
 /// sign on its left: `-2^2` is `-(2^2)`, `2^-1` is `2^(-1)`.
-fn power<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
+fn power<'a>(i: In<'a>, l: &Caps) -> PResult<'a, Expr> {
     let (i, base) = labeled(i, l)?;
     let (j, _) = ws(i)?;
     let rest = if let Some(r) = j.strip_prefix("**") {
@@ -661,7 +661,7 @@ fn power<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
 }
 
 /// `labeled = atom (ws label)*`, `label = "[" text "]"`.
-fn labeled<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
+fn labeled<'a>(i: In<'a>, l: &Caps) -> PResult<'a, Expr> {
     let (mut i, mut e) = atom(i, l)?;
     loop {
         let (j, _) = ws(i)?;
@@ -680,7 +680,7 @@ fn labeled<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
 
 /// `atom = call | group | paren_or_set | dice | number`, where a number or parenthesised
 /// expression directly followed by `d` is the count of a dice pool.
-fn atom<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
+fn atom<'a>(i: In<'a>, l: &Caps) -> PResult<'a, Expr> {
     let Some(c) = i.chars().next() else {
         return hard(i, "a number, a die or `(`");
     };
@@ -801,7 +801,7 @@ enum BadCount {
 
 /// A written dice count's value: a whole number from 1 to the cap, without a leading zero.
 /// Shared by the nom rules ([`dice_count`], which words the errors) and the fast path.
-fn count_value(text: &str, l: &Limits) -> Result<u64, BadCount> {
+fn count_value(text: &str, l: &Caps) -> Result<u64, BadCount> {
     // (A byte loop: counts are a digit or two, too short for `contains` to pay off.)
     if text.bytes().any(|b| b == b'.') {
         return Err(BadCount::Decimal);
@@ -818,7 +818,7 @@ fn count_value(text: &str, l: &Limits) -> Result<u64, BadCount> {
 }
 
 /// A written dice count ([`count_value`]), with the error the parser reports.
-fn dice_count<'a>(at: In<'a>, text: &str, l: &Limits) -> Result<Count, nom::Err<PError<'a>>> {
+fn dice_count<'a>(at: In<'a>, text: &str, l: &Caps) -> Result<Count, nom::Err<PError<'a>>> {
     let fail = |kind| nom::Err::Failure(PError::kind(at, text.len(), kind));
     match count_value(text, l) {
         Ok(n) => Ok(Count::Number(n)),
@@ -839,7 +839,7 @@ fn dice_count<'a>(at: In<'a>, text: &str, l: &Limits) -> Result<Count, nom::Err<
 }
 
 /// `call = name "(" expr ("," expr)* ")"`
-fn call<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
+fn call<'a>(i: In<'a>, l: &Caps) -> PResult<'a, Expr> {
     let (rest, name) = take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_')(i)?;
     let Some(rest) = rest.strip_prefix('(') else {
         return if Func::from_name(name).is_some() {
@@ -878,7 +878,7 @@ fn call<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
 
 /// Items separated by commas up to `close`; returns the items and whether a trailing comma
 /// was written.
-fn comma_list_inner<'a>(i: In<'a>, close: char, l: &Limits) -> PResult<'a, (Vec<Expr>, bool)> {
+fn comma_list_inner<'a>(i: In<'a>, close: char, l: &Caps) -> PResult<'a, (Vec<Expr>, bool)> {
     let mut items = Vec::new();
     let (mut i, _) = ws(i)?;
     if let Some(rest) = i.strip_prefix(close) {
@@ -902,7 +902,7 @@ fn comma_list_inner<'a>(i: In<'a>, close: char, l: &Limits) -> PResult<'a, (Vec<
     }
 }
 
-fn comma_list<'a>(i: In<'a>, close: char, l: &Limits) -> PResult<'a, Vec<Expr>> {
+fn comma_list<'a>(i: In<'a>, close: char, l: &Caps) -> PResult<'a, Vec<Expr>> {
     let (i, (items, _)) = comma_list_inner(i, close, l)?;
     Ok((i, items))
 }
@@ -913,7 +913,7 @@ enum ParenOrSet {
 }
 
 /// `paren_or_set = "(" expr ")" | "(" expr "," [expr ("," expr)* [","]] ")"`
-fn paren_or_set<'a>(i: In<'a>, l: &Limits) -> PResult<'a, ParenOrSet> {
+fn paren_or_set<'a>(i: In<'a>, l: &Caps) -> PResult<'a, ParenOrSet> {
     let (rest, (mut items, trailing_comma)) = comma_list_inner(&i[1..], ')', l)?;
     match items.len() {
         0 => hard(&i[1..], "a value inside `( )`"),
@@ -923,7 +923,7 @@ fn paren_or_set<'a>(i: In<'a>, l: &Limits) -> PResult<'a, ParenOrSet> {
 }
 
 /// `group = "{" expr ("," expr)* "}" group_modifier*`
-fn group<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
+fn group<'a>(i: In<'a>, l: &Caps) -> PResult<'a, Expr> {
     let (rest, items) = comma_list(&i[1..], '}', l)?;
     if items.is_empty() {
         return hard(&i[1..], "a value inside `{ }`");
@@ -940,7 +940,7 @@ fn group<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Expr> {
 }
 
 /// Modifiers allowed on a group: keep/drop, success and failure counting, sorting.
-fn group_modifiers<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifiers> {
+fn group_modifiers<'a>(i: In<'a>, l: &Caps) -> PResult<'a, Modifiers> {
     let mut mods = Modifiers::new();
     let mut spots = Spots::new();
     let (i, ()) = modifiers(i, l, &mut mods, &mut spots)?;
@@ -976,7 +976,7 @@ fn starts_modifier(b: u8) -> bool {
 /// modifiers are put in `mods` in canonical order, and where each was written in `spots`.
 fn modifiers<'a>(
     mut i: In<'a>,
-    l: &Limits,
+    l: &Caps,
     mods: &mut Modifiers,
     spots: &mut Spots<'a>,
 ) -> PResult<'a, ()> {
@@ -1065,7 +1065,7 @@ pub(crate) fn static_faces(sides: &Sides) -> Option<Faces> {
 }
 
 /// `dice = [count] ("d" | "D") sides modifier*`
-fn dice<'a>(i: In<'a>, count: Option<Count>, l: &Limits) -> PResult<'a, Expr> {
+fn dice<'a>(i: In<'a>, count: Option<Count>, l: &Caps) -> PResult<'a, Expr> {
     let Some(i) = i.strip_prefix(['d', 'D']) else {
         return Err(nom::Err::Error(PError::from_error_kind(i, ErrorKind::Char)));
     };
@@ -1136,7 +1136,7 @@ pub(crate) fn check_modifier(
 }
 
 /// `sides = integer | "%" | ("F" | "f") ["." digit] | "(" expr ")"`
-fn sides<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Sides> {
+fn sides<'a>(i: In<'a>, l: &Caps) -> PResult<'a, Sides> {
     let Some(c) = i.chars().next() else {
         return hard(i, "die size after `d`");
     };
@@ -1220,8 +1220,8 @@ fn exact_number<'a>(at: In<'a>, text: &str) -> Result<f64, nom::Err<PError<'a>>>
     let whole_too_big = text.bytes().all(|b| b.is_ascii_digit())
         && text
             .parse::<u64>()
-            .map_or(true, |n| n > Limits::DEFAULT.max_magnitude as u64);
-    if whole_too_big || v.abs() > Limits::DEFAULT.max_magnitude {
+            .map_or(true, |n| n > Caps::DEFAULT.max_magnitude as u64);
+    if whole_too_big || v.abs() > Caps::DEFAULT.max_magnitude {
         return Err(nom::Err::Failure(PError::kind(
             at,
             text.len(),
@@ -1288,7 +1288,7 @@ fn clamp_value<'a>(i: In<'a>, name: &str) -> PResult<'a, i64> {
 }
 
 /// A keep/drop count: a whole number or a parenthesised expression.
-fn count<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Count> {
+fn count<'a>(i: In<'a>, l: &Caps) -> PResult<'a, Count> {
     if i.starts_with('(') {
         let (rest, e) = paren_or_set(i, l)?;
         return match e {
@@ -1311,7 +1311,7 @@ fn count<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Count> {
 }
 
 /// One modifier after a pool or group (see GRAMMAR.md for the list).
-fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
+fn modifier<'a>(i: In<'a>, l: &Caps) -> PResult<'a, Modifier> {
     // Dispatch on the first byte: most pools end at once, and each letter starts one kind.
     let Some(&first) = i.as_bytes().first() else {
         return Err(nom::Err::Error(PError::from_error_kind(i, ErrorKind::Tag)));
@@ -1430,7 +1430,7 @@ fn modifier<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Modifier> {
 }
 
 /// `explode_limit = ["x" integer]`
-fn explode_limit<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Option<u32>> {
+fn explode_limit<'a>(i: In<'a>, l: &Caps) -> PResult<'a, Option<u32>> {
     let Some(r) = i.strip_prefix('x') else {
         return Ok((i, None));
     };
@@ -1451,7 +1451,7 @@ fn explode_limit<'a>(i: In<'a>, l: &Limits) -> PResult<'a, Option<u32>> {
 
 /// `keep_drop = ("k" | "d" | "p") ("h" count | "l" count | compare | count)`: a bare count
 /// keeps the highest or drops the lowest.
-fn keep_drop<'a>(i: In<'a>, kd: KeepDrop, letter: &str, l: &Limits) -> PResult<'a, Modifier> {
+fn keep_drop<'a>(i: In<'a>, kd: KeepDrop, letter: &str, l: &Caps) -> PResult<'a, Modifier> {
     let selector = |r: In<'a>| -> PResult<'a, Selector> {
         if let Some(r) = r.strip_prefix('h') {
             let (r, n) = cut_operand_lazy(
@@ -1498,7 +1498,7 @@ mod tests {
     /// `parser_fast_tests` hold what it builds to the nom rules) and leaves the rest.
     #[test]
     fn fast_dice_takes_everyday_pools_only() {
-        let l = Limits::DEFAULT;
+        let l = Caps::DEFAULT;
         for text in [
             "d6", "d20kl1", "d6kh3", "d6!", "d10>=8", "d6kh3dl1", "d6k2>=5!", "d6=",
         ] {
@@ -1523,7 +1523,7 @@ mod tests {
             for rest in ["", "1", "=1", ">=2", "h1", "a", "in1", "ax1", "s>1", "o"] {
                 let text = format!("{}{rest}", char::from(b));
                 assert!(
-                    matches!(modifier(&text, &Limits::DEFAULT), Err(nom::Err::Error(_))),
+                    matches!(modifier(&text, &Caps::DEFAULT), Err(nom::Err::Error(_))),
                     "{text:?} starts a modifier"
                 );
             }

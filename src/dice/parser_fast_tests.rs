@@ -4,12 +4,12 @@
 
 use proptest::prelude::*;
 
-use super::limits::Limits;
+use super::caps::Caps;
 use super::parser::{fast_request, parse_with, parse_with_nom};
 
 /// Checks one text; returns whether the fast path took it.
 fn same(text: &str) -> bool {
-    let l = Limits::DEFAULT;
+    let l = Caps::DEFAULT;
     let nom = parse_with_nom(text, &l);
     assert_eq!(
         parse_with(text, &l),

@@ -4,7 +4,7 @@
 //! expression, its 50 rolls with seed 1 as JSON; `UMPIRE_PIN_REGENERATE=1` rewrites it (only
 //! do that for a deliberate change of behaviour).
 
-use super::limits::Limits;
+use super::caps::Caps;
 use super::parser::parse;
 use super::roll::roll;
 use super::source::DiceBox;
@@ -40,7 +40,7 @@ fn pinned_lines() -> Vec<String> {
             let e = parse(text).unwrap();
             let mut dice = DiceBox::seeded(1);
             let rolls: Vec<_> = (0..50)
-                .map(|_| roll(&e, &mut dice.source(None), &Limits::DEFAULT).unwrap())
+                .map(|_| roll(&e, &mut dice.source(None), &Caps::DEFAULT).unwrap())
                 .collect();
             serde_json::to_string(&(text, rolls)).unwrap()
         })
@@ -74,7 +74,7 @@ fn queued_then_seeded_rolls_are_pinned() {
         let e = parse(text).unwrap();
         let mut dice = DiceBox::seeded(3);
         dice.enqueue([6, 6, 1, 2]);
-        let r = roll(&e, &mut dice.source(None), &Limits::DEFAULT).unwrap();
+        let r = roll(&e, &mut dice.source(None), &Caps::DEFAULT).unwrap();
         let values: Vec<i64> = r[0].dice().iter().map(|d| d.value).collect();
         out.push(format!("{text}: {values:?} {:?}", r[0].sources));
     }
@@ -118,8 +118,8 @@ proptest::proptest! {
     ) {
         let text = format!("{count}d{sides}{mods}");
         let Ok(e) = parse(&text) else { return Ok(()) };
-        let fast = roll(&e, &mut DiceBox::seeded(seed).source(None), &Limits::DEFAULT);
-        let slow = roll(&e, &mut OneAtATime(DiceBox::seeded(seed)), &Limits::DEFAULT);
+        let fast = roll(&e, &mut DiceBox::seeded(seed).source(None), &Caps::DEFAULT);
+        let slow = roll(&e, &mut OneAtATime(DiceBox::seeded(seed)), &Caps::DEFAULT);
         proptest::prop_assert_eq!(fast, slow, "{}", text);
     }
 }

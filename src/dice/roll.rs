@@ -12,8 +12,8 @@
 
 use super::arith;
 use super::ast::*;
+use super::caps::Caps;
 use super::error::{DiceError, DiceErrorKind};
-use super::limits::Limits;
 use super::parser::{check_modifier, static_faces};
 use super::result::*;
 use super::source::{DiceSource, DieRequest, Faces, Generator, Purpose, SourceKind};
@@ -33,7 +33,7 @@ pub type Rolls = SmallVec<[Roll; 1]>;
 pub fn roll(
     expr: &DiceExpr,
     source: &mut dyn DiceSource,
-    limits: &Limits,
+    limits: &Caps,
 ) -> Result<Rolls, DiceError> {
     let comment = expr.comment.as_ref();
     let Some(times) = expr.repeat else {
@@ -52,7 +52,7 @@ pub fn roll(
 pub fn roll_expr(
     expr: &Expr,
     source: &mut dyn DiceSource,
-    limits: &Limits,
+    limits: &Caps,
 ) -> Result<Roll, DiceError> {
     roll_one(expr, None, source, limits)
 }
@@ -62,7 +62,7 @@ fn roll_one(
     expr: &Expr,
     comment: Option<&String>,
     source: &mut dyn DiceSource,
-    limits: &Limits,
+    limits: &Caps,
 ) -> Result<Roll, DiceError> {
     let mut roller = Roller {
         source,
@@ -87,7 +87,7 @@ fn err(kind: DiceErrorKind) -> DiceError {
 
 struct Roller<'a> {
     source: &'a mut dyn DiceSource,
-    limits: &'a Limits,
+    limits: &'a Caps,
     rolled: u64,
     sources: Sources,
     /// Rolls of computed counts and sizes not yet taken by their pool or group.
@@ -674,7 +674,7 @@ impl Roller<'_> {
 
 /// Counts `n` more dice against the cap on dice per roll.
 #[inline]
-fn count_rolls(rolled: &mut u64, n: u64, limits: &Limits) -> Result<(), DiceError> {
+fn count_rolls(rolled: &mut u64, n: u64, limits: &Caps) -> Result<(), DiceError> {
     *rolled += n;
     if *rolled > limits.max_rolls {
         return Err(err(DiceErrorKind::TooManyRolls {
@@ -702,7 +702,7 @@ struct FromGenerator<'a, 'g> {
     generator: &'a mut Generator<'g>,
     faces: Faces,
     rolled: &'a mut u64,
-    limits: &'a Limits,
+    limits: &'a Caps,
 }
 
 impl DrawFace for FromGenerator<'_, '_> {
@@ -732,7 +732,7 @@ impl Explode {
         on: Option<Compare>,
         cap: Option<u32>,
         faces: Faces,
-        limits: &Limits,
+        limits: &Caps,
     ) -> Option<Explode> {
         let penetrate = match kind {
             ExplodeKind::Standard => false,
@@ -752,7 +752,7 @@ impl Explode {
 
 /// Room for the dice of an exploding pool of `n` with the explosions it usually has, so the
 /// list rarely grows.
-fn exploding_room(n: u64, limits: &Limits) -> usize {
+fn exploding_room(n: u64, limits: &Caps) -> usize {
     (n + n / 2 + 2).min(limits.max_dice) as usize
 }
 
@@ -764,7 +764,7 @@ fn explode_into(
     n: u64,
     x: Explode,
     rolled: &mut u64,
-    limits: &Limits,
+    limits: &Caps,
     out: &mut Vec<Die>,
 ) -> Result<f64, DiceError> {
     match faces {
@@ -781,7 +781,7 @@ fn explode_from(
     n: u64,
     x: Explode,
     rolled: &mut u64,
-    limits: &Limits,
+    limits: &Caps,
     out: &mut Vec<Die>,
 ) -> Result<f64, DiceError> {
     // The pool's own dice are counted against the cap at once, each extra die as it comes:
@@ -813,7 +813,7 @@ fn explode_from(
 /// `draw`; pushes it and any dice its explosions added.
 fn one_die(
     draw: &mut impl DrawFace,
-    limits: &Limits,
+    limits: &Caps,
     faces: Faces,
     st: &Stages<'_>,
     i: u64,
@@ -1112,7 +1112,7 @@ mod tests {
             let mut source = FixedSource::new([]);
             let mut roller = Roller {
                 source: &mut source,
-                limits: &Limits::DEFAULT,
+                limits: &Caps::DEFAULT,
                 rolled: 0,
                 sources: Sources::new(),
                 computed: Vec::new(),

@@ -1,6 +1,6 @@
 //! Rolling with fixed dice: every stage of a pool, groups, arithmetic, and the rendering.
 
-use super::limits::Limits;
+use super::caps::Caps;
 use super::parser::parse;
 use super::render::{Plain, roll_line};
 use super::roll::roll;
@@ -10,8 +10,7 @@ use super::source::FixedSource;
 fn line(expr: &str, dice: &[i64]) -> String {
     let e = parse(expr).unwrap_or_else(|e| panic!("{}", e.render(expr)));
     let mut src = FixedSource::new(dice.iter().copied());
-    let rolls =
-        roll(&e, &mut src, &Limits::DEFAULT).unwrap_or_else(|e| panic!("{}", e.render(expr)));
+    let rolls = roll(&e, &mut src, &Caps::DEFAULT).unwrap_or_else(|e| panic!("{}", e.render(expr)));
     rolls
         .iter()
         .map(|r| roll_line(r, &Plain))
@@ -24,7 +23,7 @@ fn total(expr: &str, dice: &[i64]) -> f64 {
     roll(
         &e,
         &mut FixedSource::new(dice.iter().copied()),
-        &Limits::DEFAULT,
+        &Caps::DEFAULT,
     )
     .unwrap()[0]
         .total
@@ -247,7 +246,7 @@ rolls!(
 #[test]
 fn division_by_zero_while_rolling_is_an_error() {
     let e = parse("10 / (1d2 - 1)").unwrap();
-    let err = roll(&e, &mut FixedSource::new([1]), &Limits::DEFAULT).unwrap_err();
+    let err = roll(&e, &mut FixedSource::new([1]), &Caps::DEFAULT).unwrap_err();
     assert_eq!(err.to_string(), "division by zero");
 }
 
@@ -257,7 +256,7 @@ fn rerolls_past_the_cap_are_an_error() {
     let err = roll(
         &e,
         &mut FixedSource::new(std::iter::repeat_n(1, 2000)),
-        &Limits::DEFAULT,
+        &Caps::DEFAULT,
     )
     .unwrap_err();
     assert!(err.to_string().contains("(the reroll cap)"), "{err}");
@@ -269,7 +268,7 @@ fn total_dice_are_capped() {
     let err = roll(
         &e,
         &mut FixedSource::new(std::iter::repeat_n(6, 20_000)),
-        &Limits::DEFAULT,
+        &Caps::DEFAULT,
     )
     .unwrap_err();
     assert_eq!(
@@ -281,14 +280,14 @@ fn total_dice_are_capped() {
 #[test]
 fn computed_sides_that_always_explode_are_refused() {
     let e = parse("d(1d1)!").unwrap();
-    let err = roll(&e, &mut FixedSource::new([1, 1]), &Limits::DEFAULT).unwrap_err();
+    let err = roll(&e, &mut FixedSource::new([1, 1]), &Caps::DEFAULT).unwrap_err();
     assert!(err.to_string().contains("explodes on every face"), "{err}");
 }
 
 #[test]
 fn a_queued_impossible_value_is_refused() {
     let e = parse("1d6").unwrap();
-    let err = roll(&e, &mut FixedSource::new([7]), &Limits::DEFAULT).unwrap_err();
+    let err = roll(&e, &mut FixedSource::new([7]), &Caps::DEFAULT).unwrap_err();
     assert_eq!(err.to_string(), "7 is not a face of a d6");
 }
 
@@ -301,7 +300,7 @@ fn totals_of_the_largest_pools_are_exact() {
 #[test]
 fn roll_serialises_every_die() {
     let e = parse("4d6kh3").unwrap();
-    let r = &roll(&e, &mut FixedSource::new([4, 4, 6, 3]), &Limits::DEFAULT).unwrap()[0];
+    let r = &roll(&e, &mut FixedSource::new([4, 4, 6, 3]), &Caps::DEFAULT).unwrap()[0];
     let json = serde_json::to_value(r).unwrap();
     assert_eq!(json["total"], 14.0);
     assert_eq!(json["tree"]["kind"], "pool");
@@ -330,7 +329,7 @@ fn worked_out_values_keep_small_numbers_and_literals_as_written() {
 #[test]
 fn a_negative_keep_count_says_so() {
     let e = parse("4d6kh(0-2)").unwrap();
-    let err = roll(&e, &mut FixedSource::new([1, 2, 3, 4]), &Limits::DEFAULT).unwrap_err();
+    let err = roll(&e, &mut FixedSource::new([1, 2, 3, 4]), &Caps::DEFAULT).unwrap_err();
     assert_eq!(
         err.to_string(),
         "a keep/drop count cannot be below zero, found -2"

@@ -19,7 +19,7 @@ use super::render;
 use super::rule_commands;
 use super::rules::RulesInForce;
 use super::style::Palette;
-use crate::dice::{DiceBox, DieEntry, ExactOptions, Limits, Roll};
+use crate::dice::{Caps, DiceBox, DieEntry, ExactOptions, Roll};
 use crate::journal::{Journal, RulesRecord, Transaction, now};
 use crate::state::{Change, Game, StateError};
 use crate::tables::TableSet;
@@ -30,7 +30,7 @@ pub struct State {
     /// Where dice come from.
     pub dice: DiceBox,
     /// Caps on rolls.
-    pub dice_limits: Limits,
+    pub dice_caps: Caps,
     /// The limits a club can change (`--limit`): script budgets, sizes of what is held,
     /// read and written.
     pub limits: crate::limits::Limits,
@@ -174,7 +174,7 @@ impl Session {
             unloadable_rules: None,
             state: State {
                 dice,
-                dice_limits: Limits::default(),
+                dice_caps: Caps::default(),
                 limits: crate::limits::Limits::default(),
                 exact: ExactOptions::default(),
                 game,

@@ -117,7 +117,7 @@ pub(crate) struct HostData {
     pub hashes: std::collections::BTreeMap<String, String>,
     /// The rules being registered; `None` outside loading.
     pub rules: Option<Rules>,
-    pub dice_limits: dice::Limits,
+    pub dice_caps: dice::Caps,
     /// The tables scripts can look up and roll on (the loaded rules' tables).
     pub tables: TableSet,
     /// The ruleset's name once loading has finished (`umpire.ruleset_name()`).
@@ -270,7 +270,7 @@ impl ScriptHost {
             files: Vec::new(),
             hashes: std::collections::BTreeMap::new(),
             rules: None,
-            dice_limits: dice::Limits::DEFAULT,
+            dice_caps: dice::Caps::DEFAULT,
             tables: TableSet::new(),
             ruleset_name: None,
             held: Held::default(),
@@ -861,7 +861,7 @@ fn roll_with(
 ) -> mlua::Result<(Value, Table, String)> {
     let limits = lua
         .app_data_ref::<HostData>()
-        .map(|d| d.dice_limits)
+        .map(|d| d.dice_caps)
         .unwrap_or_default();
     let parsed =
         dice::parse(expr).map_err(|e| mlua::Error::runtime(format!("bad dice `{expr}`: {e}")))?;

@@ -7,7 +7,7 @@ use super::cell::Cell;
 use super::error::{TableError, TableErrorKind};
 use super::key::{Key, Range};
 use super::lookup::clamp_to;
-use crate::dice::{self, DiceSource, Limits, Roll};
+use crate::dice::{self, Caps, DiceSource, Roll};
 
 /// One row of a dice-range table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -285,7 +285,7 @@ impl Table {
             )))
         })?;
         let expr = dice::parse(notation)?;
-        let roll = dice::roll_expr(&expr.expr, source, &Limits::default())?;
+        let roll = dice::roll_expr(&expr.expr, source, &Caps::default())?;
         let raw = roll.total.round() as i64;
         let total = raw.saturating_add(modifier);
         let (clamped, row) = clamp_to(keys, total);

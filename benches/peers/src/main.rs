@@ -43,7 +43,7 @@ fn roller(krate: &str) -> Roller {
             let mut dice = umpire::dice::DiceBox::seeded(SEED);
             Box::new(move |s| {
                 let e = umpire::dice::parse(s).unwrap();
-                let limits = umpire::dice::Limits::DEFAULT;
+                let limits = umpire::dice::Caps::DEFAULT;
                 umpire::dice::roll(&e, &mut dice.source(None), &limits).unwrap()[0].total as i64
             })
         }

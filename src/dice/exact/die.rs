@@ -8,8 +8,8 @@
 use std::collections::HashMap;
 
 use super::super::ast::{Compare, ExplodeKind, RerollKind};
+use super::super::caps::Caps;
 use super::super::error::{DiceError, DiceErrorKind};
-use super::super::limits::Limits;
 use super::super::source::Faces;
 use super::budget::Budget;
 use super::pmf::{Pmf, too_many};
@@ -132,7 +132,7 @@ impl DieRule {
         }
         // The roller stops after `max_explosions` extra rolls whatever happens, so following
         // that deep is the rule itself: exact, nothing cut.
-        let cap = Limits::DEFAULT.max_explosions;
+        let cap = Caps::DEFAULT.max_explosions;
         Ok((explode_depth.min(cap), explode_depth >= cap))
     }
 
@@ -206,7 +206,7 @@ impl DieRule {
             0.0
         } else {
             // The roller makes at most `max_explosions` extra rolls in all.
-            let most = Limits::DEFAULT.max_explosions.saturating_sub(depth);
+            let most = Caps::DEFAULT.max_explosions.saturating_sub(depth);
             let any = step_stop.span().hull(step_go.span());
             let more = Tail::more_steps(step_go.span(), any, most);
             tail = going.span().plus(more).or_unknown();

@@ -2,8 +2,8 @@
 //! off by the explosion depth, and summary statistics.
 
 use super::super::ast::{CmpOp, DiceExpr};
+use super::super::caps::Caps;
 use super::super::error::DiceError;
-use super::super::limits::Limits;
 use super::eval::Ctx;
 use super::options::ExactOptions;
 
@@ -127,7 +127,7 @@ pub fn distribution(expr: &DiceExpr, opts: &ExactOptions) -> Result<Distribution
     let mut ctx = Ctx::new(opts);
     let pmf = ctx.eval(&expr.expr)?;
     let explode_depth = if ctx.cut_depth {
-        Some(opts.explode_depth.min(Limits::DEFAULT.max_explosions))
+        Some(opts.explode_depth.min(Caps::DEFAULT.max_explosions))
     } else {
         ctx.written_depth
     };

@@ -7,8 +7,8 @@
 use super::super::ast::{
     Dice, ExplodeKind, FudgeKind, KeepDrop, Modifier, RerollKind, Selector, Sides,
 };
+use super::super::caps::Caps;
 use super::super::error::{DiceError, DiceErrorKind};
-use super::super::limits::Limits;
 use super::super::source::Faces;
 use super::die::{DieRule, Explode, unsupported};
 use super::eval::Ctx;
@@ -66,7 +66,7 @@ impl<'m> Stages<'m> {
 pub(super) fn pool(ctx: &mut Ctx<'_>, dice: &Dice, then: &[Modifier]) -> Result<Pmf, DiceError> {
     let stages = Stages::new(dice.mods.iter())?;
     let group = Stages::new(then.iter())?;
-    let limits = Limits::DEFAULT;
+    let limits = Caps::DEFAULT;
     let (counts, count_lost) = match &dice.count {
         None => (vec![(1, 1.0)], 0.0),
         Some(c) => ctx.count(c)?,
@@ -287,7 +287,7 @@ pub(super) fn selections(
 
 /// How many extra rolls one die of `rule` may make.
 fn ex_depth(rule: &DieRule, explode_depth: u32) -> u32 {
-    let cap = Limits::DEFAULT.max_explosions;
+    let cap = Caps::DEFAULT.max_explosions;
     rule.explode
         .map_or(0, |e| e.limit.unwrap_or(explode_depth.min(cap)))
 }

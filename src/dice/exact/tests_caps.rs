@@ -53,11 +53,11 @@ fn requests_that_used_to_hang_are_refused_by_the_work_cap() {
 fn the_default_cap_is_the_named_limit() {
     assert_eq!(
         ExactOptions::default().max_work,
-        crate::dice::Limits::DEFAULT.max_exact_work
+        crate::dice::Caps::DEFAULT.max_exact_work
     );
     let e = odds_with("40d6uo", &ExactOptions::default()).unwrap_err();
     assert!(
-        is_work_cap(&e, crate::dice::Limits::DEFAULT.max_exact_work),
+        is_work_cap(&e, crate::dice::Caps::DEFAULT.max_exact_work),
         "{e}"
     );
 }

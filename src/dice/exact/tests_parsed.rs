@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use super::{Distribution, ExactOptions, distribution};
 use crate::dice::ast::CmpOp;
 use crate::dice::error::DiceErrorKind;
-use crate::dice::{DiceBox, Limits, parse, roll};
+use crate::dice::{Caps, DiceBox, parse, roll};
 
 fn odds_with(expr: &str, opts: &ExactOptions) -> Result<Distribution, crate::dice::DiceError> {
     let e = parse(expr).unwrap_or_else(|e| panic!("{}", e.render(expr)));
@@ -315,7 +315,7 @@ proptest! {
         let n = 2000;
         let mut sum = 0.0;
         for _ in 0..n {
-            let r = roll(&e, &mut dice.source(None), &Limits::DEFAULT)
+            let r = roll(&e, &mut dice.source(None), &Caps::DEFAULT)
                 .map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
             let t = r[0].total;
             let at = d.outcomes.partition_point(|o| o.0 < t - 1e-9);

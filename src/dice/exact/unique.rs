@@ -10,8 +10,8 @@
 use std::collections::HashMap;
 
 use super::super::ast::{Compare, ExplodeKind};
+use super::super::caps::Caps;
 use super::super::error::{DiceError, DiceErrorKind};
-use super::super::limits::Limits;
 use super::die::{DieRule, unsupported};
 use super::eval::Ctx;
 use super::pmf::{Pmf, lost_power, too_many};
@@ -74,7 +74,7 @@ pub(super) fn pool(
                     // The roller gives up after its reroll cap.
                     return Err(DiceError::new(
                         DiceErrorKind::RerollCap {
-                            cap: Limits::DEFAULT.max_rerolls,
+                            cap: Caps::DEFAULT.max_rerolls,
                             condition: "unique".into(),
                         },
                         Span::default(),

@@ -35,7 +35,7 @@ pub fn roll(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comma
     let saved = ctx.state.dice.clone();
     let rolled = {
         let mut source = ctx.state.dice.source(reborrow(&mut ctx.entry));
-        dice::roll(&expr, &mut source, &ctx.state.dice_limits)
+        dice::roll(&expr, &mut source, &ctx.state.dice_caps)
     };
     let rolls = rolled.map_err(|e| {
         ctx.state.dice = saved;

@@ -1,13 +1,13 @@
 //! The caps that keep every roll finite, small and exact.
 //!
 //! A roll that would pass a cap is refused with an error naming the cap, never truncated and
-//! never left to hang. The caps also bound every total: at most [`Limits::max_rolls`] dice of
-//! at most [`Limits::max_sides`] sides sum to below 2^53, so totals are exact in an `f64` and
+//! never left to hang. The caps also bound every total: at most [`Caps::max_rolls`] dice of
+//! at most [`Caps::max_sides`] sides sum to below 2^53, so totals are exact in an `f64` and
 //! no integer arithmetic can overflow.
 
 /// The caps applied while parsing and rolling.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Limits {
+pub struct Caps {
     /// Longest expression, in bytes.
     pub max_len: usize,
     /// Deepest nesting of parentheses, groups and function calls.
@@ -32,9 +32,9 @@ pub struct Limits {
     pub max_exact_work: u64,
 }
 
-impl Limits {
+impl Caps {
     /// The caps umpire uses.
-    pub const DEFAULT: Limits = Limits {
+    pub const DEFAULT: Caps = Caps {
         max_len: 1000,
         max_depth: 32,
         max_dice: 999,
@@ -49,8 +49,8 @@ impl Limits {
     };
 }
 
-impl Default for Limits {
+impl Default for Caps {
     fn default() -> Self {
-        Limits::DEFAULT
+        Caps::DEFAULT
     }
 }
