@@ -7,12 +7,20 @@
 //! `cargo bench --bench scale` prints one line per command: the median time per command at
 //! each size and the ratio. The two sizes are timed in alternating rounds, so a busy
 //! machine slows both alike.
+//!
+//! For exact instruction counts (a busy machine does not enter them),
+//! `cargo bench --bench scale -- count CASE PER_SIDE ITERS` runs one case ITERS times on a game
+//! of two sides of PER_SIDE stands and nothing else (untimed): under `valgrind
+//! --tool=callgrind`, the count at ITERS less the count at 0, over ITERS, is the cost of one
+//! (its untimed `before` and `after` lines included: an `undo`, a `mark`, a few µs). Add
+//! `--toggle-collect=scale::counted` to leave out building the game, whose cost varies.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use umpire::dice::DiceBox;
 use umpire::engine::Session;
+use umpire::limits::Limits;
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -28,7 +36,13 @@ fn run(s: &mut Session, line: &str) {
 /// An OLAB game of two sides of `per_side` stands in Commands of 20, at the manoeuvre phase
 /// of round 1 (`a0`…, `b0`…; every fifth an archer).
 fn game(per_side: usize) -> Session {
+    game_with(per_side, Limits::default())
+}
+
+/// The same game under `limits`.
+fn game_with(per_side: usize, limits: Limits) -> Session {
     let mut s = Session::new(DiceBox::seeded(1));
+    s.set_limits(limits);
     s.set_rules_root(repo());
     run(&mut s, "ruleset use olab");
     run(&mut s, "add side red Red");
@@ -153,7 +167,43 @@ fn sample(s: &mut Session, case: &Case, n: usize) -> Vec<Duration> {
         .collect()
 }
 
+/// `count CASE PER_SIDE ITERS`: runs one case ITERS times, untimed, for callgrind.
+fn count(name: &str, per_side: usize, iters: usize) {
+    let case = CASES
+        .iter()
+        .find(|c| c.name == name)
+        .expect("CASE is a case name, e.g. `activate` or `status of one command`");
+    // Under callgrind everything runs some fifty times slower: no time limit stops it.
+    let mut limits = Limits::default();
+    limits.set("script-time=3600s").expect("a valid limit");
+    let mut s = game_with(per_side, limits);
+    counted(&mut s, case, iters);
+}
+
+/// The part of `count` worth counting (callgrind's `--toggle-collect=scale::counted` leaves out
+/// building the game, whose cost varies from run to run with hash seeds).
+#[inline(never)]
+fn counted(s: &mut Session, case: &Case, iters: usize) {
+    // One iteration before counting, so first-use costs are in every run and cancel out.
+    sample(s, case, 1);
+    sample(s, case, iters);
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    if let [mode, case, per_side, iters] = args.as_slice()
+        && mode == "count"
+    {
+        count(
+            case,
+            per_side.parse().expect("PER_SIDE is a whole number"),
+            iters.parse().expect("ITERS is a whole number"),
+        );
+        return;
+    }
     // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing and only checks
     // that it runs.
     // `SCALE_PROFILE=set cargo bench --bench scale` runs one case 300 times on the large

@@ -6,12 +6,17 @@
 //! rolling the same dice alone (the goal: rules cost at most five times the dice). `rolls`
 //! (the two rolls alone) and `checkonly` (five `c:add`s) split the cost of `resolve`.
 //!
-//! `cargo bench --bench script`.
+//! `cargo bench --bench script`. For exact instruction counts (a busy machine does not enter
+//! them), `cargo bench --bench script -- count NAME ITERS` runs one of `noop`, `rolls`,
+//! `checkonly`, `resolve` (the commands, through the host as the `script/` benches call them)
+//! or `dice` (parsing and rolling `1d6` and `2d6` alone) ITERS times and nothing else: under
+//! `valgrind --tool=callgrind`, the count at ITERS less the count at 0, over ITERS, is the
+//! cost of one.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 use std::hint::black_box;
 use umpire::dice::{self, DiceBox};
 use umpire::engine::Session;
@@ -33,6 +38,40 @@ umpire.command { name = "resolve", run = function(ctx)
   return c:total()
 end }
 "#;
+
+/// The bench rules loaded from a fresh folder (kept alive with the rules).
+fn bench_rules() -> (tempfile::TempDir, umpire::script::Loaded) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("rulesets/bench")).unwrap();
+    std::fs::write(dir.path().join("rulesets/bench/init.lua"), RULES).unwrap();
+    let src = RuleSource::new(dir.path(), Some("bench"));
+    let loaded = load(&src, Limits::DEFAULT, Arc::default()).unwrap();
+    (dir, loaded)
+}
+
+/// `count NAME ITERS`: runs one bench ITERS times, untimed, for callgrind.
+fn count(name: &str, iters: u64) {
+    let (_dir, loaded) = bench_rules();
+    let mut dice_box = DiceBox::seeded(1);
+    let once = |dice_box: &mut DiceBox| {
+        let mut s = dice_box.source(None);
+        if name == "dice" {
+            let a = dice::roll(&dice::parse("1d6").unwrap(), &mut s, &dice::Caps::DEFAULT);
+            let b = dice::roll(&dice::parse("2d6").unwrap(), &mut s, &dice::Caps::DEFAULT);
+            black_box((a.unwrap(), b.unwrap()));
+        } else {
+            let out = loaded
+                .host
+                .run_command(&loaded.rules, name, &[], &mut s, None);
+            black_box(out.expect("NAME is noop, rolls, checkonly, resolve or dice"));
+        }
+    };
+    // One before counting, so first-use costs are in every run and cancel out.
+    once(&mut dice_box);
+    for _ in 0..iters {
+        once(&mut dice_box);
+    }
+}
 
 fn script(c: &mut Criterion) {
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -79,11 +118,7 @@ fn script(c: &mut Criterion) {
         })
     });
 
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("rulesets/bench")).unwrap();
-    std::fs::write(dir.path().join("rulesets/bench/init.lua"), RULES).unwrap();
-    let src = RuleSource::new(dir.path(), Some("bench"));
-    let loaded = load(&src, Limits::DEFAULT, Arc::default()).unwrap();
+    let (dir, loaded) = bench_rules();
     let mut dice_box = DiceBox::seeded(1);
 
     c.bench_function("script/noop_command", |b| {
@@ -166,4 +201,18 @@ fn script(c: &mut Criterion) {
 }
 
 criterion_group!(benches, script);
-criterion_main!(benches);
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    if let [mode, name, iters] = args.as_slice()
+        && mode == "count"
+    {
+        count(name, iters.parse().expect("ITERS is a whole number"));
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

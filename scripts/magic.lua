@@ -38,16 +38,11 @@ local function use_cast(caster, what, force)
   end
 end
 
--- The magic users of a side and its stands on the table, for the 10% limit.
+-- The magic users of a side and its stands not eliminated, for the 10% limit (counted by the
+-- host).
 local function share(side)
-  local n, m = 0, 0
-  for _, u in ipairs(umpire.units("side:" .. side)) do
-    if u.off_table ~= "eliminated" then
-      n = n + 1
-      if u.magic_user then m = m + 1 end
-    end
-  end
-  return m, n
+  local alive = "side:" .. side .. " off_table!=eliminated"
+  return umpire.count(alive .. " magic_user=true"), umpire.count(alive)
 end
 
 local function warn_limit(side)
@@ -171,8 +166,8 @@ umpire.command {
     for _, side in ipairs(util.sides()) do
       local m, n = share(side)
       local names = {}
-      for _, u in ipairs(umpire.units("side:" .. side)) do
-        if u.magic_user and u.off_table ~= "eliminated" then names[#names + 1] = u.id end
+      for _, u in ipairs(umpire.units("side:" .. side .. " off_table!=eliminated magic_user=true")) do
+        names[#names + 1] = u.id
       end
       local limit = math.floor(n / 10)
       lines[#lines + 1] = string.format("%s: %d of %d stands (limit %d)%s%s", side, m, n, limit,

@@ -16,9 +16,7 @@ local M = {}
 function M.comms(side)
   local c = umpire.side(side).comms
   if c ~= "none" then return c, "the side's comms" end
-  for _, u in ipairs(umpire.units("side:" .. side)) do
-    if u.scifi then return "radio", "sci-fi (8.7.2)" end
-  end
+  if umpire.count("side:" .. side .. " scifi=true") > 0 then return "radio", "sci-fi (8.7.2)" end
   return "none", "the side's comms"
 end
 
@@ -40,9 +38,8 @@ function M.general_of(u)
     local ok, g = pcall(umpire.unit, id)
     if ok and alive(g) then return g end
   end
-  for _, g in ipairs(umpire.units("command:" .. u.command)) do
-    if alive(g) then return g end
-  end
+  local g = umpire.units("command:" .. u.command .. " general!=none sp>0 off_table!=eliminated")[1]
+  if g then return g end
   local c = util.cinc(u.side)
   if alive(c) then return c end
   return nil
@@ -82,8 +79,8 @@ umpire.command {
       if g.general == "none" then
         umpire.fail(g.id .. " is not a General: `set " .. g.id .. " general competent` first (2.1)")
       end
-      for _, u in ipairs(umpire.units("side:" .. side.id)) do
-        if u.cinc and u.id ~= g.id then u:set("cinc", false, g.name .. " is the C-in-C now") end
+      for _, u in ipairs(umpire.units("side:" .. side.id .. " cinc=true")) do
+        if u.id ~= g.id then u:set("cinc", false, g.name .. " is the C-in-C now") end
       end
       if not g.cinc then g:set("cinc", true, "named C-in-C by the umpire (3.3)") end
       local r = util.rating[g.general]
@@ -197,8 +194,8 @@ umpire.command {
     if not fallen(old) then problems[#problems + 1] = old.id .. " has not fallen (SP " .. old.sp .. ")" end
     if fallen(new) then problems[#problems + 1] = new.id .. " has been eliminated itself" end
     if util.is_2e() then
-      for _, g in ipairs(umpire.units("side:" .. old.side)) do
-        if g.general ~= "none" and g ~= old and not fallen(g) then
+      for _, g in ipairs(umpire.units("side:" .. old.side .. " general!=none")) do
+        if g ~= old and not fallen(g) then
           problems[#problems + 1] = "2E 7.4: " .. g.id .. " is still a General; a new one is " ..
             "named only when the last falls"
           break

@@ -118,26 +118,24 @@ local function group_of(u)
 end
 
 -- Losses counted for morale (7.1): PN eliminated or routed off the table; 2e eliminated or
--- routing (also those still on the table; AMB-50).
-local function counts_as_lost(u)
-  if u.off_table == "eliminated" or u.off_table == "routed_off" then return true end
-  return util.is_2e() and u:has("routed") and not util.off_table(u)
+-- routing (also those still on the table; AMB-50). Counted by the host for the stands of
+-- `label` (`command:c1`, `side:red`).
+local function lost_in(label)
+  local lost = umpire.count(label .. " off_table=eliminated|routed_off")
+  if util.is_2e() then lost = lost + umpire.count(label .. " marked:routed off_table=no") end
+  return lost
 end
 
 -- One morale test for group `g` (from group_of) if a new threshold has been reached.
 function M.test(ctx, g, base, force)
   local h = g.handle
-  local units = umpire.units(g.label)
   if base and base ~= h.start_stands then
     h:set("start_stands", base, "stands at the start, given by the umpire (7.1)")
   end
   local n = h.start_stands
-  if n == 0 then n = #units end
+  if n == 0 then n = umpire.count(g.label) end
   if n == 0 then return g.label .. ": no stands" end
-  local lost = 0
-  for _, u in ipairs(units) do
-    if counts_as_lost(u) then lost = lost + 1 end
-  end
+  local lost = lost_in(g.label)
   local pct = util.rhu(100 * lost / n)
   local level = math.floor(pct / 10) * 10
   local tested = h.threshold
@@ -149,7 +147,7 @@ function M.test(ctx, g, base, force)
   local fail = level / 10 - 1
   local c = ctx:check(string.format("%s morale 7.1: %s, %d of %d stands lost (%d%%)",
     util.is_2e() and "Army" or "Command", g.label, lost, n, pct))
-  local side = units[1] and units[1].side or g.id
+  local side = g.kind == "side" and g.id or h.side
   c:roll("1d6", "morale D6", "7.1", g.label)
   local rating, label = util.cinc_rating(side)
   if rating ~= 0 then c:add(rating, label, "7.1") end
@@ -170,11 +168,9 @@ function M.test(ctx, g, base, force)
       h:set("retreating", true, string.format("failed its morale test at %d%%: retreats in " ..
         "good order from round %d (7.1)", level, from))
     end
-    for _, u in ipairs(units) do
-      if not util.off_table(u) and not u:has("retreating") then
-        u:mark("retreating", string.format("its %s retreats in good order from round %d (7.1)",
-          what, from))
-      end
+    for _, u in ipairs(umpire.units(g.label .. " off_table=no unmarked:retreating")) do
+      u:mark("retreating", string.format("its %s retreats in good order from round %d (7.1)",
+        what, from))
     end
     return string.format("%s %s retreats in good order from round %d", what, g.label, from)
   end

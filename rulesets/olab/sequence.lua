@@ -80,18 +80,24 @@ function M.initiative_side()
   return nil
 end
 
--- Stands of `side` that still have to be activated in this phase: on the table, not
--- eliminated, no `activated` marker.
+-- The stands of `side` that still have to be activated in this phase: on the table, not
+-- eliminated, no `activated` marker. The host picks them (and counts them, `M.left`) without
+-- the rules reading every stand of the side.
+local function waiting_selector(side)
+  return "side:" .. side .. " off_table=no sp>0 unmarked:activated"
+end
 function M.waiting(side)
-  local out = {}
-  for _, u in ipairs(umpire.units("side:" .. side)) do
-    if util.on_table(u) and u.sp > 0 and not u:has("activated") then out[#out + 1] = u end
-  end
-  return out
+  return umpire.units(waiting_selector(side))
+end
+function M.left(side)
+  return umpire.count(waiting_selector(side))
 end
 
--- A stand that must move first (PN 3.3): routing (7.2) or out of command (4.1.2).
-local function compulsory(u)
+-- Those that must move first (PN 3.3): routing (7.2) or out of command (4.1.2).
+local function compulsory(side)
+  return umpire.units(waiting_selector(side) .. " marked:routed|out_of_command")
+end
+local function is_compulsory(u)
   return u:has("routed") or u:has("out_of_command")
 end
 
@@ -127,19 +133,19 @@ umpire.command {
       if u:has("activated") then umpire.fail(u.id .. " was already activated in this phase") end
     end
     if #set > 5 then umpire.fail("a set is five stands, not " .. #set .. " (3.3)") end
-    local waiting = M.waiting(side)
+    local waiting = M.left(side)
     local others = {}
     for _, s in ipairs(util.sides()) do
-      if s ~= side then others[#others + 1] = { side = s, n = #M.waiting(s) } end
+      if s ~= side then others[#others + 1] = { side = s, n = M.left(s) } end
     end
     local other_full = nil
     for _, o in ipairs(others) do if o.n >= 5 then other_full = o.side end end
     if #set < 5 then
-      if #waiting >= 5 then
-        problem(side .. " has " .. #waiting .. " stands to activate: a set is exactly five (3.3)")
-      elseif #set ~= #waiting then
-        problem("the last set must hold all of " .. side .. "'s " .. #waiting ..
-          " remaining stands (" .. ids(waiting) .. ")")
+      if waiting >= 5 then
+        problem(side .. " has " .. waiting .. " stands to activate: a set is exactly five (3.3)")
+      elseif #set ~= waiting then
+        problem("the last set must hold all of " .. side .. "'s " .. waiting ..
+          " remaining stands (" .. ids(M.waiting(side)) .. ")")
       elseif other_full then
         problem("sets of fewer than five wait until the end: " .. other_full ..
           " still has full sets (3.3; AMB-34)")
@@ -160,11 +166,11 @@ umpire.command {
     if not util.is_2e() and phase == "manoeuvre" then
       local must, chosen = {}, {}
       for _, u in ipairs(set) do chosen[u.id] = true end
-      for _, u in ipairs(waiting) do
-        if compulsory(u) and not chosen[u.id] then must[#must + 1] = u end
+      for _, u in ipairs(compulsory(side)) do
+        if not chosen[u.id] then must[#must + 1] = u end
       end
       local free = false
-      for _, u in ipairs(set) do if not compulsory(u) then free = true end end
+      for _, u in ipairs(set) do if not is_compulsory(u) then free = true end end
       if #must > 0 and free then
         problem("compulsory moves first (PN 3.3): " .. ids(must) .. " must be in this set")
       end
@@ -180,7 +186,7 @@ umpire.command {
     for _, u in ipairs(set) do
       u:mark("activated", "set " .. n .. " of " .. side .. " in the " .. phase .. " phase (3.3)")
     end
-    local left = #waiting - #set
+    local left = waiting - #set
     local lines = { side .. " set " .. n .. " (" .. phase .. "): " .. ids(set) ..
       "; " .. left .. " of its stands still to activate" }
     for _, o in ipairs(others) do
@@ -198,10 +204,8 @@ umpire.command {
     local clock = umpire.clock()
     local lines = { clock.text .. "; initiative: " .. (M.initiative_side() or "not rolled") }
     for _, side in ipairs(util.sides()) do
-      local w = M.waiting(side)
-      local must = {}
-      for _, u in ipairs(w) do if compulsory(u) then must[#must + 1] = u end end
-      lines[#lines + 1] = string.format("%s: %d to activate%s", side, #w,
+      local must = compulsory(side)
+      lines[#lines + 1] = string.format("%s: %d to activate%s", side, M.left(side),
         #must > 0 and (" (compulsory first: " .. ids(must) .. ")") or "")
     end
     return table.concat(lines, "\n")
@@ -252,7 +256,7 @@ umpire.on("pre_next", function()
   if not SET_PHASES[phase] then return end
   local left = {}
   for _, side in ipairs(util.sides()) do
-    local n = #M.waiting(side)
+    local n = M.left(side)
     if n > 0 then left[#left + 1] = side .. " " .. n end
   end
   if #left > 0 then
@@ -269,7 +273,7 @@ end)
 
 umpire.on("step_begins", function(event)
   if event.phase == "manoeuvre" then
-    local n = #umpire.units("off_table=reserve")
+    local n = umpire.count("off_table=reserve")
     if n > 0 and event.round >= 2 then
       print(n .. " stand(s) in reserve: `reserves` rolls for them (3.2)")
     end
@@ -293,15 +297,12 @@ umpire.command {
       local c = ctx:check("PCP lost 3.4: " .. side)
       c:add(0, "nothing lost yet", "3.4")
       local any = false
-      for _, u in ipairs(umpire.units("side:" .. side)) do
-        local how = (u.off_table == "eliminated" and "eliminated") or
-          (u.off_table == "routed_off" and "routed off the table") or nil
-        if how then
-          if not any then c:remove("nothing lost yet"); any = true end
-          local pcp = u.pcp
-          if pcp == 0 then pcp = stands.price(stands.tally(), u) end
-          c:add(pcp, u.id .. " " .. how, "3.4; AMB-10")
-        end
+      for _, u in ipairs(umpire.units("side:" .. side .. " off_table=eliminated|routed_off")) do
+        local how = u.off_table == "eliminated" and "eliminated" or "routed off the table"
+        if not any then c:remove("nothing lost yet"); any = true end
+        local pcp = u.pcp
+        if pcp == 0 then pcp = stands.price(stands.tally(), u) end
+        c:add(pcp, u.id .. " " .. how, "3.4; AMB-10")
       end
       lost[side] = c:total()
       c:result(lost[side] .. " PCP lost")

@@ -154,11 +154,8 @@ umpire.command {
     w[a.id] = items
     store.warload = w
     -- the recommended cap: non-loitering AIR at most 10% of the army's stands (8.3)
-    local all, strike = 0, 0
-    for _, u in ipairs(umpire.units("side:" .. a.side)) do
-      all = all + 1
-      if u.type == "AIR" and not u.loiter then strike = strike + 1 end
-    end
+    local all = umpire.count("side:" .. a.side)
+    local strike = umpire.count("side:" .. a.side .. " type=AIR loiter=false")
     local out = string.format("%s: %s, shoots as %s, %d item(s) of %s, +%d PCP (Table 11)",
       a.name, args.warload, row.shoots_as, items, row.ordnance, pcp)
     if 10 * strike > all then

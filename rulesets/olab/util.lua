@@ -54,14 +54,12 @@ M.types = { "INF/A", "INF/U", "WBD", "PKE", "ARC", "MSK", "SKI/F", "SKI/M", "SKI
             "CAV/A", "CAV/U", "ART", "TNK", "TPT", "AIR" }
 
 
--- The sides that have stands, in the order their first stands appear.
+-- The sides that have stands, in the order their first stands appear (the sides' order).
+-- Counted by the host: no stand is read.
 function M.sides()
-  local seen, out = {}, {}
-  for _, u in ipairs(umpire.units("all")) do
-    if not seen[u.side] then
-      seen[u.side] = true
-      out[#out + 1] = u.side
-    end
+  local out = {}
+  for _, side in ipairs(umpire.sides()) do
+    if umpire.count("side:" .. side) > 0 then out[#out + 1] = side end
   end
   return out
 end
@@ -72,10 +70,7 @@ M.rating_name = { [1] = "superior", [0] = "competent", [-1] = "inferior" }
 -- A side's C-in-C stand (the stand flagged `cinc`), or nil. It only names the C-in-C in
 -- breakdowns; the rating is the side's `cinc_rating`.
 function M.cinc(side)
-  for _, u in ipairs(umpire.units("side:" .. side)) do
-    if u.cinc then return u end
-  end
-  return nil
+  return umpire.units("side:" .. side .. " cinc=true")[1]
 end
 
 -- The C-in-C rating of a side (3.2, 3.3, 7.1): the side's `cinc_rating` attribute (army files

@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use mlua::{Function, Lua};
+use mlua::{Function, Lua, Value};
 use serde::{Deserialize, Serialize};
 
 /// One factor of a check.
@@ -85,78 +85,154 @@ impl fmt::Display for Breakdown {
 }
 
 /// Builds the `ctx` maker — `make_ctx(command, hooks, args)` returns the `ctx` handed to
-/// `run` and the list its checks are collected in — and `encode(checks)`, which makes one
-/// string of them for [`decode`]. `kit` is the sandbox's toolkit; `limits` bound the texts
-/// and the size of the checks.
+/// `run` and the list its checks are collected in —, `flatten(checks)`, which hands them to
+/// Rust as plain values for [`decode`], and `umpire.roll`. `host` is the host's private table
+/// and `ops` its operations (rolls go to the running call's function), `id_of` gives a
+/// handle's id (for who rolls), `kit` is the sandbox's toolkit; `limits` bound the texts and
+/// the size of the checks.
 pub(crate) fn build(
     lua: &Lua,
-    roll: Function,
+    host: &mlua::Table,
+    ops: &mlua::Table,
+    id_of: Function,
     kit: &mlua::Table,
     limits: &super::Limits,
-) -> mlua::Result<(Function, Function)> {
+) -> mlua::Result<(Function, Function, Function)> {
     super::sandbox::trusted(lua, "umpire check", CHECK)?.call((
-        roll,
+        host,
+        ops,
+        id_of,
         kit.clone(),
         limits.text,
         limits.output,
     ))
 }
 
-/// Reads the checks a call collected, from the one string the trusted Lua `encode` made of
-/// them (one call across the Lua boundary instead of several per line): records separated
-/// by `\x1e`, fields by `\x1f`; a check is `C title outcome`, a line `L value label rule
-/// dice` (empty: none). The builder keeps those separators out of the texts.
-pub(crate) fn decode(encoded: &[u8]) -> mlua::Result<Vec<Breakdown>> {
-    let text = String::from_utf8_lossy(encoded);
-    let opt = |s: &str| (!s.is_empty()).then(|| s.to_string());
-    let mut out: Vec<Breakdown> = Vec::new();
-    for record in text.split('\x1e').filter(|r| !r.is_empty()) {
-        let mut f = record.split('\x1f');
-        match f.next() {
-            Some("C") => out.push(Breakdown {
-                title: f.next().unwrap_or_default().to_string(),
-                result: opt(f.next().unwrap_or_default()),
-                factors: Vec::new(),
-                total: 0.0,
-            }),
-            Some("L") => {
-                let value: f64 = f
-                    .next()
-                    .and_then(|v| v.parse().ok())
-                    .ok_or_else(|| mlua::Error::runtime("a check line without a value"))?;
-                let c = out
-                    .last_mut()
-                    .ok_or_else(|| mlua::Error::runtime("a check line outside a check"))?;
-                c.total += value;
-                c.factors.push(Factor {
-                    value,
-                    label: f.next().unwrap_or_default().to_string(),
-                    rule: opt(f.next().unwrap_or_default()),
-                    dice: opt(f.next().unwrap_or_default()),
-                });
-            }
-            _ => return Err(mlua::Error::runtime("a malformed check record")),
+/// Reads the checks a call collected, from the values the trusted Lua `flatten` hands back
+/// (one call across the Lua boundary for them all): for each check its title, its outcome
+/// (`false`: none) and its number of lines, then for each line its value, label, rule
+/// (`false`: none) and roll (`false`: not rolled; else the index of the roll among the call's
+/// `rolls`, whose dice it shows as `1d6 [4]`).
+pub(crate) fn decode(
+    values: impl IntoIterator<Item = Value>,
+    rolls: &[crate::dice::Roll],
+) -> mlua::Result<Vec<Breakdown>> {
+    fn bad() -> mlua::Error {
+        mlua::Error::runtime("a malformed check record")
+    }
+    fn text(v: Option<Value>) -> mlua::Result<Option<String>> {
+        match v {
+            Some(Value::String(s)) => Ok(Some(s.to_string_lossy())),
+            Some(Value::Boolean(false)) => Ok(None),
+            Some(Value::Integer(i)) => Ok(Some(i.to_string())),
+            Some(Value::Number(n)) => Ok(Some(n.to_string())),
+            _ => Err(bad()),
         }
+    }
+    let mut values = values.into_iter();
+    let mut out = Vec::new();
+    while let Some(title) = values.next() {
+        let title = text(Some(title))?.ok_or_else(bad)?;
+        let result = text(values.next())?;
+        let lines = match values.next() {
+            Some(Value::Integer(n)) => usize::try_from(n).map_err(|_| bad())?,
+            _ => return Err(bad()),
+        };
+        let mut check = Breakdown {
+            title,
+            factors: Vec::with_capacity(lines),
+            total: 0.0,
+            result,
+        };
+        for _ in 0..lines {
+            let value = match values.next() {
+                Some(Value::Integer(i)) => i as f64,
+                Some(Value::Number(n)) => n,
+                _ => return Err(mlua::Error::runtime("a check line without a value")),
+            };
+            let label = text(values.next())?.unwrap_or_default();
+            let rule = text(values.next())?;
+            let dice = match values.next() {
+                Some(Value::Integer(i)) => {
+                    let roll = usize::try_from(i)
+                        .ok()
+                        .and_then(|i| rolls.get(i))
+                        .ok_or_else(bad)?;
+                    Some(shown(roll))
+                }
+                Some(Value::Boolean(false)) => None,
+                _ => return Err(bad()),
+            };
+            check.total += value;
+            check.factors.push(Factor {
+                value,
+                label,
+                rule,
+                dice,
+            });
+        }
+        out.push(check);
     }
     Ok(out)
 }
 
+/// A roll as a breakdown shows it: the expression and the kept dice, `2d6 [3, 5]`.
+pub(crate) fn shown(roll: &crate::dice::Roll) -> String {
+    use std::fmt::Write as _;
+    let mut s = format!("{} [", roll.expr().as_str());
+    for (i, d) in roll.dice().iter().filter(|d| d.kept).enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        let _ = write!(s, "{}", d.value);
+    }
+    s.push(']');
+    s
+}
+
 const CHECK: &str = r#"
-local roll, kit, text_limit, output_limit = ...
-local type, tostring, error, ipairs, setmetatable = type, tostring, error, ipairs, setmetatable
-local find, gsub, format, concat, tremove, mtype =
-  string.find, string.gsub, string.format, table.concat, table.remove, math.type
+local H, OP, id_of, kit, text_limit, output_limit = ...
+local type, tostring, error, setmetatable = type, tostring, error, setmetatable
+local concat, move, unpack = table.concat, table.move, table.unpack
 local protect, view = kit.protect, kit.view
+local ROLL = OP.roll
 
 -- A check's and a ctx's state is kept here, out of the scripts' reach: a check is an empty
 -- table with methods, so its lines (the dice shown among them) change only through them.
 local checks_of = setmetatable({}, { __mode = "k" })   -- check -> state
 local ctxs = setmetatable({}, { __mode = "k" })        -- ctx -> state
 
--- Texts cross to Rust in one string with these separators, so they are kept out.
-local function clean(s)
-  if find(s, "[\28-\31]") then s = gsub(s, "[\28-\31]", " ") end
-  return s
+-- What the host's roll gives back: the total, the kept dice as scripts get them (with
+-- `dropped` and `expr`), the index of the roll among the call's and the bytes a breakdown
+-- shows of it (`2d6 [3, 5]`).
+local function rolled(total, expr, index, shown, kept, ...)
+  local dice, dropped = { ... }, {}
+  for i = kept + 1, #dice do
+    dropped[i - kept] = dice[i]
+    dice[i] = nil
+  end
+  dice.dropped, dice.expr = dropped, expr
+  return total, dice, index, shown
+end
+
+-- Rolls through the running call's dice. `by` (a handle, or text) and `title` say what the
+-- roll is for, when the umpire types the dice.
+local function roll(expr, label, by, title)
+  local by_id = id_of(by)
+  if by_id ~= nil then return rolled(H[1](ROLL, expr, label, by_id, true, title)) end
+  return rolled(H[1](ROLL, expr, label, by, false, title))
+end
+
+-- `umpire.roll(expr [, label or {label = …, by = …, title = …}])`: the total, the dice, and
+-- the roll as a breakdown shows it.
+local function roll_api(expr, context)
+  local total, dice
+  if type(context) == "table" then
+    total, dice = roll(expr, context.label, context.by, context.title)
+  else
+    total, dice = roll(expr, context)
+  end
+  return total, dice, dice.expr .. " [" .. concat(dice, ", ") .. "]"
 end
 
 local function too_long(v, what, level)
@@ -168,28 +244,30 @@ end
 local function text(v, what, level)
   if type(v) ~= "string" then error(what .. " must be text", level + 1) end
   if #v > text_limit then too_long(v, what, level + 1) end
-  return clean(v)
+  return v
 end
 
 -- An optional label or rule of a line (the common case, a short text, checked inline).
 local function label_of(v, what)
   if v == nil then return nil end
-  if type(v) == "string" and #v <= text_limit then return clean(v) end
+  if type(v) == "string" and #v <= text_limit then return v end
   return text(v, what, 3)
 end
 
--- Adds `line` to the check of state `s`, counting the bytes of output the call's checks
--- make.
-local function push(s, line, n)
+-- A check's lines are kept flat, four slots a line: value, label, rule (or false), roll (the
+-- index of its roll, or false). Adds one to the check of state `s`, counting the `bytes` of
+-- output the call's checks make.
+local function push(s, value, label, rule, rolled_as, bytes)
   local c = s.ctx
-  local bytes = c.bytes + n
+  bytes = c.bytes + bytes
   c.bytes = bytes
   if bytes > output_limit then
     error("the checks of this command are more than " .. output_limit ..
       " bytes (the `output` limit)", 3)
   end
-  local lines = s.lines
-  lines[#lines + 1] = line
+  local lines, i = s.lines, s.n * 4
+  lines[i + 1], lines[i + 2], lines[i + 3], lines[i + 4] = value, label, rule or false, rolled_as
+  s.n = s.n + 1
 end
 
 local Check = {}
@@ -212,15 +290,25 @@ local function state(c, method)
   return s
 end
 
+-- The position of the line labelled `label` in the flat lines of state `s` (its label's
+-- slot), or nil.
+local function find(s, label)
+  local lines = s.lines
+  for i = 2, s.n * 4, 4 do
+    if lines[i] == label then return i end
+  end
+  return nil
+end
+
 -- c:roll("1d6", "base" [, "5.2" [, by]]): rolls through the host, adds the total as a
 -- factor. `by` (a unit or side handle, or text) says who rolls it, for the umpire typing dice.
 function Check:roll(expr, label, rule, by)
   local s = checks_of[self]
   if not s then bad_call("roll") end
-  local total, dice, shown = roll(expr, { label = label or expr, by = by, title = s.title })
+  local total, dice, index, shown = roll(expr, label or expr, by, s.title)
   label = label_of(label, "the label of c:roll") or expr
   rule = label_of(rule, "the rule of c:roll")
-  push(s, { total, label, rule, shown }, 16 + #label + (rule and #rule or 0) + #shown)
+  push(s, total, label, rule, index, 16 + #label + (rule and #rule or 0) + shown)
   return total, dice
 end
 
@@ -233,31 +321,32 @@ function Check:add(value, label, rule)
   end
   label = label_of(label, "the label of c:add") or ""
   rule = label_of(rule, "the rule of c:add")
-  push(s, { value, label, rule }, 16 + #label + (rule and #rule or 0))
+  push(s, value, label, rule, false, 16 + #label + (rule and #rule or 0))
   return value
 end
 
 -- c:find("label"): the factor's value, or nil.
 function Check:find(label)
-  for _, l in ipairs(state(self, "find").lines) do
-    if l[2] == label then return l[1] end
-  end
+  local s = state(self, "find")
+  local i = find(s, label)
+  if i then return s.lines[i - 1] end
   return nil
 end
 
 -- c:set("label", value [, "rule"]): changes a factor (adds it if absent). A rolled factor
 -- keeps the dice's total: the breakdown never shows dice beside another number.
 function Check:set(label, value, rule)
-  for _, l in ipairs(state(self, "set").lines) do
-    if l[2] == label then
-      if type(value) ~= "number" then error("c:set: value must be a number", 2) end
-      if l[4] then
-        error("c:set: `" .. tostring(label) .. "` is a roll; add a modifier with c:add instead", 2)
-      end
-      l[1] = value
-      if rule then l[3] = label_of(rule, "the rule of c:set") end
-      return value
+  local s = state(self, "set")
+  local i = find(s, label)
+  if i then
+    local lines = s.lines
+    if type(value) ~= "number" then error("c:set: value must be a number", 2) end
+    if lines[i + 2] then
+      error("c:set: `" .. tostring(label) .. "` is a roll; add a modifier with c:add instead", 2)
     end
+    lines[i - 1] = value
+    if rule then lines[i + 1] = label_of(rule, "the rule of c:set") end
+    return value
   end
   return self:add(value, label, rule)
 end
@@ -265,23 +354,25 @@ end
 -- c:remove("label"): drops a factor; returns its value (nil if there was none). Every die
 -- rolled stays in the breakdown: a rolled factor cannot be removed.
 function Check:remove(label)
-  local lines = state(self, "remove").lines
-  for i, l in ipairs(lines) do
-    if l[2] == label then
-      if l[4] then
-        error("c:remove: `" .. tostring(label) .. "` is a roll, which stays in the breakdown; add a modifier with c:add instead", 2)
-      end
-      tremove(lines, i)
-      return l[1]
-    end
+  local s = state(self, "remove")
+  local i = find(s, label)
+  if not i then return nil end
+  local lines, last = s.lines, s.n * 4
+  if lines[i + 2] then
+    error("c:remove: `" .. tostring(label) .. "` is a roll, which stays in the breakdown; add a modifier with c:add instead", 2)
   end
-  return nil
+  local value = lines[i - 1]
+  move(lines, i + 3, last, i - 1)
+  lines[last - 3], lines[last - 2], lines[last - 1], lines[last] = nil, nil, nil, nil
+  s.n = s.n - 1
+  return value
 end
 
 -- c:total(): the sum of the factors so far.
 function Check:total()
-  local t = 0
-  for _, l in ipairs(state(self, "total").lines) do t = t + l[1] end
+  local s = state(self, "total")
+  local lines, t = s.lines, 0
+  for i = 1, s.n * 4, 4 do t = t + lines[i] end
   return t
 end
 
@@ -336,7 +427,8 @@ function Ctx:check(title)
   if not s then error("ctx:check(title) is called on ctx, with a colon", 2) end
   if type(title) ~= "string" then error("ctx:check(title): the title is text, such as \"Shooting 5.2.1\"", 2) end
   local c = protect(setmetatable({}, CheckMT))
-  local cs = { title = text(title, "the title of ctx:check", 2), lines = {}, hooks = s.hooks, ctx = s }
+  local cs = { title = text(title, "the title of ctx:check", 2), lines = {}, n = 0,
+    hooks = s.hooks, ctx = s }
   checks_of[c] = cs
   s.bytes = s.bytes + 16 + #cs.title
   if s.bytes > output_limit then
@@ -348,26 +440,17 @@ function Ctx:check(title)
   return c
 end
 
-local function num(v)
-  if mtype(v) == "integer" then return tostring(v) end
-  return format("%.17g", v)
-end
-
--- All the checks of a call as one string (see `decode` in breakdown.rs).
-local function encode(checks)
-  local out, n = {}, 0
+-- All the checks of a call as plain values (see `decode` in breakdown.rs).
+local function flatten(checks)
+  local out, k = {}, 0
   for i = 1, #checks do
     local c = checks[i]
-    n = n + 1
-    out[n] = "C\31" .. c.title .. "\31" .. (c.outcome or "")
-    local lines = c.lines
-    for j = 1, #lines do
-      local l = lines[j]
-      n = n + 1
-      out[n] = "L\31" .. num(l[1]) .. "\31" .. l[2] .. "\31" .. (l[3] or "") .. "\31" .. (l[4] or "")
-    end
+    local n = c.n
+    out[k + 1], out[k + 2], out[k + 3] = c.title, c.outcome or false, n
+    move(c.lines, 1, n * 4, k + 4, out)
+    k = k + 3 + n * 4
   end
-  return concat(out, "\30")
+  return unpack(out, 1, k)
 end
 
 local function make(command, hooks, args)
@@ -377,7 +460,7 @@ local function make(command, hooks, args)
     handle = ctx }
   return ctx, checks
 end
-return make, encode
+return make, flatten, roll_api
 "#;
 
 #[cfg(test)]
@@ -385,17 +468,65 @@ mod tests {
     use super::*;
 
     #[test]
-    fn decoding_reads_checks_and_lines_and_keeps_fractions_exact() {
-        let text = "C\x1fShooting 5.2\x1fhit\x1eL\x1f4\x1fto hit\x1f5.2.1\x1f1d6 [4]\x1eL\x1f0.1\x1fsmoke\x1f\x1f\x1eC\x1fMorale\x1f";
-        let got = decode(text.as_bytes()).unwrap();
+    fn a_breakdown_renders_one_line_per_factor_and_keeps_fractions_exact() {
+        let b = Breakdown {
+            title: "Shooting 5.2".into(),
+            factors: vec![
+                Factor {
+                    value: 4.0,
+                    label: "to hit".into(),
+                    rule: Some("5.2.1".into()),
+                    dice: Some("1d6 [4]".into()),
+                },
+                Factor {
+                    value: 0.1,
+                    label: "smoke".into(),
+                    rule: None,
+                    dice: None,
+                },
+            ],
+            total: 4.1,
+            result: Some("hit".into()),
+        };
+        assert_eq!(
+            b.to_string(),
+            "Shooting 5.2\n      4  to hit: 1d6 [4] (5.2.1)\n   +0.1  smoke\n  = 4.1  hit"
+        );
+    }
+
+    #[test]
+    fn decoding_reads_checks_lines_and_the_dice_of_their_rolls() {
+        let lua = Lua::new();
+        let s = |t: &str| Value::String(lua.create_string(t).unwrap());
+        let mut dice = crate::dice::DiceBox::seeded(1);
+        dice.enqueue([3, 5]);
+        let expr = crate::dice::parse("2d6").unwrap();
+        let rolls =
+            crate::dice::roll(&expr, &mut dice.source(None), &crate::dice::Caps::DEFAULT).unwrap();
+        let values = vec![
+            s("Shooting 5.2"),
+            s("hit"),
+            Value::Integer(2),
+            Value::Integer(8),
+            s("to hit"),
+            s("5.2.1"),
+            Value::Integer(0),
+            Value::Number(-0.5),
+            s("smoke"),
+            Value::Boolean(false),
+            Value::Boolean(false),
+            s("Morale"),
+            Value::Boolean(false),
+            Value::Integer(0),
+        ];
+        let got = decode(values.clone(), &rolls).unwrap();
         assert_eq!(got.len(), 2);
-        assert_eq!(got[0].title, "Shooting 5.2");
-        assert_eq!(got[0].result.as_deref(), Some("hit"));
-        assert_eq!(got[0].factors[0].dice.as_deref(), Some("1d6 [4]"));
+        assert_eq!(got[0].factors[0].dice.as_deref(), Some("2d6 [3, 5]"));
         assert_eq!(got[0].factors[1].rule, None);
-        assert_eq!(got[0].factors[1].value, 0.1);
-        assert_eq!(got[0].total, 4.1);
+        assert_eq!(got[0].total, 7.5);
         assert!(got[1].factors.is_empty() && got[1].result.is_none());
-        assert!(decode(b"L\x1f1\x1fx\x1f\x1f").is_err());
+        // A roll the call did not make, a line cut short: refused.
+        assert!(decode(values.clone(), &[]).is_err());
+        assert!(decode(values[..5].to_vec(), &rolls).is_err());
     }
 }

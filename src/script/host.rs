@@ -191,13 +191,16 @@ pub(crate) fn cut(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
 pub struct ScriptHost {
     lua: Lua,
     new_env: Function,
-    /// The toolkit's `view`: what a call hands to several scripts goes through it.
-    view: Function,
-    make_ctx: Function,
-    encode_checks: Function,
-    handle: Function,
-    units: Table,
-    serial: std::cell::Cell<i64>,
+    /// The trusted Lua that runs a command: makes its arguments and `ctx`, calls `run`, and
+    /// hands back what it returned and its checks ([`RUNNER`]).
+    run: Function,
+    /// The trusted Lua that makes an event's fields, read-only ([`RUNNER`]).
+    payload: Function,
+    /// The host's private table: `[1]` is the running call's function (see [`op`]), or
+    /// `idle` between calls.
+    private: Table,
+    /// What `private[1]` is between calls: fails, saying that there is no command running.
+    idle: Function,
     umpire: Table,
     control: Arc<Control>,
 }
@@ -234,6 +237,8 @@ impl ScriptHost {
     /// | `umpire.table{name, doc, dice, rows}` (or `entries`, or `rows`/`cols`/`cells`) | declares a table |
     /// | `umpire.table(name)` | a declared table, with `:lookup(key [, col])` and `:roll([modifier [, col]])` |
     /// | `umpire.unit(id)`, `umpire.units(selector)` | unit handles (see [`world`]) |
+    /// | `umpire.count(selector)` | how many units a selector picks, counted in Rust |
+    /// | `umpire.sides()` | the ids of the sides, in order |
     /// | `umpire.clock()` | the round, phase and side whose turn it is |
     /// | `umpire.side(id)`, `umpire.group(id)` | handles to a side or a command (its attributes) |
     /// | `umpire.ruleset_name()` | the name of the ruleset loaded (`nil`: house rules only), also while house rules load |
@@ -276,9 +281,26 @@ impl ScriptHost {
             held: Held::default(),
         });
 
+        lua.set_app_data(Interned::default());
+        let private = lua.create_table()?;
+        let idle = lua.create_function(|_, op: Value| -> mlua::Result<()> {
+            Err(mlua::Error::runtime(match op {
+                Value::Integer(op::ROLL | op::ROLL_TABLE) => NO_DICE,
+                _ => NO_WORLD,
+            }))
+        })?;
+        private.raw_set(1, idle.clone())?;
+        lua.set_app_data(Private {
+            table: private.clone(),
+            roll: None,
+        });
+        let ops = lua.create_table()?;
+        for (name, n) in op::ALL {
+            ops.raw_set(*name, *n)?;
+        }
+
         let umpire = lua.create_table()?;
         umpire.set("version", API_VERSION)?;
-        umpire.set("roll", lua.create_function(lua_roll)?)?;
         umpire.set(
             "ruleset_name",
             lua.create_function(|lua, ()| {
@@ -315,30 +337,37 @@ impl ScriptHost {
         lua.set_named_registry_value(registry::TABLE_HANDLE_KEY, table_handle)?;
         umpire.set("lookup", lookup)?;
         umpire.set("roll_table", roll_table)?;
-        let (make_ctx, encode_checks) =
-            breakdown::build(&lua, lua.create_function(lua_roll)?, &kit, &limits)?;
-        let units = world::build(&lua, &kit)?;
-        for name in ["unit", "units", "clock", "side", "group"] {
+        let units = world::build(&lua, &private, &ops, &kit)?;
+        for name in ["unit", "units", "count", "sides", "clock", "side", "group"] {
             umpire.set(name, units.get::<Function>(name)?)?;
         }
         let handle: Function = units.get("handle")?;
+        let id_of: Function = units.get("id_of")?;
         let store: Function = units.get("store")?;
+        let (make_ctx, flatten, roll): (Function, Function, Function) =
+            breakdown::build(&lua, &private, &ops, id_of, &kit, &limits)?;
+        if let Some(mut p) = lua.app_data_mut::<Private>() {
+            p.roll = Some(roll);
+        }
+        // A Rust function, so that an error in `return umpire.roll(…)` (a tail call) still
+        // names the script's line: a Lua function would take the script's place on the stack.
+        umpire.set("roll", lua.create_function(lua_roll)?)?;
 
         let print = lua.create_function(lua_print)?;
         let require = lua.create_function(lua_require)?;
         let random = lua.create_function(lua_random)?;
         let view: Function = kit.get("view")?;
+        let (run, payload): (Function, Function) = sandbox::trusted(&lua, "umpire runner", RUNNER)?
+            .call((handle, make_ctx, flatten, view))?;
         let new_env = sandbox::build(&lua, umpire.clone(), print, require, random, store, kit)?;
         lua.set_named_registry_value(ENV_KEY, new_env.clone())?;
         Ok(ScriptHost {
             lua,
             new_env,
-            view,
-            make_ctx,
-            encode_checks,
-            handle,
-            units,
-            serial: std::cell::Cell::new(0),
+            run,
+            payload,
+            private,
+            idle,
             umpire,
             control,
         })
@@ -499,65 +528,70 @@ impl ScriptHost {
         let dice = std::cell::RefCell::new(dice);
         let world = std::cell::RefCell::new(world);
         let notes = std::cell::RefCell::new(Vec::new());
-        // What handles read in an earlier call may have changed since.
-        self.serial.set(self.serial.get() + 1);
-        if let Err(e) = self.units.raw_set("serial", self.serial.get()) {
-            return Err(ScriptError::from_lua(e).context(doing.to_string()));
-        }
         let r = self.lua.scope(|scope| {
-            // One callback per call reaches everything the call borrows: op 1 rolls dice,
-            // op 2 rolls on a table, op 3 reads or changes the world.
-            let host = scope.create_function(|lua, (op, args): (u8, MultiValue)| match op {
-                OP_ROLL | OP_ROLL_TABLE => {
-                    let mut d = dice
-                        .try_borrow_mut()
-                        .map_err(|_| mlua::Error::runtime("dice are already being rolled"))?;
-                    if op == OP_ROLL {
-                        let (expr, context): (String, Value) = lua.unpack_multi(args)?;
-                        let context = roll_context(lua, context)?;
-                        match &context {
-                            Some(c) => {
-                                let mut labelled = dice::source::WithContext::new(&mut **d, c);
-                                roll_with(lua, &mut labelled, &expr)?.into_lua_multi(lua)
+            // One function per call reaches everything the call borrows; the trusted Lua
+            // calls it as `private[1](op, …)` (see `op`). Being a new function every call, it
+            // also tells the handles' reads of one call from the next.
+            let host = scope.create_function(
+                |lua, (op, a, b, c, d, e): (i64, Value, Value, Value, Value, Value)| match op {
+                    op::ROLL | op::ROLL_TABLE => {
+                        let mut dice = dice
+                            .try_borrow_mut()
+                            .map_err(|_| mlua::Error::runtime("dice are already being rolled"))?;
+                        if op == op::ROLL {
+                            // Who rolls and what for is worked out only for a source that
+                            // asks the umpire (typed or queued dice): the seeded generator
+                            // never shows it.
+                            let context = match dice.generator() {
+                                Some(_) => None,
+                                None => {
+                                    let world = world.try_borrow().ok();
+                                    let game =
+                                        world.as_ref().and_then(|w| w.as_ref()).map(|w| &*w.game);
+                                    roll_context(lua, game, b, c, d, e)?
+                                }
+                            };
+                            match &context {
+                                Some(c) => {
+                                    let mut labelled =
+                                        dice::source::WithContext::new(&mut **dice, c);
+                                    roll_with(lua, &mut labelled, &a)
+                                }
+                                None => roll_with(lua, &mut **dice, &a),
                             }
-                            None => roll_with(lua, &mut **d, &expr)?.into_lua_multi(lua),
+                        } else {
+                            let name: String = lua.unpack(a)?;
+                            let modifier: Option<i64> = lua.unpack(b)?;
+                            let col: Option<String> = lua.unpack(c)?;
+                            roll_table_with(
+                                lua,
+                                &mut **dice,
+                                &name,
+                                modifier.unwrap_or(0),
+                                col.as_deref(),
+                            )?
+                            .into_lua_multi(lua)
                         }
-                    } else {
-                        let (name, modifier, col): (String, Option<i64>, Option<String>) =
-                            lua.unpack_multi(args)?;
-                        roll_table_with(
-                            lua,
-                            &mut **d,
-                            &name,
-                            modifier.unwrap_or(0),
-                            col.as_deref(),
-                        )?
-                        .into_lua_multi(lua)
                     }
-                }
-                _ => {
-                    let mut w = world
-                        .try_borrow_mut()
-                        .map_err(|_| mlua::Error::runtime("the game is already being changed"))?;
-                    let Some(w) = w.as_mut() else {
-                        return Err(mlua::Error::runtime(
-                            "there is no game here: units and the store are not available",
-                        ));
-                    };
-                    let mut n = notes
-                        .try_borrow_mut()
-                        .map_err(|_| mlua::Error::runtime("the game is already being changed"))?;
-                    let mut args = args;
-                    let name: String = match args.pop_front() {
-                        Some(v) => lua.unpack(v)?,
-                        None => return Err(mlua::Error::runtime("world: no operation")),
-                    };
-                    world::op(lua, w, &mut n, &name, args)
-                }
-            })?;
-            self.lua.set_app_data(CallFn(Some(host)));
+                    _ => {
+                        let mut w = world.try_borrow_mut().map_err(|_| {
+                            mlua::Error::runtime("the game is already being changed")
+                        })?;
+                        let Some(w) = w.as_mut() else {
+                            return Err(mlua::Error::runtime(
+                                "there is no game here: units and the store are not available",
+                            ));
+                        };
+                        let mut n = notes.try_borrow_mut().map_err(|_| {
+                            mlua::Error::runtime("the game is already being changed")
+                        })?;
+                        world::op(lua, w, &mut n, op, [a, b, c, d])
+                    }
+                },
+            )?;
+            self.private.raw_set(1, host)?;
             let r = f(&self.lua);
-            self.lua.set_app_data(CallFn(None));
+            self.private.raw_set(1, self.idle.clone())?;
             r
         });
         let r = self.finish_call(r, doing)?;
@@ -616,14 +650,15 @@ impl ScriptHost {
                 Some(t) => t.clone(),
                 None => hook_table(lua, rules)?,
             };
-            let a = lua.create_table()?;
-            for (k, v) in args {
-                a.raw_set(*k, self.arg_to_lua(v)?)?;
-            }
-            // `run` gets the arguments; hooks see them through `ctx.args`, read-only.
-            let (ctx, checks): (Table, Table) = self.make_ctx.call((name, hooks, a.clone()))?;
-            let ret: Value = cmd.run.call((ctx, a))?;
-            let ret = match ret {
+            // One call into Lua: `run` gets the arguments; hooks see them through
+            // `ctx.args`, read-only.
+            let mut call = MultiValue::with_capacity(3 + 3 * args.len());
+            call.push_back(Value::Function(cmd.run.clone()));
+            call.push_back(intern(lua, name)?);
+            call.push_back(Value::Table(hooks));
+            push_args(lua, &mut call, args)?;
+            let mut values: MultiValue = self.run.call(call)?;
+            let ret = match values.pop_front().unwrap_or(Value::Nil) {
                 Value::Nil => None,
                 v => {
                     let text = to_text(lua, &v)?;
@@ -631,8 +666,10 @@ impl ScriptHost {
                     Some(text)
                 }
             };
-            let encoded: mlua::LuaString = self.encode_checks.call(checks)?;
-            Ok((ret, breakdown::decode(&encoded.as_bytes())?))
+            let d = lua
+                .app_data_ref::<HostData>()
+                .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
+            Ok((ret, breakdown::decode(values, &d.out.rolls)?))
         })?;
         out.output.extend(ret);
         out.checks = checks;
@@ -659,14 +696,12 @@ impl ScriptHost {
             dice,
             world,
             |lua| {
-                let p = lua.create_table()?;
-                p.raw_set("event", event)?;
-                for (k, v) in payload {
-                    p.raw_set(*k, self.arg_to_lua(v)?)?;
-                }
                 // Every handler sees the same fields: read-only, so none can change them
                 // for the next.
-                let p: Value = self.view.call((p, "the event"))?;
+                let mut call = MultiValue::with_capacity(1 + 3 * payload.len());
+                call.push_back(intern(lua, event)?);
+                push_args(lua, &mut call, payload)?;
+                let p: Value = self.payload.call(call)?;
                 for h in handlers {
                     let r: Value = h.func.call(p.clone()).map_err(|e| {
                         e.context(format!("in the handler registered at {}", h.origin))
@@ -681,22 +716,72 @@ impl ScriptHost {
     }
 }
 
-impl ScriptHost {
-    /// An argument as Lua sees it: units become handles.
-    fn arg_to_lua(&self, v: &ArgValue) -> mlua::Result<Value> {
-        Ok(match v {
-            ArgValue::Value(v) => state_to_lua(&self.lua, v)?,
-            ArgValue::Unit(id) => self.handle.call(id.as_str())?,
-            ArgValue::Units(ids) => {
-                let t = self.lua.create_table()?;
-                for id in ids {
-                    t.raw_push(self.handle.call::<Value>(id.as_str())?)?;
-                }
-                Value::Table(t)
+/// Pushes `args` as [`RUNNER`] reads them: for each, its name, what it is (0 a value, 1 a
+/// unit's id, 2 the number of units' ids that follow) and the value.
+fn push_args(lua: &Lua, call: &mut MultiValue, args: &[(&str, ArgValue)]) -> mlua::Result<()> {
+    for (k, v) in args {
+        call.push_back(intern(lua, k)?);
+        match v {
+            ArgValue::Value(v) => {
+                call.push_back(Value::Integer(0));
+                call.push_back(state_to_lua(lua, v)?);
             }
-        })
+            ArgValue::Unit(id) => {
+                call.push_back(Value::Integer(1));
+                call.push_back(Value::String(lua.create_string(id)?));
+            }
+            ArgValue::Units(ids) => {
+                call.push_back(Value::Integer(2));
+                call.push_back(Value::Integer(i64::try_from(ids.len()).unwrap_or(i64::MAX)));
+                for id in ids {
+                    call.push_back(Value::String(lua.create_string(id)?));
+                }
+            }
+        }
     }
+    Ok(())
+}
 
+/// Trusted Lua: runs a command (its arguments, `ctx`, `run`, its checks as plain values) and
+/// makes an event's fields, each in one call from Rust. Arguments come as `name, what,
+/// value` (see [`push_args`]).
+const RUNNER: &str = r##"
+local handle, make_ctx, flatten, view = ...
+
+local function fill(t, ...)
+  local list, n = { ... }, select("#", ...)
+  local i = 1
+  while i <= n do
+    local name, what, v = list[i], list[i + 1], list[i + 2]
+    i = i + 3
+    if what == 1 then
+      v = handle(v)
+    elseif what == 2 then
+      local units = {}
+      for j = 1, v do units[j] = handle(list[i + j - 1]) end
+      i = i + v
+      v = units
+    end
+    t[name] = v
+  end
+  return t
+end
+
+local function command(run, name, hooks, ...)
+  local args = fill({}, ...)
+  local ctx, checks = make_ctx(name, hooks, args)
+  local ret = run(ctx, args)
+  return ret, flatten(checks)
+end
+
+local function event(name, ...)
+  return view(fill({ event = name }, ...), "the event")
+end
+
+return command, event
+"##;
+
+impl ScriptHost {
     /// Whether any handler listens to `event`.
     pub fn listens(rules: &Rules, event: &str) -> bool {
         rules.handlers.iter().any(|h| h.event == event)
@@ -730,30 +815,124 @@ pub(crate) fn hook_table(lua: &Lua, rules: &Rules) -> mlua::Result<Table> {
     Ok(hooks)
 }
 
-/// The host callback of the running call (see [`ScriptHost::call`]); `None` between calls.
-struct CallFn(Option<Function>);
-
-/// Operations of the call's host callback.
-const OP_ROLL: u8 = 1;
-const OP_ROLL_TABLE: u8 = 2;
-pub(crate) const OP_WORLD: u8 = 3;
-
-/// Calls the running call's host callback with `op`, or fails outside a call with `outside`.
-pub(crate) fn call_host(
-    lua: &Lua,
-    op: u8,
-    args: MultiValue,
-    outside: &str,
-) -> mlua::Result<MultiValue> {
-    let f = lua
-        .app_data_ref::<CallFn>()
-        .and_then(|c| c.0.clone())
-        .ok_or_else(|| mlua::Error::runtime(outside.to_string()))?;
-    let mut all = MultiValue::with_capacity(args.len() + 1);
-    all.push_back(Value::Integer(i64::from(op)));
-    all.extend(args);
-    f.call(all)
+/// The operations of the running call's function, `private[1](op, …)`: dice (here) and
+/// the world (`world.rs`). The trusted Lua gets them by name, as the table `OP`.
+pub(crate) mod op {
+    /// `(expr, label, by, by is a handle, title)`: rolls dice; the total, the expression, the
+    /// index of the roll among the call's, the bytes a breakdown shows of it, the number of
+    /// dice kept, then the kept dice and the dropped ones.
+    pub const ROLL: i64 = 1;
+    /// `(table, modifier, col)`: rolls on a table; the value read and the modified total.
+    pub const ROLL_TABLE: i64 = 2;
+    /// `(id, key)`: an identity field or declared attribute of a unit, side or command.
+    pub const READ: i64 = 10;
+    /// `(id, marker)`: whether a unit has the marker (declared).
+    pub const HAS: i64 = 11;
+    /// `(id)`: the names of a unit's markers.
+    pub const MARKERS: i64 = 12;
+    /// `(id)`: what the id names (`side`, `command`, `unit`), and the id.
+    pub const KIND: i64 = 13;
+    /// `(id)`: the id, if it names a unit.
+    pub const UNIT: i64 = 14;
+    /// `(selector)`: the ids of the units it picks.
+    pub const UNITS: i64 = 15;
+    /// `(selector)`: how many units it picks.
+    pub const COUNT: i64 = 16;
+    /// `()`: the side ids in order.
+    pub const SIDES: i64 = 17;
+    /// `(id, attr, value, reason)`: sets an attribute.
+    pub const SET: i64 = 18;
+    /// `(id, marker, reason, expiry)`: puts a marker on.
+    pub const MARK: i64 = 19;
+    /// `(id, marker, reason)`: takes a marker off.
+    pub const UNMARK: i64 = 20;
+    /// `()`: the round, phase, side and the clock as text.
+    pub const CLOCK: i64 = 21;
+    /// `(script, key)`: a value of a script's store.
+    pub const STORE_GET: i64 = 22;
+    /// `(script, key, value)`: sets (or with `nil` removes) a value of a script's store.
+    pub const STORE_SET: i64 = 23;
+    /// `(script)`: the keys of a script's store.
+    pub const STORE_KEYS: i64 = 24;
+    /// Every operation by the name the trusted Lua uses.
+    pub const ALL: &[(&str, i64)] = &[
+        ("roll", ROLL),
+        ("roll_table", ROLL_TABLE),
+        ("read", READ),
+        ("has", HAS),
+        ("markers", MARKERS),
+        ("kind", KIND),
+        ("unit", UNIT),
+        ("units", UNITS),
+        ("count", COUNT),
+        ("sides", SIDES),
+        ("set", SET),
+        ("mark", MARK),
+        ("unmark", UNMARK),
+        ("clock", CLOCK),
+        ("store_get", STORE_GET),
+        ("store_set", STORE_SET),
+        ("store_keys", STORE_KEYS),
+    ];
 }
+
+/// The host's private table (see [`ScriptHost`]) and the trusted Lua behind `umpire.roll`,
+/// for the Rust functions that reach the running call's function.
+struct Private {
+    table: Table,
+    roll: Option<Function>,
+}
+
+/// Calls the running call's function with `args` (an operation first); between calls it
+/// fails, saying why.
+pub(crate) fn call_host(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue> {
+    let f: Function = lua
+        .app_data_ref::<Private>()
+        .ok_or_else(|| mlua::Error::runtime("host data missing"))?
+        .table
+        .raw_get(1)?;
+    f.call(args)
+}
+
+/// `umpire.roll(expr [, label or {label = …, by = …, title = …}])`: the total, the kept dice
+/// (with `dropped` and `expr`) and the roll as a breakdown shows it.
+fn lua_roll(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue> {
+    let roll = lua
+        .app_data_ref::<Private>()
+        .and_then(|p| p.roll.clone())
+        .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
+    roll.call(args)
+}
+
+/// Lua strings made once per host and handed out again: names that come back call after
+/// call (markers, sides, commands, kinds, choices, argument and command names), so reading
+/// them makes nothing new.
+#[derive(Default)]
+pub(crate) struct Interned(HashMap<String, mlua::LuaString>);
+
+/// Most strings kept in [`Interned`]: names come from the schema and the rules, so this is
+/// never reached in practice; past it, strings are made afresh.
+const MAX_INTERNED: usize = 8192;
+
+/// `s` as a Lua string, made once per host.
+pub(crate) fn intern(lua: &Lua, s: &str) -> mlua::Result<Value> {
+    if let Some(found) = lua
+        .app_data_ref::<Interned>()
+        .and_then(|i| i.0.get(s).cloned())
+    {
+        return Ok(Value::String(found));
+    }
+    let made = lua.create_string(s)?;
+    if let Some(mut i) = lua.app_data_mut::<Interned>()
+        && i.0.len() < MAX_INTERNED
+    {
+        i.0.insert(s.to_string(), made.clone());
+    }
+    Ok(Value::String(made))
+}
+
+/// Why the world cannot be reached outside a call.
+const NO_WORLD: &str = "units and the store can only be used while a command or an event runs, not while the rules load";
 
 /// Why dice cannot be rolled outside a call.
 const NO_DICE: &str =
@@ -848,23 +1027,35 @@ fn roll_table_with(
 
 /// `umpire.roll_table(name [, modifier [, col]])`: the value read and the modified total.
 fn lua_roll_table(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue> {
-    call_host(lua, OP_ROLL_TABLE, args, NO_DICE)
+    let mut call = MultiValue::with_capacity(args.len() + 1);
+    call.push_back(Value::Integer(op::ROLL_TABLE));
+    call.extend(args);
+    call_host(lua, call)
 }
 
-/// Rolls `expr` through the call's source; records the roll.
-/// Returns the total, the kept dice (with `dropped` and `expr`) and the roll as a breakdown
-/// shows it (`1d6 [4]`).
-fn roll_with(
-    lua: &Lua,
-    dice: &mut dyn DiceSource,
-    expr: &str,
-) -> mlua::Result<(Value, Table, String)> {
+/// Rolls `expr` through the call's source; records the roll. Returns what
+/// [`op::ROLL`] returns: the total, the expression as rolled, the index of the roll among the
+/// call's, the bytes a breakdown shows of it (`2d6 [3, 5]`), the number of dice kept, then
+/// the kept dice and the dropped ones (the trusted Lua makes the list of dice).
+fn roll_with(lua: &Lua, dice: &mut dyn DiceSource, expr: &Value) -> mlua::Result<MultiValue> {
+    let owned;
+    let borrowed;
+    let text: &str = match expr {
+        Value::String(s) => {
+            borrowed = s.to_str()?;
+            &borrowed
+        }
+        v => {
+            owned = lua.unpack::<String>(v.clone())?;
+            &owned
+        }
+    };
     let limits = lua
         .app_data_ref::<HostData>()
         .map(|d| d.dice_caps)
         .unwrap_or_default();
     let parsed =
-        dice::parse(expr).map_err(|e| mlua::Error::runtime(format!("bad dice `{expr}`: {e}")))?;
+        dice::parse(text).map_err(|e| mlua::Error::runtime(format!("bad dice `{text}`: {e}")))?;
     let mut rolls = dice::roll(&parsed, dice, &limits).map_err(|e| match *e.kind {
         // The umpire stopped typing dice, or the queue holds a value the die cannot show:
         // not a fault in the script, so said plainly (the help says how to go on).
@@ -873,38 +1064,61 @@ fn roll_with(
             let help = e.help().map_or(String::new(), |h| format!(" ({h})"));
             mlua::Error::external(super::error::Refusal(format!("{e}{help}")))
         }
-        _ => mlua::Error::runtime(format!("cannot roll `{expr}`: {e}")),
+        _ => mlua::Error::runtime(format!("cannot roll `{text}`: {e}")),
     })?;
     if rolls.len() != 1 {
         return Err(mlua::Error::runtime(format!(
-            "umpire.roll rolls one expression, not a repeat (`{expr}`)"
+            "umpire.roll rolls one expression, not a repeat (`{text}`)"
         )));
     }
     let roll = rolls.remove(0);
     charge_roll(lua, &roll)?;
-    let list = lua.create_table()?;
-    let dropped = lua.create_table()?;
     let notation = roll.expr();
-    let mut shown = format!("{notation} [");
-    for d in roll.dice() {
-        if d.kept {
-            if list.raw_len() > 0 {
-                shown.push_str(", ");
-            }
-            shown.push_str(&d.value.to_string());
-            list.raw_push(d.value)?;
-        } else {
-            dropped.raw_push(d.value)?;
-        }
+    let count = |n: usize| Value::Integer(i64::try_from(n).unwrap_or(i64::MAX));
+    let dice = roll.dice();
+    let kept = dice.iter().filter(|d| d.kept);
+    // What a breakdown shows of it, `2d6 [3, 5]`: the expression, the kept dice and their
+    // separators.
+    let shown = notation.as_str().len()
+        + 3
+        + kept
+            .clone()
+            .map(|d| digits(d.value) + 2)
+            .sum::<usize>()
+            .saturating_sub(2);
+    let mut out = MultiValue::with_capacity(5 + dice.len());
+    out.push_back(number(roll.total));
+    out.push_back(match expr {
+        Value::String(_) if notation.as_str() == text => expr.clone(),
+        _ => Value::String(lua.create_string(notation.as_str())?),
+    });
+    let mut d = lua
+        .app_data_mut::<HostData>()
+        .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
+    out.push_back(count(d.out.rolls.len()));
+    out.push_back(count(shown));
+    out.push_back(count(kept.clone().count()));
+    out.extend(kept.map(|d| Value::Integer(d.value)));
+    out.extend(
+        dice.iter()
+            .filter(|d| !d.kept)
+            .map(|d| Value::Integer(d.value)),
+    );
+    drop(dice);
+    d.out.rolls.push(roll);
+    Ok(out)
+}
+
+/// The characters of `n` written out.
+fn digits(n: i64) -> usize {
+    let sign = usize::from(n < 0);
+    let mut n = n.unsigned_abs();
+    let mut d = 1;
+    while n >= 10 {
+        n /= 10;
+        d += 1;
     }
-    shown.push(']');
-    list.raw_set("dropped", dropped)?;
-    list.raw_set("expr", notation.as_str())?;
-    let total = number(roll.total);
-    if let Some(mut d) = lua.app_data_mut::<HostData>() {
-        d.out.rolls.push(roll);
-    }
-    Ok((total, list, shown))
+    d + sign
 }
 
 /// A whole number as a Lua integer, anything else as a float.
@@ -916,24 +1130,22 @@ fn number(x: f64) -> Value {
     }
 }
 
-/// `umpire.roll(expr [, {label = …, by = …}])`.
-fn lua_roll(lua: &Lua, (expr, context): (Value, Value)) -> mlua::Result<MultiValue> {
-    call_host(
-        lua,
-        OP_ROLL,
-        MultiValue::from_vec(vec![expr, context]),
-        NO_DICE,
-    )
-}
-
 /// Longest context shown when the umpire is asked for a die.
 const MAX_CONTEXT: usize = 200;
 
-/// What a roll is for and who rolls it, from the second argument of `umpire.roll` (text,
-/// or `{label = …, by = …, title = …}`): `Warriors 1's save · Warriors 1 [war1] (britons)`.
-/// `by` is a unit, side or command handle (shown with its id and, for a unit, its side) or
-/// text; without it the check's title says what the roll belongs to.
-fn roll_context(lua: &Lua, v: Value) -> mlua::Result<Option<String>> {
+/// What a roll is for and who rolls it (`Warriors 1's save · Warriors 1 [war1] (britons)`),
+/// from what `umpire.roll` or `c:roll` was given: a `label`, who rolls it (`by`: the id of a
+/// unit, side or command handle when `by_handle` is true, shown with its name and, for a
+/// unit, its side; or text), and the check's `title`, which says what the roll belongs to
+/// when no `by` is given.
+fn roll_context(
+    lua: &Lua,
+    game: Option<&crate::state::Game>,
+    label: Value,
+    by: Value,
+    by_handle: Value,
+    title: Value,
+) -> mlua::Result<Option<String>> {
     let text = |v: Value| -> mlua::Result<Option<String>> {
         Ok(match v {
             Value::Nil => None,
@@ -941,29 +1153,36 @@ fn roll_context(lua: &Lua, v: Value) -> mlua::Result<Option<String>> {
             v => Some(to_text(lua, &v)?),
         })
     };
-    let mut shown = match v {
-        Value::Table(t) => {
-            let label = text(t.get("label")?)?;
-            let by: Value = t.get("by")?;
-            let who = match &by {
-                Value::Table(h) => {
-                    let mut who = to_text(lua, &by)?;
-                    if h.get::<Option<String>>("kind")?.as_deref() == Some("unit")
-                        && let Some(side) = h.get::<Option<String>>("side")?
-                    {
-                        who.push_str(&format!(" ({side})"));
+    let label = text(label)?;
+    let who = match (&by, by_handle) {
+        (Value::String(id), Value::Boolean(true)) => {
+            let id = id.to_string_lossy();
+            Some(match game {
+                Some(g) => {
+                    let mut who = world::display_name(&id, g.name_ref(&id).unwrap_or(&id));
+                    if let Some(u) = g.unit(&id) {
+                        who.push_str(&format!(" ({})", u.side));
                     }
-                    Some(who)
+                    who
                 }
-                v => text(v.clone())?,
-            };
-            let about = who.or(text(t.get("title")?)?);
-            match (label, about) {
-                (Some(l), Some(a)) => Some(format!("{l} · {a}")),
-                (l, a) => l.or(a),
-            }
+                None => id,
+            })
         }
-        v => text(v)?,
+        (Value::Table(h), _) => {
+            let mut who = to_text(lua, &by)?;
+            if h.get::<Option<String>>("kind")?.as_deref() == Some("unit")
+                && let Some(side) = h.get::<Option<String>>("side")?
+            {
+                who.push_str(&format!(" ({side})"));
+            }
+            Some(who)
+        }
+        (v, _) => text(v.clone())?,
+    };
+    let about = who.or(text(title)?);
+    let mut shown = match (label, about) {
+        (Some(l), Some(a)) => Some(format!("{l} · {a}")),
+        (l, a) => l.or(a),
     };
     if let Some(s) = &mut shown
         && s.len() > MAX_CONTEXT
@@ -995,12 +1214,11 @@ fn lua_random(lua: &Lua, (m, n): (Option<i64>, Option<i64>)) -> mlua::Result<i64
         )));
     }
     let expr = Value::String(lua.create_string(format!("1d{}", hi - lo + 1))?);
-    let (v, _): (i64, Value) = lua.unpack_multi(call_host(
+    let rolled = call_host(
         lua,
-        OP_ROLL,
-        MultiValue::from_vec(vec![expr]),
-        NO_DICE,
-    )?)?;
+        MultiValue::from_vec(vec![Value::Integer(op::ROLL), expr]),
+    )?;
+    let v: i64 = lua.unpack(rolled.front().cloned().unwrap_or(Value::Nil))?;
     Ok(v + lo - 1)
 }
 

@@ -1,19 +1,26 @@
 //! The game as scripts see it during a command or an event: unit handles
-//! (`umpire.unit`, `umpire.units`, unit arguments), their attributes and markers, changes
-//! with a reason, the clock, and each script's `store`.
+//! (`umpire.unit`, `umpire.units`, unit arguments), their attributes and markers, counts of
+//! units, changes with a reason, the clock, and each script's `store`.
 //!
 //! The shell lends the host a [`World`] for one call: the game, and the list its changes are
 //! noted in (the shell's pending transaction, so that an error anywhere rolls every change
 //! back). Every change a script makes carries a reason, which the call hands back as a
 //! [`Note`] for the output and the journal.
 //!
-//! Lua reaches the world through one host function, `world(op, …)`, wrapped by the trusted
-//! Lua (`UNIT`) into handles with methods (`u.sp`, `u:set("sp", 3, "reason")`).
+//! Lua reaches the world through the call's host function with a world operation ([`op`]),
+//! wrapped by the trusted Lua (`UNIT`) into handles with methods (`u.sp`, `u:set("sp", 3,
+//! "reason")`). A handle reads only what it is asked for, one attribute or marker at a time,
+//! and keeps what it read for the rest of the call (until the unit changes): a command that
+//! looks at three attributes of five stands makes fifteen small reads, whatever the schema
+//! declares and however big the army.
+
+use std::ops::Deref;
 
 use mlua::{Lua, LuaSerdeExt, MultiValue, Table, Value};
 
+use super::host::{intern, op};
 pub use crate::state::Note;
-use crate::state::{Change, Expiry, Game, Kind, Selector, StateErrorKind};
+use crate::state::{AttrType, Change, Expiry, Game, Kind, Selector};
 
 /// What a call may read and change: the game, and where its changes are noted.
 pub struct World<'a> {
@@ -50,14 +57,40 @@ fn reason(lua: &Lua, v: Value, what: &str) -> mlua::Result<String> {
     }
 }
 
-fn text(v: &Value, what: &str) -> mlua::Result<String> {
+/// A text argument: read in place from a Lua string (nothing copied), or a whole number
+/// written out.
+enum Text {
+    Lua(mlua::BorrowedStr),
+    Owned(String),
+}
+
+impl Deref for Text {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match self {
+            Text::Lua(s) => s,
+            Text::Owned(s) => s,
+        }
+    }
+}
+
+fn text(v: &Value, what: &str) -> mlua::Result<Text> {
     match v {
-        Value::String(s) => Ok(s.to_str()?.to_string()),
-        Value::Integer(i) => Ok(i.to_string()),
+        Value::String(s) => Ok(Text::Lua(s.to_str()?)),
+        Value::Integer(i) => Ok(Text::Owned(i.to_string())),
         v => Err(runtime(format!(
             "{what} must be text, not a {}",
             v.type_name()
         ))),
+    }
+}
+
+/// An id as Lua should keep it: the string it was given, or a whole number written out.
+fn id_value(lua: &Lua, v: &Value, id: &str) -> mlua::Result<Value> {
+    match v {
+        Value::String(_) => Ok(v.clone()),
+        _ => Ok(Value::String(lua.create_string(id)?)),
     }
 }
 
@@ -88,111 +121,132 @@ pub fn display_name(id: &str, name: &str) -> String {
     }
 }
 
-/// Runs one world operation for Lua. `ops` are listed in [`UNIT`].
+/// The units `selector` picks in `game`, in display order (none is an empty list for
+/// scripts, not an error).
+fn selected(game: &Game, selector: &str) -> mlua::Result<Vec<crate::state::Id>> {
+    let parsed = Selector::parse(selector).map_err(|e| runtime(format!("`{selector}`: {e}")))?;
+    parsed
+        .pick(game)
+        .map_err(|e| runtime(format!("`{selector}`: {e}")))
+}
+
+/// One thing a handle reads: an identity field (`name`, `bare_name`, `kind`, `side`,
+/// `command`) or a declared attribute (stored, or the schema's default). An undeclared
+/// attribute is an error naming the nearest declared ones.
+fn read(lua: &Lua, game: &Game, id: &str, key: &str) -> mlua::Result<Value> {
+    let (kind, attrs) = game
+        .attrs_of(id)
+        .ok_or_else(|| runtime(game.unknown_any(id)))?;
+    let name = || game.name_ref(id).unwrap_or(id);
+    Ok(match key {
+        "id" => Value::String(lua.create_string(id)?),
+        "name" => Value::String(lua.create_string(display_name(id, name()))?),
+        "bare_name" => Value::String(lua.create_string(name())?),
+        "kind" => intern(lua, kind.name())?,
+        "side" => match kind {
+            Kind::Unit => intern(lua, game.find_unit(id).map_err(runtime)?.side.as_str())?,
+            Kind::Command => intern(lua, game.find_command(id).map_err(runtime)?.side.as_str())?,
+            _ => Value::Nil,
+        },
+        "command" => match kind {
+            Kind::Unit => intern(lua, game.find_unit(id).map_err(runtime)?.command.as_str())?,
+            _ => Value::Nil,
+        },
+        attr => {
+            let Some(decl) = game.schema().attrs(kind).get(attr) else {
+                let e = game
+                    .schema()
+                    .attr(kind, attr, &format!("{kind} `{id}`"))
+                    .err();
+                return Err(runtime(e.map_or_else(
+                    || format!("no attribute `{attr}`"),
+                    |e| e.to_string(),
+                )));
+            };
+            let v = attrs.get(attr).unwrap_or(&decl.default);
+            match (v, &decl.ty) {
+                // The few values a choice allows are made once per host.
+                (crate::state::Value::Text(s), AttrType::Choice { .. }) => intern(lua, s)?,
+                _ => super::host::state_to_lua(lua, v)?,
+            }
+        }
+    })
+}
+
+/// Runs world operation `op` (see [`op`]) with its arguments for Lua.
 pub(crate) fn op(
     lua: &Lua,
     world: &mut World<'_>,
     notes: &mut Vec<Note>,
-    name: &str,
-    mut args: MultiValue,
+    op: i64,
+    [a, b, c, d]: [Value; 4],
 ) -> mlua::Result<MultiValue> {
-    let mut arg = || args.pop_front().unwrap_or(Value::Nil);
     let game = &mut *world.game;
-    let out = match name {
-        "unit" => {
-            let id = text(&arg(), "a unit id")?;
-            let u = game.find_unit(&id).map_err(runtime)?;
-            let t = lua.create_table()?;
-            t.set("id", u.id.as_str())?;
-            t.set("name", display_name(u.id.as_str(), &u.name))?;
-            t.set("bare_name", u.name.as_str())?;
-            t.set("side", u.side.as_str())?;
-            t.set("command", u.command.as_str())?;
-            Value::Table(t)
+    let one = |v: Value| Ok(MultiValue::from_vec(vec![v]));
+    match op {
+        op::READ => {
+            let id = text(&a, "an id")?;
+            let key = text(&b, "an attribute name")?;
+            one(read(lua, game, &id, &key)?)
         }
-        "snapshot" => {
-            // Everything a handle reads, in one call: identity, declared attributes (stored
-            // or default) and markers. Handles keep it for the rest of the call.
-            let id = text(&arg(), "an id")?;
+        op::HAS => {
+            let id = text(&a, "a unit id")?;
+            let marker = text(&b, "a marker name")?;
+            // A misspelt marker would quietly read as absent: refuse it as `mark` does.
+            game.schema().check_marker(&marker).map_err(runtime)?;
+            let u = game.find_unit(&id).map_err(runtime)?;
+            one(Value::Boolean(u.marker(&marker).is_some()))
+        }
+        op::MARKERS => {
+            let id = text(&a, "a unit id")?;
+            let u = game.find_unit(&id).map_err(runtime)?;
+            u.markers
+                .iter()
+                .map(|m| intern(lua, &m.name))
+                .collect::<mlua::Result<MultiValue>>()
+        }
+        op::KIND => {
+            let id = text(&a, "an id")?;
             let kind = game
                 .kind_of(&id)
                 .ok_or_else(|| runtime(game.unknown_any(&id)))?;
-            let t = lua.create_table()?;
-            t.raw_set("id", id.as_str())?;
-            let name = game.name_of(&id);
-            t.raw_set("name", display_name(&id, &name))?;
-            t.raw_set("bare_name", name)?;
-            t.raw_set("kind", kind.name())?;
-            let attrs = lua.create_table()?;
-            for name in game.schema().attrs(kind).keys() {
-                if let Some(v) = game.attr(&id, name) {
-                    attrs.raw_set(name.as_str(), super::host::state_to_lua(lua, v)?)?;
-                }
-            }
-            t.raw_set("attrs", attrs)?;
-            let markers = lua.create_table()?;
-            match kind {
-                Kind::Command => {
-                    let c = game.find_command(&id).map_err(runtime)?;
-                    t.raw_set("side", c.side.as_str())?;
-                }
-                Kind::Unit => {
-                    let u = game.find_unit(&id).map_err(runtime)?;
-                    t.raw_set("side", u.side.as_str())?;
-                    t.raw_set("command", u.command.as_str())?;
-                    for m in &u.markers {
-                        markers.raw_set(m.name.as_str(), true)?;
-                    }
-                }
-                _ => {}
-            }
-            t.raw_set("markers", markers)?;
-            Value::Table(t)
+            Ok(MultiValue::from_vec(vec![
+                intern(lua, kind.name())?,
+                id_value(lua, &a, &id)?,
+            ]))
         }
-        "declared_markers" => {
-            let t = lua.create_table()?;
-            for name in game.schema().markers.keys() {
-                t.raw_set(name.as_str(), true)?;
-            }
-            Value::Table(t)
+        op::UNIT => {
+            let id = text(&a, "a unit id")?;
+            game.find_unit(&id).map_err(runtime)?;
+            one(id_value(lua, &a, &id)?)
         }
-        "units" => {
-            let sel = text(&arg(), "a selector")?;
-            let parsed = Selector::parse(&sel).map_err(|e| runtime(format!("`{sel}`: {e}")))?;
-            // Nothing selected is an empty list for scripts, not an error.
-            let ids = match parsed.resolve_ids(game) {
-                Ok(ids) => ids,
-                Err(e) if matches!(e.kind, StateErrorKind::NoMatch { .. }) => Vec::new(),
-                Err(e) => return Err(runtime(format!("`{sel}`: {e}"))),
-            };
-            let t = lua.create_table()?;
-            for id in ids {
-                t.raw_push(id.as_str())?;
-            }
-            Value::Table(t)
+        op::UNITS => {
+            let sel = text(&a, "a selector")?;
+            selected(game, &sel)?
+                .iter()
+                .map(|id| Ok(Value::String(lua.create_string(id.as_str())?)))
+                .collect()
         }
-        "get" => {
-            let id = text(&arg(), "a unit id")?;
-            let attr = text(&arg(), "an attribute name")?;
-            let (kind, _) = game
-                .attrs_of(&id)
-                .ok_or_else(|| runtime(game.unknown_any(&id)))?;
-            game.schema()
-                .attr(kind, &attr, &format!("{kind} `{id}`"))
-                .map_err(runtime)?;
-            match game.attr(&id, &attr) {
-                Some(v) => super::host::state_to_lua(lua, v)?,
-                None => Value::Nil,
-            }
+        op::COUNT => {
+            let sel = text(&a, "a selector")?;
+            let parsed = Selector::parse(&sel).map_err(|e| runtime(format!("`{}`: {e}", &*sel)))?;
+            let n = parsed
+                .count(game)
+                .map_err(|e| runtime(format!("`{}`: {e}", &*sel)))?;
+            one(Value::Integer(i64::try_from(n).unwrap_or(i64::MAX)))
         }
-        "set" => {
-            let id = text(&arg(), "a unit id")?;
-            let attr = text(&arg(), "an attribute name")?;
-            let value = arg();
-            let why = reason(lua, arg(), &format!("changing {id} {attr}"))?;
+        op::SIDES => game
+            .side_ids()
+            .iter()
+            .map(|id| intern(lua, id.as_str()))
+            .collect(),
+        op::SET => {
+            let id = text(&a, "a unit id")?.to_string();
+            let attr = text(&b, "an attribute name")?.to_string();
+            let why = reason(lua, d, &format!("changing {id} {attr}"))?;
             let cap = super::host::limits(lua).text;
             let mut room = cap;
-            let value = super::registry::lua_to_state_within(&value, &mut room).ok_or_else(|| {
+            let value = super::registry::lua_to_state_within(&c, &mut room).ok_or_else(|| {
                 if room == 0 {
                     runtime(format!(
                         "{id} {attr}: the value is more than the {} a value may take (the `text` limit; a club can raise it with `--limit text=16KiB`)",
@@ -205,89 +259,82 @@ pub(crate) fn op(
                     ))
                 }
             })?;
-            let c = game.set_attr(&id, &attr, value).map_err(runtime)?;
-            note(lua, world.changes, notes, c, why)?
+            let change = game.set_attr(&id, &attr, value).map_err(runtime)?;
+            one(note(lua, world.changes, notes, change, why)?)
         }
-        "markers" => {
-            let id = text(&arg(), "a unit id")?;
-            let u = game.find_unit(&id).map_err(runtime)?;
-            let t = lua.create_table()?;
-            for m in &u.markers {
-                t.raw_push(m.name.as_str())?;
-            }
-            Value::Table(t)
-        }
-        "has" => {
-            let id = text(&arg(), "a unit id")?;
-            let marker = text(&arg(), "a marker name")?;
-            // A misspelt marker would quietly read as absent: refuse it as `mark` does.
-            game.schema().check_marker(&marker).map_err(runtime)?;
-            let u = game.find_unit(&id).map_err(runtime)?;
-            Value::Boolean(u.marker(&marker).is_some())
-        }
-        "mark" => {
-            let id = text(&arg(), "a unit id")?;
-            let marker = text(&arg(), "a marker name")?;
-            let why = reason(lua, arg(), &format!("marking {id} {marker}"))?;
-            let expiry = match arg() {
+        op::MARK => {
+            let id = text(&a, "a unit id")?.to_string();
+            let marker = text(&b, "a marker name")?.to_string();
+            let why = reason(lua, c, &format!("marking {id} {marker}"))?;
+            let expiry = match d {
                 Value::Nil => None,
                 v => {
                     let e = text(&v, "an expiry")?;
                     Some(Expiry::parse(&e).map_err(|m| runtime(format!("{marker}: {m}")))?)
                 }
             };
-            let c = game.mark(&id, &marker, expiry).map_err(runtime)?;
-            note(lua, world.changes, notes, c, why)?
+            let change = game.mark(&id, &marker, expiry).map_err(runtime)?;
+            one(note(lua, world.changes, notes, change, why)?)
         }
-        "unmark" => {
-            let id = text(&arg(), "a unit id")?;
-            let marker = text(&arg(), "a marker name")?;
-            let why = reason(lua, arg(), &format!("unmarking {id} {marker}"))?;
-            let c = game.unmark(&id, &marker).map_err(runtime)?;
-            note(lua, world.changes, notes, c, why)?
+        op::UNMARK => {
+            let id = text(&a, "a unit id")?.to_string();
+            let marker = text(&b, "a marker name")?.to_string();
+            let why = reason(lua, c, &format!("unmarking {id} {marker}"))?;
+            let change = game.unmark(&id, &marker).map_err(runtime)?;
+            one(note(lua, world.changes, notes, change, why)?)
         }
-        "clock" => {
-            let t = lua.create_table()?;
+        op::CLOCK => {
             let pos = game.clock().pos;
-            t.set("round", pos.round)?;
-            if let Some(step) = game.step() {
-                t.set("phase", step.phase)?;
-                t.set("side", step.side.map(|s| s.as_str().to_string()))?;
-            }
-            t.set("text", game.clock_text())?;
-            Value::Table(t)
+            let (phase, side) = match game.step() {
+                Some(step) => (
+                    match step.phase {
+                        Some(p) => intern(lua, &p)?,
+                        None => Value::Nil,
+                    },
+                    match step.side {
+                        Some(s) => intern(lua, s.as_str())?,
+                        None => Value::Nil,
+                    },
+                ),
+                None => (Value::Nil, Value::Nil),
+            };
+            Ok(MultiValue::from_vec(vec![
+                Value::Integer(i64::from(pos.round)),
+                phase,
+                side,
+                Value::String(lua.create_string(game.clock_text())?),
+            ]))
         }
-        "store_get" => {
-            let script = text(&arg(), "a script name")?;
-            let key = text(&arg(), "a store key")?;
-            match game.stored(&script, &key) {
+        op::STORE_GET => {
+            let script = text(&a, "a script name")?;
+            let key = text(&b, "a store key")?;
+            one(match game.stored(&script, &key) {
                 Some(v) => lua.to_value(v)?,
                 None => Value::Nil,
-            }
+            })
         }
-        "store_set" => {
-            let script = text(&arg(), "a script name")?;
-            let key = text(&arg(), "a store key")?;
+        op::STORE_SET => {
+            let script = text(&a, "a script name")?.to_string();
+            let key = text(&b, "a store key")?.to_string();
             super::host::check_text(lua, &key, "a store key")?;
-            let value = match arg() {
+            let value = match c {
                 Value::Nil => None,
                 v => Some(stored_value(lua, &script, &key, &v)?),
             };
-            let c = store_set(lua, game, &script, &key, value)?;
-            world.changes.push(c);
-            Value::Nil
+            let change = store_set(lua, game, &script, &key, value)?;
+            world.changes.push(change);
+            one(Value::Nil)
         }
-        "store_keys" => {
-            let script = text(&arg(), "a script name")?;
-            let t = lua.create_table()?;
-            for k in game.store_of(&script).into_iter().flat_map(|m| m.keys()) {
-                t.raw_push(k.as_str())?;
-            }
-            Value::Table(t)
+        op::STORE_KEYS => {
+            let script = text(&a, "a script name")?;
+            game.store_of(&script)
+                .into_iter()
+                .flat_map(|m| m.keys())
+                .map(|k| Ok(Value::String(lua.create_string(k)?)))
+                .collect()
         }
-        other => return Err(runtime(format!("no world operation `{other}`"))),
-    };
-    Ok(MultiValue::from_vec(vec![out]))
+        other => Err(runtime(format!("no world operation {other}"))),
+    }
 }
 
 /// `v` as the JSON to keep under `store.KEY` of `script`: plain data no bigger than the
@@ -361,37 +408,29 @@ fn store_set(
     Ok(c)
 }
 
-/// `world(op, …)` from Lua: the call's world function, or an error outside a call.
-pub(crate) fn lua_world(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue> {
-    super::host::call_host(
-        lua,
-        super::host::OP_WORLD,
-        args,
-        "units and the store can only be used while a command or an event runs, not while the rules load",
-    )
-}
-
 /// Builds the unit API from [`UNIT`]: returns the table of functions the host installs
-/// (`unit`, `units`, `clock`, `handles`, `store`). `kit` is the sandbox's toolkit.
-pub(crate) fn build(lua: &Lua, kit: &Table) -> mlua::Result<Table> {
-    let world = lua.create_function(lua_world)?;
-    super::sandbox::trusted(lua, "umpire units", UNIT)?.call((world, kit.clone()))
+/// (`unit`, `units`, `count`, `sides`, `clock`, `side`, `group`, `handle`, `id_of`, `store`).
+/// `host` is the host's private table (the running call's function at `host[1]`), `ops` the
+/// operation numbers by name and `kit` the sandbox's toolkit.
+pub(crate) fn build(lua: &Lua, host: &Table, ops: &Table, kit: &Table) -> mlua::Result<Table> {
+    super::sandbox::trusted(lua, "umpire units", UNIT)?.call((host, ops, kit.clone()))
 }
 
-/// Trusted Lua: unit handles and the store proxy over `world(op, …)`.
+/// Trusted Lua: unit handles and the store proxy over the world operations.
 const UNIT: &str = r#"
-local world, kit = ...
-local type, tostring, error, setmetatable = type, tostring, error, setmetatable
+local H, OP, kit = ...
+local type, tostring, error, setmetatable, math_type = type, tostring, error, setmetatable, math.type
 local protect, copy = kit.protect, kit.copy
+local READ, HAS, MARKERS, KIND, UNIT, UNITS, COUNT, SIDES, SET, MARK, UNMARK, CLOCK =
+  OP.read, OP.has, OP.markers, OP.kind, OP.unit, OP.units, OP.count, OP.sides, OP.set, OP.mark,
+  OP.unmark, OP.clock
+local STORE_GET, STORE_SET, STORE_KEYS = OP.store_get, OP.store_set, OP.store_keys
 
 local Unit = {}
 local methods = {}
-local fields = { id = true, name = true, bare_name = true, side = true, command = true, kind = true }
 
 -- A handle: an empty table whose id is kept here, out of the scripts' reach; everything
--- else is read from the game when asked. What a call has read is kept for the rest of that
--- call (`cache`, emptied when the host bumps `api.serial`) and dropped for a unit as soon as
--- the unit is changed.
+-- else is read from the game when asked, one attribute or marker at a time.
 local ids = setmetatable({}, { __mode = "k" })
 local function handle(id)
   local h = protect(setmetatable({}, Unit))
@@ -400,52 +439,69 @@ local function handle(id)
 end
 local function id_of(u) return ids[u] end
 
-local api = {}
-local cache, declared, serial = {}, nil, nil
-local function snap(id)
-  -- The host bumps `api.serial` at the start of every call: nothing read before is trusted.
-  if api.serial ~= serial then
-    cache, declared, serial = {}, nil, api.serial
+-- What this call has read, by id: attribute or field name -> value, and under the key
+-- `MARKED` marker name -> on or not. The call's host function (`H[1]`, a new one for every
+-- call) tells calls apart: a new call starts with nothing read. What is read of a unit is
+-- dropped as soon as a script changes that unit.
+local MARKED = {}
+local cache, token = {}, nil
+local function read_of(id)
+  local f = H[1]
+  if f ~= token then cache, token = {}, f end
+  local c = cache[id]
+  if c == nil then
+    c = {}
+    cache[id] = c
   end
-  local s = cache[id]
-  if s == nil then
-    s = world("snapshot", id)
-    cache[id] = s
-  end
-  return s
+  return c, f
 end
-local function changed(id) cache[id] = nil end
+local function changed(id)
+  if H[1] == token then cache[id] = nil end
+end
 
 Unit.__index = function(u, k)
   local m = methods[k]
   if m then return m end
   if type(k) ~= "string" then return nil end
-  local s = snap(id_of(u))
-  if fields[k] then return s[k] end
-  local v = s.attrs[k]
+  local id = ids[u]
+  if k == "id" then return id end
+  local c, f = read_of(id)
+  local v = c[k]
+  if v == nil then
+    -- An undeclared attribute is an error from the host, naming the nearest.
+    v = f(READ, id, k)
+    if v == nil then return nil end
+    c[k] = v
+  end
   -- A list is copied: what one script does to it no other script sees.
   if type(v) == "table" then return copy(v) end
-  if v ~= nil then return v end
-  -- Not a declared attribute: the host says what is wrong.
-  return world("get", id_of(u), k)
+  return v
 end
 Unit.__newindex = function(u, k)
   error("units change through u:set(\"" .. tostring(k) .. "\", value, \"reason\"): every change needs a reason", 2)
 end
 -- How a unit, side or command is shown: `u.name`, its name with its id (`Warriors 7
 -- [war7]`), so a breakdown says which of two "Line infantry 3" is meant.
-Unit.__tostring = function(u) return snap(id_of(u)).name end
+Unit.__tostring = function(u) return u.name end
 Unit.__concat = function(a, b) return tostring(a) .. tostring(b) end
-Unit.__eq = function(a, b) return id_of(a) == id_of(b) end
+Unit.__eq = function(a, b) return ids[a] == ids[b] end
 Unit.__metatable = false
+
+local function self_id(u, method)
+  local id = ids[u]
+  if id == nil then
+    error("u:" .. method .. "(…) is called on a unit, side or command, with a colon", 3)
+  end
+  return id
+end
 
 -- u:get("sp"): an attribute (the same as u.sp).
 function methods:get(attr) return self[attr] end
 -- u:set("sp", 3, "reason"): changes an attribute.
 function methods:set(attr, value, reason)
-  local id = id_of(self)
+  local id = self_id(self, "set")
   changed(id)
-  world("set", id, attr, value, reason)
+  H[1](SET, id, attr, value, reason)
   return self
 end
 -- u:add("sp", -1, "reason"): adds to a number attribute.
@@ -455,65 +511,83 @@ function methods:add(attr, delta, reason)
   if type(v) ~= "number" then error("u:add: `" .. tostring(attr) .. "` is not a number", 2) end
   return self:set(attr, v + delta, reason)
 end
--- u:has("routed"): whether the marker is on.
+-- u:has("routed"): whether the marker is on (an undeclared marker, or a side, is an error
+-- from the host).
 function methods:has(marker)
-  local s = snap(id_of(self))
-  declared = declared or world("declared_markers")
-  if declared[marker] and s.kind == "unit" then return s.markers[marker] == true end
-  -- Undeclared, or not a unit: the host says what is wrong.
-  return world("has", id_of(self), marker)
+  local id = self_id(self, "has")
+  local c, f = read_of(id)
+  local m = c[MARKED]
+  if m == nil then
+    m = {}
+    c[MARKED] = m
+  end
+  local on = m[marker]
+  if on == nil then
+    on = f(HAS, id, marker)
+    if marker ~= nil then m[marker] = on end
+  end
+  return on
 end
 -- u:markers(): the names of its markers.
-function methods:markers() return world("markers", id_of(self)) end
+function methods:markers() return { H[1](MARKERS, self_id(self, "markers")) } end
 -- u:mark("routed", "reason" [, "end of round"]): puts a marker on.
 function methods:mark(marker, reason, expiry)
-  changed(id_of(self))
-  world("mark", id_of(self), marker, reason, expiry)
+  local id = self_id(self, "mark")
+  changed(id)
+  H[1](MARK, id, marker, reason, expiry)
   return self
 end
 -- u:unmark("routed", "reason"): takes it off.
 function methods:unmark(marker, reason)
-  changed(id_of(self))
-  world("unmark", id_of(self), marker, reason)
+  local id = self_id(self, "unmark")
+  changed(id)
+  H[1](UNMARK, id, marker, reason)
   return self
 end
 
+local api = {}
 function api.unit(id)
-  if type(id) == "table" and id_of(id) then return id end
-  return handle(world("unit", id).id)
+  if type(id) == "table" and ids[id] then return id end
+  return handle(H[1](UNIT, id))
 end
 function api.units(selector)
-  local out = {}
-  for i, id in ipairs(world("units", selector)) do out[i] = handle(id) end
+  local out = { H[1](UNITS, selector) }
+  for i = 1, #out do out[i] = handle(out[i]) end
   return out
 end
-function api.clock() return world("clock") end
+function api.count(selector) return H[1](COUNT, selector) end
+function api.sides() return { H[1](SIDES) } end
+function api.clock()
+  local round, phase, side, text = H[1](CLOCK)
+  return { round = round, phase = phase, side = side, text = text }
+end
 -- A side or a command: the same handle, for its attributes (`s.cinc_rating`, `s:set(…)`).
 local function group(kind)
   return function(id)
-    local t = world("snapshot", id)
-    if t.kind ~= kind then
-      error("`" .. tostring(id) .. "` is a " .. t.kind .. ", not a " .. kind, 2)
+    local k, found = H[1](KIND, id)
+    if k ~= kind then
+      error("`" .. tostring(id) .. "` is a " .. k .. ", not a " .. kind, 2)
     end
-    return handle(t.id)
+    return handle(found)
   end
 end
 api.side = group("side")
 api.group = group("command")
 api.handle = handle
+api.id_of = id_of
 
 -- `store`: plain data kept in the game (journalled, undone, replayed), one per script.
 function api.store(script)
   local proxy = protect({})
   return setmetatable(proxy, {
-    __index = function(_, k) return world("store_get", script, k) end,
-    __newindex = function(_, k, v) world("store_set", script, k, v) end,
+    __index = function(_, k) return H[1](STORE_GET, script, k) end,
+    __newindex = function(_, k, v) H[1](STORE_SET, script, k, v) end,
     __pairs = function()
-      local keys, i = world("store_keys", script), 0
+      local keys, i = { H[1](STORE_KEYS, script) }, 0
       return function()
         i = i + 1
         local k = keys[i]
-        if k ~= nil then return k, world("store_get", script, k) end
+        if k ~= nil then return k, H[1](STORE_GET, script, k) end
       end
     end,
     __metatable = false,

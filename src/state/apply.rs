@@ -38,6 +38,26 @@ impl Game {
     }
 
     fn apply_checked(&mut self, change: &Change, schema: bool) -> Result<(), StateError> {
+        self.apply_unkept(change, schema)?;
+        let Game {
+            selections,
+            units,
+            sides,
+            commands,
+            schema,
+            ..
+        } = self;
+        selections.changed(
+            change,
+            units,
+            |id| sides.contains_key(id) || commands.contains_key(id),
+            schema,
+        );
+        Ok(())
+    }
+
+    /// Applies `change`, leaving what the selections keep as it was (see `apply_checked`).
+    fn apply_unkept(&mut self, change: &Change, schema: bool) -> Result<(), StateError> {
         use Change::*;
         match change {
             SetSchema { old, new } => {

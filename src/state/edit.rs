@@ -349,8 +349,10 @@ impl Game {
         let from = self.clock.pos;
         let steps = self.steps();
         let to = next_pos(from, steps.len());
+        // Every unit's markers once, in the map's order (no lookups), then the few that
+        // expire put in display order.
         let mut expired = Vec::new();
-        for unit in self.units() {
+        for unit in self.units.values() {
             for (index, marker) in unit.markers.iter().enumerate() {
                 if marker.expires_leaving(from, &steps) {
                     expired.push(Expired {
@@ -361,6 +363,7 @@ impl Game {
                 }
             }
         }
+        expired.sort_by_cached_key(|e| (self.display_key(&e.unit), e.index));
         Change::Advance { from, to, expired }
     }
 

@@ -161,6 +161,10 @@ pub struct Game {
     /// script name and key.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub(crate) store: BTreeMap<String, BTreeMap<String, serde_json::Value>>,
+    /// What the selectors asked so far pick, kept up to date as changes apply (not part of
+    /// the game: never saved, not compared, not copied).
+    #[serde(skip)]
+    pub(crate) selections: super::selections::Selections,
 }
 
 impl Game {
@@ -276,27 +280,31 @@ impl Game {
 
     /// The display name of `id` (the id itself if it names nothing).
     pub fn name_of(&self, id: &str) -> String {
-        match self.kind_of(id) {
-            Some(Kind::Side) => self.sides[id].name.clone(),
-            Some(Kind::Command) => self.commands[id].name.clone(),
-            Some(Kind::Unit) => self.units[id].name.clone(),
-            Some(Kind::Element) => self.elements[id].name.clone(),
-            None => id.to_string(),
-        }
+        self.name_ref(id).unwrap_or(id).to_string()
     }
 
-    /// The attributes stored on `id`.
+    /// The display name of `id`, if it names something.
+    pub fn name_ref(&self, id: &str) -> Option<&str> {
+        Some(match self.kind_of(id)? {
+            Kind::Side => &self.sides[id].name,
+            Kind::Command => &self.commands[id].name,
+            Kind::Unit => &self.units[id].name,
+            Kind::Element => &self.elements[id].name,
+        })
+    }
+
+    /// The attributes stored on `id` (one lookup per kind, units first).
     pub fn attrs_of(&self, id: &str) -> Option<(Kind, &Attrs)> {
-        let kind = self.kind_of(id)?;
-        Some((
-            kind,
-            match kind {
-                Kind::Side => &self.sides[id].attrs,
-                Kind::Command => &self.commands[id].attrs,
-                Kind::Unit => &self.units[id].attrs,
-                Kind::Element => &self.elements[id].attrs,
-            },
-        ))
+        if let Some(u) = self.units.get(id) {
+            return Some((Kind::Unit, &u.attrs));
+        }
+        if let Some(e) = self.elements.get(id) {
+            return Some((Kind::Element, &e.attrs));
+        }
+        if let Some(c) = self.commands.get(id) {
+            return Some((Kind::Command, &c.attrs));
+        }
+        self.sides.get(id).map(|s| (Kind::Side, &s.attrs))
     }
 
     /// The value of attribute `attr` of `id`: the stored value, else the schema's default.
@@ -325,6 +333,26 @@ impl Game {
                 .map(|(k, v)| (k.as_str(), v)),
         );
         out
+    }
+
+    /// Where unit `id` comes in display order: its side's place among the sides, its
+    /// command's among the side's, its own among the command's.
+    pub fn display_key(&self, id: &Id) -> Option<(usize, usize, usize)> {
+        let u = self.units.get(id)?;
+        let side = self.side_order.iter().position(|s| *s == u.side)?;
+        let command = self
+            .sides
+            .get(&u.side)?
+            .commands
+            .iter()
+            .position(|c| *c == u.command)?;
+        let at = self
+            .commands
+            .get(&u.command)?
+            .units
+            .iter()
+            .position(|x| x == id)?;
+        Some((side, command, at))
     }
 
     /// The unit `id`, or an error suggesting the nearest unit ids and names.

@@ -18,6 +18,7 @@ pub mod marker;
 pub mod roster;
 pub mod schema;
 mod schema_load;
+mod selections;
 pub mod selector;
 pub(crate) mod toml_doc;
 pub mod value;

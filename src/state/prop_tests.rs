@@ -163,3 +163,61 @@ proptest! {
         prop_assert_eq!(serde_json::to_string(&g).unwrap(), serde_json::to_string(&start).unwrap());
     }
 }
+
+/// Selectors without names, over what `run` changes: attributes, markers, sides.
+const SELECTORS: [&str; 8] = [
+    "sp<4",
+    "quality=elite|good",
+    "marked:routed",
+    "unmarked:activated sp>2",
+    "side:britons marked:disordered|suppressed",
+    "type:INF*|CAV* quality!=poor",
+    "marked:routed unmarked:ambush|suppressed",
+    "general=false sp>=6",
+];
+
+/// What each selector counts and picks in `g`, against a copy that keeps nothing (and so
+/// works everything out afresh).
+fn same_as_afresh(g: &Game) -> Result<(), TestCaseError> {
+    let fresh = g.clone();
+    for text in SELECTORS {
+        let s = Selector::parse(text).unwrap();
+        let kept = (s.count(g).ok(), s.pick(g).ok());
+        let afresh = (s.count(&fresh).ok(), s.pick(&fresh).ok());
+        prop_assert_eq!(&kept, &afresh, "{}", text);
+        let resolved = match s.resolve_ids(&fresh) {
+            Ok(ids) => Some(ids),
+            Err(e) if matches!(e.kind, StateErrorKind::NoMatch { .. }) => Some(Vec::new()),
+            Err(_) => None,
+        };
+        prop_assert_eq!(&kept.1, &resolved, "{}", text);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn what_the_game_keeps_of_a_selector_follows_every_change(
+        ops in prop::collection::vec(op(), 0..60)
+    ) {
+        let mut g = Game::new(Schema::from_toml("schema.toml", SCHEMA).unwrap());
+        g.add_side("britons", "Britons").unwrap();
+        let roster = load_roster(&g, "romans.toml", ROMANS).unwrap();
+        g.apply_all(&roster).unwrap();
+        let mut log: Vec<Change> = Vec::new();
+        same_as_afresh(&g)?;
+        for (n, op) in ops.iter().enumerate() {
+            if let Ok(changes) = run(&mut g, op, n) {
+                log.extend(changes);
+            }
+            same_as_afresh(&g)?;
+        }
+        // Undone one change at a time, as `undo` does.
+        while let Some(c) = log.pop() {
+            g.revert(&c).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            same_as_afresh(&g)?;
+        }
+    }
+}

@@ -8,13 +8,17 @@
 //! type:INF*            attribute glob (`*`, `?`; case-insensitive; any item of a list)
 //! sp<3  sp>=6  quality=elite  flank!=true
 //! marked:routed  unmarked:activated
+//! marked:routed|out_of_command  off_table=eliminated|routed_off  type:INF*|CAV*
 //! all
 //! ```
 //!
 //! Names (bare words) are a union: `leg1 leg2` selects both. Every other term filters, and
-//! all filters must hold: `side:romans type:INF* sp<3`. Parsing ([`Selector::parse`]) only
-//! checks syntax; [`Selector::resolve`] checks names against a game and errors point at the
-//! term (a [`Span`] of the input) with the nearest names.
+//! all filters must hold: `side:romans type:INF* sp<3`. Within a term, `|` lists
+//! alternatives: a test holds if any of them does (`marked:a|b`: marked with either), and a
+//! negative one (`unmarked:a|b`, `quality!=green|trained`) if none does. Parsing
+//! ([`Selector::parse`]) only checks syntax; [`Selector::resolve`] checks names against a
+//! game and errors point at the term (a [`Span`] of the input) with the nearest names.
+//! [`Selector::count`] counts what a selector picks without listing it.
 
 use serde::Serialize;
 
@@ -167,7 +171,7 @@ impl Selector {
         let mut filters = Vec::new();
         for t in &self.terms {
             match &t.kind {
-                TermKind::Side(s) if base.is_none() => {
+                TermKind::Side(s) if base.is_none() && !s.contains('|') => {
                     let side = find_group(game, Kind::Side, s).map_err(|e| e.with_span(t.span))?;
                     let side = game.side(side.as_str()).expect("found");
                     base = Some(
@@ -176,7 +180,7 @@ impl Selector {
                             .collect(),
                     );
                 }
-                TermKind::Command(c) if base.is_none() => {
+                TermKind::Command(c) if base.is_none() && !c.contains('|') => {
                     let c = find_group(game, Kind::Command, c).map_err(|e| e.with_span(t.span))?;
                     base = Some(
                         game.units_of(game.command(c.as_str()).expect("found"))
@@ -190,7 +194,7 @@ impl Selector {
         let base = base.unwrap_or_else(|| game.units().collect());
         let out: Vec<&Unit> = base
             .into_iter()
-            .filter(|u| filters.iter().all(|f| f.matches(game, u)))
+            .filter(|u| filters.iter().all(|f| f.matches(u)))
             .collect();
         if out.is_empty() {
             return Err(StateError::from(StateErrorKind::NoMatch {
@@ -209,6 +213,104 @@ impl Selector {
             .map(|u| u.id.clone())
             .collect())
     }
+
+    /// How many units the selector picks in `game` (none is 0, not an error); names are
+    /// checked as [`Selector::resolve`] checks them. A selector without names is answered
+    /// from what the game keeps (see [`Selections`](super::selections)): testing every unit
+    /// only the first time it is asked.
+    pub fn count(&self, game: &Game) -> Result<usize, StateError> {
+        if self.names_units() {
+            return self.resolve_or_none(game).map(|units| units.len());
+        }
+        let filters = self.filters(game)?;
+        // Everything, or a side or a command alone: the lengths of the lists.
+        match filters.as_slice() {
+            [] => Ok(game.units.len()),
+            [Filter::Side(sides)] => Ok(sides
+                .iter()
+                .filter_map(|s| game.side(s.as_str()))
+                .flat_map(|s| game.commands_of(s))
+                .map(|c| c.units.len())
+                .sum()),
+            [Filter::Command(commands)] => Ok(commands
+                .iter()
+                .filter_map(|c| game.command(c.as_str()))
+                .map(|c| c.units.len())
+                .sum()),
+            _ => game.selections.with(game, self, |picked| picked.len()),
+        }
+    }
+
+    /// The ids of the units the selector picks in `game`, in display order (none is an empty
+    /// list, not an error). A selector without names that picks a few units is answered from
+    /// what the game keeps, as [`Selector::count`] is.
+    pub fn pick(&self, game: &Game) -> Result<Vec<Id>, StateError> {
+        let few = if self.names_units() {
+            None
+        } else {
+            match self.filters(game)?.as_slice() {
+                [] | [Filter::Side(_)] | [Filter::Command(_)] => None,
+                _ => game.selections.with(game, self, |picked| {
+                    (picked.len() <= FEW).then(|| picked.iter().cloned().collect::<Vec<_>>())
+                })?,
+            }
+        };
+        match few {
+            Some(mut ids) => {
+                ids.sort_by_cached_key(|id| game.display_key(id));
+                Ok(ids)
+            }
+            None => Ok(self
+                .resolve_or_none(game)?
+                .into_iter()
+                .map(|u| u.id.clone())
+                .collect()),
+        }
+    }
+
+    /// Whether the selector names units (ids, names, or a side or command by its bare name).
+    fn names_units(&self) -> bool {
+        self.terms
+            .iter()
+            .any(|t| matches!(t.kind, TermKind::Name(_)))
+    }
+
+    /// [`Selector::resolve`], with nothing picked an empty list.
+    fn resolve_or_none<'g>(&self, game: &'g Game) -> Result<Vec<&'g Unit>, StateError> {
+        match self.resolve(game) {
+            Err(e) if matches!(e.kind, StateErrorKind::NoMatch { .. }) => Ok(Vec::new()),
+            r => r,
+        }
+    }
+
+    /// The terms other than names and `all`, ready to test units.
+    pub(super) fn filters(&self, game: &Game) -> Result<Vec<Filter>, StateError> {
+        self.terms
+            .iter()
+            .filter(|t| !matches!(t.kind, TermKind::All | TermKind::Name(_)))
+            .map(|t| Filter::new(game, t))
+            .collect()
+    }
+}
+
+/// Most units [`Selector::pick`] puts in display order from what the game keeps; a selector
+/// that picks more is listed by testing the units in display order.
+const FEW: usize = 64;
+
+/// The alternatives of a term's text (`a|b`), each non-empty.
+fn alternatives(text: &str) -> impl Iterator<Item = &str> {
+    text.split('|')
+}
+
+/// Checks that every alternative of `text` (a term's name, pattern or value) is non-empty.
+fn check_alternatives(text: &str, word: &str, span: Span) -> Result<(), StateError> {
+    if alternatives(text).any(str::is_empty) {
+        return Err(syntax(
+            format!("expected a name on each side of `|` in `{word}`"),
+            span,
+        ));
+    }
+    Ok(())
 }
 
 fn parse_term(word: &str, span: Span) -> Result<Term, StateError> {
@@ -221,6 +323,7 @@ fn parse_term(word: &str, span: Span) -> Result<Term, StateError> {
             if rest.is_empty() {
                 return Err(syntax(format!("expected a name after `{p}`"), span));
             }
+            check_alternatives(rest, word, span)?;
             let rest = rest.to_string();
             return term(match p {
                 "side:" => TermKind::Side(rest),
@@ -261,6 +364,7 @@ fn parse_term(word: &str, span: Span) -> Result<Term, StateError> {
         if value.is_empty() {
             return Err(syntax(format!("expected a value after `{word}`"), span));
         }
+        check_alternatives(value, word, span)?;
         let numeric = matches!(op, CmpOp::Lt | CmpOp::Le | CmpOp::Gt | CmpOp::Ge);
         if numeric && value.replace('−', "-").parse::<f64>().is_err() {
             return Err(syntax(
@@ -283,6 +387,7 @@ fn parse_term(word: &str, span: Span) -> Result<Term, StateError> {
                 span,
             ));
         }
+        check_alternatives(pattern, word, span)?;
         return term(TermKind::Glob {
             attr: attr.to_string(),
             pattern: pattern.to_string(),
@@ -348,6 +453,13 @@ fn resolve_name<'g>(game: &'g Game, name: &str) -> Result<Vec<&'g Unit>, StateEr
 
 /// A side or command by id, or by a unique prefix of its id or name.
 fn find_group(game: &Game, kind: Kind, name: &str) -> Result<Id, StateError> {
+    let exact = match kind {
+        Kind::Side => game.sides.get_key_value(name).map(|(id, _)| id),
+        _ => game.commands.get_key_value(name).map(|(id, _)| id),
+    };
+    if let Some(id) = exact {
+        return Ok(id.clone());
+    }
     let all: Vec<(&Id, &str)> = match kind {
         Kind::Side => game
             .sides
@@ -382,12 +494,51 @@ fn find_group(game: &Game, kind: Kind, name: &str) -> Result<Id, StateError> {
     }
 }
 
-enum Filter {
-    Side(Id),
-    Command(Id),
-    Marked(String, bool),
-    Glob(String, Vec<char>),
-    Compare(String, CmpOp, String),
+/// A term other than a name, made ready to test units: its names found, its values parsed
+/// and lowercased once, the schema's default of its attribute at hand.
+pub(super) enum Filter {
+    Side(Vec<Id>),
+    Command(Vec<Id>),
+    /// Markers, and whether the unit must carry one of them (`marked:`) or none (`unmarked:`).
+    Marked(Vec<String>, bool),
+    Glob {
+        attr: String,
+        default: Option<Value>,
+        patterns: Vec<Vec<char>>,
+    },
+    Compare {
+        attr: String,
+        default: Option<Value>,
+        op: CmpOp,
+        values: Vec<Wanted>,
+    },
+}
+
+/// A value a comparison tests against: as lowercase text, and as a number if it is one.
+pub(super) struct Wanted {
+    text: String,
+    number: Option<f64>,
+}
+
+impl Wanted {
+    /// Whether `v` compares with this value by `op`: numbers numerically, anything else as
+    /// text without regard to case (only `=` and `!=`).
+    fn holds(&self, op: CmpOp, v: &Value) -> bool {
+        if let (Some(a), Some(b)) = (v.as_f64(), self.number) {
+            return a.partial_cmp(&b).is_some_and(|o| op.holds(o));
+        }
+        let eq = match v {
+            Value::Text(s) if s.is_ascii() && self.text.is_ascii() => {
+                s.eq_ignore_ascii_case(&self.text)
+            }
+            v => v.to_string().to_lowercase() == self.text,
+        };
+        match op {
+            CmpOp::Eq => eq,
+            CmpOp::Ne => !eq,
+            _ => false,
+        }
+    }
 }
 
 impl Filter {
@@ -407,57 +558,100 @@ impl Filter {
                 })
                 .map_err(at)
         };
+        let default = |a: &str| game.schema().unit.get(a).map(|d| d.default.clone());
+        let groups = |kind: Kind, names: &str| {
+            let mut ids = alternatives(names)
+                .map(|n| find_group(game, kind, n).map_err(at))
+                .collect::<Result<Vec<_>, _>>()?;
+            ids.sort();
+            ids.dedup();
+            Ok::<_, StateError>(ids)
+        };
         Ok(match &t.kind {
-            TermKind::Side(s) => Filter::Side(find_group(game, Kind::Side, s).map_err(at)?),
-            TermKind::Command(c) => {
-                Filter::Command(find_group(game, Kind::Command, c).map_err(at)?)
-            }
+            TermKind::Side(s) => Filter::Side(groups(Kind::Side, s)?),
+            TermKind::Command(c) => Filter::Command(groups(Kind::Command, c)?),
             TermKind::Marked(m) | TermKind::Unmarked(m) => {
-                // Undeclared markers still on some unit (the schema changed) still select.
-                if let Err(e) = game.schema().check_marker(m)
-                    && !game.units.values().any(|u| u.marker(m).is_some())
-                {
-                    return Err(at(e));
+                let names: Vec<String> = alternatives(m).map(str::to_string).collect();
+                for m in &names {
+                    // Undeclared markers still on some unit (the schema changed) still select.
+                    if let Err(e) = game.schema().check_marker(m)
+                        && !game.units.values().any(|u| u.marker(m).is_some())
+                    {
+                        return Err(at(e));
+                    }
                 }
-                Filter::Marked(m.clone(), matches!(t.kind, TermKind::Marked(_)))
+                Filter::Marked(names, matches!(t.kind, TermKind::Marked(_)))
             }
             TermKind::Glob { attr, pattern } => {
                 attr_known(attr)?;
-                Filter::Glob(attr.clone(), pattern.to_lowercase().chars().collect())
+                Filter::Glob {
+                    attr: attr.clone(),
+                    default: default(attr),
+                    patterns: alternatives(pattern)
+                        .map(|p| p.to_lowercase().chars().collect())
+                        .collect(),
+                }
             }
             TermKind::Compare { attr, op, value } => {
                 attr_known(attr)?;
-                Filter::Compare(attr.clone(), *op, value.replace('−', "-"))
+                let value = value.replace('−', "-");
+                Filter::Compare {
+                    attr: attr.clone(),
+                    default: default(attr),
+                    op: *op,
+                    values: alternatives(&value)
+                        .map(|v| Wanted {
+                            text: v.to_lowercase(),
+                            number: v.parse().ok(),
+                        })
+                        .collect(),
+                }
             }
             TermKind::All | TermKind::Name(_) => unreachable!("not a filter"),
         })
     }
 
-    fn matches(&self, game: &Game, u: &Unit) -> bool {
+    /// Whether unit `u` passes this term.
+    pub(super) fn matches(&self, u: &Unit) -> bool {
+        fn value<'a>(u: &'a Unit, attr: &str, default: &'a Option<Value>) -> Option<&'a Value> {
+            u.attrs.get(attr).or(default.as_ref())
+        }
         match self {
-            Filter::Side(s) => u.side == *s,
-            Filter::Command(c) => u.command == *c,
-            Filter::Marked(m, want) => u.marker(m).is_some() == *want,
-            Filter::Glob(attr, pat) => match game.attr(u.id.as_str(), attr) {
-                Some(Value::List(items)) => items.iter().any(|v| glob(pat, &v.to_string())),
-                Some(v) => glob(pat, &v.to_string()),
-                None => false,
-            },
-            Filter::Compare(attr, op, value) => {
-                let Some(v) = game.attr(u.id.as_str(), attr) else {
+            Filter::Side(s) => s.contains(&u.side),
+            Filter::Command(c) => c.contains(&u.command),
+            Filter::Marked(names, want) => {
+                u.markers.iter().any(|m| names.contains(&m.name)) == *want
+            }
+            Filter::Glob {
+                attr,
+                default,
+                patterns,
+            } => {
+                let any = |text: &str| patterns.iter().any(|p| glob(p, text));
+                match value(u, attr, default) {
+                    Some(Value::List(items)) => items.iter().any(|v| match v {
+                        Value::Text(s) => any(s),
+                        v => any(&v.to_string()),
+                    }),
+                    Some(Value::Text(s)) => any(s),
+                    Some(v) => any(&v.to_string()),
+                    None => false,
+                }
+            }
+            Filter::Compare {
+                attr,
+                default,
+                op,
+                values,
+            } => {
+                let Some(v) = value(u, attr, default) else {
                     return false;
                 };
-                match (v.as_f64(), value.parse::<f64>()) {
-                    (Some(a), Ok(b)) => a.partial_cmp(&b).is_some_and(|o| op.holds(o)),
-                    _ => {
-                        let a = v.to_string().to_lowercase();
-                        let eq = a == value.to_lowercase();
-                        match op {
-                            CmpOp::Eq => eq,
-                            CmpOp::Ne => !eq,
-                            _ => false,
-                        }
-                    }
+                // A negative test holds when no alternative is equal.
+                if *op == CmpOp::Ne {
+                    values.iter().all(|w| w.holds(*op, v))
+                } else {
+                    values.iter().any(|w| w.holds(*op, v))
                 }
             }
         }
@@ -466,11 +660,38 @@ impl Filter {
 
 /// Case-insensitive glob with `*` and `?` (the pattern is already lowercase).
 fn glob(pattern: &[char], text: &str) -> bool {
+    if text.is_ascii() && pattern.iter().all(char::is_ascii) {
+        return glob_ascii(pattern, text.as_bytes());
+    }
     let text: Vec<char> = text.to_lowercase().chars().collect();
     let (mut p, mut t) = (0, 0);
     let (mut star, mut mark) = (None, 0);
     while t < text.len() {
         if p < pattern.len() && (pattern[p] == '?' || pattern[p] == text[t]) {
+            p += 1;
+            t += 1;
+        } else if p < pattern.len() && pattern[p] == '*' {
+            star = Some(p);
+            mark = t;
+            p += 1;
+        } else if let Some(s) = star {
+            p = s + 1;
+            mark += 1;
+            t = mark;
+        } else {
+            return false;
+        }
+    }
+    pattern[p..].iter().all(|&c| c == '*')
+}
+
+/// [`glob`] for ASCII text and pattern, without making a lowercase copy of the text.
+fn glob_ascii(pattern: &[char], text: &[u8]) -> bool {
+    let (mut p, mut t) = (0, 0);
+    let (mut star, mut mark) = (None, 0);
+    while t < text.len() {
+        let c = char::from(text[t].to_ascii_lowercase());
+        if p < pattern.len() && (pattern[p] == '?' || pattern[p] == c) {
             p += 1;
             t += 1;
         } else if p < pattern.len() && pattern[p] == '*' {

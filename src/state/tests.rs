@@ -654,6 +654,40 @@ fn status_renders_aligned_strength_bars() {
 }
 
 #[test]
+fn the_status_of_some_units_is_the_whole_board_cut_down_to_them() {
+    let mut g = game();
+    g.set_attr("leg2", "sp", Value::Int(3)).unwrap();
+    let ids: Vec<String> = g.units().map(|u| u.id.to_string()).collect();
+    // Every run of consecutive units, and two scattered ones, in either order.
+    let mut picks: Vec<Vec<&str>> = (0..ids.len())
+        .flat_map(|i| (i + 1..=ids.len()).map(move |j| (i, j)))
+        .map(|(i, j)| ids[i..j].iter().map(String::as_str).collect())
+        .collect();
+    picks.push(vec![ids[ids.len() - 1].as_str(), ids[0].as_str()]);
+    for pick in picks {
+        let mut board = g.status();
+        for side in &mut board.sides {
+            for c in &mut side.commands {
+                c.units.retain(|u| pick.contains(&u.id.as_str()));
+            }
+            side.commands.retain(|c| !c.units.is_empty());
+            side.unit_count = side.commands.iter().map(|c| c.units.len()).sum();
+            if let Some(total) = &mut side.strength {
+                let lines = side.commands.iter().flat_map(|c| &c.units);
+                let (v, m) = lines
+                    .filter(|u| u.away.is_none())
+                    .filter_map(|u| u.strength)
+                    .fold((0.0, 0.0), |(v, m), s| (v + s.value, m + s.max));
+                (total.value, total.max) = (v, m);
+            }
+        }
+        board.sides.retain(|s| !s.commands.is_empty());
+        assert_eq!(g.status_of(&pick), board, "{pick:?}");
+    }
+    assert!(g.status_of(&["nobody"]).sides.is_empty());
+}
+
+#[test]
 fn a_saved_game_is_checked_when_read_back() {
     let g = game();
     g.check().unwrap();

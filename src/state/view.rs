@@ -1,6 +1,7 @@
 //! What `show` and `status` display: plain data (serialisable as the documented JSON shapes,
 //! see `docs/state.md`) and a plain-text renderer for `status`.
 
+use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use indexmap::IndexMap;
@@ -8,6 +9,7 @@ use serde::Serialize;
 
 use super::error::StateError;
 use super::game::{Game, Unit};
+use super::id::Id;
 use super::schema::StrengthMax;
 use super::value::Value;
 
@@ -193,6 +195,84 @@ impl Game {
         (*v != spec.present).then(|| v.to_string())
     }
 
+    /// A unit's line of `status`.
+    fn unit_line(&self, u: &Unit) -> UnitLine {
+        UnitLine {
+            id: u.id.to_string(),
+            key: self
+                .schema
+                .status
+                .attrs
+                .iter()
+                .map(|a| {
+                    self.attr(u.id.as_str(), a)
+                        .cloned()
+                        .unwrap_or(Value::Text(String::new()))
+                })
+                .collect(),
+            strength: self.strength(u),
+            markers: u.markers.iter().map(|m| m.name.clone()).collect(),
+            away: self.away(u),
+        }
+    }
+
+    /// The data of `status` for the units `ids` alone, with their sides and commands (those
+    /// without a unit listed are left out): a side's count and strength are those of the
+    /// units listed. Only the commands of those units are looked into, so a few units cost
+    /// the same in a game of any size.
+    pub fn status_of(&self, ids: &[&str]) -> Status {
+        let keep: HashSet<&str> = ids.iter().copied().collect();
+        let involved: HashSet<&Id> = ids
+            .iter()
+            .filter_map(|id| self.units.get(*id))
+            .map(|u| &u.command)
+            .collect();
+        let sides = self
+            .sides()
+            .filter_map(|s| {
+                let commands: Vec<CommandStatus> = self
+                    .commands_of(s)
+                    .filter(|c| involved.contains(&c.id))
+                    .map(|c| CommandStatus {
+                        id: c.id.to_string(),
+                        name: c.name.clone(),
+                        units: self
+                            .units_of(c)
+                            .filter(|u| keep.contains(u.id.as_str()))
+                            .map(|u| self.unit_line(u))
+                            .collect(),
+                    })
+                    .filter(|c| !c.units.is_empty())
+                    .collect();
+                if commands.is_empty() {
+                    return None;
+                }
+                let lines = commands.iter().flat_map(|c| &c.units);
+                let strength = self.schema.status.strength.as_ref().map(|_| {
+                    let (value, max) = lines
+                        .clone()
+                        .filter(|l| l.away.is_none())
+                        .filter_map(|l| l.strength)
+                        .fold((0.0, 0.0), |(v, m), s| (v + s.value, m + s.max));
+                    Strength { value, max }
+                });
+                Some(SideStatus {
+                    id: s.id.to_string(),
+                    name: s.name.clone(),
+                    unit_count: lines.count(),
+                    strength,
+                    commands,
+                })
+            })
+            .collect();
+        Status {
+            clock: self.clock_text(),
+            key_attrs: self.schema.status.attrs.clone(),
+            strength_attr: self.schema.status.strength.clone(),
+            sides,
+        }
+    }
+
     /// The data of `status`.
     pub fn status(&self) -> Status {
         let spec = &self.schema.status;
@@ -204,24 +284,7 @@ impl Game {
                     .map(|c| CommandStatus {
                         id: c.id.to_string(),
                         name: c.name.clone(),
-                        units: self
-                            .units_of(c)
-                            .map(|u| UnitLine {
-                                id: u.id.to_string(),
-                                key: spec
-                                    .attrs
-                                    .iter()
-                                    .map(|a| {
-                                        self.attr(u.id.as_str(), a)
-                                            .cloned()
-                                            .unwrap_or(Value::Text(String::new()))
-                                    })
-                                    .collect(),
-                                strength: self.strength(u),
-                                markers: u.markers.iter().map(|m| m.name.clone()).collect(),
-                                away: self.away(u),
-                            })
-                            .collect(),
+                        units: self.units_of(c).map(|u| self.unit_line(u)).collect(),
                     })
                     .collect();
                 let lines = commands.iter().flat_map(|c| &c.units);

@@ -329,29 +329,13 @@ pub fn status(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
             .filter_map(|id| game.view(id).ok())
             .collect()
     };
-    let mut board = game.status();
-    if selected {
+    let board = if !selected {
+        game.status()
+    } else {
         // The same board, with only the units selected (and their sides and commands).
-        let keep: std::collections::HashSet<&str> = views.iter().map(|v| v.id.as_str()).collect();
-        for side in &mut board.sides {
-            for c in &mut side.commands {
-                c.units.retain(|u| keep.contains(u.id.as_str()));
-            }
-            side.commands.retain(|c| !c.units.is_empty());
-            side.unit_count = side.commands.iter().map(|c| c.units.len()).sum();
-            if let Some(total) = &mut side.strength {
-                let lines = side
-                    .commands
-                    .iter()
-                    .flat_map(|c| &c.units)
-                    .filter(|u| u.away.is_none())
-                    .filter_map(|u| u.strength);
-                (total.value, total.max) =
-                    lines.fold((0.0, 0.0), |(v, m), s| (v + s.value, m + s.max));
-            }
-        }
-        board.sides.retain(|s| !s.commands.is_empty());
-    }
+        let keep: Vec<&str> = views.iter().map(|v| v.id.as_str()).collect();
+        game.status_of(&keep)
+    };
     let board = board.render(100);
     Ok(Output::new("status")
         .field("clock", game.clock_text())
