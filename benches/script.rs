@@ -20,7 +20,7 @@ use criterion::{Criterion, criterion_group};
 use std::hint::black_box;
 use umpire::dice::{self, DiceBox};
 use umpire::engine::Session;
-use umpire::script::{Control, Limits, RuleSource, load};
+use umpire::script::{Budgets, Control, RuleSource, load};
 
 const RULES: &str = r#"
 umpire.command { name = "noop", run = function() end }
@@ -45,7 +45,7 @@ fn bench_rules() -> (tempfile::TempDir, umpire::script::Loaded) {
     std::fs::create_dir_all(dir.path().join("rulesets/bench")).unwrap();
     std::fs::write(dir.path().join("rulesets/bench/init.lua"), RULES).unwrap();
     let src = RuleSource::new(dir.path(), Some("bench"));
-    let loaded = load(&src, Limits::DEFAULT, Arc::default()).unwrap();
+    let loaded = load(&src, Budgets::DEFAULT, Arc::default()).unwrap();
     (dir, loaded)
 }
 
@@ -77,7 +77,7 @@ fn script(c: &mut Criterion) {
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let demo = RuleSource::new(&repo, Some("demo"));
     c.bench_function("script/reload_demo", |b| {
-        b.iter(|| black_box(load(&demo, Limits::DEFAULT, Control::new()).unwrap()))
+        b.iter(|| black_box(load(&demo, Budgets::DEFAULT, Control::new()).unwrap()))
     });
     // Every ruleset shipped, each with every house rule that loads on it.
     let rulesets: Vec<String> = std::fs::read_dir(repo.join("rulesets"))
@@ -103,7 +103,7 @@ fn script(c: &mut Criterion) {
             for h in &house {
                 let mut with = s.clone();
                 with.house.push(h.clone());
-                if load(&with, Limits::DEFAULT, Arc::default()).is_ok() {
+                if load(&with, Budgets::DEFAULT, Arc::default()).is_ok() {
                     s = with;
                 }
             }
@@ -113,7 +113,7 @@ fn script(c: &mut Criterion) {
     c.bench_function("script/reload_all_shipped_rules", |b| {
         b.iter(|| {
             for s in &sources {
-                black_box(load(s, Limits::DEFAULT, Arc::default()).unwrap());
+                black_box(load(s, Budgets::DEFAULT, Arc::default()).unwrap());
             }
         })
     });

@@ -110,8 +110,8 @@ impl Limits {
     }
 
     /// The budgets of one script call, as the Lua host takes them.
-    pub fn script(&self) -> crate::script::Limits {
-        crate::script::Limits {
+    pub fn script(&self) -> crate::script::Budgets {
+        crate::script::Budgets {
             instructions: self.script_instructions,
             deadline: self.script_time,
             memory: self.script_memory,

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::repo;
 use umpire::dice::DiceBox;
-use umpire::script::{Budget, Control, Limits, ScriptHost};
+use umpire::script::{Budget, Budgets, Control, ScriptHost};
 
 /// Every class of runaway the issue names, and variants: (class, code).
 const RUNAWAYS: &[(&str, &str)] = &[
@@ -104,7 +104,7 @@ const RUNAWAYS: &[(&str, &str)] = &[
 
 /// Runs `code` on a fresh demo host under `limits`; interrupts it after `ctrl_c` if given.
 /// Which budget stopped it, and how long it ran.
-fn run(code: &str, limits: Limits, ctrl_c: Option<Duration>) -> (Option<Budget>, Duration) {
+fn run(code: &str, limits: Budgets, ctrl_c: Option<Duration>) -> (Option<Budget>, Duration) {
     let mut host =
         ScriptHost::new(limits, repo().join("rulesets"), repo().join("scripts")).expect("a host");
     let control = Control::new();
@@ -136,11 +136,11 @@ const CTRL_C: Duration = Duration::from_millis(150);
 /// The three measures for one class: (budget, time) by default; time past the deadline;
 /// time past Ctrl-C.
 fn measure(code: &str) -> ((Option<Budget>, Duration), Duration, Duration) {
-    let by_default = run(code, Limits::DEFAULT, None);
-    let no_count = Limits {
+    let by_default = run(code, Budgets::DEFAULT, None);
+    let no_count = Budgets {
         instructions: u64::MAX,
         deadline: DEADLINE,
-        ..Limits::DEFAULT
+        ..Budgets::DEFAULT
     };
     let (b, t) = run(code, no_count, None);
     assert!(
@@ -148,7 +148,7 @@ fn measure(code: &str) -> ((Option<Budget>, Duration), Duration, Duration) {
         "{code}: {b:?}"
     );
     let past_deadline = t.saturating_sub(DEADLINE);
-    let no_deadline = Limits {
+    let no_deadline = Budgets {
         deadline: Duration::from_secs(600),
         ..no_count
     };

@@ -298,7 +298,7 @@ impl Commands {
             Kind::Ruleset => w.rulesets.clone(),
             Kind::HouseRule => w.house_rules.clone(),
             Kind::Game => w.games.clone(),
-            Kind::Command => {
+            Kind::CommandName => {
                 let mut v: Vec<String> = self.specs.iter().map(|s| s.name.to_string()).collect();
                 v.push("dice".into());
                 v

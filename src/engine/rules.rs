@@ -16,7 +16,7 @@ use super::registry::Invocation;
 use super::session::Context;
 use super::style::Style;
 use crate::journal::RulesRecord;
-use crate::script::{Control, Limits, Loaded, Reloader, RuleSource, ScriptError};
+use crate::script::{Budgets, Control, Loaded, Reloader, RuleSource, ScriptError};
 
 /// The session's rules: where rule files are, what is loaded and the Lua host.
 #[derive(Debug)]
@@ -24,7 +24,7 @@ pub struct RulesInForce {
     /// The folder holding `rulesets/` and `scripts/`.
     pub root: PathBuf,
     /// Budgets for every script call.
-    pub limits: Limits,
+    pub budgets: Budgets,
     /// Ctrl-C while a script runs, and time spent waiting for the umpire (shared with the
     /// host).
     pub control: Arc<Control>,
@@ -37,17 +37,17 @@ pub struct RulesInForce {
 }
 
 impl RulesInForce {
-    /// No rules yet, rule files under `root`, scripts run under `limits`.
+    /// No rules yet, rule files under `root`, scripts run under `budgets`.
     pub fn new(
         root: PathBuf,
         builtins: super::rule_commands::BuiltinNames,
-        limits: Limits,
+        budgets: Budgets,
     ) -> Self {
         let control = Control::new();
         RulesInForce {
-            reloader: Reloader::new(RuleSource::new(&root, None), limits, control.clone()),
+            reloader: Reloader::new(RuleSource::new(&root, None), budgets, control.clone()),
             root,
-            limits,
+            budgets,
             control,
             loaded: None,
             builtins,

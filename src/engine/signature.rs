@@ -50,7 +50,7 @@ pub enum Kind {
     /// A table's name.
     Table,
     /// A command's name (`help CMD`).
-    Command,
+    CommandName,
     /// A ruleset's name.
     Ruleset,
     /// A house rule's name.
@@ -80,7 +80,7 @@ impl Kind {
             Kind::Marker => "a marker",
             Kind::Attr => "an attribute",
             Kind::Table => "a table",
-            Kind::Command => "a command's name",
+            Kind::CommandName => "a command's name",
             Kind::Ruleset => "a ruleset",
             Kind::HouseRule => "a house rule",
             Kind::Game => "a game",

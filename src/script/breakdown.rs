@@ -96,7 +96,7 @@ pub(crate) fn build(
     ops: &mlua::Table,
     id_of: Function,
     kit: &mlua::Table,
-    limits: &super::Limits,
+    limits: &super::Budgets,
 ) -> mlua::Result<(Function, Function, Function)> {
     super::sandbox::trusted(lua, "umpire check", CHECK)?.call((
         host,

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use mlua::{Function, HookTriggers, Lua, Table, Value, VmState};
 
 use super::error::{Budget, BudgetExceeded};
-use super::sandbox::{Control, Limits};
+use super::sandbox::{Budgets, Control};
 
 /// The longest interval between two checks, in instructions (a state of small memory).
 pub(crate) const MAX_INTERVAL: u32 = 1024;
@@ -66,7 +66,7 @@ pub(crate) fn interval_for(used: usize) -> u32 {
 
 /// The budget of the current call, kept in the Lua state's app data.
 pub(crate) struct BudgetState {
-    pub limits: Limits,
+    pub budgets: Budgets,
     pub control: Arc<Control>,
     /// Instructions and charged work so far in this call.
     used: u64,
@@ -86,13 +86,13 @@ pub(crate) struct BudgetState {
 }
 
 impl BudgetState {
-    fn new(limits: Limits, control: Arc<Control>) -> Self {
+    fn new(budgets: Budgets, control: Arc<Control>) -> Self {
         BudgetState {
             waited_at_start: control.waited(),
-            limits,
+            budgets,
             control,
             used: 0,
-            deadline: Instant::now() + limits.deadline,
+            deadline: Instant::now() + budgets.deadline,
             tripped: None,
             last_location: None,
             interval: MAX_INTERVAL,
@@ -105,7 +105,7 @@ impl BudgetState {
     pub fn reset(&mut self) {
         self.used = 0;
         self.unclocked = 0;
-        self.deadline = Instant::now() + self.limits.deadline;
+        self.deadline = Instant::now() + self.budgets.deadline;
         self.waited_at_start = self.control.waited();
         self.tripped = None;
         self.last_location = None;
@@ -127,7 +127,7 @@ impl BudgetState {
         if self.control.interrupted() {
             return Some(Budget::Interrupted);
         }
-        if self.used > self.limits.instructions {
+        if self.used > self.budgets.instructions {
             return Some(Budget::Instructions);
         }
         if clock || self.unclocked >= CLOCK_EVERY {
@@ -183,9 +183,9 @@ fn script_location(lua: &Lua, debug: &mlua::debug::Debug<'_>) -> Option<String> 
 }
 
 /// Installs the budget hook, the memory limit and the sentinel.
-pub(crate) fn install(lua: &Lua, limits: Limits, control: Arc<Control>) -> mlua::Result<()> {
-    lua.set_app_data(BudgetState::new(limits, control));
-    lua.set_memory_limit(limits.memory)?;
+pub(crate) fn install(lua: &Lua, budgets: Budgets, control: Arc<Control>) -> mlua::Result<()> {
+    lua.set_app_data(BudgetState::new(budgets, control));
+    lua.set_memory_limit(budgets.memory)?;
     set_interval(lua, MAX_INTERVAL)?;
     let sentinel_mt = lua.create_table()?;
     sentinel_mt.raw_set("__gc", lua.create_function(end_of_gc_cycle)?)?;
@@ -247,7 +247,7 @@ fn hook(lua: &Lua, debug: &mlua::debug::Debug<'_>) -> mlua::Result<VmState> {
             .ok_or_else(|| mlua::Error::runtime("budget state missing"))?;
         return Err(st.trip(budget, at));
     }
-    if used_memory > st.limits.memory / 2 {
+    if used_memory > st.budgets.memory / 2 {
         drop(st);
         let at = script_location(lua, debug);
         if let Some(mut st) = lua.app_data_mut::<BudgetState>() {
@@ -301,15 +301,15 @@ pub(crate) fn out_of_memory(lua: &Lua) -> mlua::Error {
 }
 
 /// The limits of the host calls.
-pub(crate) fn limits(lua: &Lua) -> Limits {
+pub(crate) fn budgets(lua: &Lua) -> Budgets {
     lua.app_data_ref::<BudgetState>()
-        .map_or(Limits::DEFAULT, |st| st.limits)
+        .map_or(Budgets::DEFAULT, |st| st.budgets)
 }
 
 /// The memory the Lua state may hold.
 pub(crate) fn memory_limit(lua: &Lua) -> usize {
     lua.app_data_ref::<BudgetState>()
-        .map_or(Limits::DEFAULT.memory, |st| st.limits.memory)
+        .map_or(Budgets::DEFAULT.memory, |st| st.budgets.memory)
 }
 
 /// Leaves a table behind for the garbage collector whose finaliser

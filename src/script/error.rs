@@ -6,13 +6,13 @@ use std::fmt;
 /// Which budget a script exceeded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Budget {
-    /// More Lua instructions than [`Limits::instructions`](super::Limits::instructions).
+    /// More Lua instructions than [`Budgets::instructions`](super::Budgets::instructions).
     Instructions,
-    /// Ran past [`Limits::deadline`](super::Limits::deadline).
+    /// Ran past [`Budgets::deadline`](super::Budgets::deadline).
     Deadline,
     /// The interrupt flag was set (Ctrl-C).
     Interrupted,
-    /// The Lua state needed more than [`Limits::memory`](super::Limits::memory).
+    /// The Lua state needed more than [`Budgets::memory`](super::Budgets::memory).
     Memory,
 }
 

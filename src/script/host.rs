@@ -17,7 +17,7 @@ use super::breakdown::{self, Breakdown};
 use super::budget::{self, BudgetState};
 use super::error::{Budget, ScriptError, ScriptErrorKind};
 use super::registry::{self, Rules};
-use super::sandbox::{self, Control, Limits};
+use super::sandbox::{self, Budgets, Control};
 use super::world::{self, Note, World};
 use crate::dice::{self, DiceSource, Roll};
 use crate::state::Value as StateValue;
@@ -138,13 +138,13 @@ pub(crate) struct Held {
 }
 
 /// The limits of the host calls (`text`, `output`, `store`…).
-pub(crate) fn limits(lua: &Lua) -> Limits {
-    budget::limits(lua)
+pub(crate) fn budgets(lua: &Lua) -> Budgets {
+    budget::budgets(lua)
 }
 
 /// Counts `bytes` more of output made by the running call; fails past the `output` limit.
 pub(crate) fn add_output(lua: &Lua, bytes: usize) -> mlua::Result<()> {
-    let limit = limits(lua).output;
+    let limit = budgets(lua).output;
     let mut d = lua
         .app_data_mut::<HostData>()
         .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
@@ -160,7 +160,7 @@ pub(crate) fn add_output(lua: &Lua, bytes: usize) -> mlua::Result<()> {
 
 /// Fails if `text`, a `what` given by a script, is longer than the `text` limit.
 pub(crate) fn check_text(lua: &Lua, text: &str, what: &str) -> mlua::Result<()> {
-    let limit = limits(lua).text;
+    let limit = budgets(lua).text;
     if text.len() > limit {
         return Err(mlua::Error::runtime(format!(
             "{what} is {} bytes, more than the {} a text may have (the `text` limit; a club can raise it with `--limit text=16KiB`)",
@@ -256,18 +256,18 @@ impl ScriptHost {
     /// in `budget.rs` and `library.rs`; what a call may make the host hold (output, store,
     /// texts) is bounded by `limits`.
     pub fn new(
-        limits: Limits,
+        budgets: Budgets,
         rulesets: impl Into<PathBuf>,
         scripts: impl Into<PathBuf>,
     ) -> Result<Self, ScriptError> {
-        Self::build(limits, rulesets.into(), scripts.into()).map_err(ScriptError::from_lua)
+        Self::build(budgets, rulesets.into(), scripts.into()).map_err(ScriptError::from_lua)
     }
 
-    fn build(limits: Limits, rulesets: PathBuf, scripts: PathBuf) -> mlua::Result<Self> {
+    fn build(budgets: Budgets, rulesets: PathBuf, scripts: PathBuf) -> mlua::Result<Self> {
         let libs = StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
         let lua = Lua::new_with(libs, LuaOptions::default())?;
         let control = Control::new();
-        budget::install(&lua, limits, control.clone())?;
+        budget::install(&lua, budgets, control.clone())?;
         lua.set_app_data(HostData {
             roots: Roots { rulesets, scripts },
             out: CallOutput::default(),
@@ -316,7 +316,7 @@ impl ScriptHost {
         umpire.set(
             "fail",
             lua.create_function(|lua, msg: String| -> mlua::Result<()> {
-                let msg = cut(&msg, budget::limits(lua).text).into_owned();
+                let msg = cut(&msg, budget::budgets(lua).text).into_owned();
                 Err(mlua::Error::external(super::error::Refusal(msg)))
             })?,
         )?;
@@ -345,7 +345,7 @@ impl ScriptHost {
         let id_of: Function = units.get("id_of")?;
         let store: Function = units.get("store")?;
         let (make_ctx, flatten, roll): (Function, Function, Function) =
-            breakdown::build(&lua, &private, &ops, id_of, &kit, &limits)?;
+            breakdown::build(&lua, &private, &ops, id_of, &kit, &budgets)?;
         if let Some(mut p) = lua.app_data_mut::<Private>() {
             p.roll = Some(roll);
         }
@@ -422,8 +422,8 @@ impl ScriptHost {
         let cap = self
             .lua
             .app_data_ref::<BudgetState>()
-            .map(|b| b.limits.file);
-        let src = crate::files::read(path, cap.unwrap_or(Limits::DEFAULT.file)).map_err(|e| {
+            .map(|b| b.budgets.file);
+        let src = crate::files::read(path, cap.unwrap_or(Budgets::DEFAULT.file)).map_err(|e| {
             ScriptError::new(ScriptErrorKind::NotFound(e.shown_as(name).to_string()))
                 .context(doing.clone())
         })?;
@@ -470,7 +470,7 @@ impl ScriptHost {
         // Between calls the budget is fresh: umpire's own Lua run outside a call (making an
         // environment, say) is never stopped by what the last call used.
         budget::idle(&self.lua);
-        let text = budget::limits(&self.lua).text;
+        let text = budget::budgets(&self.lua).text;
         self.judge(r, doing, tripped, last)
             .map_err(|e| e.shortened(text))
     }
@@ -1324,8 +1324,8 @@ fn lua_require(lua: &Lua, name: String) -> mlua::Result<Value> {
             "require: no module `{name}` (looked for rulesets/{rel_text} and scripts/{rel_text})"
         )));
     };
-    let cap = lua.app_data_ref::<BudgetState>().map(|b| b.limits.file);
-    let src = crate::files::read(&path, cap.unwrap_or(Limits::DEFAULT.file))
+    let cap = lua.app_data_ref::<BudgetState>().map(|b| b.budgets.file);
+    let src = crate::files::read(&path, cap.unwrap_or(Budgets::DEFAULT.file))
         .map_err(|e| mlua::Error::runtime(format!("require: {}", e.shown_as(&shown))))?;
     let new_env: Function = lua.named_registry_value(ENV_KEY)?;
     if let Some(mut d) = lua.app_data_mut::<HostData>() {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::error::{ScriptError, ScriptErrorKind};
 use super::host::{HostData, ScriptHost};
 use super::registry::Rules;
-use super::sandbox::{Control, Limits};
+use super::sandbox::{Budgets, Control};
 
 /// What to load: where the rule folders are, which ruleset (and variant), which house rules.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,10 +78,10 @@ fn check_name(name: &str, what: &str) -> Result<(), ScriptError> {
 /// the control shared with the session (Ctrl-C, time waited). The [`Rules`] have generation 0; the caller numbers them.
 pub fn load(
     src: &RuleSource,
-    limits: Limits,
+    budgets: Budgets,
     control: Arc<Control>,
 ) -> Result<Loaded, ScriptError> {
-    let mut host = ScriptHost::new(limits, &src.rulesets, &src.scripts)?;
+    let mut host = ScriptHost::new(budgets, &src.rulesets, &src.scripts)?;
     host.set_control(control);
     host.set_variant(src.variant.as_deref())?;
     if let Some(mut d) = host.lua().app_data_mut::<HostData>() {

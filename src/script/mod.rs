@@ -1,6 +1,6 @@
 //! The Lua host: rule systems and house rules as sandboxed, hot-reloaded Lua 5.4 scripts.
 //!
-//! This module owns the Lua state ([`ScriptHost`]), its sandbox and budgets ([`Limits`]),
+//! This module owns the Lua state ([`ScriptHost`]), its sandbox and budgets ([`Budgets`]),
 //! loading a ruleset and house rules into a fresh [`Rules`] value ([`load()`](load::load)),
 //! and watching the loaded files to reload them ([`Reloader`]). It knows nothing of the
 //! terminal: the shell (`repl`) registers the commands it finds in [`Rules`], calls them
@@ -27,9 +27,9 @@ pub use breakdown::{Breakdown, Factor};
 pub use error::{Budget, ScriptError, ScriptErrorKind};
 pub use host::{ArgValue, CallOutput, ScriptHost};
 pub use load::{Loaded, RuleSource, load};
-pub use registry::{ArgKind, ArgSpec, CommandDef, Handler, Origin, Rules, Variant};
+pub use registry::{ArgKind, ArgSpec, CommandDef, EventHandler, Origin, Rules, Variant};
 pub use reload::Reloader;
-pub use sandbox::{Control, Limits};
+pub use sandbox::{Budgets, Control};
 pub use world::{Note, World};
 
 #[cfg(test)]

@@ -97,7 +97,7 @@ pub struct CommandDef {
 
 /// An event handler registered with `umpire.on(event, fn)`.
 #[derive(Debug, Clone)]
-pub struct Handler {
+pub struct EventHandler {
     /// The event name (`unit_damaged`, `pre_shoot`…).
     pub event: String,
     /// Where it was registered.
@@ -126,10 +126,10 @@ pub struct Rules {
     /// The commands, in registration order.
     pub commands: IndexMap<String, CommandDef>,
     /// The event handlers, in registration order.
-    pub handlers: Vec<Handler>,
-    /// The check hooks (`umpire.hook`), in registration order; [`Handler::event`] is the
+    pub handlers: Vec<EventHandler>,
+    /// The check hooks (`umpire.hook`), in registration order; [`EventHandler::event`] is the
     /// hook point's name.
-    pub hooks: Vec<Handler>,
+    pub hooks: Vec<EventHandler>,
     /// Every file loaded (ruleset, house rules, required modules).
     pub files: Vec<PathBuf>,
     /// The SHA-256 of every file loaded, as it was read, by its name as shown
@@ -183,7 +183,7 @@ fn check_name(lua: &Lua, origin: &Origin, name: &str, what: &str) -> mlua::Resul
 /// Checks a text a script registers to be shown (a doc line: at most the `text` limit; a
 /// command's help: at most the `output` limit).
 fn check_doc(lua: &Lua, origin: &Origin, text: &str, what: &str, long: bool) -> mlua::Result<()> {
-    let limits = super::host::limits(lua);
+    let limits = super::host::budgets(lua);
     let max = if long { limits.output } else { limits.text };
     if text.len() > max {
         return fail(
@@ -988,7 +988,7 @@ pub(crate) fn lua_on(lua: &Lua, (event, func): (Value, Value)) -> mlua::Result<(
     let event = event.to_str()?.to_string();
     check_name(lua, &origin, &event, "an event's name")?;
     with_rules(lua, &origin, "umpire.on", |rules| {
-        rules.handlers.push(Handler {
+        rules.handlers.push(EventHandler {
             event,
             origin: origin.clone(),
             func,
@@ -1015,7 +1015,7 @@ pub(crate) fn lua_hook(lua: &Lua, (point, func): (Value, Value)) -> mlua::Result
     let event = point.to_str()?.to_string();
     check_name(lua, &origin, &event, "a hook point's name")?;
     with_rules(lua, &origin, "umpire.hook", |rules| {
-        rules.hooks.push(Handler {
+        rules.hooks.push(EventHandler {
             event,
             origin: origin.clone(),
             func,

@@ -14,7 +14,7 @@ use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer};
 
 use super::error::{ScriptError, ScriptErrorKind};
 use super::load::{Loaded, RuleSource, load};
-use super::sandbox::{Control, Limits};
+use super::sandbox::{Budgets, Control};
 
 /// How long the watcher waits for changes to settle.
 pub const DEBOUNCE: Duration = Duration::from_millis(200);
@@ -22,7 +22,7 @@ pub const DEBOUNCE: Duration = Duration::from_millis(200);
 /// Watches the rules and reloads them; see the module docs.
 pub struct Reloader {
     source: RuleSource,
-    limits: Limits,
+    budgets: Budgets,
     control: Arc<Control>,
     generation: u64,
     debouncer: Option<Debouncer<RecommendedWatcher>>,
@@ -49,10 +49,10 @@ impl std::fmt::Debug for Reloader {
 impl Reloader {
     /// A reloader for `source`, without a watcher yet (see [`Reloader::watch`]). Call
     /// [`Reloader::reload`] for the first load.
-    pub fn new(source: RuleSource, limits: Limits, control: Arc<Control>) -> Self {
+    pub fn new(source: RuleSource, budgets: Budgets, control: Arc<Control>) -> Self {
         Reloader {
             source,
-            limits,
+            budgets,
             control,
             generation: 0,
             debouncer: None,
@@ -115,7 +115,7 @@ impl Reloader {
     /// new host and rules are returned for the caller to swap in; on failure the caller keeps
     /// its old rules and shows the error.
     pub fn reload(&mut self) -> Result<Loaded, ScriptError> {
-        let result = load(&self.source, self.limits, self.control.clone());
+        let result = load(&self.source, self.budgets, self.control.clone());
         let mut paths = self.source.watched();
         if let Ok(l) = &result {
             self.files.clone_from(&l.rules.files);
@@ -178,7 +178,7 @@ impl Reloader {
         for p in paths {
             p.hash(&mut h);
             // Never a FIFO or a device (a rule file replaced by a link to `/dev/zero`).
-            crate::files::read(&p, self.limits.file).ok().hash(&mut h);
+            crate::files::read(&p, self.budgets.file).ok().hash(&mut h);
         }
         h.finish()
     }

@@ -14,7 +14,7 @@ fn stops(code: &str, budget: Budget) -> ScriptError {
 /// The demo with a tenth of the tests' instruction budget: runaways stop sooner in a debug
 /// build, and the budget still dwarfs the ordinary work of a command.
 fn runaway_host() -> ScriptHost {
-    let limits = Limits {
+    let limits = Budgets {
         instructions: 2_000_000,
         ..LIMITS
     };

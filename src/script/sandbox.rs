@@ -1,5 +1,5 @@
 //! The sandbox: what scripts see of the standard library and of each other, and the
-//! [`Limits`] of a host call.
+//! [`Budgets`] of a host call.
 //!
 //! Scripts see a whitelist (`assert error ipairs next pairs pcall rawequal rawget rawlen
 //! rawset select tonumber tostring type xpcall _VERSION print getmetatable setmetatable load
@@ -35,7 +35,7 @@ use mlua::{Function, Lua, Table};
 /// The budgets of one host call (a command, an event, loading the rules), and the sizes of
 /// what a script may make the host hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
+pub struct Budgets {
     /// Most Lua VM instructions one call may execute, library work included.
     pub instructions: u64,
     /// Longest one call may run.
@@ -52,11 +52,11 @@ pub struct Limits {
     pub text: usize,
 }
 
-impl Limits {
+impl Budgets {
     /// The budgets umpire uses: 100 million instructions, 2 seconds, 64 MiB of Lua memory,
     /// rule files of 16 MiB, 64 MiB of store per script, 1 MiB of output per call, 4 KiB for
     /// a reason or label.
-    pub const DEFAULT: Limits = Limits {
+    pub const DEFAULT: Budgets = Budgets {
         instructions: 100_000_000,
         deadline: Duration::from_secs(2),
         memory: 64 * 1024 * 1024,
@@ -67,9 +67,9 @@ impl Limits {
     };
 }
 
-impl Default for Limits {
+impl Default for Budgets {
     fn default() -> Self {
-        Limits::DEFAULT
+        Budgets::DEFAULT
     }
 }
 

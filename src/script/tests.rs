@@ -12,11 +12,11 @@ use crate::state::Value as V;
 /// Budgets for the tests: small enough that a runaway stops fast in a debug build, with a
 /// deadline far enough away that a busy machine never turns an instruction-count stop into a
 /// deadline stop.
-const LIMITS: Limits = Limits {
+const LIMITS: Budgets = Budgets {
     instructions: 20_000_000,
     deadline: Duration::from_secs(60),
     memory: 16 << 20,
-    ..Limits::DEFAULT
+    ..Budgets::DEFAULT
 };
 
 fn repo() -> PathBuf {
@@ -256,7 +256,7 @@ fn memory_bombs_are_stopped() {
 
 #[test]
 fn deadline_and_interrupt_stop_a_script() {
-    let limits = Limits {
+    let limits = Budgets {
         instructions: u64::MAX,
         deadline: Duration::from_millis(50),
         ..LIMITS
@@ -266,7 +266,7 @@ fn deadline_and_interrupt_stop_a_script() {
     assert_eq!(err.budget(), Some(Budget::Deadline));
     still_works(&h);
 
-    let limits = Limits {
+    let limits = Budgets {
         instructions: u64::MAX,
         deadline: Duration::from_secs(60),
         ..LIMITS
@@ -317,7 +317,7 @@ fn eval_typed(
 
 #[test]
 fn waiting_for_typed_dice_counts_against_no_budget_but_work_after_them_does() {
-    let limits = Limits {
+    let limits = Budgets {
         instructions: u64::MAX,
         deadline: Duration::from_millis(60),
         ..LIMITS

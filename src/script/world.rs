@@ -244,7 +244,7 @@ pub(crate) fn op(
             let id = text(&a, "a unit id")?.to_string();
             let attr = text(&b, "an attribute name")?.to_string();
             let why = reason(lua, d, &format!("changing {id} {attr}"))?;
-            let cap = super::host::limits(lua).text;
+            let cap = super::host::budgets(lua).text;
             let mut room = cap;
             let value = super::registry::lua_to_state_within(&c, &mut room).ok_or_else(|| {
                 if room == 0 {
@@ -345,7 +345,7 @@ fn stored_value(
     key: &str,
     v: &Value,
 ) -> mlua::Result<(serde_json::Value, usize)> {
-    let cap = super::host::limits(lua).store;
+    let cap = super::host::budgets(lua).store;
     super::data::to_json(lua, v, cap).map_err(|e| match e {
         super::data::DataError::Budget(e) => e,
         super::data::DataError::TooBig(_) => runtime(format!(
@@ -367,7 +367,7 @@ fn store_set(
     value: Option<(serde_json::Value, usize)>,
 ) -> mlua::Result<Change> {
     use super::data::{json_size, shown_bytes};
-    let cap = super::host::limits(lua).store;
+    let cap = super::host::budgets(lua).store;
     let entry = |v: &serde_json::Value| key.len() + 4 + json_size(v);
     let known = lua
         .app_data_ref::<super::host::HostData>()

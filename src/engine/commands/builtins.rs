@@ -182,7 +182,7 @@ fn specs() -> Vec<CommandSpec> {
             summary: "list commands, or explain one",
             help: "`help` lists the commands; `help CMD` explains one; `help dice` also summarises\n\
                    the dice notation.",
-            signature: Signature::new(vec![p("topic", Kind::Command).optional()]),
+            signature: Signature::new(vec![p("topic", Kind::CommandName).optional()]),
             examples: &["help", "help shoot", "help dice"],
             run: help,
             game: false,
