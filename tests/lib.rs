@@ -11,6 +11,7 @@ mod hardening;
 mod journal;
 mod live;
 mod old_journals;
+mod options;
 mod restart;
 mod rules;
 mod scripts;

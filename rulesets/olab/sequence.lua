@@ -283,6 +283,17 @@ end)
 -- 3.4: a game decided on time goes to the side that lost fewer PCP (AMB-10: the text says the
 -- opposite, read as inverted). Lost: the full PCP of every stand eliminated and of every stand
 -- routed off the table; retreated stands are not lost.
+umpire.option {
+  name = "score_on_time",
+  default = "fewer_lost",
+  choices = {
+    { "fewer_lost", "the side that lost fewer PCP wins (AMB-10)" },
+    { "more_lost", "the side that lost more PCP wins, as the sentence is printed" },
+  },
+  doc = "who wins a game decided on time",
+  rule = "3.4; AMB-10",
+}
+
 umpire.command {
   name = "score",
   help = "PCP lost by each side (3.4; AMB-10): every stand eliminated or routed off the table,\n" ..
@@ -311,11 +322,18 @@ umpire.command {
         h:set("pcp_lost", lost[side], "PCP lost so far (3.4; AMB-10)")
       end
     end
-    table.sort(sides, function(a, b) return lost[a] < lost[b] end)
+    local fewer = umpire.option("score_on_time") == "fewer_lost"
+    table.sort(sides, function(a, b)
+      if fewer then return lost[a] < lost[b] end
+      return lost[a] > lost[b]
+    end)
     if #sides > 1 and lost[sides[1]] == lost[sides[2]] then
       return "on time: level at " .. lost[sides[1]] .. " PCP lost each (3.4)"
     end
-    return "on time, " .. sides[1] .. " wins: it lost the fewest PCP (3.4; AMB-10)"
+    if fewer then
+      return "on time, " .. sides[1] .. " wins: it lost the fewest PCP (3.4; AMB-10)"
+    end
+    return "on time, " .. sides[1] .. " wins: it lost the most PCP (3.4, as printed; option score_on_time)"
   end,
 }
 

@@ -85,6 +85,19 @@ function M.altitude(firer, target)
   return best
 end
 
+-- Table 7 lists canister at +2 and the smoothbore gun at +1. Read as one row per shot, canister
+-- takes the gun's place (AMB-14); the other reading adds both.
+umpire.option {
+  name = "canister",
+  default = "replaces",
+  choices = {
+    { "replaces", "canister +2 in place of the smoothbore +1 (AMB-14)" },
+    { "adds", "canister +2 and the smoothbore +1: +3 in all" },
+  },
+  doc = "smoothbore ART firing canister at 8\" or less",
+  rule = "Table 7; AMB-14",
+}
+
 -- The Table 7 weapon row for one shot (AMB-15: one row, the weapon actually fired), or nil.
 function M.weapon_row(firer, w, target, spec)
   if w == "atgw" and target.type == "TNK" then return "guided" end
@@ -253,6 +266,9 @@ function M.score(ctx, spec, t, c, d6)
       label = label .. ", TNK fire as ART less 1"
     end
     c:add(v, label, "Table 7")
+    if key == "canister" and umpire.option("canister") == "adds" then
+      c:add(row("fire_additions", "ml_smoothbore"), "ml_smoothbore, with canister (option canister adds)", "Table 7")
+    end
   end
   if spec.arc ~= "front" and not spec.air and t.formation ~= "square" and t.formation ~= "testudo" then
     c:add(row("fire_additions", spec.arc), "fire into the target's " .. spec.arc, "Table 7")

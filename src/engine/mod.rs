@@ -14,6 +14,7 @@ pub mod error;
 pub mod events;
 pub mod games;
 pub mod line;
+pub mod options;
 pub mod output;
 pub mod registry;
 pub mod render;

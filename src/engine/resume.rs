@@ -120,6 +120,7 @@ impl Session {
                     variant: asked.variant.clone(),
                     house: asked.house.clone().unwrap_or_default(),
                     files: Default::default(),
+                    options: Default::default(),
                 })
                 .expect("a ruleset is named"),
             ),

@@ -34,6 +34,9 @@ pub struct RulesInForce {
     pub loaded: Option<Loaded>,
     /// Names commands of the rules may not take.
     pub builtins: super::rule_commands::BuiltinNames,
+    /// The rules generation and the options set that the host last read
+    /// ([`options::sync`](super::options::sync)).
+    pub options_synced: Option<(u64, std::collections::BTreeMap<String, serde_json::Value>)>,
 }
 
 impl RulesInForce {
@@ -51,6 +54,7 @@ impl RulesInForce {
             control,
             loaded: None,
             builtins,
+            options_synced: None,
         }
     }
 
@@ -138,6 +142,12 @@ impl RulesInForce {
             variant: src.variant.clone(),
             house: src.house.clone(),
             files: l.rules.hashes.clone(),
+            options: self
+                .options_synced
+                .as_ref()
+                .filter(|(g, _)| *g == l.rules.generation)
+                .map(|(_, set)| set.clone())
+                .unwrap_or_default(),
         })
     }
 

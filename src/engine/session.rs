@@ -278,6 +278,8 @@ impl Session {
             Err(e) => return Err((Some(name), e)),
         };
         let invocation = Invocation { line: cmd, args };
+        // The rules read the options in force (set, undone or reloaded since the last command).
+        super::options::sync(&mut self.state);
         let control = self.state.rules.control.clone();
         let mut at_table = entry.map(|entry| AtTheTable {
             entry,
@@ -320,7 +322,7 @@ impl Session {
                     .state
                     .journal
                     .needs_rules(generation)
-                    .then(|| self.state.rules.record())
+                    .then(|| self.state.rules.record().map(Box::new))
                     .flatten();
                 let tx = Transaction {
                     command: cmd.line.trim().to_string(),

@@ -292,7 +292,7 @@ impl Journal {
                 game.apply_all(&tx.changes)
                     .map_err(|(_, source)| ReplayError::Stale { seq, source })?;
                 if let Some(rules) = &tx.rules {
-                    self.last_rules = Some(rules.clone());
+                    self.last_rules = Some((**rules).clone());
                 }
                 self.history.record(Step::Did(seq));
             }
@@ -376,7 +376,7 @@ impl Journal {
     /// of `game`). When this fails the caller must roll the changes back: the game may not
     /// show what the journal lacks.
     pub fn commit(&mut self, tx: Transaction, game: &Game) -> Result<u64, JournalError> {
-        let recorded = tx.rules.clone().map(|r| (tx.generation, r));
+        let recorded = tx.rules.clone().map(|r| (tx.generation, *r));
         let seq = self.append(Record::Tx(tx))?;
         if let Some((generation, rules)) = recorded {
             self.rules_recorded = Some(generation);

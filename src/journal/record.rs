@@ -59,7 +59,7 @@ pub struct Transaction {
     /// The rules in force, with the hash of every rule file: written with the first
     /// transaction of each rules generation of a session (none before any rules are loaded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rules: Option<RulesRecord>,
+    pub rules: Option<Box<RulesRecord>>,
     /// Seconds since the Unix epoch.
     pub at: u64,
 }
@@ -81,6 +81,10 @@ pub struct RulesRecord {
     /// The hash of each rule file loaded.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub files: std::collections::BTreeMap<String, String>,
+    /// The options the umpire set (`option set`), where they differ from the recommended
+    /// readings.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub options: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 impl RulesRecord {

@@ -92,10 +92,10 @@ proptest! {
                 2 => {
                     let c = g.set_attr(&id, "sp", Value::Int(v)).unwrap();
                     let mut t = tx("house on", vec![c]);
-                    t.rules = Some(RulesRecord {
+                    t.rules = Some(Box::new(RulesRecord {
                         ruleset: Some(format!("r{v}")),
                         ..RulesRecord::default()
-                    });
+                    }));
                     j.commit(t, &g).unwrap();
                 }
                 3 => { j.undo(&mut g).unwrap(); }

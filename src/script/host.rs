@@ -325,6 +325,8 @@ impl ScriptHost {
         umpire.set("on", lua.create_function(registry::lua_on)?)?;
         umpire.set("table", lua.create_function(registry::lua_table)?)?;
         umpire.set("hook", lua.create_function(registry::lua_hook)?)?;
+        lua.set_named_registry_value(super::options::VALUES_KEY, lua.create_table()?)?;
+        umpire.set("option", lua.create_function(super::options::lua_option)?)?;
         let lookup = lua.create_function(lua_lookup)?;
         let roll_table = lua.create_function(lua_roll_table)?;
         let kit = sandbox::toolkit(&lua)?;
@@ -623,6 +625,16 @@ impl ScriptHost {
                 .eval()?;
             values.iter().map(|v| to_text(lua, v)).collect()
         })
+    }
+
+    /// Makes `values` (each option's value in force, see
+    /// [`options::values_in_force`](super::options::values_in_force)) what `umpire.option`
+    /// reads from now on.
+    pub fn set_option_values(
+        &self,
+        values: &[(String, serde_json::Value)],
+    ) -> Result<(), ScriptError> {
+        super::options::install(&self.lua, values).map_err(ScriptError::from_lua)
     }
 
     /// Runs the command `name` of `rules` with `args` (already parsed and checked against

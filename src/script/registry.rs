@@ -127,6 +127,8 @@ pub struct Rules {
     pub commands: IndexMap<String, CommandDef>,
     /// The event handlers, in registration order.
     pub handlers: Vec<EventHandler>,
+    /// The options (`umpire.option{…}`), in declaration order.
+    pub options: Vec<super::options::OptionDef>,
     /// The check hooks (`umpire.hook`), in registration order; [`EventHandler::event`] is the
     /// hook point's name.
     pub hooks: Vec<EventHandler>,
@@ -145,7 +147,7 @@ pub struct Rules {
 /// Where the Lua code that called the current Rust function is: the nearest frame of a rule
 /// file (a registration made through `pcall(umpire.on, …)` is placed at the `pcall`; C
 /// functions and umpire's own Lua, whose chunk names start with `=`, are skipped).
-fn caller(lua: &Lua) -> Origin {
+pub(super) fn caller(lua: &Lua) -> Origin {
     for level in 1..16 {
         let found = lua.inspect_stack(level, |d| {
             let src = d.source();
@@ -167,14 +169,14 @@ fn caller(lua: &Lua) -> Origin {
     }
 }
 
-fn fail<T>(origin: &Origin, msg: impl fmt::Display) -> mlua::Result<T> {
+pub(super) fn fail<T>(origin: &Origin, msg: impl fmt::Display) -> mlua::Result<T> {
     Err(mlua::Error::runtime(format!("{origin}: {msg}")))
 }
 
 /// Checks a name a script registers (a command's argument, a table, a variant, an event…):
 /// no control characters or bidirectional overrides (it is shown in lists and prompts), and
 /// at most the `text` limit.
-fn check_name(lua: &Lua, origin: &Origin, name: &str, what: &str) -> mlua::Result<()> {
+pub(super) fn check_name(lua: &Lua, origin: &Origin, name: &str, what: &str) -> mlua::Result<()> {
     crate::escape::check_name(name, what).or_else(|m| fail(origin, m))?;
     super::host::check_text(lua, name, what)
         .map_err(|e| mlua::Error::runtime(format!("{origin}: {e}")))
@@ -182,7 +184,13 @@ fn check_name(lua: &Lua, origin: &Origin, name: &str, what: &str) -> mlua::Resul
 
 /// Checks a text a script registers to be shown (a doc line: at most the `text` limit; a
 /// command's help: at most the `output` limit).
-fn check_doc(lua: &Lua, origin: &Origin, text: &str, what: &str, long: bool) -> mlua::Result<()> {
+pub(super) fn check_doc(
+    lua: &Lua,
+    origin: &Origin,
+    text: &str,
+    what: &str,
+    long: bool,
+) -> mlua::Result<()> {
     let limits = super::host::budgets(lua);
     let max = if long { limits.output } else { limits.text };
     if text.len() > max {
@@ -200,7 +208,12 @@ fn check_doc(lua: &Lua, origin: &Origin, text: &str, what: &str, long: bool) -> 
 }
 
 /// Fails on any key of `t` not in `allowed`.
-fn check_keys(t: &Table, what: &str, allowed: &[&str], origin: &Origin) -> mlua::Result<()> {
+pub(super) fn check_keys(
+    t: &Table,
+    what: &str,
+    allowed: &[&str],
+    origin: &Origin,
+) -> mlua::Result<()> {
     for pair in t.pairs::<Value, Value>() {
         let (k, _) = pair?;
         let ok = match &k {
@@ -226,7 +239,7 @@ fn check_keys(t: &Table, what: &str, allowed: &[&str], origin: &Origin) -> mlua:
 }
 
 /// A field that must be a string.
-fn string_field(
+pub(super) fn string_field(
     t: &Table,
     key: &str,
     what: &str,
@@ -259,7 +272,7 @@ fn table_field(t: &Table, key: &str, what: &str, origin: &Origin) -> mlua::Resul
 }
 
 /// Runs `f` on the rules being loaded, or fails outside loading.
-fn with_rules<R>(
+pub(super) fn with_rules<R>(
     lua: &Lua,
     origin: &Origin,
     what: &str,

@@ -144,3 +144,20 @@ test("score: PCP lost by each side, eliminated and routed off; fewer lost wins o
   contains(out, "on time, romans wins")
   eq(s:get("britons", "pcp_lost"), 10)
 end)
+
+test("option score_on_time more_lost: the side that lost more wins, as 3.4 is printed", function()
+  local s = session { ruleset = "olab" }
+  s:run("army load examples/olab/romans.toml")
+  s:run("army load examples/olab/britons.toml")
+  s:run("set war1 sp 0")
+  s:run("set leg1 sp 0")
+  contains(s:run("option list"), "score_on_time = fewer_lost  (recommended)")
+  contains(s:run("option set score_on_time more_lost"), "(was fewer_lost)")
+  contains(s:run("option list"), "score_on_time = more_lost  (recommended: fewer_lost)")
+  contains(s:run("score"), "on time, romans wins: it lost the most PCP")
+  s:run("undo")                                   -- the score
+  s:run("undo")                                   -- the option
+  contains(s:run("score"), "on time, britons wins: it lost the fewest PCP")
+  contains(s:fails("option set score_on_time most"), "option `score_on_time` has no reading `most`")
+  contains(s:fails("option set score_on_tim more_lost"), "did you mean `score_on_time`?")
+end)

@@ -143,6 +143,19 @@ test("Table 7: canister +2 replaces the smoothbore +1, at 8\" or less (AMB-14)",
   contains(s:fails("shoot f foot 9 canister"), "canister is for smoothbore ART at 8\" or less")
 end)
 
+test("option canister adds: canister +2 and the smoothbore +1 (Table 7; AMB-14 the default)", function()
+  local s = game({ "r1 f F type=ART sp=4 weapon=ml_smoothbore", (FOOT:gsub(" foot ", " t ")) })
+  contains(s:run("option set canister adds"), "canister = adds")
+  s:dice(1, 1, 1)
+  local out = s:run("shoot f t 8 canister")
+  contains(out, "+2  ml_smoothbore (canister) (Table 7)")
+  contains(out, "+1  ml_smoothbore, with canister (option canister adds) (Table 7)")
+  s:run("undo")   -- the shot
+  s:run("undo")   -- the option
+  s:dice(1, 1, 1)
+  ok(not s:run("shoot f t 8 canister"):find("with canister", 1, true), "undo puts the default back")
+end)
+
 test("Table 7: +4 guided only against its own kind of target (ATGW-TNK, AAGW-AIR)", function()
   contains(shot("r1 f F type=ART sp=4 weapon=aagw", "b1 t T type=AIR sp=4 air=rotary loiter=true", "10"),
     "+4  aagw (guided) (Table 7)")

@@ -453,6 +453,33 @@ fn specs() -> Vec<CommandSpec> {
             game: false,
         },
         Builtin {
+            name: "option",
+            aliases: &[],
+            summary: "the readings of the rules the umpire may choose; list or change them",
+            help: "Where a rule can be read more than one way, the rules declare an option: its\n\
+                   recommended reading (the default), the alternatives, and the rule it reads.\n\
+                   `option list` shows each with its value; `option set NAME VALUE` changes one\n\
+                   from the next command on, as a journalled change that `undo` takes back;\n\
+                   `option reset NAME` (or `all`) goes back to the recommended reading. The\n\
+                   options set are kept in the game, so a game continued later keeps them.",
+            signature: Signature::subs(
+                true,
+                vec![
+                    sub("list", "every option: its value, the recommended reading, the choices", vec![]),
+                    sub("set", "change one", vec![
+                        p("name", Kind::Word).help("the option"),
+                        p("value", Kind::Word).help("on/off, a number, or one of its choices"),
+                    ]),
+                    sub("reset", "back to the recommended reading", vec![
+                        p("name", Kind::Word).help("the option, or `all`"),
+                    ]),
+                ],
+            ),
+            examples: &["option list", "option set score_on_time most_lost", "option reset all"],
+            run: crate::engine::options::option,
+            game: false,
+        },
+        Builtin {
             name: "reload",
             aliases: &[],
             summary: "load the rules again from their files",
