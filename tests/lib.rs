@@ -1,5 +1,6 @@
 //! umpire's integration tests, one binary with a module per feature.
 
+mod api_docs;
 mod cli;
 mod commands;
 mod common;
