@@ -36,6 +36,8 @@ fn tx(g: &mut Game, i: u64) -> Transaction {
         .unwrap();
     Transaction {
         command: format!("set leg{} sp {}", i % 20, i % 12),
+        public: None,
+        umpire_only: false,
         rolls: Vec::new(),
         changes: vec![change],
         reasons: Vec::new(),

@@ -34,7 +34,8 @@ umpire.command {
     "other players cannot see. e.g. `ambush lh1,lh2,lh3 the wood by the river`",
   args = {
     { name = "units", type = "selector", help = "the stands, all of one side" },
-    { name = "terrain", type = "text", help = "the terrain item: woods, hill, defile, BUA…" },
+    { name = "terrain", type = "text", secret = true,
+      help = "the terrain item: woods, hill, defile, BUA… (secret: shown as ‹secret› in `log` and `undo`)" },
     { name = "force", type = "flag", help = "the umpire's override of the limits" },
   },
   run = function(ctx, args)
@@ -73,6 +74,7 @@ umpire.command {
 
 umpire.command {
   name = "ambushes",
+  secret = true,
   help = "the umpire's eyes only: every stand in ambush and the terrain it waits in (8.8.3)",
   args = {},
   run = function(ctx)

@@ -16,6 +16,7 @@ mod options;
 mod restart;
 mod rules;
 mod scripts;
+mod secrets;
 mod standalone;
 mod stop_times;
 mod table;

@@ -207,8 +207,7 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
     let cmd = inv.line;
     let name = cmd.name.text.clone();
     let (args, generation) = {
-        let state = &*ctx.state;
-        let Some(loaded) = state.rules.loaded.as_ref() else {
+        let Some(loaded) = ctx.state.rules.loaded.as_ref() else {
             return Err(CommandError::invalid(
                 format!("`{name}` belonged to rules that are no longer loaded"),
                 Some("`ruleset` shows what is loaded".into()),
@@ -222,6 +221,8 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
                 cmd.name.span,
             ));
         };
+        ctx.state.pending.public = public_line(def, inv);
+        ctx.state.pending.umpire_only = def.secret;
         (fields(def, &inv.args), loaded.rules.generation)
     };
     let fields: Vec<(&str, ArgValue)> = args.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
@@ -254,12 +255,50 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
         out = out.text(cancelled(&name, &pre));
     }
     let (checks, notes, printed) = call_json(&calls);
+    if let Some(p) = &ctx.state.pending.public {
+        out = out.field("public", p.trim());
+    }
+    if ctx.state.pending.umpire_only {
+        out = out.field("umpire_only", true);
+    }
     Ok(out
         .field("cancelled", !go_on)
         .field("checks", checks)
         .field("notes", notes)
         .field("output", printed))
 }
+
+/// What players may see of the line: each word typed for a `secret` argument replaced by
+/// `‹secret›`; `None` when the command has no secret argument given.
+pub fn public_line(def: &CommandDef, inv: &Invocation<'_>) -> Option<String> {
+    let mut spans: Vec<Span> = def
+        .args
+        .iter()
+        .filter(|a| a.secret)
+        .filter_map(|a| inv.args.get(&a.name).map(|x| x.span))
+        .filter(|s| s.start < s.end)
+        .collect();
+    if spans.is_empty() {
+        return None;
+    }
+    spans.sort_by_key(|s| s.start);
+    let line = &inv.line.line;
+    let mut out = String::with_capacity(line.len());
+    let mut at = 0;
+    for s in spans {
+        if s.start < at || s.end > line.len() {
+            continue;
+        }
+        out.push_str(&line[at..s.start]);
+        out.push_str(SECRET);
+        at = s.end;
+    }
+    out.push_str(&line[at..]);
+    Some(out)
+}
+
+/// What stands for a secret in what the players may see.
+pub const SECRET: &str = "‹secret›";
 
 /// `` `NAME` was cancelled by a `pre_NAME` rule ``.
 fn cancelled(name: &str, event: &str) -> Text {

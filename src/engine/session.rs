@@ -65,6 +65,10 @@ pub struct Pending {
     pub reasons: Vec<crate::state::Note>,
     /// Bytes of output the rules' calls have made (bounded by the `output` limit).
     pub output: usize,
+    /// The line as the players may see it, if it holds secret words.
+    pub public: Option<String>,
+    /// Whether the output is for the umpire only.
+    pub umpire_only: bool,
 }
 
 impl State {
@@ -326,6 +330,8 @@ impl Session {
                     .flatten();
                 let tx = Transaction {
                     command: cmd.line.trim().to_string(),
+                    public: pending.public.map(|p| p.trim().to_string()),
+                    umpire_only: pending.umpire_only,
                     output: render::output(&out, &Palette::plain()),
                     rolls: pending.rolls,
                     changes: pending.changes.into_changes(),

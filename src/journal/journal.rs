@@ -157,7 +157,7 @@ pub struct Replayed {
 pub struct Reversal {
     /// The transaction's entry number.
     pub tx: u64,
-    /// The command line of the transaction.
+    /// The command line of the transaction, as the players may see it.
     pub command: String,
     /// One line per change, as it now reads (`war4 sp 0 → 5`).
     pub changes: Vec<String>,
@@ -402,7 +402,7 @@ impl Journal {
                 .map_err(|source| ReplayError::Stale { seq, source })?;
             Reversal {
                 tx,
-                command: done.command.clone(),
+                command: done.public_command().to_string(),
                 changes: done
                     .changes
                     .iter()
@@ -440,7 +440,7 @@ impl Journal {
                 .map_err(|(_, source)| ReplayError::Stale { seq, source })?;
             Reversal {
                 tx,
-                command: done.command.clone(),
+                command: done.public_command().to_string(),
                 changes: done.changes.iter().map(ToString::to_string).collect(),
                 rolls: done.rolls.len(),
             }

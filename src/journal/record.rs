@@ -39,8 +39,16 @@ pub enum Record {
 /// One command as it happened: what was typed, every roll, every change, what was shown.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Transaction {
-    /// The command line as typed.
+    /// The command line as typed (the umpire's record: secret words included).
     pub command: String,
+    /// The command line as the players may see it, where it holds secret words (each
+    /// replaced by `‹secret›`); `None`: the line is all public.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub public: Option<String>,
+    /// Whether its output is for the umpire's eyes only (a command the rules declare
+    /// `secret`): kept here, never shown to the players.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub umpire_only: bool,
     /// Every roll it made, with every die and its source.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rolls: Vec<Roll>,
@@ -62,6 +70,13 @@ pub struct Transaction {
     pub rules: Option<Box<RulesRecord>>,
     /// Seconds since the Unix epoch.
     pub at: u64,
+}
+
+impl Transaction {
+    /// The command line as the players may see it.
+    pub fn public_command(&self) -> &str {
+        self.public.as_deref().unwrap_or(&self.command)
+    }
 }
 
 /// The rules a game was played under: the ruleset, its variant, the house rules, and the

@@ -22,6 +22,8 @@ pub(super) fn game() -> Game {
 pub(super) fn tx(command: &str, changes: Vec<crate::state::Change>) -> Transaction {
     Transaction {
         command: command.into(),
+        public: None,
+        umpire_only: false,
         rolls: Vec::new(),
         changes,
         reasons: Vec::new(),

@@ -79,6 +79,9 @@ pub struct ArgSpec {
     pub optional: bool,
     /// One line for `help`.
     pub help: String,
+    /// Whether what is typed for it is for the umpire only (`secret = true`): kept in the
+    /// journal, masked wherever the players may see the command.
+    pub secret: bool,
 }
 
 /// A command registered with `umpire.command{name, args, help, run}`.
@@ -92,6 +95,8 @@ pub struct CommandDef {
     pub args: Vec<ArgSpec>,
     /// Where it was registered (shown by `help`).
     pub origin: Origin,
+    /// Whether its output is for the umpire's eyes only (`secret = true`).
+    pub secret: bool,
     pub(crate) run: Function,
 }
 
@@ -254,6 +259,21 @@ pub(super) fn string_field(
             origin,
             format!(
                 "`{key}` in {what} must be a string, not a {}",
+                v.type_name()
+            ),
+        ),
+    }
+}
+
+/// `t.key` as `true`/`false` (absent: `false`).
+fn bool_field(t: &Table, key: &str, what: &str, origin: &Origin) -> mlua::Result<bool> {
+    match t.get::<Value>(key)? {
+        Value::Nil => Ok(false),
+        Value::Boolean(b) => Ok(b),
+        v => fail(
+            origin,
+            format!(
+                "`{key}` in {what} must be true or false, not a {}",
                 v.type_name()
             ),
         ),
@@ -855,7 +875,12 @@ fn valid_word(name: &str) -> bool {
 pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
     let origin = caller(lua);
     const WHAT: &str = "umpire.command{…}";
-    check_keys(&t, WHAT, &["name", "args", "help", "run"], &origin)?;
+    check_keys(
+        &t,
+        WHAT,
+        &["name", "args", "help", "run", "secret"],
+        &origin,
+    )?;
     let name = string_field(&t, "name", WHAT, &origin, true)?.unwrap_or_default();
     if !valid_word(&name) {
         return fail(
@@ -898,7 +923,7 @@ pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
             check_keys(
                 &a,
                 &aw,
-                &["name", "type", "optional", "help", "values"],
+                &["name", "type", "optional", "help", "values", "secret"],
                 &origin,
             )?;
             let arg_name = string_field(&a, "name", &aw, &origin, true)?.unwrap_or_default();
@@ -959,6 +984,7 @@ pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
                 optional: a.get::<Option<bool>>("optional")?.unwrap_or(false)
                     || kind == ArgKind::Flag,
                 help: arg_help,
+                secret: bool_field(&a, "secret", &aw, &origin)?,
                 name: arg_name,
                 kind,
             });
@@ -969,6 +995,7 @@ pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
         help,
         args,
         origin: origin.clone(),
+        secret: bool_field(&t, "secret", &what, &origin)?,
         run,
     };
     with_rules(lua, &origin, "umpire.command", |rules| {

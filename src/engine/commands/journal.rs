@@ -159,7 +159,7 @@ pub fn redo(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comma
 /// The command line of transaction `tx`.
 fn tx_command(ctx: &Context<'_>, tx: u64) -> String {
     match ctx.state.journal.record(tx).as_deref() {
-        Some(crate::journal::Record::Tx(t)) => t.command.clone(),
+        Some(crate::journal::Record::Tx(t)) => t.public_command().to_string(),
         _ => String::new(),
     }
 }
@@ -196,9 +196,12 @@ pub fn log(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
         }
         t = t
             .push(Style::Dim, format!("#{seq} "))
-            .push(Style::Strong, tx.command.clone());
+            .push(Style::Strong, tx.public_command().to_string());
         if !in_force {
             t = t.push(Style::Dim, "  (undone)");
+        }
+        if tx.umpire_only {
+            t = t.push(Style::Dim, "  (for the umpire only)");
         }
         for r in &tx.rolls {
             t = t.plain(format!("\n  {} = {}", r.expr(), fmt_value(r.total)));
@@ -212,7 +215,7 @@ pub fn log(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
         }
         entries.push(json!({
             "tx": seq,
-            "command": tx.command,
+            "command": tx.public_command(),
             "in_force": in_force,
             "rolls": tx.rolls,
             "changes": tx.changes.iter().map(ToString::to_string).collect::<Vec<_>>(),

@@ -1,0 +1,101 @@
+//! Secrets: what a rule declares `secret` is kept in the journal as the umpire's record and
+//! masked wherever the players may see the command.
+
+use umpire::dice::DiceBox;
+use umpire::engine::Session;
+use umpire::journal::Record;
+
+const RULES: &str = r#"
+umpire.ruleset { name = "sec", doc = "secrets under test" }
+umpire.command {
+  name = "hide",
+  args = {
+    { name = "unit", type = "unit" },
+    { name = "place", type = "text", secret = true },
+    { name = "force", type = "flag" },
+  },
+  run = function(ctx, args)
+    store.hidden = (store.hidden or 0) + 1
+    return "hidden; the place is kept secret"
+  end,
+}
+umpire.command { name = "where", secret = true, run = function() return "umpire only" end }
+"#;
+
+fn session(journal: &std::path::Path) -> (tempfile::TempDir, Session) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("rulesets/sec")).unwrap();
+    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
+    std::fs::write(dir.path().join("rulesets/sec/init.lua"), RULES).unwrap();
+    let mut game = umpire::state::Game::default();
+    let (j, _) =
+        umpire::journal::Journal::open(journal, &mut game, umpire::journal::Caps::DEFAULT).unwrap();
+    let mut s = Session::with_journal(DiceBox::seeded(1), j, game);
+    s.set_rules_root(dir.path().to_path_buf());
+    (dir, s)
+}
+
+fn ok(s: &mut Session, line: &str) -> String {
+    match s.execute(line, None).expect("a command") {
+        Ok(out) => umpire::engine::render::output(&out, &umpire::engine::Palette::plain()),
+        Err((_, e)) => panic!("`{line}` failed: {e}"),
+    }
+}
+
+#[test]
+fn a_secret_argument_is_journalled_whole_and_masked_in_log_and_undo() {
+    let j = tempfile::tempdir().unwrap();
+    let path = j.path().join("g.jsonl");
+    let (_dir, mut s) = session(&path);
+    for l in [
+        "ruleset use sec",
+        "add side red Red",
+        "add command red r1 R",
+        "add unit r1 lh1 Horse",
+    ] {
+        ok(&mut s, l);
+    }
+    let out = s
+        .execute("hide lh1 the wood by the river force", None)
+        .unwrap()
+        .unwrap();
+    let json = out.to_json();
+    assert_eq!(json["public"], "hide lh1 ‹secret› force", "{json}");
+    let log = ok(&mut s, "log 1");
+    assert!(log.contains("hide lh1 ‹secret› force"), "{log}");
+    assert!(!log.contains("wood"), "{log}");
+    let undo = ok(&mut s, "undo");
+    assert!(!undo.contains("wood"), "{undo}");
+    // The journal keeps the umpire's record: the whole line, and the line for the players.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let tx = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| serde_json::from_value::<Record>(v["entry"].clone()).ok())
+        .find_map(|r| match r {
+            Record::Tx(t) if t.command.starts_with("hide") => Some(t),
+            _ => None,
+        })
+        .expect("the hide transaction");
+    assert_eq!(tx.command, "hide lh1 the wood by the river force");
+    assert_eq!(tx.public_command(), "hide lh1 ‹secret› force");
+}
+
+#[test]
+fn a_secret_command_is_marked_for_the_umpire_only_and_a_bad_secret_key_is_refused() {
+    let j = tempfile::tempdir().unwrap();
+    let (dir, mut s) = session(&j.path().join("g.jsonl"));
+    ok(&mut s, "ruleset use sec");
+    let out = s.execute("where", None).unwrap().unwrap();
+    assert_eq!(out.to_json()["umpire_only"], true);
+    std::fs::write(
+        dir.path().join("rulesets/sec/init.lua"),
+        "umpire.ruleset { name = \"sec\", doc = \"d\" }\numpire.command { name = \"w\", args = { { name = \"x\", type = \"int\", secret = \"yes\" } }, run = function() end }\n",
+    )
+    .unwrap();
+    let e = match s.execute("reload", None).unwrap() {
+        Ok(_) => panic!("a bad `secret` must not load"),
+        Err((_, e)) => e.to_string(),
+    };
+    assert!(e.contains("`secret`") && e.contains("true or false"), "{e}");
+}
