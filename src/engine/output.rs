@@ -90,6 +90,9 @@ pub enum Block {
     Roll(Roll),
     /// An exact distribution, drawn as a bar chart, or one probability.
     Prob(ProbReport),
+    /// An itemised resolution: title, one factor a line (value, label, dice, rule), total
+    /// and outcome.
+    Check(crate::script::Breakdown),
 }
 
 /// Text made of styled pieces; newlines inside pieces break lines.

@@ -29,6 +29,7 @@ pub fn output(out: &Output, palette: &Palette) -> String {
             Block::Text(t) => text(t, palette),
             Block::Roll(r) => roll(r, palette),
             Block::Prob(p) => prob(p, palette),
+            Block::Check(c) => check(c, palette),
         })
         .collect();
     parts.join("\n")
@@ -49,6 +50,53 @@ pub fn roll(r: &Roll, palette: &Palette) -> String {
         line.push_str(&palette.style(Style::Dim, &format!("  · {}", names.join(" + "))));
     }
     line
+}
+
+/// A breakdown, one factor a line:
+///
+/// ```text
+/// Shooting 5.2.1
+///      4  base: 1d6 [4]
+///     +3  current SP
+///     +1  veteran (5.3)
+///   =  8  hit
+/// ```
+///
+/// Without colour it reads exactly as the breakdown's own text (the journal keeps that).
+pub fn check(b: &crate::script::Breakdown, palette: &Palette) -> String {
+    let num = |v: f64| {
+        if v.fract() == 0.0 {
+            format!("{}", v as i64)
+        } else {
+            format!("{v}")
+        }
+    };
+    let mut out = palette.style(Style::Strong, &escape(&b.title));
+    for (i, x) in b.factors.iter().enumerate() {
+        let v = if i == 0 || x.value < 0.0 {
+            num(x.value)
+        } else {
+            format!("+{}", num(x.value))
+        };
+        out.push_str("\n  ");
+        out.push_str(&palette.style(Style::Number, &format!("{v:>5}")));
+        out.push_str("  ");
+        out.push_str(&escape(&x.label));
+        if let Some(d) = &x.dice {
+            out.push_str(": ");
+            out.push_str(&palette.style(Style::Dice(crate::dice::render::Role::Label), &escape(d)));
+        }
+        if let Some(r) = &x.rule {
+            out.push_str(&palette.style(Style::Dim, &format!(" ({})", escape(r))));
+        }
+    }
+    out.push_str("\n  ");
+    out.push_str(&palette.style(Style::Strong, &format!("= {:>3}", num(b.total))));
+    if let Some(r) = &b.result {
+        out.push_str("  ");
+        out.push_str(&palette.style(Style::Strong, &escape(r)));
+    }
+    out
 }
 
 /// An error for people: `error: message`, the line with a caret under the bad part, and
@@ -272,6 +320,41 @@ fn cmp_symbol(op: CmpOp) -> &'static str {
 mod tests {
     use super::*;
     use crate::dice::Distribution;
+    use crate::script::{Breakdown, Factor};
+
+    #[test]
+    fn a_check_without_colour_reads_as_its_own_text_and_with_colour_keeps_the_words() {
+        let f = |label: &str, value: f64, rule: Option<&str>, dice: Option<&str>| Factor {
+            label: label.into(),
+            value,
+            rule: rule.map(Into::into),
+            dice: dice.map(Into::into),
+        };
+        let b = Breakdown {
+            title: "Shooting 5.2.1".into(),
+            factors: vec![
+                f("to hit", 4.0, Some("5.2.1"), Some("1d6 [4]")),
+                f("current SP", 3.0, None, None),
+                f("cover", -2.0, Some("5.3"), None),
+                f("half", 0.5, None, None),
+            ],
+            total: 5.5,
+            result: Some("hit".into()),
+        };
+        assert_eq!(check(&b, &Palette::plain()), b.to_string());
+        let coloured = check(&b, &Palette::with_color(true));
+        assert_ne!(coloured, b.to_string());
+        for word in [
+            "Shooting 5.2.1",
+            "current SP",
+            "1d6 [4]",
+            "(5.3)",
+            "hit",
+            "+0.5",
+        ] {
+            assert!(coloured.contains(word), "{word} in {coloured:?}");
+        }
+    }
 
     #[test]
     fn wide_charts_keep_about_a_screenful_around_the_mode() {

@@ -107,7 +107,7 @@ fn fields(def: &CommandDef, args: &Args) -> Vec<(String, ArgValue)> {
 /// Adds what a call produced to `out`: breakdowns, changes with reasons, printed lines.
 pub fn add_call(mut out: Output, call: &CallOutput) -> Output {
     for c in &call.checks {
-        out = out.text(Text::from_plain(c.to_string()));
+        out = out.block(super::output::Block::Check(c.clone()));
     }
     for n in &call.notes {
         out = out.text(
