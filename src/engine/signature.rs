@@ -1062,6 +1062,23 @@ mod tests {
     }
 
     #[test]
+    fn an_element_parameter_takes_one_word_and_skips_when_optional() {
+        let sig = Signature::new(vec![
+            Param::new("soldier", Kind::Element),
+            Param::new("n", Kind::Int).optional(),
+        ]);
+        let a = p(&sig, "wound sq1.2 3").unwrap();
+        assert_eq!(a.ids("soldier"), ["sq1.2"]);
+        assert_eq!(a.int("n"), Some(3));
+        let e = p(&sig, "wound").unwrap_err();
+        assert_eq!(
+            e.message,
+            "SOLDIER is missing (an element (ID or UNIT.ELEMENT))"
+        );
+        assert_eq!(Kind::Element.describe(), "an element (ID or UNIT.ELEMENT)");
+    }
+
+    #[test]
     fn text_stops_at_a_keyed_word() {
         let sig = Signature::new(vec![
             Param::new("units", Kind::Selector),

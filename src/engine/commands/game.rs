@@ -98,9 +98,20 @@ pub fn add(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
         .text(Text::from_plain(what)))
 }
 
-/// `remove ID`: a side, command, unit or element, with everything under it.
+/// The id a word names: itself, or the element `UNIT.ELEMENT` names.
+fn id_of(ctx: &Context<'_>, word: &str) -> String {
+    if word.contains('.')
+        && let Ok(e) = ctx.state.game.find_element(word)
+    {
+        return e.id.to_string();
+    }
+    word.to_string()
+}
+
+/// `remove ID`: a side, command, unit or element (`UNIT.ELEMENT` too), with everything under
+/// it.
 pub fn remove(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
-    let id = inv.args.text("id").unwrap_or_default().to_string();
+    let id = id_of(ctx, inv.args.text("id").unwrap_or_default());
     let before = ctx.state.pending.changes.len();
     ctx.state
         .change_all(|g| g.remove(&id))
@@ -114,9 +125,9 @@ pub fn remove(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
         ))))
 }
 
-/// `rename ID NAME…`.
+/// `rename ID NAME…` (an element as `UNIT.ELEMENT` too).
 pub fn rename(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
-    let id = inv.args.text("id").unwrap_or_default().to_string();
+    let id = id_of(ctx, inv.args.text("id").unwrap_or_default());
     let name = inv.args.text("name").unwrap_or_default().to_string();
     ctx.state
         .change(|g| g.rename(&id, &name))
