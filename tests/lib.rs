@@ -7,6 +7,7 @@ mod common;
 mod corpus;
 mod crash;
 mod dice_props;
+mod elements;
 mod files;
 mod hardening;
 mod journal;

@@ -235,15 +235,39 @@ umpire.command {
   end,
 }
 
--- 8.5: paratroops landing.
+-- 8.5: paratroops landing. Stands dropped from off the table (in reserve, or aloft in their
+-- transports) come on; with a Command named, they land under it and join it.
+local LANDS_FROM = { no = true, reserve = true, air_away = true }
+
 umpire.command {
   name = "paradrop",
-  help = "each stand landing by parachute or glider takes 1D6-3 HP, no save (8.5)\n" ..
-    "e.g. `paradrop para1,para2`",
-  args = { { name = "stands", type = "selector", help = "the stands landing" } },
+  help = "each stand landing by parachute or glider takes 1D6-3 HP, no save (8.5); stands in\n" ..
+    "reserve or aloft (off_table=reserve|air_away) come on, and with COMMAND they join it\n" ..
+    "e.g. `paradrop para1,para2`, `paradrop para1,para2 b2`",
+  args = {
+    { name = "stands", type = "selector", help = "the stands landing" },
+    { name = "command", type = "group", optional = true,
+      help = "the Command they land under (its General's command distance counts, 8.5)" },
+  },
   run = function(ctx, args)
     local out = {}
+    local cmd = args.command
     for _, u in ipairs(args.stands) do
+      if not LANDS_FROM[u.off_table] then
+        umpire.fail(u.name .. " cannot land: it is " .. u.off_table .. " (off_table)")
+      end
+      if cmd and cmd.side ~= u.side then
+        umpire.fail(cmd.name .. " is a Command of " .. cmd.side .. ", not of " .. u.side ..
+          ": paratroops land under their own side's Command (8.5)")
+      end
+    end
+    for _, u in ipairs(args.stands) do
+      if u.off_table ~= "no" then
+        u:set("off_table", "no", "lands by parachute or glider (8.5)")
+      end
+      if cmd and u.command ~= cmd.id then
+        u:move_to(cmd, "lands under " .. cmd.name .. " (8.5)")
+      end
       local c = ctx:check("Landing 8.5: " .. u.name)
       c:roll("1d6", "landing D6", "8.5", u)
       c:add(-3, "landing", "8.5")

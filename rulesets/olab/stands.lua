@@ -1,9 +1,10 @@
 -- Stand strength (2.2.1), the points cost system (2.2.2) and changes of order between
 -- duplicate stands (2.2.3-2.2.4).
 --
--- Scripts cannot create stands: the umpire adds them (`add unit CMD ID NAME type=… quality=…`
--- or `army load FILE`); `sp` then works out their strength from Tables 2 and 3, `pcp` prices
--- them, and `convert` splits a body's SP between its alternative stands.
+-- The umpire adds stands (`add unit CMD ID NAME type=… quality=…` or `army load FILE`); `sp`
+-- then works out their strength from Tables 2 and 3, `pcp` prices them, and `convert` splits
+-- a body's SP between its alternative stands, making the new stands it needs
+-- (`umpire.create_unit`).
 local util = require "olab.util"
 local actions = require "olab.actions"
 
@@ -312,16 +313,32 @@ umpire.command {
   end,
 }
 
+-- The ids typed as TO: words separated by commas or spaces.
+local function id_list(text)
+  local out = {}
+  for id in text:gmatch("[^,%s]+") do out[#out + 1] = id end
+  return out
+end
+
+-- The stand `id` if there is one (a sabot set aside earlier), else nil.
+local function stand(id)
+  local found, u = pcall(umpire.unit, id)
+  if found then return u end
+  return nil
+end
+
 umpire.command {
   name = "convert",
   help = "change order: share the stands' SP between N stands of another type, never adding\n" ..
-    "SP (2.2.3, 2.2.4). With TO (N stands already added), sets their SP and type, puts them\n" ..
-    "on the table and the old stands aside (off_table=sabot)",
+    "SP (2.2.3, 2.2.4). With TO (N ids), sets their SP and type, puts them on the table and\n" ..
+    "the old stands aside (off_table=sabot); an id naming no stand makes a new stand in the\n" ..
+    "first old stand's Command, with its quality and body",
   args = {
     { name = "from", type = "selector", help = "the stands changing order, e.g. bor1,bor2" },
     { name = "n", type = "int", help = "how many stands they become" },
     { name = "type", type = "choice", values = util.types, help = "the new stand type" },
-    { name = "to", type = "selector", optional = true, help = "the N stands to become (sabots)" },
+    { name = "to", type = "text", optional = true,
+      help = "the N stands to become: sabots set aside before, or new ids (sk1,sk2,sk3)" },
     { name = "free", type = "flag", help = "no MOVE action (e.g. before play); AMB-30" },
     { name = "force", type = "flag", help = "the umpire overrides the action limit (2.1.1)" },
   },
@@ -344,27 +361,51 @@ umpire.command {
     c:result(n .. " " .. args.type .. ": " .. table.concat(sps, ", "))
     if not args.to then
       return "split " .. total .. " SP as " .. table.concat(sps, ", ") .. " for " .. n .. " " ..
-        args.type .. " (start values " .. table.concat(starts, ", ") .. "); add them and give " ..
-        "their ids as TO to apply"
+        args.type .. " (start values " .. table.concat(starts, ", ") .. "); give " .. n ..
+        " ids as TO to apply: new ids make new stands, the ids of stands set aside reuse them"
     end
-    if #args.to ~= n then
-      umpire.fail("TO names " .. #args.to .. " stands but the split is into " .. n)
+    local ids = id_list(args.to)
+    if #ids ~= n then
+      umpire.fail("TO names " .. #ids .. " stands but the split is into " .. n)
     end
     local reason = "change of order from " .. from[1].type .. " (2.2.4)"
-    for i, u in ipairs(args.to) do
+    local first, made = from[1], {}
+    local to = {}
+    for i, id in ipairs(ids) do
       for _, f in ipairs(from) do
-        if f.id == u.id then umpire.fail(u.id .. " is in both FROM and TO") end
+        if f.id == id then umpire.fail(id .. " is in both FROM and TO") end
       end
+      for j = 1, i - 1 do
+        if ids[j] == id then umpire.fail(id .. " is named twice in TO") end
+      end
+      local u = stand(id)
+      if u == nil then
+        -- A new stand of the body, in the Command of the stands it comes from (2.2.4).
+        u = umpire.create_unit {
+          command = first.command, id = id,
+          name = first.bare_name .. " (" .. args.type .. " " .. i .. ")",
+          attrs = { type = args.type, quality = first.quality, body = first.body },
+          reason = reason,
+        }
+        made[#made + 1] = id
+      end
+      to[i] = u
+    end
+    for i, u in ipairs(to) do
       if u.type ~= args.type then u:set("type", args.type, reason) end
       u:set("sp_start", starts[i], reason)
       u:set("sp", sps[i], reason)
       if u.off_table ~= "no" then u:set("off_table", "no", reason) end
     end
     for _, f in ipairs(from) do f:set("off_table", "sabot", "changed order (2.2.4)") end
+    if #made > 0 then
+      print("new stands " .. table.concat(made, ", ") .. " in " .. first.command ..
+        " (quality " .. first.quality .. "): set any other attribute they need, such as weapon")
+    end
     -- A change of order is a manoeuvre costing half a move (AMB-30): the new stands have
     -- used their MOVE action.
     if not args.free then
-      for _, u in ipairs(args.to) do actions.use(u, "move", args.force) end
+      for _, u in ipairs(to) do actions.use(u, "move", args.force) end
       print("the change of order is their MOVE action and costs half a Table 4 move (AMB-30)")
     end
     return "now " .. n .. " " .. args.type .. ": " .. table.concat(sps, ", ") .. " SP"

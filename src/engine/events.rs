@@ -1,5 +1,6 @@
 //! The events a command's changes raise (`unit_damaged`, `unit_marked`, `round_begins`,
-//! `step_begins`, `marker_expired`…) and telling the rules' handlers about them inside the
+//! `step_begins`, `marker_expired`, and for elements `element_damaged`, `element_marked`,
+//! `element_unmarked`, `element_marker_expired`…) and telling the rules' handlers about them inside the
 //! command's own transaction: a handler's changes raise events too, up to a depth.
 
 use serde_json::json;
@@ -48,9 +49,53 @@ fn events_of(c: &Change, state: &State) -> Vec<(String, Vec<(&'static str, ArgVa
                             ("marker", v(Value::Text(e.marker.name.clone()))),
                         ],
                     ));
+                } else if let Some(el) = state.game.element(e.unit.as_str()) {
+                    out.push((
+                        "element_marker_expired".into(),
+                        vec![
+                            ("element", ArgValue::Unit(e.unit.to_string())),
+                            ("unit", ArgValue::Unit(el.unit.to_string())),
+                            ("marker", v(Value::Text(e.marker.name.clone()))),
+                        ],
+                    ));
                 }
             }
             out
+        }
+        Change::SetAttr { id, attr, old, new }
+            if state.game.element(id.as_str()).is_some()
+                && Some(attr.as_str()) == state.game.schema().element_strength() =>
+        {
+            let schema = state.game.schema();
+            let before = old
+                .as_ref()
+                .or_else(|| {
+                    schema
+                        .attrs(crate::state::Kind::Element)
+                        .get(attr)
+                        .map(|d| &d.default)
+                })
+                .and_then(Value::as_f64);
+            let after = new.as_ref().and_then(Value::as_f64);
+            let unit = state
+                .game
+                .element(id.as_str())
+                .map(|e| e.unit.to_string())
+                .unwrap_or_default();
+            match (before, after) {
+                (Some(b), Some(a)) if a < b => vec![(
+                    "element_damaged".into(),
+                    vec![
+                        ("element", ArgValue::Unit(id.to_string())),
+                        ("unit", ArgValue::Unit(unit)),
+                        ("attr", v(Value::Text(attr.clone()))),
+                        ("old", v(Value::Num(b))),
+                        ("new", v(Value::Num(a))),
+                        ("loss", v(Value::Num(b - a))),
+                    ],
+                )],
+                _ => Vec::new(),
+            }
         }
         Change::SetAttr { id, attr, old, new } if Some(attr.as_str()) == strength => {
             let before = old
@@ -93,6 +138,24 @@ fn events_of(c: &Change, state: &State) -> Vec<(String, Vec<(&'static str, ArgVa
                 ("marker", v(Value::Text(marker.name.clone()))),
             ],
         )],
+        Change::Mark { unit, marker, .. } | Change::Unmark { unit, marker, .. } => {
+            let Some(el) = state.game.element(unit.as_str()) else {
+                return Vec::new();
+            };
+            let event = if matches!(c, Change::Mark { .. }) {
+                "element_marked"
+            } else {
+                "element_unmarked"
+            };
+            vec![(
+                event.into(),
+                vec![
+                    ("element", ArgValue::Unit(unit.to_string())),
+                    ("unit", ArgValue::Unit(el.unit.to_string())),
+                    ("marker", v(Value::Text(marker.name.clone()))),
+                ],
+            )]
+        }
         _ => Vec::new(),
     }
 }

@@ -160,6 +160,8 @@ impl CommandSpec {
 pub struct Words {
     /// Units still in the game.
     pub units: Vec<String>,
+    /// Elements, as `UNIT.ELEMENT` (offered once the unit and its dot are typed).
+    pub elements: Vec<String>,
     /// Sides.
     pub sides: Vec<String>,
     /// Commands (groups of units).
@@ -285,11 +287,18 @@ impl Commands {
     fn values(&self, kind: &Kind, partial: &str, w: &Words) -> Vec<String> {
         match kind {
             Kind::Unit => w.units.clone(),
+            // An element's id works too, but `UNIT.` then its elements is what a umpire
+            // types: the unit first, its elements after the dot.
+            Kind::Element if partial.contains('.') => w.elements.clone(),
+            Kind::Element => w.units.iter().map(|u| format!("{u}.")).collect(),
             Kind::Side => w.sides.clone(),
             Kind::Group => w.groups.clone(),
             Kind::Selector => {
                 let mut v = w.units.clone();
                 v.extend(w.selector_terms.iter().cloned());
+                if partial.contains('.') {
+                    v.extend(w.elements.iter().cloned());
+                }
                 v
             }
             Kind::Marker => w.markers.clone(),
@@ -382,6 +391,23 @@ mod tests {
         assert_eq!(r.complete("mark leg1 ro", 12, &w).1, ["routed"]);
         assert_eq!(r.complete("table show t", 12, &w).1, ["terrain"]);
         assert_eq!(r.complete("show s", 6, &w).1, ["side:red"]);
+    }
+
+    #[test]
+    fn elements_complete_after_their_units_dot() {
+        let w = Words {
+            units: vec!["guard1".into(), "leg1".into()],
+            elements: vec!["leg1.leg1a".into(), "leg1.leg1b".into()],
+            markers: vec!["fallen".into()],
+            ..Words::default()
+        };
+        let r = builtins::registry();
+        assert_eq!(
+            r.complete("mark leg1.", 10, &w).1,
+            ["leg1.leg1a", "leg1.leg1b"]
+        );
+        assert_eq!(r.complete("set leg1.leg1b", 14, &w).1, ["leg1.leg1b"]);
+        assert_eq!(r.complete("mark leg1.leg1a f", 17, &w).1, ["fallen"]);
     }
 
     #[test]

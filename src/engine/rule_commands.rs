@@ -29,6 +29,7 @@ pub fn signature(def: &CommandDef) -> Signature {
             .map(|a| {
                 let kind = match &a.kind {
                     ArgKind::Unit => Kind::Unit,
+                    ArgKind::Element => Kind::Element,
                     ArgKind::Side => Kind::Side,
                     ArgKind::Group => Kind::Group,
                     ArgKind::Selector => Kind::Selector,
@@ -89,9 +90,10 @@ fn fields(def: &CommandDef, args: &Args) -> Vec<(String, ArgValue)> {
         let v = match (&a.kind, args.get(&a.name).map(|x| &x.value)) {
             (ArgKind::Flag, given) => ArgValue::Value(Value::Flag(given.is_some())),
             (_, None) => continue,
-            (ArgKind::Unit | ArgKind::Side | ArgKind::Group, Some(SigValue::Ids(ids))) => {
-                ArgValue::Unit(ids.first().cloned().unwrap_or_default())
-            }
+            (
+                ArgKind::Unit | ArgKind::Element | ArgKind::Side | ArgKind::Group,
+                Some(SigValue::Ids(ids)),
+            ) => ArgValue::Unit(ids.first().cloned().unwrap_or_default()),
             (ArgKind::Selector, Some(SigValue::Ids(ids))) => ArgValue::Units(ids.clone()),
             (_, Some(SigValue::Int(i))) => ArgValue::Value(Value::Int(*i)),
             (_, Some(SigValue::Num(n))) => ArgValue::Value(Value::Num(*n)),

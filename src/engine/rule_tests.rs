@@ -238,21 +238,22 @@ impl UserData for TestSession {
                 None => Err(fail(format!("`{id}` has no attribute `{attr}`"))),
             }
         });
+        // Units and elements carry markers.
         methods.add_method("has", |_, s, (id, marker): (String, String)| {
-            let u =
+            let markers =
                 s.0.state
                     .game
-                    .find_unit(&id)
+                    .markers_of(&id)
                     .map_err(|e| fail(e.to_string()))?;
-            Ok(u.marker(&marker).is_some())
+            Ok(markers.iter().any(|m| m.name == marker))
         });
         methods.add_method("markers", |_, s, id: String| {
-            let u =
+            let markers =
                 s.0.state
                     .game
-                    .find_unit(&id)
+                    .markers_of(&id)
                     .map_err(|e| fail(e.to_string()))?;
-            Ok(u.markers.iter().map(|m| m.name.clone()).collect::<Vec<_>>())
+            Ok(markers.iter().map(|m| m.name.clone()).collect::<Vec<_>>())
         });
         methods.add_method("stored", |lua, s, (script, key): (String, String)| match s
             .0

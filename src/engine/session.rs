@@ -454,6 +454,11 @@ impl Session {
                 .filter(|u| game.away(u).is_none())
                 .map(|u| u.id.to_string())
                 .collect(),
+            elements: game
+                .units
+                .values()
+                .flat_map(|u| u.elements.iter().map(move |e| format!("{}.{e}", u.id)))
+                .collect(),
             sides: game.sides.keys().map(|s| s.to_string()).collect(),
             groups: game.commands.keys().map(|c| c.to_string()).collect(),
             selector_terms: terms,
@@ -540,6 +545,7 @@ impl super::signature::Resolve for InGame<'_> {
         let g = self.0;
         let found = match kind {
             Kind::Unit => g.find_unit(word).map(|u| u.id.to_string()),
+            Kind::Element => g.find_element(word).map(|e| e.id.to_string()),
             Kind::Side => g.find_side(word).map(|s| s.id.to_string()),
             _ => g.find_command(word).map(|c| c.id.to_string()),
         };
@@ -550,6 +556,13 @@ impl super::signature::Resolve for InGame<'_> {
         &self,
         text: &str,
     ) -> Result<Vec<String>, (String, Option<String>, crate::span::Span)> {
+        // One element (`leg1.2`, or its id) is accepted where units are: `set`, `mark`,
+        // `unmark` and `show` work on elements too.
+        if !text.contains(char::is_whitespace)
+            && let Ok(e) = self.0.find_element(text)
+        {
+            return Ok(vec![e.id.to_string()]);
+        }
         crate::state::Selector::parse(text)
             .and_then(|s| s.resolve_ids(self.0))
             .map(|ids| ids.into_iter().map(|i| i.to_string()).collect())
@@ -564,6 +577,7 @@ impl super::signature::Resolve for InGame<'_> {
         let g = self.0;
         match kind {
             Kind::Unit => g.unit(word).is_some(),
+            Kind::Element => g.find_element(word).is_ok(),
             Kind::Side => g.side(word).is_some(),
             _ => g.command(word).is_some(),
         }

@@ -21,6 +21,8 @@ use crate::span::Span;
 pub enum Kind {
     /// One unit's id.
     Unit,
+    /// One element: its id, or `UNIT.ELEMENT` (the element's id or number in the unit).
+    Element,
     /// One side's id.
     Side,
     /// One command's (group's) id.
@@ -66,6 +68,7 @@ impl Kind {
     pub fn describe(&self) -> Cow<'static, str> {
         Cow::Borrowed(match self {
             Kind::Unit => "a unit",
+            Kind::Element => "an element (ID or UNIT.ELEMENT)",
             Kind::Side => "a side",
             Kind::Group => "a command (of units)",
             Kind::Selector => "units (a selector)",
@@ -500,7 +503,7 @@ impl ParseError {
 /// How words that name things in the game are checked and resolved: the session provides
 /// it. Each method returns what the word names, or why it names nothing.
 pub trait Resolve {
-    /// The unit, side or group (as `kind` says) `word` names: its id.
+    /// The unit, element, side or group (as `kind` says) `word` names: its id.
     fn id(&self, kind: &Kind, word: &str) -> Result<String, (String, Option<String>)>;
     /// The units a selector of `text` names.
     fn select(&self, text: &str) -> Result<Vec<String>, (String, Option<String>, Span)>;
@@ -753,7 +756,7 @@ fn sub_names(sig: &Signature) -> String {
 /// Whether `word` can be the (first) value of `p`.
 fn fits(p: &Param, word: &str, game: &dyn Resolve) -> bool {
     match &p.kind {
-        Kind::Unit | Kind::Side | Kind::Group => game.fits(&p.kind, word),
+        Kind::Unit | Kind::Element | Kind::Side | Kind::Group => game.fits(&p.kind, word),
         Kind::Selector => game.select(word).is_ok(),
         k => shape_fits(k, word),
     }
@@ -809,14 +812,16 @@ fn value_of(
                 words.iter().map(|w| w.text.to_string()).collect(),
             ))
         }
-        Kind::Unit | Kind::Side | Kind::Group => match game.id(&p.kind, words[0].text) {
-            Ok(id) => arg(Value::Ids(vec![id])),
-            Err((message, help)) => Err(ParseError::invalid(
-                format!("{}: {message}", p.name.to_uppercase()),
-                help,
-                span,
-            )),
-        },
+        Kind::Unit | Kind::Element | Kind::Side | Kind::Group => {
+            match game.id(&p.kind, words[0].text) {
+                Ok(id) => arg(Value::Ids(vec![id])),
+                Err((message, help)) => Err(ParseError::invalid(
+                    format!("{}: {message}", p.name.to_uppercase()),
+                    help,
+                    span,
+                )),
+            }
+        }
         Kind::Int => match words[0].text.parse::<i64>() {
             Ok(n) => arg(Value::Int(n)),
             Err(_) => bad(&words[0], "a whole number".into()),
@@ -1054,6 +1059,23 @@ mod tests {
             e.message,
             "`next` takes no arguments: `now` is too much (drop it)"
         );
+    }
+
+    #[test]
+    fn an_element_parameter_takes_one_word_and_skips_when_optional() {
+        let sig = Signature::new(vec![
+            Param::new("soldier", Kind::Element),
+            Param::new("n", Kind::Int).optional(),
+        ]);
+        let a = p(&sig, "wound sq1.2 3").unwrap();
+        assert_eq!(a.ids("soldier"), ["sq1.2"]);
+        assert_eq!(a.int("n"), Some(3));
+        let e = p(&sig, "wound").unwrap_err();
+        assert_eq!(
+            e.message,
+            "SOLDIER is missing (an element (ID or UNIT.ELEMENT))"
+        );
+        assert_eq!(Kind::Element.describe(), "an element (ID or UNIT.ELEMENT)");
     }
 
     #[test]

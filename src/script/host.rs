@@ -340,7 +340,17 @@ impl ScriptHost {
         umpire.set("lookup", lookup)?;
         umpire.set("roll_table", roll_table)?;
         let units = world::build(&lua, &private, &ops, &kit)?;
-        for name in ["unit", "units", "count", "sides", "clock", "side", "group"] {
+        for name in [
+            "unit",
+            "units",
+            "count",
+            "sides",
+            "clock",
+            "side",
+            "group",
+            "element",
+            "create_unit",
+        ] {
             umpire.set(name, units.get::<Function>(name)?)?;
         }
         let handle: Function = units.get("handle")?;

@@ -12,6 +12,7 @@
 pub mod breakdown;
 mod budget;
 mod data;
+mod elements;
 pub mod error;
 pub mod host;
 mod lexer;

@@ -48,6 +48,8 @@ pub struct Variant {
 pub enum ArgKind {
     /// One unit id (`"unit"`).
     Unit,
+    /// One element (`"element"`): its id, or `UNIT.ELEMENT` as typed.
+    Element,
     /// One side id (`"side"`).
     Side,
     /// One command id (`"group"`: a command of units, as `add command` makes).
@@ -936,6 +938,7 @@ pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
             let ty = string_field(&a, "type", &aw, &origin, true)?.unwrap_or_default();
             let kind = match ty.as_str() {
                 "unit" => ArgKind::Unit,
+                "element" => ArgKind::Element,
                 "side" => ArgKind::Side,
                 "group" => ArgKind::Group,
                 "selector" => ArgKind::Selector,
@@ -951,7 +954,7 @@ pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
                     return fail(
                         &origin,
                         format!(
-                            "argument `{arg_name}` of {what}: unknown type `{other}` (expected unit, side, group, selector, int, number, dice, choice, flag or text)"
+                            "argument `{arg_name}` of {what}: unknown type `{other}` (expected unit, element, side, group, selector, int, number, dice, choice, flag or text)"
                         ),
                     );
                 }

@@ -39,7 +39,7 @@ impl std::fmt::Debug for World<'_> {
     }
 }
 
-fn runtime(e: impl std::fmt::Display) -> mlua::Error {
+pub(crate) fn runtime(e: impl std::fmt::Display) -> mlua::Error {
     mlua::Error::runtime(e.to_string())
 }
 
@@ -59,7 +59,7 @@ fn reason(lua: &Lua, v: Value, what: &str) -> mlua::Result<String> {
 
 /// A text argument: read in place from a Lua string (nothing copied), or a whole number
 /// written out.
-enum Text {
+pub(crate) enum Text {
     Lua(mlua::BorrowedStr),
     Owned(String),
 }
@@ -75,7 +75,7 @@ impl Deref for Text {
     }
 }
 
-fn text(v: &Value, what: &str) -> mlua::Result<Text> {
+pub(crate) fn text(v: &Value, what: &str) -> mlua::Result<Text> {
     match v {
         Value::String(s) => Ok(Text::Lua(s.to_str()?)),
         Value::Integer(i) => Ok(Text::Owned(i.to_string())),
@@ -144,13 +144,23 @@ fn read(lua: &Lua, game: &Game, id: &str, key: &str) -> mlua::Result<Value> {
         "bare_name" => Value::String(lua.create_string(name())?),
         "kind" => intern(lua, kind.name())?,
         "side" => match kind {
-            Kind::Unit => intern(lua, game.find_unit(id).map_err(runtime)?.side.as_str())?,
+            Kind::Unit | Kind::Element => match game.owner_unit(id) {
+                Some(u) => intern(lua, u.side.as_str())?,
+                None => Value::Nil,
+            },
             Kind::Command => intern(lua, game.find_command(id).map_err(runtime)?.side.as_str())?,
             _ => Value::Nil,
         },
         "command" => match kind {
-            Kind::Unit => intern(lua, game.find_unit(id).map_err(runtime)?.command.as_str())?,
+            Kind::Unit | Kind::Element => match game.owner_unit(id) {
+                Some(u) => intern(lua, u.command.as_str())?,
+                None => Value::Nil,
+            },
             _ => Value::Nil,
+        },
+        "unit" => match game.element(id) {
+            Some(e) => intern(lua, e.unit.as_str())?,
+            None => Value::Nil,
         },
         attr => {
             let Some(decl) = game.schema().attrs(kind).get(attr) else {
@@ -171,6 +181,45 @@ fn read(lua: &Lua, game: &Game, id: &str, key: &str) -> mlua::Result<Value> {
             }
         }
     })
+}
+
+/// `(id)`: the id of the element a word names (its id or `UNIT.ELEMENT`).
+pub(crate) const ELEMENT: i64 = 40;
+/// `(unit, filter)`: the ids of a unit's elements the filter picks (`nil`: all).
+pub(crate) const ELEMENTS: i64 = 41;
+/// `(spec, command, reason)`: creates a unit (and its elements); its id.
+pub(crate) const CREATE_UNIT: i64 = 42;
+/// `(unit, spec, reason)`: adds an element to a unit; its id.
+pub(crate) const ADD_ELEMENT: i64 = 43;
+/// `(id, reason)`: removes a unit (with its elements) or an element.
+pub(crate) const REMOVE: i64 = 44;
+/// `(id, to, reason)`: moves a unit to a command, or an element to a unit.
+pub(crate) const MOVE: i64 = 45;
+/// The operations on elements and on units' places, by the name the trusted Lua uses
+/// (added to the host's `OP` table by [`build`]).
+const ELEMENT_OPS: &[(&str, i64)] = &[
+    ("element", ELEMENT),
+    ("elements", ELEMENTS),
+    ("create_unit", CREATE_UNIT),
+    ("add_element", ADD_ELEMENT),
+    ("remove", REMOVE),
+    ("move", MOVE),
+];
+
+/// Notes a change the game has applied, with its reason (for `elements.rs`).
+pub(crate) fn note_change(
+    lua: &Lua,
+    world: &mut World<'_>,
+    notes: &mut Vec<Note>,
+    c: Change,
+    reason: String,
+) -> mlua::Result<()> {
+    note(lua, world.changes, notes, c, reason).map(|_| ())
+}
+
+/// A reason argument (for `elements.rs`).
+pub(crate) fn reason_of(lua: &Lua, v: Value, what: &str) -> mlua::Result<String> {
+    reason(lua, v, what)
 }
 
 /// Runs world operation `op` (see [`op`]) with its arguments for Lua.
@@ -194,13 +243,13 @@ pub(crate) fn op(
             let marker = text(&b, "a marker name")?;
             // A misspelt marker would quietly read as absent: refuse it as `mark` does.
             game.schema().check_marker(&marker).map_err(runtime)?;
-            let u = game.find_unit(&id).map_err(runtime)?;
-            one(Value::Boolean(u.marker(&marker).is_some()))
+            let markers = game.markers_of(&id).map_err(runtime)?;
+            one(Value::Boolean(markers.iter().any(|m| m.name == *marker)))
         }
         op::MARKERS => {
             let id = text(&a, "a unit id")?;
-            let u = game.find_unit(&id).map_err(runtime)?;
-            u.markers
+            game.markers_of(&id)
+                .map_err(runtime)?
                 .iter()
                 .map(|m| intern(lua, &m.name))
                 .collect::<mlua::Result<MultiValue>>()
@@ -333,6 +382,9 @@ pub(crate) fn op(
                 .map(|k| Ok(Value::String(lua.create_string(k)?)))
                 .collect()
         }
+        ELEMENT | ELEMENTS | CREATE_UNIT | ADD_ELEMENT | REMOVE | MOVE => {
+            super::elements::op(lua, world, notes, op, [a, b, c, d])
+        }
         other => Err(runtime(format!("no world operation {other}"))),
     }
 }
@@ -413,6 +465,9 @@ fn store_set(
 /// `host` is the host's private table (the running call's function at `host[1]`), `ops` the
 /// operation numbers by name and `kit` the sandbox's toolkit.
 pub(crate) fn build(lua: &Lua, host: &Table, ops: &Table, kit: &Table) -> mlua::Result<Table> {
+    for (name, n) in ELEMENT_OPS {
+        ops.raw_set(*name, *n)?;
+    }
     super::sandbox::trusted(lua, "umpire units", UNIT)?.call((host, ops, kit.clone()))
 }
 
@@ -425,6 +480,8 @@ local READ, HAS, MARKERS, KIND, UNIT, UNITS, COUNT, SIDES, SET, MARK, UNMARK, CL
   OP.read, OP.has, OP.markers, OP.kind, OP.unit, OP.units, OP.count, OP.sides, OP.set, OP.mark,
   OP.unmark, OP.clock
 local STORE_GET, STORE_SET, STORE_KEYS = OP.store_get, OP.store_set, OP.store_keys
+local ELEMENT, ELEMENTS, CREATE_UNIT, ADD_ELEMENT, REMOVE, MOVE =
+  OP.element, OP.elements, OP.create_unit, OP.add_element, OP.remove, OP.move
 
 local Unit = {}
 local methods = {}
@@ -457,6 +514,11 @@ local function read_of(id)
 end
 local function changed(id)
   if H[1] == token then cache[id] = nil end
+end
+-- A unit or element removed or moved: its side, command or unit, and those of its elements,
+-- may all read differently now.
+local function forget_all()
+  if H[1] == token then cache = {} end
 end
 
 Unit.__index = function(u, k)
@@ -545,6 +607,38 @@ function methods:unmark(marker, reason)
   return self
 end
 
+-- u:elements(["hp>0 unmarked:fallen"]): handles of a unit's elements, all or those the
+-- filter picks (selector terms on the elements' attributes and markers).
+function methods:elements(filter)
+  local out = { H[1](ELEMENTS, self_id(self, "elements"), filter) }
+  for i = 1, #out do out[i] = handle(out[i]) end
+  return out
+end
+-- u:add_element{id = "…", name = "…", attrs = {…}, reason = "…"}: a new element of the unit.
+function methods:add_element(spec)
+  local id = self_id(self, "add_element")
+  if type(spec) ~= "table" then
+    error("u:add_element{id = …, name = …, attrs = {…}, reason = …} takes a table", 2)
+  end
+  return handle(H[1](ADD_ELEMENT, id, spec, spec.reason))
+end
+-- u:remove("reason"), e:remove("reason"): a unit (with its elements) or an element leaves
+-- the game; undone with the command.
+function methods:remove(reason)
+  local id = self_id(self, "remove")
+  forget_all()
+  H[1](REMOVE, id, reason)
+end
+-- u:move_to(command, "reason"): a unit joins another command (of any side);
+-- e:move_to(unit, "reason"): an element joins another unit. Ids or handles.
+function methods:move_to(where, reason)
+  local id = self_id(self, "move_to")
+  if type(where) == "table" and ids[where] then where = ids[where] end
+  forget_all()
+  H[1](MOVE, id, where, reason)
+  return self
+end
+
 local api = {}
 function api.unit(id)
   if type(id) == "table" and ids[id] then return id end
@@ -556,6 +650,20 @@ function api.units(selector)
   return out
 end
 function api.count(selector) return H[1](COUNT, selector) end
+-- umpire.element("leg1a") or umpire.element("leg1.2"): an element's handle.
+function api.element(id)
+  if type(id) == "table" and ids[id] then id = ids[id] end
+  return handle(H[1](ELEMENT, id))
+end
+-- umpire.create_unit{command = …, id = …, name = …, attrs = {…}, elements = {…}, reason = …}
+function api.create_unit(spec)
+  if type(spec) ~= "table" then
+    error("umpire.create_unit{command = …, id = …, name = …, attrs = {…}, elements = {…}, reason = …} takes a table", 2)
+  end
+  local command = spec.command
+  if type(command) == "table" and ids[command] then command = ids[command] end
+  return handle(H[1](CREATE_UNIT, spec, command, spec.reason))
+end
 function api.sides() return { H[1](SIDES) } end
 function api.clock()
   local round, phase, side, text = H[1](CLOCK)

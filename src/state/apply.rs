@@ -278,35 +278,31 @@ impl Game {
                 index,
                 marker,
             } => {
-                let u = self.find_unit(unit.as_str())?;
-                if u.marker(&marker.name).is_some() {
+                let markers = self.markers_of(unit.as_str())?;
+                if markers.iter().any(|m| m.name == marker.name) {
                     return err(StateErrorKind::AlreadyMarked {
                         unit: unit.to_string(),
                         marker: marker.name.clone(),
                     });
                 }
-                check_index(*index, u.markers.len(), "the unit's markers")?;
+                check_index(*index, markers.len(), "the markers")?;
                 if schema {
                     self.schema.check_marker(&marker.name)?;
                 }
-                self.units
-                    .get_mut(unit)
-                    .expect("checked")
-                    .markers
-                    .insert(*index, marker.clone());
+                self.markers_slot(unit).insert(*index, marker.clone());
             }
             Unmark {
                 unit,
                 index,
                 marker,
             } => {
-                let u = self.find_unit(unit.as_str())?;
-                if u.markers.get(*index) != Some(marker) {
-                    return match u.marker(&marker.name) {
+                let markers = self.markers_of(unit.as_str())?;
+                if markers.get(*index) != Some(marker) {
+                    return match markers.iter().position(|m| m.name == marker.name) {
                         None => err(StateErrorKind::NotMarked {
                             unit: unit.to_string(),
                             marker: marker.name.clone(),
-                            has: u.markers.iter().map(|m| m.name.clone()).collect(),
+                            has: markers.iter().map(|m| m.name.clone()).collect(),
                         }),
                         Some(_) => stale(format!(
                             "marker `{}` of `{unit}` differs from the one recorded",
@@ -314,11 +310,63 @@ impl Game {
                         )),
                     };
                 }
-                self.units
-                    .get_mut(unit)
+                self.markers_slot(unit).remove(*index);
+            }
+            MoveUnit { id, from, to } => {
+                let u = self.find_unit(id.as_str())?;
+                if u.command != from.parent
+                    || self.commands[&from.parent].units.get(from.index) != Some(id)
+                {
+                    return stale(format!(
+                        "unit `{id}` is not at position {} of command `{}`",
+                        from.index, from.parent
+                    ));
+                }
+                let target = self.find_command(to.parent.as_str())?;
+                let len = target.units.len() - usize::from(to.parent == from.parent);
+                check_index(to.index, len, "the command's units")?;
+                let side = target.side.clone();
+                self.commands
+                    .get_mut(&from.parent)
                     .expect("checked")
-                    .markers
-                    .remove(*index);
+                    .units
+                    .remove(from.index);
+                self.commands
+                    .get_mut(&to.parent)
+                    .expect("checked")
+                    .units
+                    .insert(to.index, id.clone());
+                let u = self.units.get_mut(id).expect("checked");
+                u.command = to.parent.clone();
+                u.side = side;
+            }
+            MoveElement { id, from, to } => {
+                let e = self
+                    .elements
+                    .get(id)
+                    .ok_or_else(|| self.unknown(Kind::Element, id.as_str()))?;
+                if e.unit != from.parent
+                    || self.units[&from.parent].elements.get(from.index) != Some(id)
+                {
+                    return stale(format!(
+                        "element `{id}` is not at position {} of unit `{}`",
+                        from.index, from.parent
+                    ));
+                }
+                let target = self.find_unit(to.parent.as_str())?;
+                let len = target.elements.len() - usize::from(to.parent == from.parent);
+                check_index(to.index, len, "the unit's elements")?;
+                self.units
+                    .get_mut(&from.parent)
+                    .expect("checked")
+                    .elements
+                    .remove(from.index);
+                self.units
+                    .get_mut(&to.parent)
+                    .expect("checked")
+                    .elements
+                    .insert(to.index, id.clone());
+                self.elements.get_mut(id).expect("checked").unit = to.parent.clone();
             }
             Advance { from, to, expired } => self.move_clock(*from, *to, expired, false)?,
             Rewind { from, to, restored } => self.move_clock(*from, *to, restored, true)?,
@@ -415,13 +463,13 @@ impl Game {
             let list = match lists.iter_mut().position(|(u, _)| *u == e.unit) {
                 Some(i) => &mut lists[i].1,
                 None => {
-                    let u = self.find_unit(e.unit.as_str())?;
-                    lists.push((e.unit.clone(), u.markers.clone()));
+                    let list = self.markers_of(e.unit.as_str())?.to_vec();
+                    lists.push((e.unit.clone(), list));
                     &mut lists.last_mut().expect("pushed").1
                 }
             };
             if restore {
-                check_index(e.index, list.len(), "the unit's markers")?;
+                check_index(e.index, list.len(), "the markers")?;
                 list.insert(e.index, e.marker.clone());
             } else if list.get(e.index) != Some(&e.marker) {
                 return stale(format!(
@@ -445,7 +493,7 @@ impl Game {
             }
         }
         for (unit, list) in lists {
-            self.units.get_mut(&unit).expect("checked").markers = list;
+            *self.markers_slot(&unit) = list;
         }
         self.clock.pos = to;
         Ok(())
@@ -485,6 +533,19 @@ impl Game {
             suggestions: super::error::nearest(id, candidates),
         }
         .into()
+    }
+
+    /// The markers of unit or element `id` (checked by the caller).
+    fn markers_slot(&mut self, id: &Id) -> &mut Vec<Marker> {
+        if self.units.contains_key(id) {
+            &mut self.units.get_mut(id).expect("checked").markers
+        } else {
+            &mut self
+                .elements
+                .get_mut(id)
+                .expect("checked by the caller")
+                .markers
+        }
     }
 
     fn name_slot(&mut self, id: &Id) -> Result<&mut String, StateError> {

@@ -83,6 +83,25 @@ pub enum Change {
         /// The element as it was.
         element: Element,
     },
+    /// Move a unit (with its elements, attributes and markers) to another command, perhaps
+    /// of another side.
+    MoveUnit {
+        /// The unit.
+        id: Id,
+        /// The command it leaves, and its position there.
+        from: Place,
+        /// The command it joins, and its position there.
+        to: Place,
+    },
+    /// Move an element (with its attributes and markers) to another unit.
+    MoveElement {
+        /// The element.
+        id: Id,
+        /// The unit it leaves, and its position there.
+        from: Place,
+        /// The unit it joins, and its position there.
+        to: Place,
+    },
     /// Change a display name.
     Rename {
         /// What is renamed.
@@ -103,18 +122,18 @@ pub enum Change {
         /// The stored value after.
         new: Option<Value>,
     },
-    /// Put a marker on a unit at `index` in its markers.
+    /// Put a marker on a unit or an element at `index` in its markers.
     Mark {
-        /// The unit.
+        /// The unit or element (the field keeps its name so older journals read the same).
         unit: Id,
         /// Position in its markers.
         index: usize,
         /// The marker.
         marker: Marker,
     },
-    /// Take a marker off a unit.
+    /// Take a marker off a unit or an element.
     Unmark {
-        /// The unit.
+        /// The unit or element.
         unit: Id,
         /// Its position in the unit's markers.
         index: usize,
@@ -175,6 +194,15 @@ pub enum Change {
     },
 }
 
+/// Where a unit or element is in its parent's list: the parent's id and the position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Place {
+    /// The command (of a unit) or unit (of an element).
+    pub parent: Id,
+    /// The position in the parent's list, from 0.
+    pub index: usize,
+}
+
 /// A change with the reason the rules gave for it (shown under a command's output and kept
 /// in the journal).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -206,6 +234,16 @@ impl Change {
             RemoveUnit { index, unit } => AddUnit { index, unit },
             AddElement { index, element } => RemoveElement { index, element },
             RemoveElement { index, element } => AddElement { index, element },
+            MoveUnit { id, from, to } => MoveUnit {
+                id,
+                from: to,
+                to: from,
+            },
+            MoveElement { id, from, to } => MoveElement {
+                id,
+                from: to,
+                to: from,
+            },
             Rename { id, old, new } => Rename {
                 id,
                 old: new,
@@ -292,6 +330,16 @@ impl std::fmt::Display for Change {
                 write!(f, "element {} added to {}", element.id, element.unit)
             }
             RemoveElement { element, .. } => write!(f, "element {} removed", element.id),
+            MoveUnit { id, from, to } => {
+                write!(f, "unit {id} moved from {} to {}", from.parent, to.parent)
+            }
+            MoveElement { id, from, to } => {
+                write!(
+                    f,
+                    "element {id} moved from {} to {}",
+                    from.parent, to.parent
+                )
+            }
             Rename { id, old, new } => write!(f, "{id} renamed from “{old}” to “{new}”"),
             SetAttr { id, attr, old, new } => {
                 write!(f, "{id} {attr} {} → {}", opt(old), opt(new))

@@ -215,9 +215,9 @@ pub fn resolve_expiry(
 /// A marker the clock removed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Expired {
-    /// The unit it was on.
+    /// The unit or element it was on.
     pub unit: Id,
-    /// Its index in the unit's markers before any was removed.
+    /// Its index in the unit's (or element's) markers before any was removed.
     pub index: usize,
     /// The marker.
     pub marker: Marker,

@@ -155,12 +155,8 @@ impl Game {
         check_name(name)?;
         let u = self.find_unit(unit)?;
         let index = u.elements.len();
-        let element = Element {
-            attrs: self.checked_attrs(Kind::Element, &id, attrs)?,
-            id,
-            name: name.to_string(),
-            unit: u.id.clone(),
-        };
+        let mut element = Element::new(id, name, u.id.clone());
+        element.attrs = self.checked_attrs(Kind::Element, &element.id, attrs)?;
         self.applied(Change::AddElement { index, element })
     }
 
@@ -288,8 +284,9 @@ impl Game {
         self.set_attr(id, attr, value)
     }
 
-    /// Puts marker `name` on `unit`. `expiry: None` takes the schema's default expiry for
-    /// that marker (none if it declares none).
+    /// Puts marker `name` on `unit` (a unit or an element). `expiry: None` takes the
+    /// schema's default expiry for that marker (none if it declares none); `own turn` on an
+    /// element is its unit's side's turn.
     pub fn mark(
         &mut self,
         unit: &str,
@@ -297,7 +294,8 @@ impl Game {
         expiry: Option<Expiry>,
     ) -> Result<Change, StateError> {
         self.schema.check_marker(name)?;
-        let u = self.find_unit(unit)?;
+        let index = self.markers_of(unit)?.len();
+        let side = self.owner_unit(unit).expect("marked").side.clone();
         let expiry = expiry.or_else(|| {
             self.schema
                 .markers
@@ -305,18 +303,16 @@ impl Game {
                 .and_then(|d| d.expires.clone())
         });
         let until = match &expiry {
-            Some(e) => resolve_expiry(e, self.clock.pos, &self.steps(), &u.side)?,
+            Some(e) => resolve_expiry(e, self.clock.pos, &self.steps(), &side)?,
             None => None,
         };
         let expiry = match expiry {
-            Some(Expiry::EndOfOwnTurn) => Some(Expiry::EndOfTurn {
-                side: u.side.clone(),
-            }),
+            Some(Expiry::EndOfOwnTurn) => Some(Expiry::EndOfTurn { side }),
             e => e,
         };
         self.applied(Change::Mark {
-            unit: u.id.clone(),
-            index: u.markers.len(),
+            unit: Id::new(unit)?,
+            index,
             marker: Marker {
                 name: name.to_string(),
                 expiry,
@@ -326,20 +322,86 @@ impl Game {
         })
     }
 
-    /// Takes marker `name` off `unit`.
+    /// Takes marker `name` off `unit` (a unit or an element).
     pub fn unmark(&mut self, unit: &str, name: &str) -> Result<Change, StateError> {
-        let u = self.find_unit(unit)?;
-        let Some(index) = u.marker(name) else {
+        let markers = self.markers_of(unit)?;
+        let Some(index) = markers.iter().position(|m| m.name == name) else {
             return err(StateErrorKind::NotMarked {
                 unit: unit.to_string(),
                 marker: name.to_string(),
-                has: u.markers.iter().map(|m| m.name.clone()).collect(),
+                has: markers.iter().map(|m| m.name.clone()).collect(),
             });
         };
+        let marker = markers[index].clone();
         self.applied(Change::Unmark {
-            unit: u.id.clone(),
+            unit: Id::new(unit)?,
             index,
-            marker: u.markers[index].clone(),
+            marker,
+        })
+    }
+
+    /// Moves unit `id` to the end of command `command` (of any side), with its elements,
+    /// attributes and markers.
+    pub fn move_unit(&mut self, id: &str, command: &str) -> Result<Change, StateError> {
+        let u = self.find_unit(id)?;
+        let target = self.find_command(command)?;
+        if u.command == target.id {
+            return err(StateErrorKind::AlreadyIn {
+                id: id.to_string(),
+                parent_kind: "command",
+                parent: command.to_string(),
+            });
+        }
+        let from = super::change::Place {
+            index: self.commands[&u.command]
+                .units
+                .iter()
+                .position(|x| x.as_str() == id)
+                .expect("listed"),
+            parent: u.command.clone(),
+        };
+        let to = super::change::Place {
+            parent: target.id.clone(),
+            index: target.units.len(),
+        };
+        self.applied(Change::MoveUnit {
+            id: u.id.clone(),
+            from,
+            to,
+        })
+    }
+
+    /// Moves element `id` to the end of unit `unit`'s elements, with its attributes and
+    /// markers.
+    pub fn move_element(&mut self, id: &str, unit: &str) -> Result<Change, StateError> {
+        let e = self
+            .elements
+            .get(id)
+            .ok_or_else(|| self.unknown(Kind::Element, id))?;
+        let target = self.find_unit(unit)?;
+        if e.unit == target.id {
+            return err(StateErrorKind::AlreadyIn {
+                id: id.to_string(),
+                parent_kind: "unit",
+                parent: unit.to_string(),
+            });
+        }
+        let from = super::change::Place {
+            index: self.units[&e.unit]
+                .elements
+                .iter()
+                .position(|x| x.as_str() == id)
+                .expect("listed"),
+            parent: e.unit.clone(),
+        };
+        let to = super::change::Place {
+            parent: target.id.clone(),
+            index: target.elements.len(),
+        };
+        self.applied(Change::MoveElement {
+            id: e.id.clone(),
+            from,
+            to,
         })
     }
 
@@ -349,21 +411,38 @@ impl Game {
         let from = self.clock.pos;
         let steps = self.steps();
         let to = next_pos(from, steps.len());
-        // Every unit's markers once, in the map's order (no lookups), then the few that
-        // expire put in display order.
+        // Every unit's and element's markers once, in the map's order (no lookups), then
+        // the few that expire put in display order (an element's after its unit's).
         let mut expired = Vec::new();
-        for unit in self.units.values() {
-            for (index, marker) in unit.markers.iter().enumerate() {
+        let marked = self
+            .units
+            .values()
+            .map(|u| (&u.id, &u.markers))
+            .chain(self.elements.values().map(|e| (&e.id, &e.markers)));
+        for (id, markers) in marked {
+            for (index, marker) in markers.iter().enumerate() {
                 if marker.expires_leaving(from, &steps) {
                     expired.push(Expired {
-                        unit: unit.id.clone(),
+                        unit: id.clone(),
                         index,
                         marker: marker.clone(),
                     });
                 }
             }
         }
-        expired.sort_by_cached_key(|e| (self.display_key(&e.unit), e.index));
+        expired.sort_by_cached_key(|e| {
+            let (unit, at) = match self.elements.get(&e.unit) {
+                Some(el) => (
+                    &el.unit,
+                    self.units
+                        .get(&el.unit)
+                        .and_then(|u| u.elements.iter().position(|x| *x == e.unit))
+                        .map_or(0, |i| i + 1),
+                ),
+                None => (&e.unit, 0),
+            };
+            (self.display_key(unit), at, e.index)
+        });
         Change::Advance { from, to, expired }
     }
 

@@ -211,6 +211,16 @@ pub enum StateErrorKind {
     /// position differs): the journal and the game have diverged.
     #[error("this change does not fit the game: {0}")]
     Stale(String),
+    /// Moving a unit or element to the command or unit it is already in.
+    #[error("`{id}` is already in {parent_kind} `{parent}`: name another to move it")]
+    AlreadyIn {
+        /// What is moved.
+        id: String,
+        /// `command` or `unit`.
+        parent_kind: &'static str,
+        /// Where it is.
+        parent: String,
+    },
     /// A clock or sequence problem.
     #[error("{0}")]
     Clock(String),

@@ -144,6 +144,28 @@ pub struct Element {
     /// Its attributes.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub attrs: Attrs,
+    /// Its markers, in the order they were placed (absent in games saved before elements
+    /// carried markers: none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<Marker>,
+}
+
+impl Element {
+    /// An element of `unit` with no attributes or markers.
+    pub fn new(id: Id, name: impl Into<String>, unit: Id) -> Self {
+        Element {
+            id,
+            name: name.into(),
+            unit,
+            attrs: Attrs::new(),
+            markers: Vec::new(),
+        }
+    }
+
+    /// The index of the marker called `name`, if the element has it.
+    pub fn marker(&self, name: &str) -> Option<usize> {
+        self.markers.iter().position(|m| m.name == name)
+    }
 }
 
 /// The whole state of a game. Changes go through [`Game::apply`] (see
@@ -353,6 +375,70 @@ impl Game {
             .iter()
             .position(|x| x == id)?;
         Some((side, command, at))
+    }
+
+    /// The markers of unit or element `id` (the two kinds that carry markers), or an error
+    /// naming the nearest units and elements.
+    pub fn markers_of(&self, id: &str) -> Result<&[Marker], StateError> {
+        if let Some(u) = self.units.get(id) {
+            return Ok(&u.markers);
+        }
+        if let Some(e) = self.elements.get(id) {
+            return Ok(&e.markers);
+        }
+        Err(self.unknown_marked(id))
+    }
+
+    /// The "no unit or element" error for `id`, with the nearest unit and element ids.
+    pub(crate) fn unknown_marked(&self, id: &str) -> StateError {
+        let candidates = self
+            .units
+            .keys()
+            .chain(self.elements.keys())
+            .map(Id::as_str);
+        StateErrorKind::Unknown {
+            what: "unit or element",
+            name: id.to_string(),
+            suggestions: nearest(id, candidates),
+        }
+        .into()
+    }
+
+    /// The unit that owns the markers of `id`: the unit itself, or an element's unit (whose
+    /// side an `own turn` expiry follows and whose place orders what `next` reports).
+    pub fn owner_unit(&self, id: &str) -> Option<&Unit> {
+        self.units
+            .get(id)
+            .or_else(|| self.units.get(self.elements.get(id)?.unit.as_str()))
+    }
+
+    /// The element a word names: its id, or `UNIT.ELEMENT` where `ELEMENT` is the element's
+    /// id or its number in the unit's list (from 1, as `show UNIT` lists them). An unknown
+    /// word is an error naming the nearest elements (of that unit, after a dot).
+    pub fn find_element(&self, word: &str) -> Result<&Element, StateError> {
+        let Some((unit, part)) = word.split_once('.') else {
+            return self
+                .elements
+                .get(word)
+                .ok_or_else(|| self.unknown(Kind::Element, word));
+        };
+        let u = self.find_unit(unit)?;
+        let found = match part.parse::<usize>() {
+            Ok(n) if n >= 1 => u.elements.get(n - 1),
+            _ => u.elements.iter().find(|e| e.as_str() == part),
+        };
+        match found {
+            Some(id) => Ok(&self.elements[id]),
+            None => Err(StateErrorKind::Unknown {
+                what: "element",
+                name: word.to_string(),
+                suggestions: nearest(part, u.elements.iter().map(Id::as_str).collect::<Vec<_>>())
+                    .into_iter()
+                    .map(|s| format!("{unit}.{s}"))
+                    .collect(),
+            }
+            .into()),
+        }
     }
 
     /// The unit `id`, or an error suggesting the nearest unit ids and names.

@@ -24,7 +24,7 @@ pub(crate) mod toml_doc;
 pub mod value;
 pub mod view;
 
-pub use change::{Change, Note};
+pub use change::{Change, Note, Place};
 pub use clock::{Advance, Clock, ClockPos, Expired, Sequence, Step, StepDef};
 pub use complete::{
     complete, complete_attr, complete_expiry, complete_id, complete_marker, complete_value,

@@ -266,6 +266,11 @@ pub struct StatusSpec {
     /// maximum (`start_sp`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<StrengthMax>,
+    /// The attribute of elements whose fall raises `element_damaged` (TOML `element_strength
+    /// = "hp"`). Without it, the attribute named by `strength`, if elements declare one of
+    /// that name (see [`Schema::element_strength`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub element_strength: Option<String>,
     /// Units off the board: those whose attribute `attr` is not `present` are shown with that
     /// attribute's value (`routed_off`) in `status`, and not counted in the side's strength.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -318,6 +323,19 @@ pub struct Schema {
 }
 
 impl Schema {
+    /// The attribute of elements whose fall raises `element_damaged`: `status.element_strength`,
+    /// else `status.strength` when elements declare an attribute of that name.
+    pub fn element_strength(&self) -> Option<&str> {
+        match &self.status.element_strength {
+            Some(a) => Some(a),
+            None => self
+                .status
+                .strength
+                .as_deref()
+                .filter(|a| self.element.contains_key(*a)),
+        }
+    }
+
     /// The attributes declared for `kind`.
     pub fn attrs(&self, kind: Kind) -> &IndexMap<String, AttrDef> {
         match kind {
@@ -433,6 +451,15 @@ impl Schema {
         }
         if let Some(StrengthMax::Attr(a)) = &self.status.max {
             known(a, "max")?;
+        }
+        if let Some(a) = &self.status.element_strength
+            && !self.element.contains_key(a)
+        {
+            return Err(StateErrorKind::Format(format!(
+                "status element_strength `{a}` is not an element attribute{}",
+                super::error::did_you_mean(&nearest(a, self.element.keys().map(String::as_str)))
+            ))
+            .into());
         }
         if let Some(away) = &self.status.away {
             known(&away.attr, "away")?;

@@ -228,7 +228,11 @@ fn attr_type(
 }
 
 fn status(doc: &Doc<'_>, t: &DeTable<'_>) -> Result<StatusSpec, StateError> {
-    doc.only_keys(t, &["attrs", "strength", "max", "away"], "status")?;
+    doc.only_keys(
+        t,
+        &["attrs", "strength", "max", "away", "element_strength"],
+        "status",
+    )?;
     let mut spec = StatusSpec::default();
     if let Some(a) = get(t, "attrs") {
         spec.attrs = doc
@@ -239,6 +243,9 @@ fn status(doc: &Doc<'_>, t: &DeTable<'_>) -> Result<StatusSpec, StateError> {
     }
     if let Some(s) = get(t, "strength") {
         spec.strength = Some(doc.str(s, "strength")?.to_string());
+    }
+    if let Some(s) = get(t, "element_strength") {
+        spec.element_strength = Some(doc.str(s, "element_strength")?.to_string());
     }
     if let Some(m) = get(t, "max") {
         spec.max = Some(match m.get_ref() {

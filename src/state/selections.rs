@@ -153,7 +153,8 @@ impl Selections {
             | Change::SetClock { .. }
             | Change::SetTurnOrder { .. }
             | Change::AddElement { .. }
-            | Change::RemoveElement { .. } => {}
+            | Change::RemoveElement { .. }
+            | Change::MoveElement { .. } => {}
             // The schema (defaults, declared names), the sides, commands and units.
             Change::SetSchema { .. }
             | Change::AddSide { .. }
@@ -162,6 +163,7 @@ impl Selections {
             | Change::RemoveCommand { .. }
             | Change::AddUnit { .. }
             | Change::RemoveUnit { .. }
+            | Change::MoveUnit { .. }
             | Change::Replace { .. } => kept.entries.clear(),
         }
     }

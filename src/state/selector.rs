@@ -293,6 +293,72 @@ impl Selector {
     }
 }
 
+impl Selector {
+    /// The elements of `unit` this selector picks, in the unit's order (none is an empty
+    /// list). Terms: `all`; an element's id, `UNIT.ELEMENT`, or a prefix of an element's id
+    /// or name (names are a union, as for units); attribute tests of the elements'
+    /// attributes (`hp>0`, `role:medic`); `marked:`/`unmarked:` of their markers. `side:`
+    /// and `command:` pick units, not elements, and are refused.
+    pub fn pick_elements(&self, game: &Game, unit: &Unit) -> Result<Vec<Id>, StateError> {
+        let mut names: Option<Vec<&Id>> = None;
+        let mut filters = Vec::new();
+        for t in &self.terms {
+            match &t.kind {
+                TermKind::All => {}
+                TermKind::Side(_) | TermKind::Command(_) => {
+                    return Err(syntax(
+                        format!(
+                            "`{}` picks units, not elements: pick elements by attribute (`hp>0`) or marker (`unmarked:fallen`)",
+                            &self.text[t.span.start..t.span.end]
+                        ),
+                        t.span,
+                    ));
+                }
+                TermKind::Name(n) => {
+                    let found: Vec<&Id> = match game.find_element(n) {
+                        Ok(e) => unit.elements.iter().filter(|x| **x == e.id).collect(),
+                        Err(_) => {
+                            let lower = n.to_lowercase();
+                            unit.elements
+                                .iter()
+                                .filter(|x| {
+                                    x.as_str().starts_with(n.as_str())
+                                        || game.elements[*x].name.to_lowercase().starts_with(&lower)
+                                })
+                                .collect()
+                        }
+                    };
+                    if found.is_empty() {
+                        return Err(StateError::from(StateErrorKind::Unknown {
+                            what: "element of this unit",
+                            name: n.clone(),
+                            suggestions: nearest(
+                                n,
+                                unit.elements.iter().map(Id::as_str).collect::<Vec<_>>(),
+                            ),
+                        })
+                        .with_span(t.span));
+                    }
+                    let list = names.get_or_insert_with(Vec::new);
+                    for id in found {
+                        if !list.contains(&id) {
+                            list.push(id);
+                        }
+                    }
+                }
+                _ => filters.push(Filter::of_kind(game, t, Kind::Element)?),
+            }
+        }
+        let chosen = |id: &Id| names.as_ref().is_none_or(|n| n.contains(&id));
+        Ok(game
+            .elements_of(unit)
+            .filter(|e| chosen(&e.id))
+            .filter(|e| filters.iter().all(|f| f.test(&e.attrs, &e.markers, None)))
+            .map(|e| e.id.clone())
+            .collect())
+    }
+}
+
 /// Most units [`Selector::pick`] puts in display order from what the game keeps; a selector
 /// that picks more is listed by testing the units in display order.
 const FEW: usize = 64;
@@ -543,22 +609,30 @@ impl Wanted {
 
 impl Filter {
     fn new(game: &Game, t: &Term) -> Result<Filter, StateError> {
+        Filter::of_kind(game, t, Kind::Unit)
+    }
+
+    /// The term `t` ready to test units or elements (`kind`); `side:` and `command:` only
+    /// test units.
+    fn of_kind(game: &Game, t: &Term, kind: Kind) -> Result<Filter, StateError> {
         let at = |e: StateError| e.with_span(t.span);
+        let elements = kind == Kind::Element;
         let attr_known = |a: &str| {
             game.schema()
-                .attr(Kind::Unit, a, "units")
+                .attr(kind, a, if elements { "elements" } else { "units" })
                 .map(|_| ())
                 .or_else(|e| {
                     // Attributes set on units but no longer declared still select.
-                    if game.units.values().any(|u| u.attrs.contains_key(a)) {
-                        Ok(())
+                    let set = if elements {
+                        game.elements.values().any(|x| x.attrs.contains_key(a))
                     } else {
-                        Err(e)
-                    }
+                        game.units.values().any(|u| u.attrs.contains_key(a))
+                    };
+                    if set { Ok(()) } else { Err(e) }
                 })
                 .map_err(at)
         };
-        let default = |a: &str| game.schema().unit.get(a).map(|d| d.default.clone());
+        let default = |a: &str| game.schema().attrs(kind).get(a).map(|d| d.default.clone());
         let groups = |kind: Kind, names: &str| {
             let mut ids = alternatives(names)
                 .map(|n| find_group(game, kind, n).map_err(at))
@@ -576,6 +650,7 @@ impl Filter {
                     // Undeclared markers still on some unit (the schema changed) still select.
                     if let Err(e) = game.schema().check_marker(m)
                         && !game.units.values().any(|u| u.marker(m).is_some())
+                        && !game.elements.values().any(|x| x.marker(m).is_some())
                     {
                         return Err(at(e));
                     }
@@ -613,22 +688,35 @@ impl Filter {
 
     /// Whether unit `u` passes this term.
     pub(super) fn matches(&self, u: &Unit) -> bool {
-        fn value<'a>(u: &'a Unit, attr: &str, default: &'a Option<Value>) -> Option<&'a Value> {
-            u.attrs.get(attr).or(default.as_ref())
+        self.test(&u.attrs, &u.markers, Some((&u.side, &u.command)))
+    }
+
+    /// Whether something with these attributes and markers (and, for a unit, this side and
+    /// command) passes this term.
+    fn test(
+        &self,
+        attrs: &super::game::Attrs,
+        markers: &[super::marker::Marker],
+        place: Option<(&Id, &Id)>,
+    ) -> bool {
+        fn value<'a>(
+            attrs: &'a super::game::Attrs,
+            attr: &str,
+            default: &'a Option<Value>,
+        ) -> Option<&'a Value> {
+            attrs.get(attr).or(default.as_ref())
         }
         match self {
-            Filter::Side(s) => s.contains(&u.side),
-            Filter::Command(c) => c.contains(&u.command),
-            Filter::Marked(names, want) => {
-                u.markers.iter().any(|m| names.contains(&m.name)) == *want
-            }
+            Filter::Side(s) => place.is_some_and(|(side, _)| s.contains(side)),
+            Filter::Command(c) => place.is_some_and(|(_, command)| c.contains(command)),
+            Filter::Marked(names, want) => markers.iter().any(|m| names.contains(&m.name)) == *want,
             Filter::Glob {
                 attr,
                 default,
                 patterns,
             } => {
                 let any = |text: &str| patterns.iter().any(|p| glob(p, text));
-                match value(u, attr, default) {
+                match value(attrs, attr, default) {
                     Some(Value::List(items)) => items.iter().any(|v| match v {
                         Value::Text(s) => any(s),
                         v => any(&v.to_string()),
@@ -644,7 +732,7 @@ impl Filter {
                 op,
                 values,
             } => {
-                let Some(v) = value(u, attr, default) else {
+                let Some(v) = value(attrs, attr, default) else {
                     return false;
                 };
                 // A negative test holds when no alternative is equal.

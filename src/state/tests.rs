@@ -867,3 +867,163 @@ fn units_away_from_the_board_show_where_they_are_and_leave_the_strength_total() 
     let err = crate::state::Schema::from_toml("s.toml", bad).unwrap_err();
     assert!(err.to_string().contains("gone"), "{err}");
 }
+
+// ---- elements: markers, naming, picking, moving ------------------------------------------
+
+#[test]
+fn elements_carry_markers_that_undo_and_expire_by_the_clock() {
+    let mut g = game();
+    let before = g.clone();
+    let c = g.mark("scorp1a", "suppressed", None).unwrap();
+    assert_eq!(g.markers_of("scorp1a").unwrap()[0].name, "suppressed");
+    assert_eq!(c.to_string(), "scorp1a marked suppressed (end of round)");
+    assert!(g.mark("scorp1a", "suppressed", None).is_err());
+    // `own turn` on an element is its unit's side's turn.
+    g.mark("scorp1b", "routed", Some(Expiry::EndOfOwnTurn))
+        .unwrap();
+    assert_eq!(
+        g.element("scorp1b").unwrap().markers[0].expiry,
+        Some(Expiry::EndOfTurn {
+            side: Id::new("romans").unwrap()
+        })
+    );
+    let u = g.unmark("scorp1b", "routed").unwrap();
+    g.revert(&u).unwrap();
+    g.unmark("scorp1b", "routed").unwrap();
+    // The clock takes the element's marker off at the end of the round, and undoing the
+    // advance puts it back.
+    let mut expired = Vec::new();
+    let mut advances = Vec::new();
+    for _ in 0..g.steps().len() {
+        let (c, a) = g.advance().unwrap();
+        expired.extend(a.expired);
+        advances.push(c);
+    }
+    assert_eq!(expired.len(), 1);
+    assert_eq!(expired[0].unit.as_str(), "scorp1a");
+    assert!(g.element("scorp1a").unwrap().markers.is_empty());
+    g.undo_all(&advances).unwrap();
+    assert_eq!(g.markers_of("scorp1a").unwrap().len(), 1);
+    let e = g.unmark("scorp1a", "routed").unwrap_err();
+    assert_eq!(
+        msg(e),
+        "`scorp1a` is not marked `routed` (it has `suppressed`)"
+    );
+    // Undoing everything gives back the game exactly.
+    let mut g2 = before.clone();
+    let c = g2.mark("scorp1a", "suppressed", None).unwrap();
+    g2.revert(&c).unwrap();
+    assert_eq!(g2, before);
+    assert!(msg(g.mark("nobody", "routed", None).unwrap_err()).contains("no unit or element"));
+}
+
+#[test]
+fn an_element_is_named_by_its_id_or_unit_dot_element() {
+    let g = game();
+    assert_eq!(g.find_element("scorp1a").unwrap().id.as_str(), "scorp1a");
+    assert_eq!(
+        g.find_element("scorp1.scorp1b").unwrap().id.as_str(),
+        "scorp1b"
+    );
+    assert_eq!(g.find_element("scorp1.2").unwrap().id.as_str(), "scorp1b");
+    let e = g.find_element("scorp1.scorp1c").unwrap_err();
+    assert!(msg(e).contains("did you mean `scorp1.scorp1a`"), "{}", "x");
+    assert!(g.find_element("scorp1.3").is_err());
+    assert!(g.find_element("nobody.1").is_err());
+    // Another unit's element is not found through this unit.
+    assert!(g.find_element("leg1.scorp1a").is_err());
+}
+
+#[test]
+fn a_units_elements_are_picked_by_attribute_marker_and_name() {
+    let mut g = game();
+    g.set_attr("scorp1b", "figures", Value::Int(0)).unwrap();
+    g.mark("scorp1a", "routed", None).unwrap();
+    let u = g.unit("scorp1").unwrap().clone();
+    let pick = |g: &Game, s: &str| {
+        Selector::parse(s)
+            .unwrap()
+            .pick_elements(g, &u)
+            .map(|v| v.iter().map(|i| i.to_string()).collect::<Vec<_>>())
+    };
+    assert_eq!(pick(&g, "all").unwrap(), ["scorp1a", "scorp1b"]);
+    assert_eq!(pick(&g, "figures>0").unwrap(), ["scorp1a"]);
+    assert_eq!(pick(&g, "unmarked:routed").unwrap(), ["scorp1b"]);
+    assert_eq!(
+        pick(&g, "figures>0 unmarked:routed").unwrap(),
+        Vec::<String>::new()
+    );
+    assert_eq!(pick(&g, "right").unwrap(), ["scorp1b"]);
+    assert_eq!(pick(&g, "scorp1b,scorp1a").unwrap(), ["scorp1a", "scorp1b"]);
+    assert!(msg(pick(&g, "side:romans").unwrap_err()).contains("picks units, not elements"));
+    assert!(msg(pick(&g, "figurs>0").unwrap_err()).contains("did you mean `figures`"));
+    assert!(pick(&g, "leg1a").is_err());
+}
+
+#[test]
+fn units_and_elements_move_and_moving_back_undoes_it() {
+    let mut g = game();
+    let before = g.clone();
+    let c = g.move_unit("scorp1", "britons-left").err();
+    assert!(c.is_some(), "no such command");
+    let britons_command = g.side("britons").unwrap().commands[0].to_string();
+    let from_command = g.unit("scorp1").unwrap().command.to_string();
+    let m = g.move_unit("scorp1", &britons_command).unwrap();
+    assert_eq!(g.unit("scorp1").unwrap().side.as_str(), "britons");
+    assert_eq!(
+        m.to_string(),
+        format!("unit scorp1 moved from {from_command} to {britons_command}")
+    );
+    assert!(
+        g.commands[britons_command.as_str()]
+            .units
+            .last()
+            .is_some_and(|u| u.as_str() == "scorp1")
+    );
+    assert!(msg(g.move_unit("scorp1", &britons_command).unwrap_err()).contains("already in"));
+    // The change round-trips through JSON as the journal keeps it.
+    let json = serde_json::to_string(&m).unwrap();
+    assert_eq!(serde_json::from_str::<Change>(&json).unwrap(), m);
+    g.revert(&m).unwrap();
+    assert_eq!(g, before);
+    let e = g.move_element("scorp1a", "leg1").unwrap();
+    assert_eq!(g.element("scorp1a").unwrap().unit.as_str(), "leg1");
+    assert_eq!(
+        g.unit("leg1").unwrap().elements.last().unwrap().as_str(),
+        "scorp1a"
+    );
+    g.revert(&e).unwrap();
+    assert_eq!(g, before);
+    // Removing a unit takes its elements with it; undone, all come back in place.
+    let changes = g.remove("scorp1").unwrap();
+    assert!(g.element("scorp1a").is_none());
+    g.undo_all(&changes).unwrap();
+    assert_eq!(g, before);
+}
+
+#[test]
+fn games_saved_before_element_markers_still_load() {
+    let old = r#"{"id":"e1","name":"E1","unit":"u1","attrs":{"figures":3}}"#;
+    let e: Element = serde_json::from_str(old).unwrap();
+    assert!(e.markers.is_empty());
+    assert_eq!(serde_json::to_string(&e).unwrap(), old);
+}
+
+#[test]
+fn the_element_strength_is_named_or_shared_with_units() {
+    let mut s = schema();
+    assert_eq!(s.element_strength(), None);
+    s.status.element_strength = Some("figures".into());
+    assert_eq!(s.element_strength(), Some("figures"));
+    s.validate().unwrap();
+    s.status.element_strength = Some("figurs".into());
+    assert!(
+        s.validate()
+            .unwrap_err()
+            .to_string()
+            .contains("not an element attribute (did you mean `figures`?)")
+    );
+    let toml = SCHEMA.replace("[status]", "[status]\nelement_strength = \"figures\"");
+    let s = Schema::from_toml("schema.toml", &toml).unwrap();
+    assert_eq!(s.element_strength(), Some("figures"));
+}

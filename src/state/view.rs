@@ -44,7 +44,7 @@ pub struct MarkerView {
     pub expires: Option<String>,
 }
 
-/// An element as shown: `{"id", "name", "attrs": {...}}`.
+/// An element as shown: `{"id", "name", "attrs": {...}, "markers": [...]}`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ElementView {
     /// Its id.
@@ -53,6 +53,9 @@ pub struct ElementView {
     pub name: String,
     /// Every attribute, with defaults filled in.
     pub attrs: IndexMap<String, Value>,
+    /// Its markers, in the order placed (omitted when it has none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<MarkerView>,
 }
 
 /// A strength bar's numbers.
@@ -164,6 +167,14 @@ impl Game {
                     id: e.id.to_string(),
                     name: e.name.clone(),
                     attrs: attrs(e.id.as_str()),
+                    markers: e
+                        .markers
+                        .iter()
+                        .map(|m| MarkerView {
+                            name: m.name.clone(),
+                            expires: m.expiry.as_ref().map(|e| e.to_string()),
+                        })
+                        .collect(),
                 })
                 .collect(),
         }

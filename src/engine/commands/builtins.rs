@@ -267,7 +267,8 @@ fn specs() -> Vec<CommandSpec> {
             help: "Sets one attribute on every unit the selector picks, checked against the schema\n\
                    (type, bounds, choices). Selectors: an id or unique prefix, `side:ID`,\n\
                    `command:ID`, `ATTR:GLOB` (`type:INF*`), `ATTR<N` (also <= > >= = !=),\n\
-                   `marked:MARKER`, `unmarked:MARKER`, `all`; several terms must all hold.",
+                   `marked:MARKER`, `unmarked:MARKER`, `all`; several terms must all hold.\n\
+                   One element is named `UNIT.ELEMENT` (`sq1.sq1a`, or `sq1.2` for the second).",
             signature: Signature::new(vec![
                 p("units", Kind::Selector).many(),
                 p("attr", Kind::Attr),
@@ -282,8 +283,9 @@ fn specs() -> Vec<CommandSpec> {
             aliases: &[],
             summary: "every attribute and marker of the units selected",
             help: "Shows the units a selector picks: attributes, markers (with when they expire),\n\
-                   elements. JSON: {\"unit\": {id, name, side, command, attrs, markers}} for one unit,\n\
-                   {\"units\": [...]} for several.",
+                   elements (numbered: `show sq1.2` shows the second alone). JSON: {\"unit\": {id, name,\n\
+                   side, command, attrs, markers}} for one unit, {\"units\": [...]} for several,\n\
+                   {\"element\": {…}, \"unit\": ID} for one element.",
             signature: Signature::new(vec![p("units", Kind::Selector).many()]),
             examples: &["show leg1", "show side:romans sp<3"],
             run: game::show,
@@ -296,7 +298,7 @@ fn specs() -> Vec<CommandSpec> {
             help: "Marks the units selected (routed, suppressed, disordered, …: the schema lists them).\n\
                    Expiries: `phase` (end of this phase), `round` (end of the round), `N rounds`,\n\
                    `own turn` (end of the unit's side's next turn), `turn SIDE`. `next` reports what\n\
-                   expires.",
+                   expires. One element takes markers too: `mark sq1.2 pinned`.",
             signature: Signature::new(vec![
                 p("units", Kind::Selector).many(),
                 p("marker", Kind::Marker),

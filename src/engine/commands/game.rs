@@ -12,6 +12,7 @@ use crate::engine::registry::Invocation;
 use crate::engine::session::Context;
 use crate::engine::style::Style;
 use crate::span::Span;
+use crate::state::view::ElementView;
 use crate::state::{Expiry, Kind, Schema, StateError, UnitView, load_roster};
 
 /// A state error as a command error, its span (if any) moved from `offset` into the line.
@@ -97,9 +98,20 @@ pub fn add(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
         .text(Text::from_plain(what)))
 }
 
-/// `remove ID`: a side, command, unit or element, with everything under it.
+/// The id a word names: itself, or the element `UNIT.ELEMENT` names.
+fn id_of(ctx: &Context<'_>, word: &str) -> String {
+    if word.contains('.')
+        && let Ok(e) = ctx.state.game.find_element(word)
+    {
+        return e.id.to_string();
+    }
+    word.to_string()
+}
+
+/// `remove ID`: a side, command, unit or element (`UNIT.ELEMENT` too), with everything under
+/// it.
 pub fn remove(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
-    let id = inv.args.text("id").unwrap_or_default().to_string();
+    let id = id_of(ctx, inv.args.text("id").unwrap_or_default());
     let before = ctx.state.pending.changes.len();
     ctx.state
         .change_all(|g| g.remove(&id))
@@ -113,9 +125,9 @@ pub fn remove(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
         ))))
 }
 
-/// `rename ID NAME…`.
+/// `rename ID NAME…` (an element as `UNIT.ELEMENT` too).
 pub fn rename(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
-    let id = inv.args.text("id").unwrap_or_default().to_string();
+    let id = id_of(ctx, inv.args.text("id").unwrap_or_default());
     let name = inv.args.text("name").unwrap_or_default().to_string();
     ctx.state
         .change(|g| g.rename(&id, &name))
@@ -171,16 +183,55 @@ fn unit_text(view: &UnitView) -> Text {
             .push(Style::Dim, "\n  markers: ")
             .plain(markers.join(", "));
     }
-    for e in &view.elements {
-        let attrs: Vec<String> = e.attrs.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        t = t.plain(format!("\n  - {} · {} {}", e.id, e.name, attrs.join(" · ")));
+    for (i, e) in view.elements.iter().enumerate() {
+        t = t.plain(format!("\n  {}. ", i + 1)).plain(element_line(e));
     }
     t
+}
+
+/// One element for people: `leg1a · Front rank figures 4 · markers: fallen`.
+fn element_line(e: &ElementView) -> String {
+    let attrs: Vec<String> = e.attrs.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let mut line = format!("{} · {} {}", e.id, e.name, attrs.join(" · "));
+    if !e.markers.is_empty() {
+        let markers: Vec<String> = e
+            .markers
+            .iter()
+            .map(|m| match &m.expires {
+                Some(x) => format!("{} (until {x})", m.name),
+                None => m.name.clone(),
+            })
+            .collect();
+        line.push_str(&format!(" · markers: {}", markers.join(", ")));
+    }
+    line
 }
 
 /// `show SELECTOR`: every attribute and marker of the units selected.
 pub fn show(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
     let ids = ids(inv, "units");
+    // One element (`show leg1.2`): it alone, under its unit's id.
+    if let [one] = ids.as_slice()
+        && let Some(e) = ctx.state.game.element(one)
+        && let Some(e) = ctx
+            .state
+            .game
+            .view(e.unit.as_str())
+            .ok()
+            .and_then(|v| v.elements.into_iter().find(|x| x.id == one.as_str()))
+    {
+        let unit = ctx.state.game.element(one).map(|x| x.unit.to_string());
+        let text = Text::new()
+            .push(
+                Style::Strong,
+                format!("{}.{}", unit.clone().unwrap_or_default(), e.id),
+            )
+            .plain(format!(" · {}", element_line(&e)));
+        return Ok(Output::new("show")
+            .field("element", serde_json::to_value(&e).unwrap_or(Json::Null))
+            .field("unit", unit)
+            .text(text));
+    }
     let views: Vec<UnitView> = ids
         .iter()
         .filter_map(|id| ctx.state.game.view(id).ok())
