@@ -460,7 +460,12 @@ fn schema(t: &Table, origin: &Origin) -> mlua::Result<Schema> {
     }
     if let Some(st) = table_field(t, "status", WHAT, origin)? {
         const W: &str = "`schema.status`";
-        check_keys(&st, W, &["attrs", "strength", "max", "away"], origin)?;
+        check_keys(
+            &st,
+            W,
+            &["attrs", "strength", "element_strength", "max", "away"],
+            origin,
+        )?;
         let mut spec = StatusSpec::default();
         if let Some(attrs) = table_field(&st, "attrs", W, origin)? {
             spec.attrs = attrs
@@ -468,6 +473,7 @@ fn schema(t: &Table, origin: &Origin) -> mlua::Result<Schema> {
                 .collect::<mlua::Result<_>>()?;
         }
         spec.strength = string_field(&st, "strength", W, origin, false)?;
+        spec.element_strength = string_field(&st, "element_strength", W, origin, false)?;
         spec.max = match st.get::<Value>("max")? {
             Value::Nil => None,
             Value::Integer(i) => Some(StrengthMax::Fixed(i)),

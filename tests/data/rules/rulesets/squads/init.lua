@@ -14,8 +14,9 @@ umpire.ruleset {
       fallen = "out of the fight",
       pinned = { doc = "keeps its head down", expires = "round" },
     },
-    -- Elements declare `hp` too, so `element_damaged` follows it.
-    status = { strength = "hp" },
+    -- `element_damaged` follows the soldiers' `hp` (named here; without it, the attribute
+    -- `strength` names would be followed, as elements declare `hp` too).
+    status = { strength = "hp", element_strength = "hp" },
   },
   sequence = { "orders", "fire" },
 }
