@@ -6,7 +6,18 @@ use umpire::engine::Session;
 use umpire::journal::Record;
 
 const RULES: &str = r#"
-umpire.ruleset { name = "sec", doc = "secrets under test" }
+umpire.ruleset {
+  name = "sec", doc = "secrets under test",
+  schema = {
+    unit = { sp = { type = "int", min = 0, max = 6, default = 4 } },
+    markers = {
+      hidden = { doc = "off the players' board", hides = true },
+      spotted = { doc = "the umpire knows where it is", secret = true },
+      shaken = "plain to see",
+    },
+    status = { strength = "sp", max = 6 },
+  },
+}
 umpire.command {
   name = "hide",
   args = {
@@ -98,4 +109,82 @@ fn a_secret_command_is_marked_for_the_umpire_only_and_a_bad_secret_key_is_refuse
         Err((_, e)) => e.to_string(),
     };
     assert!(e.contains("`secret`") && e.contains("true or false"), "{e}");
+}
+
+#[test]
+fn a_secret_never_reaches_the_board_or_its_json_and_the_umpire_still_sees_it_marked() {
+    let j = tempfile::tempdir().unwrap();
+    let (_dir, mut s) = session(&j.path().join("g.jsonl"));
+    for l in [
+        "ruleset use sec",
+        "add side red Red",
+        "add command red r1 R",
+        "add unit r1 lh1 Horse",
+        "add unit r1 ghost Scouts sp=2",
+        "mark lh1 spotted",
+        "mark lh1 shaken",
+        "mark ghost hidden",
+    ] {
+        ok(&mut s, l);
+    }
+    for line in [
+        "status",
+        "status lh1",
+        "status ghost",
+        "status side:red",
+        "status all",
+    ] {
+        let out = s.execute(line, None).unwrap().unwrap();
+        let text = umpire::engine::render::output(&out, &umpire::engine::Palette::plain());
+        let json = out.to_json().to_string();
+        for secret in ["spotted", "ghost", "Scouts", "hidden"] {
+            assert!(!text.contains(secret), "`{line}` shows {secret}: {text}");
+            assert!(!json.contains(secret), "`{line}` JSON has {secret}: {json}");
+        }
+        assert!(
+            text.contains("shaken") || line == "status ghost",
+            "{line}: {text}"
+        );
+    }
+    // The hidden unit's strength is not counted either: only lh1's 4 of 6.
+    let board = ok(&mut s, "status");
+    assert!(board.contains("4/6"), "{board}");
+    // `show` is the umpire's: secret markers are there, marked.
+    let shown = ok(&mut s, "show lh1 ghost");
+    assert!(shown.contains("spotted (secret)"), "{shown}");
+    assert!(shown.contains("hidden (secret)"), "{shown}");
+    // Revealed: the marker taken off, the unit is back on the board.
+    ok(&mut s, "unmark ghost hidden");
+    assert!(ok(&mut s, "status").contains("ghost"));
+}
+
+#[test]
+fn a_schema_file_declares_secret_and_hiding_markers() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("schema.toml");
+    std::fs::write(
+        &file,
+        "[markers.hidden]\ndoc = \"off the board\"\nhides = true\n[markers.spotted]\nsecret = true\n",
+    )
+    .unwrap();
+    let mut s = Session::new(DiceBox::seeded(1));
+    ok(&mut s, &format!("schema load {}", file.display()));
+    for l in [
+        "add side red Red",
+        "add command red r1 R",
+        "add unit r1 a A",
+        "mark a spotted",
+    ] {
+        ok(&mut s, l);
+    }
+    assert!(!ok(&mut s, "status").contains("spotted"));
+    std::fs::write(&file, "[markers.hidden]\nhides = \"yes\"\n").unwrap();
+    let e = match s
+        .execute(&format!("schema load {}", file.display()), None)
+        .unwrap()
+    {
+        Ok(_) => panic!("`hides = \"yes\"` must be refused"),
+        Err((_, e)) => e.to_string(),
+    };
+    assert!(e.contains("true or false"), "{e}");
 }

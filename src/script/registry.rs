@@ -430,10 +430,10 @@ fn schema(t: &Table, origin: &Origin) -> mlua::Result<Schema> {
             let def = match v {
                 Value::String(doc) => MarkerDef {
                     doc: doc.to_str()?.to_string(),
-                    expires: None,
+                    ..MarkerDef::default()
                 },
                 Value::Table(m) => {
-                    check_keys(&m, &what, &["doc", "expires"], origin)?;
+                    check_keys(&m, &what, &["doc", "expires", "secret", "hides"], origin)?;
                     let expires = match string_field(&m, "expires", &what, origin, false)? {
                         Some(e) => Some(
                             Expiry::parse(&e).or_else(|e| fail(origin, format!("{what}: {e}")))?,
@@ -443,6 +443,8 @@ fn schema(t: &Table, origin: &Origin) -> mlua::Result<Schema> {
                     MarkerDef {
                         doc: string_field(&m, "doc", &what, origin, false)?.unwrap_or_default(),
                         expires,
+                        secret: bool_field(&m, "secret", &what, origin)?,
+                        hides: bool_field(&m, "hides", &what, origin)?,
                     }
                 }
                 v => {

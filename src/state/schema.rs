@@ -251,6 +251,20 @@ pub struct MarkerDef {
     /// The expiry a marker gets when `mark` names none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires: Option<Expiry>,
+    /// For the umpire only: never on the board (`status`) the players see.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secret: bool,
+    /// Hides the unit that carries it: a unit with this marker is left off the board, its
+    /// strength and count too (implies `secret`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hides: bool,
+}
+
+impl MarkerDef {
+    /// Whether the players may not see it.
+    pub fn is_secret(&self) -> bool {
+        self.secret || self.hides
+    }
 }
 
 /// What `status` shows for each unit.

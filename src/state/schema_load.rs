@@ -62,10 +62,17 @@ impl Schema {
         if let Some(v) = get(root, "markers") {
             for (k, v) in doc.table(v, "markers")?.iter() {
                 let t = doc.table(v, &format!("marker `{}`", k.get_ref()))?;
-                doc.only_keys(t, &["doc", "expires"], "a marker")?;
+                doc.only_keys(t, &["doc", "expires", "secret", "hides"], "a marker")?;
                 let mut def = MarkerDef::default();
                 if let Some(d) = get(t, "doc") {
                     def.doc = doc.str(d, "doc")?.to_string();
+                }
+                for (key, slot) in [("secret", &mut def.secret), ("hides", &mut def.hides)] {
+                    if let Some(v) = get(t, key) {
+                        *slot = v.get_ref().as_bool().ok_or_else(|| {
+                            doc.format(v.span(), format!("`{key}` is true or false"))
+                        })?;
+                    }
                 }
                 if let Some(e) = get(t, "expires") {
                     def.expires = Some(

@@ -42,6 +42,9 @@ pub struct MarkerView {
     /// When it expires, in words (omitted when it stays until removed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expires: Option<String>,
+    /// Whether it is for the umpire only (never on the players' board).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub secret: bool,
 }
 
 /// An element as shown: `{"id", "name", "attrs": {...}, "markers": [...]}`.
@@ -153,28 +156,14 @@ impl Game {
             side: u.side.to_string(),
             command: u.command.to_string(),
             attrs: attrs(u.id.as_str()),
-            markers: u
-                .markers
-                .iter()
-                .map(|m| MarkerView {
-                    name: m.name.clone(),
-                    expires: m.expiry.as_ref().map(|e| e.to_string()),
-                })
-                .collect(),
+            markers: u.markers.iter().map(|m| self.marker_view(m)).collect(),
             elements: self
                 .elements_of(u)
                 .map(|e| ElementView {
                     id: e.id.to_string(),
                     name: e.name.clone(),
                     attrs: attrs(e.id.as_str()),
-                    markers: e
-                        .markers
-                        .iter()
-                        .map(|m| MarkerView {
-                            name: m.name.clone(),
-                            expires: m.expiry.as_ref().map(|e| e.to_string()),
-                        })
-                        .collect(),
+                    markers: e.markers.iter().map(|m| self.marker_view(m)).collect(),
                 })
                 .collect(),
         }
@@ -206,7 +195,45 @@ impl Game {
         (*v != spec.present).then(|| v.to_string())
     }
 
-    /// A unit's line of `status`.
+    /// A marker as shown.
+    fn marker_view(&self, m: &super::Marker) -> MarkerView {
+        MarkerView {
+            name: m.name.clone(),
+            expires: m.expiry.as_ref().map(|e| e.to_string()),
+            secret: self.is_secret_marker(&m.name),
+        }
+    }
+
+    /// Whether the marker `name` is for the umpire only (declared `secret` or `hides`).
+    pub fn is_secret_marker(&self, name: &str) -> bool {
+        self.schema.markers.get(name).is_some_and(|d| d.is_secret())
+    }
+
+    /// Whether `u` carries a marker that hides it from the players' board.
+    pub fn is_hidden(&self, u: &Unit) -> bool {
+        u.markers
+            .iter()
+            .any(|m| self.schema.markers.get(&m.name).is_some_and(|d| d.hides))
+    }
+
+    /// `v` as the players may see it: `None` for a hidden unit; secret markers (its own and
+    /// its elements') left out.
+    pub fn public_view(&self, mut v: UnitView) -> Option<UnitView> {
+        if self
+            .units
+            .get(v.id.as_str())
+            .is_some_and(|u| self.is_hidden(u))
+        {
+            return None;
+        }
+        v.markers.retain(|m| !self.is_secret_marker(&m.name));
+        for e in &mut v.elements {
+            e.markers.retain(|m| !self.is_secret_marker(&m.name));
+        }
+        Some(v)
+    }
+
+    /// A unit's line of `status` (the players' board: secret markers left out).
     fn unit_line(&self, u: &Unit) -> UnitLine {
         UnitLine {
             id: u.id.to_string(),
@@ -222,7 +249,12 @@ impl Game {
                 })
                 .collect(),
             strength: self.strength(u),
-            markers: u.markers.iter().map(|m| m.name.clone()).collect(),
+            markers: u
+                .markers
+                .iter()
+                .filter(|m| !self.is_secret_marker(&m.name))
+                .map(|m| m.name.clone())
+                .collect(),
             away: self.away(u),
         }
     }
@@ -249,7 +281,7 @@ impl Game {
                         name: c.name.clone(),
                         units: self
                             .units_of(c)
-                            .filter(|u| keep.contains(u.id.as_str()))
+                            .filter(|u| keep.contains(u.id.as_str()) && !self.is_hidden(u))
                             .map(|u| self.unit_line(u))
                             .collect(),
                     })
@@ -295,7 +327,11 @@ impl Game {
                     .map(|c| CommandStatus {
                         id: c.id.to_string(),
                         name: c.name.clone(),
-                        units: self.units_of(c).map(|u| self.unit_line(u)).collect(),
+                        units: self
+                            .units_of(c)
+                            .filter(|u| !self.is_hidden(u))
+                            .map(|u| self.unit_line(u))
+                            .collect(),
                     })
                     .collect();
                 let lines = commands.iter().flat_map(|c| &c.units);

@@ -171,14 +171,7 @@ fn unit_text(view: &UnitView) -> Text {
         ))
         .plain(attrs.join(" · "));
     if !view.markers.is_empty() {
-        let markers: Vec<String> = view
-            .markers
-            .iter()
-            .map(|m| match &m.expires {
-                Some(e) => format!("{} (until {e})", m.name),
-                None => m.name.clone(),
-            })
-            .collect();
+        let markers: Vec<String> = view.markers.iter().map(marker_text).collect();
         t = t
             .push(Style::Dim, "\n  markers: ")
             .plain(markers.join(", "));
@@ -189,19 +182,24 @@ fn unit_text(view: &UnitView) -> Text {
     t
 }
 
+/// A marker for the umpire: `suppressed (until end of round)`, `hidden (secret)`.
+fn marker_text(m: &crate::state::view::MarkerView) -> String {
+    let mut s = m.name.clone();
+    if let Some(e) = &m.expires {
+        s.push_str(&format!(" (until {e})"));
+    }
+    if m.secret {
+        s.push_str(" (secret)");
+    }
+    s
+}
+
 /// One element for people: `leg1a · Front rank figures 4 · markers: fallen`.
 fn element_line(e: &ElementView) -> String {
     let attrs: Vec<String> = e.attrs.iter().map(|(k, v)| format!("{k} {v}")).collect();
     let mut line = format!("{} · {} {}", e.id, e.name, attrs.join(" · "));
     if !e.markers.is_empty() {
-        let markers: Vec<String> = e
-            .markers
-            .iter()
-            .map(|m| match &m.expires {
-                Some(x) => format!("{} (until {x})", m.name),
-                None => m.name.clone(),
-            })
-            .collect();
+        let markers: Vec<String> = e.markers.iter().map(marker_text).collect();
         line.push_str(&format!(" · markers: {}", markers.join(", ")));
     }
     line
@@ -388,6 +386,11 @@ pub fn status(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
         game.status_of(&keep)
     };
     let board = board.render(100);
+    // The board is for the players: hidden units and secret markers stay off it, in JSON too.
+    let views: Vec<UnitView> = views
+        .into_iter()
+        .filter_map(|v| game.public_view(v))
+        .collect();
     Ok(Output::new("status")
         .field("clock", game.clock_text())
         .field("units", serde_json::to_value(&views).unwrap_or(Json::Null))
