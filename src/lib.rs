@@ -10,6 +10,7 @@ pub mod escape;
 pub mod files;
 pub mod journal;
 pub mod limits;
+pub mod question;
 pub mod script;
 pub mod shell;
 pub mod span;

@@ -237,10 +237,18 @@ impl fmt::Display for Purpose {
     }
 }
 
-/// Something that asks the umpire for a die value (the REPL prompts; a script reads a line).
+/// The umpire at the table: asked for a die value, or a question the rules put (the REPL
+/// prompts; `umpire run` reads the following lines).
 pub trait DieEntry {
     /// Asks for one die. `Err` means the umpire cancelled; the roll then fails as a whole.
     fn enter(&mut self, request: &DieRequest<'_>) -> Result<i64, String>;
+
+    /// Asks `question`: one of its choices, or `Ok(None)` when this entry cannot ask (the
+    /// default is then taken). `Err` means the umpire cancelled; the command then fails.
+    fn ask(&mut self, question: &crate::question::Question<'_>) -> Result<Option<String>, String> {
+        let _ = question;
+        Ok(None)
+    }
 }
 
 /// How dice are produced when the queue is empty.
@@ -329,6 +337,12 @@ pub trait DiceSource {
     ) -> Result<(), DiceError> {
         one_by_one(self, request, 1, n, out)
     }
+
+    /// Asks the umpire `question` (see [`DieEntry::ask`]); by default nobody can be asked.
+    fn ask(&mut self, question: &crate::question::Question<'_>) -> Result<Option<String>, String> {
+        let _ = question;
+        Ok(None)
+    }
 }
 
 /// The dice the session rolls with: a queue, then either the seeded generator or dice entered
@@ -414,6 +428,13 @@ pub struct BoxSource<'a> {
 }
 
 impl DiceSource for BoxSource<'_> {
+    fn ask(&mut self, question: &crate::question::Question<'_>) -> Result<Option<String>, String> {
+        match self.entry.as_deref_mut() {
+            Some(e) => e.ask(question),
+            None => Ok(None),
+        }
+    }
+
     fn generator(&mut self) -> Option<Generator<'_>> {
         if self.dice.queue.is_empty() && self.dice.mode == DiceMode::Rng {
             Some(Generator(&mut self.dice.rng))
@@ -506,6 +527,13 @@ impl<'a> WithContext<'a> {
 impl DiceSource for WithContext<'_> {
     fn generator(&mut self) -> Option<Generator<'_>> {
         self.inner.generator()
+    }
+
+    fn ask(&mut self, question: &crate::question::Question<'_>) -> Result<Option<String>, String> {
+        self.inner.ask(&crate::question::Question {
+            context: question.context.or(Some(self.context)),
+            ..question.clone()
+        })
     }
 
     fn next_die(&mut self, request: &DieRequest<'_>) -> Result<(i64, SourceKind), DiceError> {

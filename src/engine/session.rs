@@ -600,6 +600,11 @@ impl DieEntry for AtTheTable<'_, '_> {
         self.typed.push(v);
         Ok(v)
     }
+
+    fn ask(&mut self, question: &crate::question::Question<'_>) -> Result<Option<String>, String> {
+        let entry = &mut *self.entry;
+        self.control.waiting(|| entry.ask(question))
+    }
 }
 
 /// Reborrows an optional die entry for a shorter time (the trait object's lifetime has to

@@ -165,6 +165,23 @@ impl DieEntry for ReplEntry<'_> {
             }
         }
     }
+
+    fn ask(&mut self, question: &crate::question::Question<'_>) -> Result<Option<String>, String> {
+        // Die values typed ahead are for dice, not for this question.
+        loop {
+            match self.editor.readline(&question.prompt()) {
+                Ok(line) => match question.answer(&line) {
+                    Ok(a) => return Ok(Some(a)),
+                    Err(msg) => eprintln!("  {msg} · Ctrl-C cancels the command"),
+                },
+                Err(ReadlineError::Interrupted) => {
+                    return Err("Ctrl-C, the question was not answered".into());
+                }
+                Err(ReadlineError::Eof) => return Err("input closed".into()),
+                Err(e) => return Err(e.to_string()),
+            }
+        }
+    }
 }
 
 /// A value read from a `run` input that was refused, another being taken in its place.
@@ -232,6 +249,36 @@ impl<'a, R: BufRead> ScriptEntry<'a, R> {
 }
 
 impl<R: BufRead> DieEntry for ScriptEntry<'_, R> {
+    /// The answer is the next line that is not blank or a comment, taken whole.
+    fn ask(&mut self, question: &crate::question::Question<'_>) -> Result<Option<String>, String> {
+        if let Some((line, _)) = self.pending.front() {
+            return Err(format!(
+                "line {line} still holds die values when the rules ask: {}",
+                question.text
+            ));
+        }
+        loop {
+            match self.script.next_line().map_err(|e| e.to_string())? {
+                Some((_, Ok(line))) if crate::engine::line::is_blank(&line) => {}
+                Some((n, Ok(line))) => {
+                    return question
+                        .answer(&line)
+                        .map(Some)
+                        .map_err(|msg| format!("line {n} answers `{}`: {msg}", question.text));
+                }
+                Some((n, Err(e))) => {
+                    return Err(format!("line {n}: not valid UTF-8 at byte {}", e.at + 1));
+                }
+                None => {
+                    return Err(format!(
+                        "the input ended before the question was answered: {}",
+                        question.text
+                    ));
+                }
+            }
+        }
+    }
+
     fn enter(&mut self, request: &DieRequest<'_>) -> Result<i64, String> {
         loop {
             self.fill(request)?;
@@ -294,6 +341,27 @@ mod tests {
             span: Default::default(),
             context: None,
         }
+    }
+
+    #[test]
+    fn script_entry_answers_a_question_from_the_next_line() {
+        let choices = vec!["yes".to_string(), "no".to_string()];
+        let q = crate::question::Question {
+            text: "Join the charge?",
+            choices: &choices,
+            default: Some("no"),
+            context: None,
+        };
+        let mut script = Input::new("t".into(), "# the umpire says\n\nY\n2\nmaybe\n".as_bytes());
+        let mut e = ScriptEntry::new(&mut script);
+        assert_eq!(e.ask(&q), Ok(Some("yes".into())));
+        assert_eq!(e.ask(&q), Ok(Some("no".into())));
+        let err = e.ask(&q).unwrap_err();
+        assert!(
+            err.starts_with("line 5 answers `Join the charge?`"),
+            "{err}"
+        );
+        assert!(e.ask(&q).unwrap_err().contains("the input ended"));
     }
 
     #[test]
