@@ -194,13 +194,25 @@ const CHECK: &str = r##"
 local H, OP, id_of, kit, text_limit, output_limit = ...
 local type, tostring, error, setmetatable, select = type, tostring, error, setmetatable, select
 local concat, move, unpack = table.concat, table.move, table.unpack
-local protect, view = kit.protect, kit.view
+local view = kit.view
 local ROLL, DICE = OP.roll, OP.dice
 
 -- A check's and a ctx's state is kept here, out of the scripts' reach: a check is an empty
 -- table with methods, so its lines (the dice shown among them) change only through them.
 local checks_of = setmetatable({}, { __mode = "k" })   -- check -> state
 local ctxs = setmetatable({}, { __mode = "k" })        -- ctx -> state
+kit.guard(checks_of)
+kit.guard(ctxs)
+
+-- A check's state, by slot (no keys to hash): its title, its number of lines, its ctx's
+-- state, its outcome (or false), then its lines, flat, four slots a line: value, label, rule
+-- (or false), roll (the index of its roll among the call's, or false).
+local TITLE <const>, LINES <const>, CTX <const>, OUTCOME <const>, FIRST <const> = 1, 2, 3, 4, 4
+-- A ctx's state, by slot: the command's name, its arguments, the hook points, the bytes of
+-- output its checks make, the ctx itself, its number of checks, the view of its arguments
+-- (or false), then its checks' states.
+local COMMAND <const>, ARGS <const>, HOOKS <const>, BYTES <const>, HANDLE <const> = 1, 2, 3, 4, 5
+local CHECKS <const>, ARGS_VIEW <const>, FIRST_CHECK <const> = 6, 7, 7
 
 -- The kept dice as scripts get them, with `dropped` and `expr`, from the host's roll: the
 -- number of dice kept, then the kept dice and the dropped ones.
@@ -265,10 +277,6 @@ local function too_much(level)
     " bytes (the `output` limit)", level + 1)
 end
 
--- A check's state holds its lines flat in its list part, four slots a line: value, label,
--- rule (or false), roll (the index of its roll, or false); `n` lines so far. Room for four
--- lines is made with the state.
-
 local Check = {}
 local CheckMT = {
   __index = Check,
@@ -292,7 +300,7 @@ end
 -- The position of the line labelled `label` in the flat lines of state `s` (its label's
 -- slot), or nil.
 local function find(s, label)
-  for i = 2, s.n * 4, 4 do
+  for i = FIRST + 2, FIRST + s[LINES] * 4, 4 do
     if s[i] == label then return i end
   end
   return nil
@@ -303,7 +311,7 @@ end
 function Check:roll(expr, label, rule, by)
   local s = checks_of[self]
   if not s then bad_call("roll") end
-  local total, dice, index, shown = roll(expr, label or expr, by, s.title)
+  local total, dice, index, shown = roll(expr, label or expr, by, s[TITLE])
   if label == nil then
     label = expr
   elseif type(label) ~= "string" or #label > text_limit then
@@ -312,13 +320,14 @@ function Check:roll(expr, label, rule, by)
   if rule ~= nil and (type(rule) ~= "string" or #rule > text_limit) then
     rule = text(rule, "the rule of c:roll", 2)
   end
-  local c = s.ctx
-  local bytes = c.bytes + 16 + #label + (rule and #rule or 0) + shown
-  c.bytes = bytes
+  local c = s[CTX]
+  local bytes = c[BYTES] + 16 + #label + (rule and #rule or 0) + shown
+  c[BYTES] = bytes
   if bytes > output_limit then too_much(2) end
-  local i = s.n * 4
+  local n = s[LINES]
+  local i = FIRST + n * 4
   s[i + 1], s[i + 2], s[i + 3], s[i + 4] = total, label, rule or false, index
-  s.n = s.n + 1
+  s[LINES] = n + 1
   return total, dice
 end
 
@@ -337,13 +346,14 @@ function Check:add(value, label, rule)
   if rule ~= nil and (type(rule) ~= "string" or #rule > text_limit) then
     rule = text(rule, "the rule of c:add", 2)
   end
-  local c = s.ctx
-  local bytes = c.bytes + 16 + #label + (rule and #rule or 0)
-  c.bytes = bytes
+  local c = s[CTX]
+  local bytes = c[BYTES] + 16 + #label + (rule and #rule or 0)
+  c[BYTES] = bytes
   if bytes > output_limit then too_much(2) end
-  local i = s.n * 4
+  local n = s[LINES]
+  local i = FIRST + n * 4
   s[i + 1], s[i + 2], s[i + 3], s[i + 4] = value, label, rule or false, false
-  s.n = s.n + 1
+  s[LINES] = n + 1
   return value
 end
 
@@ -383,14 +393,14 @@ function Check:remove(label)
   local s = state(self, "remove")
   local i = find(s, label)
   if not i then return nil end
-  local last = s.n * 4
+  local last = FIRST + s[LINES] * 4
   if s[i + 2] then
     error("c:remove: `" .. tostring(label) .. "` is a roll, which stays in the breakdown; add a modifier with c:add instead", 2)
   end
   local value = s[i - 1]
   move(s, i + 3, last, i - 1)
   s[last - 3], s[last - 2], s[last - 1], s[last] = nil, nil, nil, nil
-  s.n = s.n - 1
+  s[LINES] = s[LINES] - 1
   return value
 end
 
@@ -398,16 +408,16 @@ end
 function Check:total()
   local s = state(self, "total")
   local t = 0
-  for i = 1, s.n * 4, 4 do t = t + s[i] end
+  for i = FIRST + 1, FIRST + s[LINES] * 4, 4 do t = t + s[i] end
   return t
 end
 
 -- c:point("shooting.modifiers"): lets every umpire.hook for that name change the check.
 function Check:point(name)
   local s = state(self, "point")
-  local list = s.ctx.hooks[name]
+  local list = s[CTX][HOOKS][name]
   if list then
-    local ctx = s.ctx.handle
+    local ctx = s[CTX][HANDLE]
     for i = 1, #list do list[i](self, ctx) end
   end
   return self
@@ -416,7 +426,7 @@ end
 -- c:result("hit"): the outcome shown after the total.
 function Check:result(outcome)
   local s = state(self, "result")
-  s.outcome = text(tostring(outcome), "the result of c:result", 2)
+  s[OUTCOME] = text(tostring(outcome), "the result of c:result", 2)
   return self
 end
 
@@ -429,13 +439,13 @@ local CtxMT = {
     if m then return m end
     local s = ctxs[c]
     if s then
-      if k == "command" then return s.command end
+      if k == "command" then return s[COMMAND] end
       if k == "args" then
         -- Made when first read: most commands' hooks never look.
-        local v = s.args_view
+        local v = s[ARGS_VIEW]
         if not v then
-          v = view(s.args, "ctx.args")
-          s.args_view = v
+          v = view(s[ARGS], "ctx.args")
+          s[ARGS_VIEW] = v
         end
         return v
       end
@@ -453,35 +463,36 @@ function Ctx:check(title)
   if not s then error("ctx:check(title) is called on ctx, with a colon", 2) end
   if type(title) ~= "string" then error("ctx:check(title): the title is text, such as \"Shooting 5.2.1\"", 2) end
   if #title > text_limit then too_long(title, "the title of ctx:check", 2) end
-  local c = protect(setmetatable({}, CheckMT))
-  -- Room for four lines, and every field the state will have: no growing for most checks.
-  local cs = { nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
-    title = title, n = 0, ctx = s, outcome = false }
+  local c = setmetatable({}, CheckMT)
+  -- Room for four lines: no growing for most checks.
+  local cs = { title, 0, s, false, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
+    nil, nil, nil, nil }
   checks_of[c] = cs
-  local bytes = s.bytes + 16 + #title
-  s.bytes = bytes
+  local bytes = s[BYTES] + 16 + #title
+  s[BYTES] = bytes
   if bytes > output_limit then too_much(2) end
-  local n = s.n + 1
-  s[n], s.n = cs, n
+  local n = s[CHECKS] + 1
+  s[FIRST_CHECK + n], s[CHECKS] = cs, n
   return c
 end
 
 -- All the checks of a call as plain values (see `decode` in breakdown.rs), from the state
 -- of its ctx.
 local function flatten(s)
-  local count = s.n
+  local count = s[CHECKS]
   if count == 0 then return end
   if count == 1 then
     -- The usual command: one check, its lines handed over as they are kept.
-    local c = s[1]
-    return c.title, c.outcome, c.n, unpack(c, 1, c.n * 4)
+    local c = s[FIRST_CHECK + 1]
+    local n = c[LINES]
+    return c[TITLE], c[OUTCOME], n, unpack(c, FIRST + 1, FIRST + n * 4)
   end
   local out, k = {}, 0
   for i = 1, count do
-    local c = s[i]
-    local n = c.n
-    out[k + 1], out[k + 2], out[k + 3] = c.title, c.outcome, n
-    move(c, 1, n * 4, k + 4, out)
+    local c = s[FIRST_CHECK + i]
+    local n = c[LINES]
+    out[k + 1], out[k + 2], out[k + 3] = c[TITLE], c[OUTCOME], n
+    move(c, FIRST + 1, FIRST + n * 4, k + 4, out)
     k = k + 3 + n * 4
   end
   return unpack(out, 1, k)
@@ -489,9 +500,8 @@ end
 
 -- A call's `ctx` and its state: the command's name, its hook points and its arguments.
 local function make(command, hooks, args)
-  local ctx = protect(setmetatable({}, CtxMT))
-  local s = { nil, command = command, args = args, hooks = hooks, bytes = 0, handle = ctx,
-    n = 0, args_view = false }
+  local ctx = setmetatable({}, CtxMT)
+  local s = { command, args, hooks, 0, ctx, 0, false, nil }
   ctxs[ctx] = s
   return ctx, s
 end

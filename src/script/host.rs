@@ -358,7 +358,14 @@ impl ScriptHost {
         let random = lua.create_function(lua_random)?;
         let view: Function = kit.get("view")?;
         let (run, payload): (Function, Function) = sandbox::trusted(&lua, "umpire runner", RUNNER)?
-            .call((handle, make_ctx, flatten, view))?;
+            .call((
+                handle,
+                make_ctx,
+                flatten,
+                view,
+                private.clone(),
+                idle.clone(),
+            ))?;
         let new_env = sandbox::build(&lua, umpire.clone(), print, require, random, store, kit)?;
         lua.set_named_registry_value(ENV_KEY, new_env.clone())?;
         Ok(ScriptHost {
@@ -528,16 +535,19 @@ impl ScriptHost {
         world: Option<&mut World<'_>>,
         f: impl FnOnce(&Lua) -> mlua::Result<R>,
     ) -> Result<(R, CallOutput), ScriptError> {
-        self.call_doing(|| doing.to_string(), dice, world, f)
+        self.call_doing(|| doing.to_string(), dice, world, false, |lua, _| f(lua))
     }
 
-    /// [`ScriptHost::call`], with what the host was doing worked out only for an error.
+    /// [`ScriptHost::call`], with what the host was doing worked out only for an error. `f`
+    /// gets the call's function too: when `f_installs` it hands it to trusted Lua that makes
+    /// it `private[1]` and puts `idle` back when it returns (here it is put back on error).
     fn call_doing<R>(
         &self,
         doing: impl FnOnce() -> String,
         dice: &mut dyn DiceSource,
         world: Option<&mut World<'_>>,
-        f: impl FnOnce(&Lua) -> mlua::Result<R>,
+        f_installs: bool,
+        f: impl FnOnce(&Lua, &Function) -> mlua::Result<R>,
     ) -> Result<(R, CallOutput), ScriptError> {
         self.start_call();
         let dice = std::cell::RefCell::new(dice);
@@ -609,9 +619,13 @@ impl ScriptHost {
                     }
                 },
             )?;
-            self.private.raw_set(1, host)?;
-            let r = f(&self.lua);
-            self.private.raw_set(1, self.idle.clone())?;
+            if !f_installs {
+                self.private.raw_set(1, &host)?;
+            }
+            let r = f(&self.lua, &host);
+            if !f_installs || r.is_err() {
+                self.private.raw_set(1, self.idle.clone())?;
+            }
             r
         });
         let r = self.finish_call(r, doing)?;
@@ -637,7 +651,8 @@ impl ScriptHost {
             || format!("while running `{name}`"),
             dice,
             None,
-            |lua| {
+            false,
+            |lua, _| {
                 super::lexer::refuse_close(name, code.as_bytes())?;
                 let values: MultiValue = lua
                     .load(code)
@@ -672,14 +687,15 @@ impl ScriptHost {
                 cmd.origin
             )
         };
-        let ((ret, checks), mut out) = self.call_doing(doing, dice, world, |lua| {
+        let ((ret, checks), mut out) = self.call_doing(doing, dice, world, true, |lua, host| {
             let hooks = match &rules.hook_table {
                 Some(t) => t.clone(),
                 None => hook_table(lua, rules)?,
             };
             // One call into Lua: `run` gets the arguments; hooks see them through
             // `ctx.args`, read-only.
-            let mut call = MultiValue::with_capacity(3 + 3 * args.len());
+            let mut call = MultiValue::with_capacity(4 + 3 * args.len());
+            call.push_back(Value::Function(host.clone()));
             call.push_back(Value::Function(cmd.run.clone()));
             call.push_back(intern(lua, name)?);
             call.push_back(Value::Table(hooks));
@@ -722,7 +738,8 @@ impl ScriptHost {
             || format!("while handling event `{event}`"),
             dice,
             world,
-            |lua| {
+            false,
+            |lua, _| {
                 // Every handler sees the same fields: read-only, so none can change them
                 // for the next.
                 let mut call = MultiValue::with_capacity(1 + 3 * payload.len());
@@ -773,7 +790,7 @@ fn push_args(lua: &Lua, call: &mut MultiValue, args: &[(&str, ArgValue)]) -> mlu
 /// makes an event's fields, each in one call from Rust. Arguments come as `name, what,
 /// value` (see [`push_args`]).
 const RUNNER: &str = r##"
-local handle, make_ctx, flatten, view = ...
+local handle, make_ctx, flatten, view, H, idle = ...
 local select = select
 
 local function fill(t, ...)
@@ -795,12 +812,20 @@ local function fill(t, ...)
   return t
 end
 
-local function command(run, name, hooks, ...)
+-- Between calls `H[1]` is `idle` again (the host puts it back if `run` fails).
+local function done(...)
+  H[1] = idle
+  return ...
+end
+
+-- `host` is the call's function, `H[1]` while the command runs.
+local function command(host, run, name, hooks, ...)
+  H[1] = host
   local args = {}
   if select("#", ...) > 0 then fill(args, ...) end
   local ctx, state = make_ctx(name, hooks, args)
   local ret = run(ctx, args)
-  return ret, flatten(state)
+  return done(ret, flatten(state))
 end
 
 local function event(name, ...)
