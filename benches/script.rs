@@ -12,6 +12,14 @@
 //! or `dice` (parsing and rolling `1d6` and `2d6` alone) ITERS times and nothing else: under
 //! `valgrind --tool=callgrind`, the count at ITERS less the count at 0, over ITERS, is the
 //! cost of one.
+//!
+//! Where `resolve` goes (issue 14, at about 129,000 instructions against 2,900 for the dice
+//! alone): some 630 Lua VM instructions, each paying `luaG_traceexec` (about 34 instructions:
+//! Lua 5.4 traps every instruction while any count hook is set, whatever its count) besides
+//! its own work; the two rolls through the host (a Rust callback, the dice, the roll kept for
+//! the journal); the call's scoped host function; handing the breakdown's texts to Rust (a
+//! reference slot, its release and a `String` each); the script's own `"modifier " .. i`
+//! (Lua formats integers with `snprintf`, some 1,100 instructions each); and the collector.
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -85,7 +85,7 @@ impl fmt::Display for Breakdown {
 }
 
 /// Builds the `ctx` maker — `make_ctx(command, hooks, args)` returns the `ctx` handed to
-/// `run` and the list its checks are collected in —, `flatten(checks)`, which hands them to
+/// `run` and its state, in which its checks are collected —, `flatten(state)`, which hands them to
 /// Rust as plain values for [`decode`], and `umpire.roll`. `host` is the host's private table
 /// and `ops` its operations (rolls go to the running call's function), `id_of` gives a
 /// handle's id (for who rolls), `kit` is the sandbox's toolkit; `limits` bound the texts and
@@ -190,37 +190,62 @@ pub(crate) fn shown(roll: &crate::dice::Roll) -> String {
     s
 }
 
-const CHECK: &str = r#"
+const CHECK: &str = r##"
 local H, OP, id_of, kit, text_limit, output_limit = ...
-local type, tostring, error, setmetatable = type, tostring, error, setmetatable
+local type, tostring, error, setmetatable, select = type, tostring, error, setmetatable, select
 local concat, move, unpack = table.concat, table.move, table.unpack
-local protect, view = kit.protect, kit.view
-local ROLL = OP.roll
+local view = kit.view
+local ROLL, DICE = OP.roll, OP.dice
 
 -- A check's and a ctx's state is kept here, out of the scripts' reach: a check is an empty
 -- table with methods, so its lines (the dice shown among them) change only through them.
 local checks_of = setmetatable({}, { __mode = "k" })   -- check -> state
 local ctxs = setmetatable({}, { __mode = "k" })        -- ctx -> state
+kit.guard(checks_of)
+kit.guard(ctxs)
 
--- What the host's roll gives back: the total, the kept dice as scripts get them (with
--- `dropped` and `expr`), the index of the roll among the call's and the bytes a breakdown
--- shows of it (`2d6 [3, 5]`).
-local function rolled(total, expr, index, shown, kept, ...)
+-- A check's state, by slot (no keys to hash): its title, its number of lines, its ctx's
+-- state, its outcome (or false), then its lines, flat, four slots a line: value, label, rule
+-- (or false), roll (the index of its roll among the call's, or false).
+local TITLE <const>, LINES <const>, CTX <const>, OUTCOME <const>, FIRST <const> = 1, 2, 3, 4, 4
+-- A ctx's state, by slot: the command's name, its arguments, the hook points, the bytes of
+-- output its checks make, the ctx itself, its number of checks, the view of its arguments
+-- (or false), then its checks' states.
+local COMMAND <const>, ARGS <const>, HOOKS <const>, BYTES <const>, HANDLE <const> = 1, 2, 3, 4, 5
+local CHECKS <const>, ARGS_VIEW <const>, FIRST_CHECK <const> = 6, 7, 7
+
+-- The kept dice as scripts get them, with `dropped` and `expr`, from the host's roll: the
+-- number of dice kept, then the kept dice and the dropped ones.
+local function dice_of(expr, kept, ...)
+  if select("#", ...) == kept then return { dropped = {}, expr = expr, ... } end
   local dice, dropped = { ... }, {}
   for i = kept + 1, #dice do
     dropped[i - kept] = dice[i]
     dice[i] = nil
   end
   dice.dropped, dice.expr = dropped, expr
-  return total, dice, index, shown
+  return dice
+end
+
+-- What the host's roll gives back (see `op::DICE` in host.rs): the total, the dice, the
+-- index of the roll among the call's and the bytes a breakdown shows of it (`2d6 [3, 5]`).
+local function rolled(expr, total, as, index, shown, ...)
+  return total, dice_of(as or expr, ...), index, shown
+end
+
+-- A source that asks the umpire (typed or queued dice) says so by rolling nothing: then it
+-- is told what the roll is for and who rolls it.
+local function asked(expr, label, by, title, total, ...)
+  if total ~= nil then return rolled(expr, total, ...) end
+  local by_id = id_of(by)
+  if by_id ~= nil then return rolled(expr, H[1](ROLL, expr, label, by_id, true, title)) end
+  return rolled(expr, H[1](ROLL, expr, label, by, false, title))
 end
 
 -- Rolls through the running call's dice. `by` (a handle, or text) and `title` say what the
 -- roll is for, when the umpire types the dice.
 local function roll(expr, label, by, title)
-  local by_id = id_of(by)
-  if by_id ~= nil then return rolled(H[1](ROLL, expr, label, by_id, true, title)) end
-  return rolled(H[1](ROLL, expr, label, by, false, title))
+  return asked(expr, label, by, title, H[1](DICE, expr))
 end
 
 -- `umpire.roll(expr [, label or {label = …, by = …, title = …}])`: the total, the dice, and
@@ -247,27 +272,9 @@ local function text(v, what, level)
   return v
 end
 
--- An optional label or rule of a line (the common case, a short text, checked inline).
-local function label_of(v, what)
-  if v == nil then return nil end
-  if type(v) == "string" and #v <= text_limit then return v end
-  return text(v, what, 3)
-end
-
--- A check's lines are kept flat, four slots a line: value, label, rule (or false), roll (the
--- index of its roll, or false). Adds one to the check of state `s`, counting the `bytes` of
--- output the call's checks make.
-local function push(s, value, label, rule, rolled_as, bytes)
-  local c = s.ctx
-  bytes = c.bytes + bytes
-  c.bytes = bytes
-  if bytes > output_limit then
-    error("the checks of this command are more than " .. output_limit ..
-      " bytes (the `output` limit)", 3)
-  end
-  local lines, i = s.lines, s.n * 4
-  lines[i + 1], lines[i + 2], lines[i + 3], lines[i + 4] = value, label, rule or false, rolled_as
-  s.n = s.n + 1
+local function too_much(level)
+  error("the checks of this command are more than " .. output_limit ..
+    " bytes (the `output` limit)", level + 1)
 end
 
 local Check = {}
@@ -293,9 +300,8 @@ end
 -- The position of the line labelled `label` in the flat lines of state `s` (its label's
 -- slot), or nil.
 local function find(s, label)
-  local lines = s.lines
-  for i = 2, s.n * 4, 4 do
-    if lines[i] == label then return i end
+  for i = FIRST + 2, FIRST + s[LINES] * 4, 4 do
+    if s[i] == label then return i end
   end
   return nil
 end
@@ -305,10 +311,23 @@ end
 function Check:roll(expr, label, rule, by)
   local s = checks_of[self]
   if not s then bad_call("roll") end
-  local total, dice, index, shown = roll(expr, label or expr, by, s.title)
-  label = label_of(label, "the label of c:roll") or expr
-  rule = label_of(rule, "the rule of c:roll")
-  push(s, total, label, rule, index, 16 + #label + (rule and #rule or 0) + shown)
+  local total, dice, index, shown = roll(expr, label or expr, by, s[TITLE])
+  if label == nil then
+    label = expr
+  elseif type(label) ~= "string" or #label > text_limit then
+    label = text(label, "the label of c:roll", 2)
+  end
+  if rule ~= nil and (type(rule) ~= "string" or #rule > text_limit) then
+    rule = text(rule, "the rule of c:roll", 2)
+  end
+  local c = s[CTX]
+  local bytes = c[BYTES] + 16 + #label + (rule and #rule or 0) + shown
+  c[BYTES] = bytes
+  if bytes > output_limit then too_much(2) end
+  local n = s[LINES]
+  local i = FIRST + n * 4
+  s[i + 1], s[i + 2], s[i + 3], s[i + 4] = total, label, rule or false, index
+  s[LINES] = n + 1
   return total, dice
 end
 
@@ -319,9 +338,22 @@ function Check:add(value, label, rule)
   if type(value) ~= "number" then
     error("c:add(value, label): value must be a number, not " .. type(value), 2)
   end
-  label = label_of(label, "the label of c:add") or ""
-  rule = label_of(rule, "the rule of c:add")
-  push(s, value, label, rule, false, 16 + #label + (rule and #rule or 0))
+  if label == nil then
+    label = ""
+  elseif type(label) ~= "string" or #label > text_limit then
+    label = text(label, "the label of c:add", 2)
+  end
+  if rule ~= nil and (type(rule) ~= "string" or #rule > text_limit) then
+    rule = text(rule, "the rule of c:add", 2)
+  end
+  local c = s[CTX]
+  local bytes = c[BYTES] + 16 + #label + (rule and #rule or 0)
+  c[BYTES] = bytes
+  if bytes > output_limit then too_much(2) end
+  local n = s[LINES]
+  local i = FIRST + n * 4
+  s[i + 1], s[i + 2], s[i + 3], s[i + 4] = value, label, rule or false, false
+  s[LINES] = n + 1
   return value
 end
 
@@ -329,7 +361,7 @@ end
 function Check:find(label)
   local s = state(self, "find")
   local i = find(s, label)
-  if i then return s.lines[i - 1] end
+  if i then return s[i - 1] end
   return nil
 end
 
@@ -339,13 +371,17 @@ function Check:set(label, value, rule)
   local s = state(self, "set")
   local i = find(s, label)
   if i then
-    local lines = s.lines
     if type(value) ~= "number" then error("c:set: value must be a number", 2) end
-    if lines[i + 2] then
+    if s[i + 2] then
       error("c:set: `" .. tostring(label) .. "` is a roll; add a modifier with c:add instead", 2)
     end
-    lines[i - 1] = value
-    if rule then lines[i + 1] = label_of(rule, "the rule of c:set") end
+    s[i - 1] = value
+    if rule then
+      if type(rule) ~= "string" or #rule > text_limit then
+        rule = text(rule, "the rule of c:set", 2)
+      end
+      s[i + 1] = rule
+    end
     return value
   end
   return self:add(value, label, rule)
@@ -357,31 +393,31 @@ function Check:remove(label)
   local s = state(self, "remove")
   local i = find(s, label)
   if not i then return nil end
-  local lines, last = s.lines, s.n * 4
-  if lines[i + 2] then
+  local last = FIRST + s[LINES] * 4
+  if s[i + 2] then
     error("c:remove: `" .. tostring(label) .. "` is a roll, which stays in the breakdown; add a modifier with c:add instead", 2)
   end
-  local value = lines[i - 1]
-  move(lines, i + 3, last, i - 1)
-  lines[last - 3], lines[last - 2], lines[last - 1], lines[last] = nil, nil, nil, nil
-  s.n = s.n - 1
+  local value = s[i - 1]
+  move(s, i + 3, last, i - 1)
+  s[last - 3], s[last - 2], s[last - 1], s[last] = nil, nil, nil, nil
+  s[LINES] = s[LINES] - 1
   return value
 end
 
 -- c:total(): the sum of the factors so far.
 function Check:total()
   local s = state(self, "total")
-  local lines, t = s.lines, 0
-  for i = 1, s.n * 4, 4 do t = t + lines[i] end
+  local t = 0
+  for i = FIRST + 1, FIRST + s[LINES] * 4, 4 do t = t + s[i] end
   return t
 end
 
 -- c:point("shooting.modifiers"): lets every umpire.hook for that name change the check.
 function Check:point(name)
   local s = state(self, "point")
-  local list = s.hooks[name]
+  local list = s[CTX][HOOKS][name]
   if list then
-    local ctx = s.ctx.handle
+    local ctx = s[CTX][HANDLE]
     for i = 1, #list do list[i](self, ctx) end
   end
   return self
@@ -390,12 +426,12 @@ end
 -- c:result("hit"): the outcome shown after the total.
 function Check:result(outcome)
   local s = state(self, "result")
-  s.outcome = text(tostring(outcome), "the result of c:result", 2)
+  s[OUTCOME] = text(tostring(outcome), "the result of c:result", 2)
   return self
 end
 
 -- `ctx`: what `run` gets: `ctx.command`, `ctx.args` (a read-only view of the arguments) and
--- `ctx:check(title)`.
+-- `ctx:check(title)`. Its state holds the call's checks' states in its list part.
 local Ctx = {}
 local CtxMT = {
   __index = function(c, k)
@@ -403,13 +439,13 @@ local CtxMT = {
     if m then return m end
     local s = ctxs[c]
     if s then
-      if k == "command" then return s.command end
+      if k == "command" then return s[COMMAND] end
       if k == "args" then
         -- Made when first read: most commands' hooks never look.
-        local v = s.args_view
-        if v == nil then
-          v = view(s.args, "ctx.args")
-          s.args_view = v
+        local v = s[ARGS_VIEW]
+        if not v then
+          v = view(s[ARGS], "ctx.args")
+          s[ARGS_VIEW] = v
         end
         return v
       end
@@ -426,42 +462,51 @@ function Ctx:check(title)
   local s = ctxs[self]
   if not s then error("ctx:check(title) is called on ctx, with a colon", 2) end
   if type(title) ~= "string" then error("ctx:check(title): the title is text, such as \"Shooting 5.2.1\"", 2) end
-  local c = protect(setmetatable({}, CheckMT))
-  local cs = { title = text(title, "the title of ctx:check", 2), lines = {}, n = 0,
-    hooks = s.hooks, ctx = s }
+  if #title > text_limit then too_long(title, "the title of ctx:check", 2) end
+  local c = setmetatable({}, CheckMT)
+  -- Room for four lines: no growing for most checks.
+  local cs = { title, 0, s, false, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil,
+    nil, nil, nil, nil }
   checks_of[c] = cs
-  s.bytes = s.bytes + 16 + #cs.title
-  if s.bytes > output_limit then
-    error("the checks of this command are more than " .. output_limit ..
-      " bytes (the `output` limit)", 2)
-  end
-  local list = s.checks
-  list[#list + 1] = cs
+  local bytes = s[BYTES] + 16 + #title
+  s[BYTES] = bytes
+  if bytes > output_limit then too_much(2) end
+  local n = s[CHECKS] + 1
+  s[FIRST_CHECK + n], s[CHECKS] = cs, n
   return c
 end
 
--- All the checks of a call as plain values (see `decode` in breakdown.rs).
-local function flatten(checks)
+-- All the checks of a call as plain values (see `decode` in breakdown.rs), from the state
+-- of its ctx.
+local function flatten(s)
+  local count = s[CHECKS]
+  if count == 0 then return end
+  if count == 1 then
+    -- The usual command: one check, its lines handed over as they are kept.
+    local c = s[FIRST_CHECK + 1]
+    local n = c[LINES]
+    return c[TITLE], c[OUTCOME], n, unpack(c, FIRST + 1, FIRST + n * 4)
+  end
   local out, k = {}, 0
-  for i = 1, #checks do
-    local c = checks[i]
-    local n = c.n
-    out[k + 1], out[k + 2], out[k + 3] = c.title, c.outcome or false, n
-    move(c.lines, 1, n * 4, k + 4, out)
+  for i = 1, count do
+    local c = s[FIRST_CHECK + i]
+    local n = c[LINES]
+    out[k + 1], out[k + 2], out[k + 3] = c[TITLE], c[OUTCOME], n
+    move(c, FIRST + 1, FIRST + n * 4, k + 4, out)
     k = k + 3 + n * 4
   end
   return unpack(out, 1, k)
 end
 
+-- A call's `ctx` and its state: the command's name, its hook points and its arguments.
 local function make(command, hooks, args)
-  local checks = {}
-  local ctx = protect(setmetatable({}, CtxMT))
-  ctxs[ctx] = { command = command, args = args, checks = checks, hooks = hooks, bytes = 0,
-    handle = ctx }
-  return ctx, checks
+  local ctx = setmetatable({}, CtxMT)
+  local s = { command, args, hooks, 0, ctx, 0, false, nil }
+  ctxs[ctx] = s
+  return ctx, s
 end
 return make, flatten, roll_api
-"#;
+"##;
 
 #[cfg(test)]
 mod tests {

@@ -79,6 +79,10 @@ pub(crate) struct BudgetState {
     pub last_location: Option<String>,
     /// The interval of the thread that is running (each thread has its own; see [`sync`]).
     interval: u32,
+    /// Whether the main thread has had `interval` since the last call started (no other
+    /// thread's, nor a check asked for at once, was set since): the next call then need not
+    /// set it again.
+    main_has_interval: bool,
     /// Work charged since the clock was last read.
     unclocked: u64,
     /// Set while the state is being dropped: the sentinel's finaliser then does nothing.
@@ -96,6 +100,7 @@ impl BudgetState {
             tripped: None,
             last_location: None,
             interval: MAX_INTERVAL,
+            main_has_interval: false,
             unclocked: 0,
             closing: false,
         }
@@ -200,6 +205,7 @@ const SENTINEL_KEY: &str = "umpire.gc_sentinel";
 fn set_interval(lua: &Lua, n: u32) -> mlua::Result<()> {
     if let Some(mut st) = lua.app_data_mut::<BudgetState>() {
         st.interval = n;
+        st.main_has_interval = false;
     }
     lua.set_global_hook(HookTriggers::new().every_nth_instruction(n), hook)
 }
@@ -211,12 +217,21 @@ pub(crate) fn sync(lua: &Lua) -> mlua::Result<()> {
     set_interval(lua, interval_for(lua.used_memory()))
 }
 
-/// Starts a call: a fresh budget, and the main thread's interval for the state's memory.
+/// Starts a call: a fresh budget, and the main thread's interval for the state's memory (set
+/// again only if it changed, or if anything else was set since the last call started).
 pub(crate) fn start(lua: &Lua) {
+    let want = interval_for(lua.used_memory());
     if let Some(mut st) = lua.app_data_mut::<BudgetState>() {
         st.reset();
+        if st.main_has_interval && st.interval == want {
+            return;
+        }
     }
-    let _ = sync(lua);
+    if set_interval(lua, want).is_ok()
+        && let Some(mut st) = lua.app_data_mut::<BudgetState>()
+    {
+        st.main_has_interval = true;
+    }
 }
 
 /// Ends a call: the budget is fresh until the next one starts.

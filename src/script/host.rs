@@ -285,7 +285,7 @@ impl ScriptHost {
         let private = lua.create_table()?;
         let idle = lua.create_function(|_, op: Value| -> mlua::Result<()> {
             Err(mlua::Error::runtime(match op {
-                Value::Integer(op::ROLL | op::ROLL_TABLE) => NO_DICE,
+                Value::Integer(op::ROLL | op::ROLL_TABLE | op::DICE) => NO_DICE,
                 _ => NO_WORLD,
             }))
         })?;
@@ -370,7 +370,14 @@ impl ScriptHost {
         let random = lua.create_function(lua_random)?;
         let view: Function = kit.get("view")?;
         let (run, payload): (Function, Function) = sandbox::trusted(&lua, "umpire runner", RUNNER)?
-            .call((handle, make_ctx, flatten, view))?;
+            .call((
+                handle,
+                make_ctx,
+                flatten,
+                view,
+                private.clone(),
+                idle.clone(),
+            ))?;
         let new_env = sandbox::build(&lua, umpire.clone(), print, require, random, store, kit)?;
         lua.set_named_registry_value(ENV_KEY, new_env.clone())?;
         Ok(ScriptHost {
@@ -462,7 +469,7 @@ impl ScriptHost {
     ) -> Result<R, ScriptError> {
         self.start_call();
         let r = f(&self.lua);
-        self.finish_call(r, doing)
+        self.finish_call(r, || doing.to_string())
     }
 
     fn start_call(&self) {
@@ -473,7 +480,11 @@ impl ScriptHost {
         }
     }
 
-    fn finish_call<R>(&self, r: mlua::Result<R>, doing: &str) -> Result<R, ScriptError> {
+    fn finish_call<R>(
+        &self,
+        r: mlua::Result<R>,
+        doing: impl FnOnce() -> String,
+    ) -> Result<R, ScriptError> {
         let (tripped, last) = self
             .lua
             .app_data_mut::<BudgetState>()
@@ -492,7 +503,7 @@ impl ScriptHost {
     fn judge<R>(
         &self,
         r: mlua::Result<R>,
-        doing: &str,
+        doing: impl FnOnce() -> String,
         tripped: Option<super::error::BudgetExceeded>,
         last: Option<String>,
     ) -> Result<R, ScriptError> {
@@ -502,7 +513,7 @@ impl ScriptHost {
                 let t = tripped.expect("checked");
                 let mut err = ScriptError::new(ScriptErrorKind::Budget(t.budget));
                 err.location = t.location;
-                Err(err.context(doing.to_string()))
+                Err(err.context(doing()))
             }
             Ok(v) => Ok(v),
             Err(e) => {
@@ -516,7 +527,7 @@ impl ScriptHost {
                     err = err.at(last);
                     let _ = self.lua.gc_collect();
                 }
-                Err(err.context(doing.to_string()))
+                Err(err.context(doing()))
             }
         }
     }
@@ -536,6 +547,20 @@ impl ScriptHost {
         world: Option<&mut World<'_>>,
         f: impl FnOnce(&Lua) -> mlua::Result<R>,
     ) -> Result<(R, CallOutput), ScriptError> {
+        self.call_doing(|| doing.to_string(), dice, world, false, |lua, _| f(lua))
+    }
+
+    /// [`ScriptHost::call`], with what the host was doing worked out only for an error. `f`
+    /// gets the call's function too: when `f_installs` it hands it to trusted Lua that makes
+    /// it `private[1]` and puts `idle` back when it returns (here it is put back on error).
+    fn call_doing<R>(
+        &self,
+        doing: impl FnOnce() -> String,
+        dice: &mut dyn DiceSource,
+        world: Option<&mut World<'_>>,
+        f_installs: bool,
+        f: impl FnOnce(&Lua, &Function) -> mlua::Result<R>,
+    ) -> Result<(R, CallOutput), ScriptError> {
         self.start_call();
         let dice = std::cell::RefCell::new(dice);
         let world = std::cell::RefCell::new(world);
@@ -546,11 +571,16 @@ impl ScriptHost {
             // also tells the handles' reads of one call from the next.
             let host = scope.create_function(
                 |lua, (op, a, b, c, d, e): (i64, Value, Value, Value, Value, Value)| match op {
-                    op::ROLL | op::ROLL_TABLE => {
+                    op::ROLL | op::ROLL_TABLE | op::DICE => {
                         let mut dice = dice
                             .try_borrow_mut()
                             .map_err(|_| mlua::Error::runtime("dice are already being rolled"))?;
-                        if op == op::ROLL {
+                        if op == op::DICE {
+                            if dice.generator().is_none() {
+                                return Ok(MultiValue::new());
+                            }
+                            roll_with(lua, &mut **dice, &a)
+                        } else if op == op::ROLL {
                             // Who rolls and what for is worked out only for a source that
                             // asks the umpire (typed or queued dice): the seeded generator
                             // never shows it.
@@ -601,9 +631,13 @@ impl ScriptHost {
                     }
                 },
             )?;
-            self.private.raw_set(1, host)?;
-            let r = f(&self.lua);
-            self.private.raw_set(1, self.idle.clone())?;
+            if !f_installs {
+                self.private.raw_set(1, &host)?;
+            }
+            let r = f(&self.lua, &host);
+            if !f_installs || r.is_err() {
+                self.private.raw_set(1, self.idle.clone())?;
+            }
             r
         });
         let r = self.finish_call(r, doing)?;
@@ -625,16 +659,22 @@ impl ScriptHost {
         dice: &mut dyn DiceSource,
     ) -> Result<(Vec<String>, CallOutput), ScriptError> {
         let env: Table = self.new_env.call(()).map_err(ScriptError::from_lua)?;
-        self.call(&format!("while running `{name}`"), dice, None, |lua| {
-            super::lexer::refuse_close(name, code.as_bytes())?;
-            let values: MultiValue = lua
-                .load(code)
-                .set_name(format!("@{name}"))
-                .set_mode(mlua::chunk::ChunkMode::Text)
-                .set_environment(env)
-                .eval()?;
-            values.iter().map(|v| to_text(lua, v)).collect()
-        })
+        self.call_doing(
+            || format!("while running `{name}`"),
+            dice,
+            None,
+            false,
+            |lua, _| {
+                super::lexer::refuse_close(name, code.as_bytes())?;
+                let values: MultiValue = lua
+                    .load(code)
+                    .set_name(format!("@{name}"))
+                    .set_mode(mlua::chunk::ChunkMode::Text)
+                    .set_environment(env)
+                    .eval()?;
+                values.iter().map(|v| to_text(lua, v)).collect()
+            },
+        )
     }
 
     /// Makes `values` (each option's value in force, see
@@ -663,18 +703,21 @@ impl ScriptHost {
                 "no script command `{name}`"
             )))
         })?;
-        let doing = format!(
-            "while running command `{name}` (registered at {})",
-            cmd.origin
-        );
-        let ((ret, checks), mut out) = self.call(&doing, dice, world, |lua| {
+        let doing = || {
+            format!(
+                "while running command `{name}` (registered at {})",
+                cmd.origin
+            )
+        };
+        let ((ret, checks), mut out) = self.call_doing(doing, dice, world, true, |lua, host| {
             let hooks = match &rules.hook_table {
                 Some(t) => t.clone(),
                 None => hook_table(lua, rules)?,
             };
             // One call into Lua: `run` gets the arguments; hooks see them through
             // `ctx.args`, read-only.
-            let mut call = MultiValue::with_capacity(3 + 3 * args.len());
+            let mut call = MultiValue::with_capacity(4 + 3 * args.len());
+            call.push_back(Value::Function(host.clone()));
             call.push_back(Value::Function(cmd.run.clone()));
             call.push_back(intern(lua, name)?);
             call.push_back(Value::Table(hooks));
@@ -713,11 +756,12 @@ impl ScriptHost {
         if handlers.is_empty() {
             return Ok((true, CallOutput::default()));
         }
-        self.call(
-            &format!("while handling event `{event}`"),
+        self.call_doing(
+            || format!("while handling event `{event}`"),
             dice,
             world,
-            |lua| {
+            false,
+            |lua, _| {
                 // Every handler sees the same fields: read-only, so none can change them
                 // for the next.
                 let mut call = MultiValue::with_capacity(1 + 3 * payload.len());
@@ -768,7 +812,8 @@ fn push_args(lua: &Lua, call: &mut MultiValue, args: &[(&str, ArgValue)]) -> mlu
 /// makes an event's fields, each in one call from Rust. Arguments come as `name, what,
 /// value` (see [`push_args`]).
 const RUNNER: &str = r##"
-local handle, make_ctx, flatten, view = ...
+local handle, make_ctx, flatten, view, H, idle = ...
+local select = select
 
 local function fill(t, ...)
   local list, n = { ... }, select("#", ...)
@@ -789,11 +834,20 @@ local function fill(t, ...)
   return t
 end
 
-local function command(run, name, hooks, ...)
-  local args = fill({}, ...)
-  local ctx, checks = make_ctx(name, hooks, args)
+-- Between calls `H[1]` is `idle` again (the host puts it back if `run` fails).
+local function done(...)
+  H[1] = idle
+  return ...
+end
+
+-- `host` is the call's function, `H[1]` while the command runs.
+local function command(host, run, name, hooks, ...)
+  H[1] = host
+  local args = {}
+  if select("#", ...) > 0 then fill(args, ...) end
+  local ctx, state = make_ctx(name, hooks, args)
   local ret = run(ctx, args)
-  return ret, flatten(checks)
+  return done(ret, flatten(state))
 end
 
 local function event(name, ...)
@@ -840,12 +894,17 @@ pub(crate) fn hook_table(lua: &Lua, rules: &Rules) -> mlua::Result<Table> {
 /// The operations of the running call's function, `private[1](op, …)`: dice (here) and
 /// the world (`world.rs`). The trusted Lua gets them by name, as the table `OP`.
 pub(crate) mod op {
-    /// `(expr, label, by, by is a handle, title)`: rolls dice; the total, the expression, the
+    /// `(expr, label, by, by is a handle, title)`: rolls dice; the total, the expression as
+    /// rolled (`false`: as given), the
     /// index of the roll among the call's, the bytes a breakdown shows of it, the number of
     /// dice kept, then the kept dice and the dropped ones.
     pub const ROLL: i64 = 1;
     /// `(table, modifier, col)`: rolls on a table; the value read and the modified total.
     pub const ROLL_TABLE: i64 = 2;
+    /// `(expr)`: rolls dice with a source that never asks the umpire (the seeded generator),
+    /// returning what [`ROLL`] returns; with one that does, rolls nothing and returns nothing
+    /// (the trusted Lua then asks [`ROLL`], saying what the roll is for and who rolls it).
+    pub const DICE: i64 = 3;
     /// `(id, key)`: an identity field or declared attribute of a unit, side or command.
     pub const READ: i64 = 10;
     /// `(id, marker)`: whether a unit has the marker (declared).
@@ -880,6 +939,7 @@ pub(crate) mod op {
     pub const ALL: &[(&str, i64)] = &[
         ("roll", ROLL),
         ("roll_table", ROLL_TABLE),
+        ("dice", DICE),
         ("read", READ),
         ("has", HAS),
         ("markers", MARKERS),
@@ -1056,7 +1116,7 @@ fn lua_roll_table(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue> {
 }
 
 /// Rolls `expr` through the call's source; records the roll. Returns what
-/// [`op::ROLL`] returns: the total, the expression as rolled, the index of the roll among the
+/// [`op::ROLL`] returns: the total, the expression as rolled (`false`: as given), the index of the roll among the
 /// call's, the bytes a breakdown shows of it (`2d6 [3, 5]`), the number of dice kept, then
 /// the kept dice and the dropped ones (the trusted Lua makes the list of dice).
 fn roll_with(lua: &Lua, dice: &mut dyn DiceSource, expr: &Value) -> mlua::Result<MultiValue> {
@@ -1111,7 +1171,7 @@ fn roll_with(lua: &Lua, dice: &mut dyn DiceSource, expr: &Value) -> mlua::Result
     let mut out = MultiValue::with_capacity(5 + dice.len());
     out.push_back(number(roll.total));
     out.push_back(match expr {
-        Value::String(_) if notation.as_str() == text => expr.clone(),
+        Value::String(_) if notation.as_str() == text => Value::Boolean(false),
         _ => Value::String(lua.create_string(notation.as_str())?),
     });
     let mut d = lua

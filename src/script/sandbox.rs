@@ -152,7 +152,7 @@ pub(crate) fn trusted(
 }
 
 /// Trusted helpers for handing values to scripts ([`TOOLKIT`]): `protect(t)` (no `rawset`
-/// into `t`), `is_protected(t)`, `readonly(t, name)` (a proxy), `view(t, name)` (a deep
+/// into `t`), `guard(map)` (every key of the weak map `map` is protected), `is_protected(t)`, `readonly(t, name)` (a proxy), `view(t, name)` (a deep
 /// read-only view) and `copy(v)` (a deep copy of plain data).
 pub(crate) fn toolkit(lua: &Lua) -> mlua::Result<Table> {
     trusted(lua, "umpire toolkit", TOOLKIT)?.call(())
@@ -169,7 +169,18 @@ function kit.protect(t)
   protected[t] = true
   return t
 end
-function kit.is_protected(t) return protected[t] == true end
+-- Weak maps whose keys are protected too (objects kept with their private state, such as
+-- checks and `ctx`): one entry for each such object instead of two.
+local guarded = {}
+function kit.guard(map) guarded[#guarded + 1] = map end
+local function is_protected(t)
+  if protected[t] then return true end
+  for i = 1, #guarded do
+    if guarded[i][t] ~= nil then return true end
+  end
+  return false
+end
+kit.is_protected = is_protected
 
 local function refuse(name)
   return function(_, k)
@@ -195,7 +206,7 @@ end
 -- A deep read-only view of `t`: tables inside are views too (the same view each time).
 local views = setmetatable({}, { __mode = "k" })
 local function view(t, name)
-  if type(t) ~= "table" or protected[t] then return t end
+  if type(t) ~= "table" or is_protected(t) then return t end
   local v = views[t]
   if v then return v end
   local function iter(_, k)
