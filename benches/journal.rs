@@ -44,6 +44,7 @@ fn tx(g: &mut Game, i: u64) -> Transaction {
         output: "leg1 sp 6 → 4".into(),
         generation: 0,
         rules: None,
+        answers: Vec::new(),
         at: 0,
     }
 }

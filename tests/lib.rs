@@ -1,6 +1,7 @@
 //! umpire's integration tests, one binary with a module per feature.
 
 mod api_docs;
+mod asking;
 mod cli;
 mod commands;
 mod common;

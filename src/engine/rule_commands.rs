@@ -108,6 +108,23 @@ fn fields(def: &CommandDef, args: &Args) -> Vec<(String, ArgValue)> {
 
 /// Adds what a call produced to `out`: breakdowns, changes with reasons, printed lines.
 pub fn add_call(mut out: Output, call: &CallOutput) -> Output {
+    for a in &call.answers {
+        out = out.text(
+            Text::new()
+                .push(Style::Dim, "? ")
+                .plain(a.question.clone())
+                .push(Style::Dim, " → ")
+                .push(Style::Strong, a.answer.clone())
+                .push(
+                    Style::Dim,
+                    if a.by_default {
+                        " (the default: nobody to ask)"
+                    } else {
+                        ""
+                    },
+                ),
+        );
+    }
     for c in &call.checks {
         out = out.block(super::output::Block::Check(c.clone()));
     }
@@ -139,6 +156,11 @@ pub(super) fn call_json(calls: &[CallOutput]) -> (Json, Json, Json) {
         .collect();
     let printed: Vec<&String> = calls.iter().flat_map(|c| &c.output).collect();
     (json!(checks), json!(notes), json!(printed))
+}
+
+/// The questions the calls asked, with their answers, for JSON.
+pub(super) fn answers_json(calls: &[CallOutput]) -> Json {
+    json!(calls.iter().flat_map(|c| &c.answers).collect::<Vec<_>>())
 }
 
 /// A call into the rules: tell an event's handlers, or run one of the rules' commands.
@@ -199,6 +221,7 @@ pub(super) fn call_rules(
         ));
     }
     pending.rolls.extend(out.rolls.iter().cloned());
+    pending.answers.extend(out.answers.iter().cloned());
     pending.reasons.extend(out.notes.iter().cloned());
     Ok((go_on, out))
 }
@@ -262,6 +285,9 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
     }
     if ctx.state.pending.umpire_only {
         out = out.field("umpire_only", true);
+    }
+    if calls.iter().any(|c| !c.answers.is_empty()) {
+        out = out.field("answers", answers_json(&calls));
     }
     Ok(out
         .field("cancelled", !go_on)

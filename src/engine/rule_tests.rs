@@ -190,8 +190,29 @@ fn root_for(file: &Path) -> PathBuf {
         .unwrap_or_else(|| super::rules::rules_root(None))
 }
 
-/// A session driven from a test.
-struct TestSession(Session);
+/// A session driven from a test, with the answers queued for the next command's questions
+/// (`s:answers("yes", "no")`; what the command leaves unused is dropped).
+struct TestSession(Session, std::collections::VecDeque<String>);
+
+/// The umpire as a test plays it: questions answered from the queue (the default when it
+/// is empty); dice are never typed (queue them with `s:dice`).
+struct Answers<'a>(&'a mut std::collections::VecDeque<String>);
+
+impl crate::dice::DieEntry for Answers<'_> {
+    fn enter(&mut self, request: &crate::dice::DieRequest<'_>) -> Result<i64, String> {
+        Err(format!(
+            "a test types no dice: queue {} with s:dice(…)",
+            request.purpose
+        ))
+    }
+
+    fn ask(&mut self, question: &crate::question::Question<'_>) -> Result<Option<String>, String> {
+        match self.0.pop_front() {
+            Some(typed) => question.answer(&typed).map(Some),
+            None => Ok(None),
+        }
+    }
+}
 
 fn fail(msg: impl Into<String>) -> mlua::Error {
     mlua::Error::runtime(msg.into())
@@ -199,7 +220,11 @@ fn fail(msg: impl Into<String>) -> mlua::Error {
 
 impl TestSession {
     fn run(&mut self, line: &str) -> Result<String, String> {
-        match self.0.execute(line, None) {
+        let mut answers = Answers(&mut self.1);
+        let executed = self.0.execute(line, Some(&mut answers));
+        // The answers queued are for this command's questions alone.
+        self.1.clear();
+        match executed {
             None => Ok(String::new()),
             Some(Ok(out)) => Ok(render::output(&out, &Palette::plain())),
             Some(Err((_, e))) => {
@@ -224,6 +249,10 @@ impl UserData for TestSession {
                 "`{line}` should have failed, but printed:\n{out}"
             ))),
             Err(e) => Ok(e),
+        });
+        methods.add_method_mut("answers", |_, s, answers: mlua::Variadic<String>| {
+            s.1.extend(answers.iter().cloned());
+            Ok(())
         });
         methods.add_method_mut("dice", |_, s, values: mlua::Variadic<i64>| {
             s.0.state.dice.enqueue(values.iter().copied());
@@ -398,7 +427,7 @@ fn new_session(root: &Path, opts: Option<Table>) -> Result<TestSession, String> 
     let seed = get("seed")?.and_then(|v| v.as_integer()).unwrap_or(1);
     let mut s = Session::new(DiceBox::seeded(seed as u64));
     s.set_rules_root(root.to_path_buf());
-    let mut t = TestSession(s);
+    let mut t = TestSession(s, Default::default());
     if let Some(r) = text(get("ruleset")?) {
         let variant = text(get("variant")?).map_or(String::new(), |v| format!(" {v}"));
         t.run(&format!("ruleset use {r}{variant}"))?;

@@ -65,6 +65,8 @@ pub struct Pending {
     pub reasons: Vec<crate::state::Note>,
     /// Bytes of output the rules' calls have made (bounded by the `output` limit).
     pub output: usize,
+    /// The questions the rules asked and their answers.
+    pub answers: Vec<crate::question::Answered>,
     /// The line as the players may see it, if it holds secret words.
     pub public: Option<String>,
     /// Whether the output is for the umpire only.
@@ -315,7 +317,11 @@ impl Session {
         self.sync_rules();
         let pending = std::mem::take(&mut self.state.pending);
         match result {
-            Ok(out) if pending.rolls.is_empty() && pending.changes.is_empty() => {
+            Ok(out)
+                if pending.rolls.is_empty()
+                    && pending.changes.is_empty()
+                    && pending.answers.is_empty() =>
+            {
                 Ok(self.follow_stored_rules(out))
             }
             Ok(out) => {
@@ -332,6 +338,7 @@ impl Session {
                     command: cmd.line.trim().to_string(),
                     public: pending.public.map(|p| p.trim().to_string()),
                     umpire_only: pending.umpire_only,
+                    answers: pending.answers,
                     output: render::output(&out, &Palette::plain()),
                     rolls: pending.rolls,
                     changes: pending.changes.into_changes(),

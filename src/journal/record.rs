@@ -68,6 +68,9 @@ pub struct Transaction {
     /// transaction of each rules generation of a session (none before any rules are loaded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Box<RulesRecord>>,
+    /// The questions the rules asked the umpire and the answers (so a replay never asks).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<crate::question::Answered>,
     /// Seconds since the Unix epoch.
     pub at: u64,
 }

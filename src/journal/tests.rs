@@ -30,6 +30,7 @@ pub(super) fn tx(command: &str, changes: Vec<crate::state::Change>) -> Transacti
         output: String::new(),
         generation: 0,
         rules: None,
+        answers: Vec::new(),
         at: 0,
     }
 }

@@ -36,6 +36,8 @@ pub struct CallOutput {
     pub rolls: Vec<Roll>,
     /// The itemised checks a command built with `ctx:check`, in order.
     pub checks: Vec<Breakdown>,
+    /// The questions asked with `umpire.ask` and their answers, in order.
+    pub answers: Vec<crate::question::Answered>,
     /// Every change the scripts made, with its reason, in order.
     pub notes: Vec<Note>,
 }
@@ -364,6 +366,7 @@ impl ScriptHost {
         // A Rust function, so that an error in `return umpire.roll(…)` (a tail call) still
         // names the script's line: a Lua function would take the script's place on the stack.
         umpire.set("roll", lua.create_function(lua_roll)?)?;
+        umpire.set("ask", lua.create_function(super::ask::lua_ask)?)?;
 
         let print = lua.create_function(lua_print)?;
         let require = lua.create_function(lua_require)?;
@@ -571,11 +574,13 @@ impl ScriptHost {
             // also tells the handles' reads of one call from the next.
             let host = scope.create_function(
                 |lua, (op, a, b, c, d, e): (i64, Value, Value, Value, Value, Value)| match op {
-                    op::ROLL | op::ROLL_TABLE | op::DICE => {
+                    op::ROLL | op::ROLL_TABLE | op::DICE | op::ASK => {
                         let mut dice = dice
                             .try_borrow_mut()
                             .map_err(|_| mlua::Error::runtime("dice are already being rolled"))?;
-                        if op == op::DICE {
+                        if op == op::ASK {
+                            super::ask::ask_with(lua, &mut **dice, [a, b, c, d])
+                        } else if op == op::DICE {
                             if dice.generator().is_none() {
                                 return Ok(MultiValue::new());
                             }
@@ -905,6 +910,8 @@ pub(crate) mod op {
     /// returning what [`ROLL`] returns; with one that does, rolls nothing and returns nothing
     /// (the trusted Lua then asks [`ROLL`], saying what the roll is for and who rolls it).
     pub const DICE: i64 = 3;
+    /// `(question, choices, default, context)`: asks the umpire; the answer.
+    pub const ASK: i64 = 4;
     /// `(id, key)`: an identity field or declared attribute of a unit, side or command.
     pub const READ: i64 = 10;
     /// `(id, marker)`: whether a unit has the marker (declared).

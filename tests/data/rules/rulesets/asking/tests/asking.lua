@@ -1,0 +1,43 @@
+-- umpire.ask: answered from the queue in a test, the default when nobody answers, journalled.
+
+test("the answer given changes the resolution; a number picks a choice", function()
+  local s = session { ruleset = "asking" }
+  s:run("add side red Red")
+  s:run("add command red r1 R")
+  s:run("add unit r1 cav Cavalry sp=5")
+  s:dice(3)
+  s:answers("yes", "2")
+  local out = s:run("charge cav")
+  contains(out, "? Does the General join the charge? → yes")
+  contains(out, "? Which flank? → right")
+  contains(out, "+2  the General joins (Q.2)")
+  contains(out, "=  10  on the right")
+end)
+
+test("with nobody to ask, the default is taken and said; no default is an error naming the fix", function()
+  local s = session { ruleset = "asking" }
+  s:run("add side red Red")
+  s:run("add command red r1 R")
+  s:run("add unit r1 cav Cavalry sp=5")
+  s:dice(3)
+  s:answers()
+  local err = s:fails("charge cav")
+  contains(err, "nobody can be asked here and the question has no default: Which flank?")
+  contains(err, "give umpire.ask a `default`")
+  s:dice(3)
+  s:answers("c", "l")
+  contains(s:fails("charge cav"), "the question was not answered (`c` is not an answer")
+  s:dice(3)
+  s:answers("n", "l")
+  local out = s:run("charge cav")
+  contains(out, "? Does the General join the charge? → no")
+  contains(out, "=   8  on the left")
+end)
+
+test("a malformed question is refused with what to write", function()
+  local s = session { ruleset = "asking" }
+  contains(s:fails("badask nochoices"), "at least two choices")
+  contains(s:fails("badask baddefault"), "the default `c` is not one of the choices (a, b)")
+  contains(s:fails("badask nottable"), "umpire.ask takes a table")
+  contains(s:fails("badask key"), "unknown key `dflt`")
+end)
