@@ -27,10 +27,11 @@ umpire.command {
   },
   run = function(ctx, args)
     store.hidden = (store.hidden or 0) + 1
+    secret.place = args.place
     return "hidden; the place is kept secret"
   end,
 }
-umpire.command { name = "where", secret = true, run = function() return "umpire only" end }
+umpire.command { name = "where", secret = true, run = function() return "umpire only: " .. tostring(secret.place) end }
 "#;
 
 fn session(journal: &std::path::Path) -> (tempfile::TempDir, Session) {
@@ -72,8 +73,10 @@ fn a_secret_argument_is_journalled_whole_and_masked_in_log_and_undo() {
         .unwrap();
     let json = out.to_json();
     assert_eq!(json["public"], "hide lh1 ‹secret› force", "{json}");
+    assert!(ok(&mut s, "where").contains("umpire only: the wood by the river"));
     let log = ok(&mut s, "log 1");
     assert!(log.contains("hide lh1 ‹secret› force"), "{log}");
+    assert!(log.contains("secret sec.place set (‹secret›)"), "{log}");
     assert!(!log.contains("wood"), "{log}");
     let undo = ok(&mut s, "undo");
     assert!(!undo.contains("wood"), "{undo}");
@@ -90,6 +93,11 @@ fn a_secret_argument_is_journalled_whole_and_masked_in_log_and_undo() {
         .expect("the hide transaction");
     assert_eq!(tx.command, "hide lh1 the wood by the river force");
     assert_eq!(tx.public_command(), "hide lh1 ‹secret› force");
+    assert!(
+        text.contains(r#""script":"secret:sec","key":"place""#)
+            && text.contains("the wood by the river"),
+        "the journal keeps the secret store's value"
+    );
 }
 
 #[test]

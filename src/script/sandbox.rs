@@ -417,11 +417,15 @@ base.umpire = readonly(umpire, "umpire")
 
 local shared = readonly(base, "_G")
 local env_mt = { __index = shared, __metatable = false }
--- A script's environment; `store` is the named script's store (none for `load`ed chunks).
+-- A script's environment; `store` is the named script's store and `secret` its store for the
+-- umpire's eyes only (none for `load`ed chunks).
 local function new_env(script)
   local env = {}
   env._G = env
-  if script then env.store = make_store(script) end
+  if script then
+    env.store = make_store(script)
+    env.secret = make_store("secret:" .. script)
+  end
   return raw_setmetatable(env, env_mt)
 end
 

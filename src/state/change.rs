@@ -15,6 +15,10 @@ use super::marker::Marker;
 use super::schema::Schema;
 use super::value::Value;
 
+/// The store namespace of a script's `secret` table starts with this (`secret:ambushes`):
+/// its values are never shown in the line a change is shown by.
+pub const SECRET_STORE: &str = "secret:";
+
 /// One change to a game. Adding and removing carry the position in the parent's list so the
 /// inverse puts things back exactly where they were; setting carries the old value.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -370,9 +374,13 @@ impl std::fmt::Display for Change {
             }
             SetStore {
                 script, key, new, ..
-            } => match new {
-                Some(v) => write!(f, "store {script}.{key} = {v}"),
-                None => write!(f, "store {script}.{key} removed"),
+            } => match (new, script.strip_prefix(SECRET_STORE)) {
+                // A secret store's values are the umpire's: the journal keeps them, no line
+                // shown for the change does.
+                (Some(_), Some(owner)) => write!(f, "secret {owner}.{key} set (‹secret›)"),
+                (None, Some(owner)) => write!(f, "secret {owner}.{key} removed"),
+                (Some(v), None) => write!(f, "store {script}.{key} = {v}"),
+                (None, None) => write!(f, "store {script}.{key} removed"),
             },
             Replace { new, .. } => write!(f, "game replaced ({} units)", new.unit_count()),
         }
