@@ -25,6 +25,15 @@ umpire.command {
   end,
 }
 umpire.command { name = "unknown", run = function() return umpire.option("tie") end }
+umpire.table { name = "weather", dice = "1d6", rows = { { "1-3", "rain" }, { "4-6", "sun" } } }
+umpire.command {
+  name = "loaded",
+  run = function()
+    local o = umpire.options()
+    return umpire.ruleset_name() .. ": " .. table.concat(umpire.tables(), ",") .. "; ties=" .. o.ties
+      .. " bonus=" .. o.bonus
+  end,
+}
 "#;
 
 /// A folder of rules holding `rulesets/opt/init.lua` = `init`.
@@ -80,6 +89,15 @@ fn the_rules_read_the_defaults_then_what_the_umpire_set_and_undo_puts_them_back(
     assert_eq!(ok(&mut s, "reading"), "both_lose 3 true");
     assert!(ok(&mut s, "option reset all").contains("ties"));
     assert_eq!(ok(&mut s, "reading"), "reroll 2 false");
+}
+
+#[test]
+fn a_script_asks_which_ruleset_tables_and_options_are_loaded() {
+    let dir = rules(RULES);
+    let mut s = session(dir.path());
+    assert_eq!(ok(&mut s, "loaded"), "opt: weather; ties=reroll bonus=2");
+    ok(&mut s, "option set bonus 4");
+    assert_eq!(ok(&mut s, "loaded"), "opt: weather; ties=reroll bonus=4");
 }
 
 #[test]

@@ -315,6 +315,24 @@ impl ScriptHost {
                 })
             })?,
         )?;
+        // What is loaded: the tables' names (the rules' own, and while a command runs, those
+        // the umpire loaded too) and the options with their values in force.
+        umpire.set(
+            "tables",
+            lua.create_function(|lua, ()| {
+                let d = lua
+                    .app_data_ref::<HostData>()
+                    .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
+                let mut names: Vec<String> = d.tables.iter().map(|t| t.name.clone()).collect();
+                if let Some(r) = &d.rules {
+                    names.extend(r.tables.iter().map(|t| t.name.clone()));
+                }
+                names.sort();
+                names.dedup();
+                lua.create_sequence_from(names)
+            })?,
+        )?;
+        umpire.set("options", lua.create_function(super::options::lua_options)?)?;
         umpire.set(
             "fail",
             lua.create_function(|lua, msg: String| -> mlua::Result<()> {

@@ -149,6 +149,17 @@ pub(crate) fn lua_option(lua: &Lua, arg: Value) -> mlua::Result<Value> {
     }
 }
 
+/// `umpire.options()`: a table of every option's value in force, by name (a copy).
+pub(crate) fn lua_options(lua: &Lua, (): ()) -> mlua::Result<Table> {
+    let values: Table = lua.named_registry_value(VALUES_KEY)?;
+    let out = lua.create_table()?;
+    for pair in values.pairs::<Value, Value>() {
+        let (k, v) = pair?;
+        out.raw_set(k, v)?;
+    }
+    Ok(out)
+}
+
 fn read(lua: &Lua, name: &str) -> mlua::Result<Value> {
     let values: Table = lua.named_registry_value(VALUES_KEY)?;
     match values.raw_get::<Value>(name)? {
