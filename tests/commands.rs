@@ -215,4 +215,7 @@ fn completion_offers_only_what_fits_the_argument() {
     // A file where a file is wanted.
     let (_, offered) = s.registry.complete("army load examples/olab/ro", 26, &w);
     assert_eq!(offered, ["examples/olab/romans.toml"]);
+    // The options the rules declare where an option is wanted.
+    let (_, offered) = s.registry.complete("option set sc", 13, &w);
+    assert_eq!(offered, ["score_on_time"]);
 }

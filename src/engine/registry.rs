@@ -178,6 +178,8 @@ pub struct Words {
     pub rulesets: Vec<String>,
     /// House rules found.
     pub house_rules: Vec<String>,
+    /// The options the rules in force declare.
+    pub options: Vec<String>,
     /// Games kept.
     pub games: Vec<String>,
 }
@@ -306,6 +308,7 @@ impl Commands {
             Kind::Table => w.tables.clone(),
             Kind::Ruleset => w.rulesets.clone(),
             Kind::HouseRule => w.house_rules.clone(),
+            Kind::OptionName => w.options.clone(),
             Kind::Game => w.games.clone(),
             Kind::CommandName => {
                 let mut v: Vec<String> = self.specs.iter().map(|s| s.name.to_string()).collect();

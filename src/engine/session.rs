@@ -479,6 +479,13 @@ impl Session {
                 .collect(),
             rulesets: self.state.rules.rulesets(),
             house_rules: self.state.rules.house_rules(),
+            options: self
+                .state
+                .rules
+                .loaded
+                .as_ref()
+                .map(|l| l.rules.options.iter().map(|o| o.name.clone()).collect())
+                .unwrap_or_default(),
             games: self
                 .state
                 .games_dir

@@ -57,6 +57,8 @@ pub enum Kind {
     Ruleset,
     /// A house rule's name.
     HouseRule,
+    /// An option the rules declare.
+    OptionName,
     /// A game kept in the games folder.
     Game,
     /// `ATTR=VALUE` words.
@@ -86,6 +88,7 @@ impl Kind {
             Kind::CommandName => "a command's name",
             Kind::Ruleset => "a ruleset",
             Kind::HouseRule => "a house rule",
+            Kind::OptionName => "an option",
             Kind::Game => "a game",
             Kind::Assignment => "ATTR=VALUE",
         })

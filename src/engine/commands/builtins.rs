@@ -469,11 +469,11 @@ fn specs() -> Vec<CommandSpec> {
                 vec![
                     sub("list", "every option: its value, the recommended reading, the choices", vec![]),
                     sub("set", "change one", vec![
-                        p("name", Kind::Word).help("the option"),
+                        p("name", Kind::OptionName).help("the option"),
                         p("value", Kind::Word).help("on/off, a number, or one of its choices"),
                     ]),
                     sub("reset", "back to the recommended reading", vec![
-                        p("name", Kind::Word).help("the option, or `all`"),
+                        p("name", Kind::OptionName).help("the option, or `all`"),
                     ]),
                 ],
             ),
