@@ -101,8 +101,8 @@ fn none() -> Signature {
 
 /// The usage lines of `add`'s forms, for its help.
 const ADD_HELP: &str = "Adds to the game. Ids are yours to choose (`leg1`, `boudicca`): lower case, digits,\n\
-`_` and `-`, starting with a letter, unique in the game. Names may have spaces; a unit's\n\
-attributes follow its name as ATTR=VALUE, checked against the schema.";
+`_` and `-`, starting with a letter, unique in the game. Names may have spaces; a unit's or an\n\
+element's attributes follow its name as ATTR=VALUE, checked against the schema.";
 
 fn specs() -> Vec<CommandSpec> {
     let file = || p("file", Kind::File);
@@ -220,10 +220,11 @@ fn specs() -> Vec<CommandSpec> {
                         p("name", Kind::Text).optional(),
                         p("attrs", Kind::Assignment).many().optional(),
                     ]),
-                    sub("element", "an element of a unit", vec![
+                    sub("element", "an element of a unit, with its attributes", vec![
                         p("unit", Kind::Unit),
                         p("id", Kind::Word),
                         p("name", Kind::Text).optional(),
+                        p("attrs", Kind::Assignment).many().optional(),
                     ]),
                 ],
             ),
@@ -231,7 +232,7 @@ fn specs() -> Vec<CommandSpec> {
                 "add side romans Suetonius' Romans",
                 "add command romans left Left wing",
                 "add unit left leg1 Legio IX sp=6 type=INF/A",
-                "add element leg1 leg1a First cohort",
+                "add element leg1 leg1a First cohort figures=4",
             ],
             run: game::add,
             game: true,

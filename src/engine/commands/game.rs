@@ -65,10 +65,12 @@ pub fn add(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
         (_, Some(parent)) => {
             match kind.as_str() {
                 "command" => ctx.state.change(|g| g.add_command(&parent, &id, &name)),
-                "element" => ctx
-                    .state
-                    .change(|g| g.add_element(&parent, &id, &name, Vec::new())),
-                _ => {
+                kind => {
+                    let of = if kind == "element" {
+                        Kind::Element
+                    } else {
+                        Kind::Unit
+                    };
                     let mut attrs = Vec::new();
                     let words = args.words("attrs");
                     let spans = args.get("attrs").map(|a| a.span);
@@ -78,14 +80,19 @@ pub fn add(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
                             .state
                             .game
                             .schema()
-                            .parse_value(Kind::Unit, attr, text, &id)
+                            .parse_value(of, attr, text, &id)
                             .map_err(|e| {
                                 let at = spans.map_or(0, |s| s.start);
                                 state_err(e, at)
                             })?;
                         attrs.push((attr.to_string(), value));
                     }
-                    ctx.state.change(|g| g.add_unit(&parent, &id, &name, attrs))
+                    if of == Kind::Element {
+                        ctx.state
+                            .change(|g| g.add_element(&parent, &id, &name, attrs))
+                    } else {
+                        ctx.state.change(|g| g.add_unit(&parent, &id, &name, attrs))
+                    }
                 }
             }
             .map_err(|e| state_err(e, offset))?;
