@@ -107,7 +107,6 @@ umpire.command {
     if pre > 0 then c:add(q - pre, "KO fire: a quarter of " .. pre .. " HP", "8.8.2") end
     if q <= 0 then
       c:result("nothing to convert: no KO roll (AMB-11a)")
-      shooting.current = nil
       return t.name .. ": no effect"
     end
     c:result(q .. " HP to convert")
@@ -124,11 +123,11 @@ umpire.command {
     if #plus > 0 then k:add(1, table.concat(plus, ", "), "8.8.2, AMB-11b") end
     if weapon == "atgw" or weapon == "aagw" then k:add(1, "guided weapon", "8.8.2") end
     if t.type == "AIR" then k:add(-1, "target is flying AIR", "8.8.2") end
-    k:point("ko_fire.modifiers")
+    k:point("ko_fire.modifiers", { firer = f, target = t, weapon = weapon, row = row, column = col,
+      need = need, arc = args.arc or "front" })
     local total = k:total()
     if total >= need then
       k:result(string.format("%d+ needed: knocked out, no save", need))
-      shooting.current = nil
       util.damage(t, t.sp, "knocked out by " .. f.name .. "'s KO fire, no save (8.8.2)")
       return t.name .. " is knocked out (8.8.2)"
     end
@@ -136,7 +135,6 @@ umpire.command {
     local s = ctx:check(string.format("KO fire 8.8.2: the quarter against %s", t.name))
     s:add(q, "a quarter of the HP", "8.8.2")
     local hp = shooting.save(ctx, spec, t, s)
-    shooting.current = nil
     return shooting.apply(ctx, spec, t, hp)
   end,
 }
@@ -202,7 +200,8 @@ umpire.command {
     if args.above then plus[#plus + 1] = "firing from above" end
     if #plus > 0 then k:add(1, table.concat(plus, ", "), "8.8.2, AMB-11b") end
     if weapon == "atgw" or weapon == "aagw" then k:add(1, "guided weapon", "8.8.2") end
-    k:point("ko_fire.modifiers")
+    k:point("ko_fire.modifiers", { firer = f, fortification = args.kind, weapon = weapon, row = row,
+      column = col, need = need })
     if k:total() >= need then
       k:result(need .. "+ needed: the section is destroyed")
       return "the " .. args.kind .. " fortification section is destroyed (8.8.2)"

@@ -66,7 +66,7 @@ local function hit_test(ctx, title, caster, target, range, indirect)
   local c = ctx:check(string.format("%s 8.7.3.1: %s at %s (%s)", title, caster.name, target.name, how))
   c:roll("1d6", "magic D6", "8.7.3.1", caster)
   if indirect then c:add(-1, "indirect magic", "8.7.3.1, AMB-05d") end
-  c:point("magic.hit")
+  c:point("magic.hit", { caster = caster, target = target, range = range, indirect = indirect })
   local hit = c:total() >= 5
   c:result(hit and "hit (5+)" or "miss (under 5)")
   return hit
@@ -78,7 +78,7 @@ local function contest(ctx, title, roller, other, what)
   c:roll("2d6", roller .. "'s 2D6", "8.7.3.1", roller)
   local _, d = umpire.roll("1d6", { label = "1D6 against the magic", by = other })
   c:add(-d[1], string.format("1D6 rolled by %s [%d]", other, d[1]), "8.7.3.1, AMB-05c")
-  c:point("magic." .. what)
+  c:point("magic." .. what, { roller = roller, other = other, what = what })
   local net = math.max(0, c:total())
   c:result(net .. (what == "attack" and " HP" or " SP"))
   return net

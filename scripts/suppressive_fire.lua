@@ -102,7 +102,6 @@ umpire.command {
       end
       suppress(t, "under " .. f.name .. "'s suppressive fire")
     end
-    shooting.current = nil
     return shooting.apply(ctx, spec, t, hp) .. (t:has("suppressed") and ", suppressed" or "")
   end,
 }
@@ -132,25 +131,16 @@ umpire.command {
   end,
 }
 
--- The score before the save, per target, read at the cover point just before the save.
-local before_save = {}
-umpire.hook("olab.shooting.cover", function(c, ctx)
-  local cur = shooting.current
-  if cur then before_save[cur.target.id] = c:total() end
-end)
-
-umpire.hook("olab.shooting.save", function(c, ctx)
-  local cur = shooting.current
+-- The save point's situation says who is shot, the score before the save and the save roll.
+umpire.hook("olab.shooting.save", function(c, ctx, shot)
   -- only under normal fire: not deliberate suppression, not KO fire (its full_factor)
-  if not cur or cur.spec.suppressive or cur.spec.full_factor then return end
-  local t = cur.target
+  if not shot or shot.spec.suppressive or shot.spec.full_factor then return end
+  local t = shot.target
   local g = store.ground or {}
   if not g[t.id] then return end
   g[t.id] = nil
   store.ground = g
-  local pre = before_save[t.id]
-  if not pre then return end
-  local roll = pre - c:total()
+  local pre, roll = shot.score, shot.save
   if roll > pre then
     local q = util.quarter(pre)
     c:add(q - c:total(), string.format("gone to ground: the save %d beats %d HP, a quarter taken", roll, pre),

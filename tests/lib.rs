@@ -9,6 +9,7 @@ mod corpus;
 mod crash;
 mod dice_props;
 mod elements;
+mod events;
 mod files;
 mod hardening;
 mod journal;

@@ -61,7 +61,8 @@ end
 -- Returns the HP `d` takes (nothing is changed here).
 function M.strike(ctx, s, d, arc, opts)
   local c = ctx:check(string.format("Close combat 6.5: %s strikes %s (%s)", s.name, d.name, arc))
-  M.current = { striker = s, struck = d, arc = arc, opts = opts, check = c }
+  -- What the hook points hand to house rules (read-only for them).
+  local situation = { striker = s, struck = d, arc = arc, opts = opts }
   c:roll("1d6", "close combat D6", "6.5", s)
   strength(c, s)
   -- Table 9
@@ -115,7 +116,7 @@ function M.strike(ctx, s, d, arc, opts)
   end
   if d.scifi_armour then c:add(row("cc_deductions", "scifi_armour"), "sci-fi armour", "Table 10") end
   if util.is_ski(s) then c:add(row("cc_deductions", "striker_ski"), "striker is SKI", "Table 10") end
-  c:point("olab.combat.modifiers")
+  c:point("olab.combat.modifiers", situation)
   -- NEXT: defending terrain (squares and testudo count as such), then flank and rear.
   -- Squares and testudo have no flanks: every blow lands on a front (6.6).
   if (arc == "front" or formed(d)) and (util.is_foot(d) or d.type == "ART") and (opts.defended or formed(d)) then
@@ -133,7 +134,7 @@ function M.strike(ctx, s, d, arc, opts)
       c:add(row("cc_deductions", "flank"), "struck in the " .. arc, "6.5")
     end
   end
-  c:point("olab.combat.before_save")
+  c:point("olab.combat.before_save", situation)
   if c:total() <= 0 then
     c:result("no HP (nothing to save)")
     return 0
@@ -142,7 +143,6 @@ function M.strike(ctx, s, d, arc, opts)
   c:add(-save, string.format("%s save: 2d6 [%s]", util.poss(d.name), table.concat(dice, " ")), "6.5")
   local hp = math.max(0, c:total())
   c:result(hp == 1 and "1 HP" or hp .. " HP")
-  M.current = nil
   return hp
 end
 
@@ -181,9 +181,7 @@ local function result(u, hp, before, from, blocked)
   if blocked then
     local p = u.formation == "square" and util.partner(u) or nil
     for _, x in ipairs({ u, p }) do
-      local old = x.sp
       x:set("sp", 0, "cannot recoil 3\": eliminated (6.7)")
-      if util.on_loss then util.on_loss(x, old, 0) end
     end
     return string.format("%s takes %d HP (%s of %d) and cannot recoil: eliminated (6.7)",
       u.name, hp, half, before), true

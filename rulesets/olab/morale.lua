@@ -1,7 +1,9 @@
 -- Morale (7.1), routs (7.2), rallying (7.3) and elimination (7.4).
 --
 -- Routs and elimination are automatic: after any SP loss, by any command, the `unit_damaged`
--- handler below eliminates a stand at 0 SP and routs one below half its starting SP. `rally`
+-- handler below eliminates a stand at 0 SP and routs one below half its starting SP. It runs
+-- at once when a rule takes the SP (so a later step of the same command sees the elimination),
+-- and after the command for a loss the umpire typed (`set war7 sp 0`). `rally`
 -- and `morale` are the A.O.B. tests. Command (PN) and army (2e) morale state is kept in the
 -- Command's (2e: the side's) attributes: `start_stands`, `threshold`, `retreating`, and
 -- `general_killed` (2e: the side's `generals_killed`).
@@ -10,10 +12,8 @@ local util = require "olab.util"
 local M = {}
 
 
--- 7.2, 7.4: what an SP loss from `old` to `new` does to stand `u`. Called at once by
--- util.damage and again by the unit_damaged event (for losses from any other command); the
--- second call finds nothing left to do.
-function M.after_loss(u, old, new, quiet)
+-- 7.2, 7.4: what an SP loss from `old` to `new` does to stand `u` (the unit_damaged handler).
+function M.after_loss(u, old, new)
   if u.off_table == "eliminated" then return end
   if new <= 0 then
     local why = u.type == "AIR" and "SP 0: eliminated, crashes off the table (7.4, 5.2.1)"
@@ -42,7 +42,7 @@ function M.after_loss(u, old, new, quiet)
   end
   if 2 * new < u.sp_start and not u:has("routed") then
     if u.hero and not util.is_2e() then
-      if not quiet then print(u.name .. " is a Hero and never routs (8.8.4)") end
+      print(u.name .. " is a Hero and never routs (8.8.4)")
       return
     end
     u:mark("routed", string.format("SP %d is below half of its starting %d (7.2)", new, u.sp_start))
@@ -51,9 +51,7 @@ function M.after_loss(u, old, new, quiet)
     store.rout_round = r
   end
 end
-util.on_loss = function(u, old, new) M.after_loss(u, old, new, true) end
-
-umpire.on("unit_damaged", function(ev) M.after_loss(ev.unit, ev.old, ev.new) end)
+umpire.on("unit_damaged", function(ev) M.after_loss(ev.unit, ev.old, ev.new) end, { at_once = true })
 
 umpire.command {
   name = "rally",
@@ -95,7 +93,7 @@ umpire.command {
     end
     if not troop and util.after(1900) then troop = util.scifi() and "sci-fi troops" or "troops after c.1900" end
     if troop then c:add(1, troop, "7.3, AMB-07") end
-    c:point("olab.rally.modifiers")
+    c:point("olab.rally.modifiers", { stand = u, general = g })
     if c:total() >= 5 then
       c:result("rallies (5+)")
       u:unmark("routed", "rallied (7.3)")
@@ -157,7 +155,8 @@ function M.test(ctx, g, base, force)
   elseif h.general_killed then
     c:add(-1, "the Command's General is killed", "7.1")
   end
-  c:point("olab.morale.modifiers")
+  c:point("olab.morale.modifiers", { group = g.label, kind = g.kind, side = side, level = level,
+    lost = lost, stands = n })
   if level ~= tested then
     h:set("threshold", level, "morale tested at " .. level .. "% (7.1; AMB-06)")
   end

@@ -89,7 +89,7 @@ function M.allowance(c, u, m)
   if key == "TPT animal" and u.type == "ART" and u.horse_artillery then
     c:add(moves("horse artillery TPT"), "horse artillery", "2.2.4")
   end
-  c:point("olab.move.allowance")
+  c:point("olab.move.allowance", { stand = u, move = m, row = key })
   if m.backstep then
     if not FOOT[u.type] or u.type:match("^SKI") then
       umpire.fail("only infantry may backstep (4.3); " .. u.id .. " is " .. u.type)

@@ -236,12 +236,30 @@ function M.prepare(spec)
   return spec
 end
 
+-- The situation the shooting hook points hand to house rules (read-only for them): who shoots
+-- whom, with what. One per shot and target, made once and kept with the spec.
+function M.situation(spec, t)
+  M.prepare(spec)
+  local seen = spec.situations
+  if not seen then
+    seen = {}
+    spec.situations = seen
+  end
+  local s = seen[t.id]
+  if not s then
+    s = { firer = spec.firer, target = t, weapon = spec.weapon, arc = spec.arc,
+      range = spec.range, spec = spec }
+    seen[t.id] = s
+  end
+  return s
+end
+
 -- The score before the save against one target (5.2.1 up to the save), in check `c`. `d6` is
 -- the shot's die (rolled here when nil). Returns the total and the die.
 function M.score(ctx, spec, t, c, d6)
   M.prepare(spec)
   local f, w = spec.firer, spec.weapon
-  M.current = { spec = spec, target = t, check = c }
+  local situation = M.situation(spec, t)
   if d6 then
     c:add(d6, "the shot's D6 (one die for both targets, AMB-17)", "5.2.1")
   else
@@ -274,7 +292,7 @@ function M.score(ctx, spec, t, c, d6)
     c:add(row("fire_additions", spec.arc), "fire into the target's " .. spec.arc, "Table 7")
   end
   table8(c, f, t, w, spec)
-  c:point("olab.shooting.modifiers")
+  c:point("olab.shooting.modifiers", situation)
   if spec.indirect then
     c:add(row("fire_steps", "indirect"), spec.chemical and "Indirect (gas always is)" or "Indirect fire", "5.2.1")
   end
@@ -289,7 +307,7 @@ function M.score(ctx, spec, t, c, d6)
   local cover, why = spec.cover_for(t)
   if cover >= 1 then c:add(row("fire_steps", "cover"), why, why == "target in cover" and "5.2.1" or "8.8.1") end
   if cover >= 2 then c:add(row("fire_steps", "double_cover"), "double-strength cover", "5.2.1, 8.1") end
-  c:point("olab.shooting.cover")
+  c:point("olab.shooting.cover", situation)
   return c:total(), d6
 end
 
@@ -304,7 +322,10 @@ function M.save(ctx, spec, t, c)
   local save, rolled = umpire.roll(dice, { label = "save", by = t })
   c:add(-save, string.format("%s save: %s [%s]%s", util.poss(t.name), dice, table.concat(rolled, " "),
     t.shields and " with a shield die" or ""), t.shields and "5.2.1, 8.7.2" or "5.2.1")
-  c:point("olab.shooting.save")
+  -- the save point also says what was to save and the roll
+  local situation = M.situation(spec, t)
+  situation.score, situation.save = pre, save
+  c:point("olab.shooting.save", situation)
   local hp = math.max(0, c:total())
   c:result(hp == 1 and "1 HP" or hp .. " HP")
   return hp
@@ -345,7 +366,6 @@ function M.resolve(ctx, spec)
     local hp = M.save(ctx, spec, t, c)
     lines[i] = M.apply(ctx, spec, t, hp)
   end
-  M.current = nil
   return table.concat(lines, "\n")
 end
 

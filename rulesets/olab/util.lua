@@ -126,16 +126,11 @@ function M.between(lo, hi)
 end
 
 -- Takes `hp` SP off `u` (never below 0) with a reason; returns the SP actually lost.
--- The unit_damaged event (morale.lua) then checks rout and elimination.
--- Events run after the command, so the rout and elimination checks (morale.lua sets
--- `M.on_loss`) are also called here at once: a later step of the same command sees them.
+-- The unit_damaged handler of morale.lua runs at once and checks rout and elimination, so a
+-- later step of the same command sees them.
 function M.damage(u, hp, reason)
   local loss = math.min(math.max(0, hp), u.sp)
-  if loss > 0 then
-    local old = u.sp
-    u:add("sp", -loss, reason)
-    if M.on_loss then M.on_loss(u, old, u.sp) end
-  end
+  if loss > 0 then u:add("sp", -loss, reason) end
   return loss
 end
 

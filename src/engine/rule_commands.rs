@@ -165,7 +165,11 @@ pub(super) fn answers_json(calls: &[CallOutput]) -> Json {
 
 /// A call into the rules: tell an event's handlers, or run one of the rules' commands.
 pub(super) enum Call<'a> {
+    /// Every handler of the event.
     Event(&'a str),
+    /// The handlers of a change event not registered `at_once` (those already ran when a
+    /// script made the change).
+    After(&'a str),
     Command(&'a str),
 }
 
@@ -191,6 +195,7 @@ pub(super) fn call_rules(
     };
     let mut entry = entry;
     let mut source = dice.source(reborrow(&mut entry));
+    let made_from = pending.changes.len();
     let mut world = World {
         game,
         changes: &mut pending.changes,
@@ -201,12 +206,22 @@ pub(super) fn call_rules(
                 .host
                 .emit(&loaded.rules, event, fields, &mut source, Some(&mut world))
         }
+        Call::After(event) => {
+            loaded
+                .host
+                .emit_after(&loaded.rules, event, fields, &mut source, Some(&mut world))
+        }
         Call::Command(name) => loaded
             .host
             .run_command(&loaded.rules, name, fields, &mut source, Some(&mut world))
             .map(|out| (true, out)),
     };
     let (go_on, out) = result.map_err(|e| script_err(e, span))?;
+    // The host told the `at_once` handlers of these changes as the scripts made them.
+    let made_to = pending.changes.len();
+    if made_to > made_from {
+        pending.dispatched.push(made_from..made_to);
+    }
     // Each call is held to the `output` limit by the host; the calls of one command together
     // are held to it here.
     pending.output = pending.output.saturating_add(out.size());

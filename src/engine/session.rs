@@ -71,6 +71,9 @@ pub struct Pending {
     pub public: Option<String>,
     /// Whether the output is for the umpire only.
     pub umpire_only: bool,
+    /// The changes (by index in [`Pending::changes`]) the rules' scripts made: the host told
+    /// their `at_once` event handlers as they were made (`engine/events.rs`).
+    pub dispatched: Vec<std::ops::Range<usize>>,
 }
 
 impl State {

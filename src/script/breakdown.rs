@@ -412,13 +412,18 @@ function Check:total()
   return t
 end
 
--- c:point("shooting.modifiers"): lets every umpire.hook for that name change the check.
-function Check:point(name)
+-- c:point("shooting.modifiers" [, situation]): lets every umpire.hook for that name change
+-- the check; each gets the situation (who shoots whom, with what) as a read-only view.
+function Check:point(name, situation)
   local s = state(self, "point")
+  if situation ~= nil and type(situation) ~= "table" then
+    error("c:point(name, situation): the situation is a table, such as { firer = f, target = t }", 2)
+  end
   local list = s[CTX][HOOKS][name]
   if list then
     local ctx = s[CTX][HANDLE]
-    for i = 1, #list do list[i](self, ctx) end
+    local seen = situation and view(situation, "the situation of " .. tostring(name))
+    for i = 1, #list do list[i](self, ctx, seen) end
   end
   return self
 end

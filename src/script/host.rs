@@ -126,6 +126,9 @@ pub(crate) struct HostData {
     pub ruleset_name: Option<String>,
     /// What the running call makes the host hold: see [`Held`].
     pub held: Held,
+    /// The events some handler takes at once (`umpire.on(event, fn, { at_once = true })`):
+    /// a change a script makes that raises one of them hands it to Lua to run them.
+    pub at_once: Vec<String>,
 }
 
 /// What the running call has made the host hold so far (emptied when a call starts).
@@ -235,7 +238,8 @@ impl ScriptHost {
     /// | `umpire.variant` | the variant chosen for this load (`ruleset use NAME VARIANT`), or `nil` |
     /// | `umpire.ruleset{name, doc, schema, sequence, tables, variants}` | declares the rule system (once per load) |
     /// | `umpire.command{name, args, help, run}` | registers a command; `run(ctx, args)` is called with the checked arguments |
-    /// | `umpire.on(event, fn)` | registers an event handler; for `pre_*` events, returning `false` cancels |
+    /// | `umpire.on(event, fn [, {at_once = true}])` | registers an event handler; for `pre_*` events, returning `false` cancels; `at_once` (change events): it runs when a script makes the change, not after the command |
+    /// | `umpire.emit(name, fields)` | raises a rule's own event: its handlers run at once, in the same call (at most 8 deep); `false` if one returned `false` |
     /// | `umpire.table{name, doc, dice, rows}` (or `entries`, or `rows`/`cols`/`cells`) | declares a table |
     /// | `umpire.table(name)` | a declared table, with `:lookup(key [, col])` and `:roll([modifier [, col]])` |
     /// | `umpire.unit(id)`, `umpire.units(selector)` | unit handles (see [`world`]) |
@@ -245,7 +249,7 @@ impl ScriptHost {
     /// | `umpire.side(id)`, `umpire.group(id)` | handles to a side or a command (its attributes) |
     /// | `umpire.ruleset_name()` | the name of the ruleset loaded (`nil`: house rules only), also while house rules load |
     /// | `umpire.fail(message)` | refuses the command with a plain message for the umpire |
-    /// | `umpire.hook(point, fn)` | registers `fn(c, ctx)` for the hook point `c:point(point)` of a check |
+    /// | `umpire.hook(point, fn)` | registers `fn(c, ctx, situation)` for the hook point `c:point(point, situation)` of a check |
     /// | `umpire.lookup(table, key [, col])` | the table's cell for `key` (and `col` for a cross table), and the row key used |
     /// | `umpire.roll_table(table [, modifier [, col]])` | rolls on a table through the host: the value read and the modified total |
     /// | `umpire.roll(expr)` | rolls dice through the host: returns the total and a list of the kept dice (`dice.dropped`, `dice.expr`) |
@@ -281,6 +285,7 @@ impl ScriptHost {
             tables: TableSet::new(),
             ruleset_name: None,
             held: Held::default(),
+            at_once: Vec::new(),
         });
 
         lua.set_app_data(Interned::default());
@@ -345,6 +350,12 @@ impl ScriptHost {
         umpire.set("on", lua.create_function(registry::lua_on)?)?;
         umpire.set("table", lua.create_function(registry::lua_table)?)?;
         umpire.set("hook", lua.create_function(registry::lua_hook)?)?;
+        // The handlers by event, as the trusted Lua runs them at once: `all` (for
+        // `umpire.emit`) and `at_once` (for a script's changes); `umpire.on` fills them.
+        let listeners = lua.create_table()?;
+        listeners.raw_set("all", lua.create_table()?)?;
+        listeners.raw_set("at_once", lua.create_table()?)?;
+        lua.set_named_registry_value(registry::LISTENERS_KEY, listeners.clone())?;
         lua.set_named_registry_value(super::options::VALUES_KEY, lua.create_table()?)?;
         umpire.set("option", lua.create_function(super::options::lua_option)?)?;
         let lookup = lua.create_function(lua_lookup)?;
@@ -390,15 +401,21 @@ impl ScriptHost {
         let require = lua.create_function(lua_require)?;
         let random = lua.create_function(lua_random)?;
         let view: Function = kit.get("view")?;
-        let (run, payload): (Function, Function) = sandbox::trusted(&lua, "umpire runner", RUNNER)?
-            .call((
+        let (run, payload, at_once, emit): (Function, Function, Function, Function) =
+            sandbox::trusted(&lua, "umpire runner", RUNNER)?.call((
                 handle,
                 make_ctx,
                 flatten,
                 view,
                 private.clone(),
                 idle.clone(),
+                listeners,
+                super::events::MAX_DEPTH,
+                reserved_events(&lua)?,
             ))?;
+        // The unit handles' changes run the `at_once` handlers through `private[2]`.
+        private.raw_set(2, at_once)?;
+        umpire.set("emit", emit)?;
         let new_env = sandbox::build(&lua, umpire.clone(), print, require, random, store, kit)?;
         lua.set_named_registry_value(ENV_KEY, new_env.clone())?;
         Ok(ScriptHost {
@@ -775,7 +792,36 @@ impl ScriptHost {
         dice: &mut dyn DiceSource,
         world: Option<&mut World<'_>>,
     ) -> Result<(bool, CallOutput), ScriptError> {
-        let handlers: Vec<_> = rules.handlers.iter().filter(|h| h.event == event).collect();
+        self.emit_to(rules, event, payload, dice, world, false)
+    }
+
+    /// [`ScriptHost::emit`] to the handlers of `event` not registered `at_once`: after a
+    /// command, for a change a script made (its `at_once` handlers ran when it was made).
+    pub fn emit_after(
+        &self,
+        rules: &Rules,
+        event: &str,
+        payload: &[(&str, ArgValue)],
+        dice: &mut dyn DiceSource,
+        world: Option<&mut World<'_>>,
+    ) -> Result<(bool, CallOutput), ScriptError> {
+        self.emit_to(rules, event, payload, dice, world, true)
+    }
+
+    fn emit_to(
+        &self,
+        rules: &Rules,
+        event: &str,
+        payload: &[(&str, ArgValue)],
+        dice: &mut dyn DiceSource,
+        world: Option<&mut World<'_>>,
+        skip_at_once: bool,
+    ) -> Result<(bool, CallOutput), ScriptError> {
+        let handlers: Vec<_> = rules
+            .handlers
+            .iter()
+            .filter(|h| h.event == event && !(skip_at_once && h.at_once))
+            .collect();
         if handlers.is_empty() {
             return Ok((true, CallOutput::default()));
         }
@@ -835,8 +881,9 @@ fn push_args(lua: &Lua, call: &mut MultiValue, args: &[(&str, ArgValue)]) -> mlu
 /// makes an event's fields, each in one call from Rust. Arguments come as `name, what,
 /// value` (see [`push_args`]).
 const RUNNER: &str = r##"
-local handle, make_ctx, flatten, view, H, idle = ...
-local select = select
+local handle, make_ctx, flatten, view, H, idle, listeners, MAX_DEPTH, reserved = ...
+local select, type, error, pairs, tostring, unpack = select, type, error, pairs, tostring, table.unpack
+local all, at_once_of = listeners.all, listeners.at_once
 
 local function fill(t, ...)
   local list, n = { ... }, select("#", ...)
@@ -877,7 +924,73 @@ local function event(name, ...)
   return view(fill({ event = name }, ...), "the event")
 end
 
-return command, event
+-- How deep handlers run within one another in this call (`umpire.emit` and handlers run at
+-- once); a new call (a new `H[1]`) starts again at 0.
+local depth, depth_of = 0, nil
+local function deliver(list, name, p, level)
+  if H[1] ~= depth_of then depth, depth_of = 0, H[1] end
+  if depth >= MAX_DEPTH then
+    error("event `" .. name .. "` raised more than " .. MAX_DEPTH .. " deep: its handlers " ..
+      "keep raising events (a handler of `" .. name .. "` probably reacts to its own change, " ..
+      "or emits what it handles); check the `umpire.on` handlers of `" .. name .. "`", level)
+  end
+  depth = depth + 1
+  local go = true
+  for i = 1, #list do
+    if list[i](p) == false then go = false; break end
+  end
+  depth = depth - 1
+  return go
+end
+
+-- The events of a change a script just made, from the host (`{ {name, field, what,
+-- value, …}, … }`): their `at_once` handlers run now, in the same call.
+local function at_once(events)
+  for i = 1, #events do
+    local e = events[i]
+    local name = e[1]
+    local list = at_once_of[name]
+    if list then
+      -- level 4: deliver, at_once, the handle's method (`u:set`, `u:mark`…), its caller
+      deliver(list, name, view(fill({ event = name }, unpack(e, 2)), "the event"), 4)
+    end
+  end
+end
+
+-- umpire.emit(name, fields): every handler of `name` runs now, in this call; false if one
+-- returned false.
+local function emit(name, fields)
+  if H[1] == idle then
+    error("umpire.emit can only be used while a command or an event runs, not while the rules load", 2)
+  end
+  if type(name) ~= "string" then
+    error("umpire.emit(name, fields): the name is text, such as \"ambush_sprung\"", 2)
+  end
+  if reserved[name] or name:sub(1, 4) == "pre_" then
+    error("umpire.emit: `" .. name .. "` is raised by umpire itself (a change, the clock or a " ..
+      "command); give the rule's own event another name", 2)
+  end
+  if fields ~= nil and type(fields) ~= "table" then
+    error("umpire.emit(name, fields): the fields are a table, such as { unit = u, hits = 2 }", 2)
+  end
+  local list = all[name]
+  if not list then return true end
+  local t = {}
+  if fields then
+    for k, v in pairs(fields) do
+      if type(k) ~= "string" then
+        error("umpire.emit: a field's name is text, not " .. tostring(k), 2)
+      end
+      t[k] = v
+    end
+  end
+  t.event = name
+  -- not a tail call: the error's level 3 is the script that called umpire.emit
+  local went = deliver(list, name, view(t, "the event"), 3)
+  return went
+end
+
+return command, event, at_once, emit
 "##;
 
 impl ScriptHost {
@@ -885,6 +998,24 @@ impl ScriptHost {
     pub fn listens(rules: &Rules, event: &str) -> bool {
         rules.handlers.iter().any(|h| h.event == event)
     }
+
+    /// Whether any handler listens to `event` after the command: any at all, or when
+    /// `at_once_done` (a script made the change) any not registered `at_once`.
+    pub fn listens_after(rules: &Rules, event: &str, at_once_done: bool) -> bool {
+        rules
+            .handlers
+            .iter()
+            .any(|h| h.event == event && !(at_once_done && h.at_once))
+    }
+}
+
+/// The names `umpire.emit` refuses, as a Lua set: the events umpire raises itself.
+fn reserved_events(lua: &Lua) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    for e in super::events::BUILTIN_EVENTS {
+        t.raw_set(*e, true)?;
+    }
+    Ok(t)
 }
 
 /// The store namespace of a rule file shown as `rulesets/NAME/…` or `scripts/NAME.lua` /

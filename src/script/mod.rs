@@ -15,6 +15,7 @@ mod budget;
 mod data;
 mod elements;
 pub mod error;
+pub mod events;
 pub mod host;
 mod lexer;
 mod library;

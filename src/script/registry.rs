@@ -109,8 +109,15 @@ pub struct EventHandler {
     pub event: String,
     /// Where it was registered.
     pub origin: Origin,
+    /// Whether it runs at once when a script makes the change (`{ at_once = true }`; change
+    /// events only), rather than after the command.
+    pub at_once: bool,
     pub(crate) func: Function,
 }
+
+/// Named registry key of the handlers by event as the trusted Lua runs them at once:
+/// `{all = {event = {fn…}}, at_once = {event = {fn…}}}`.
+pub(crate) const LISTENERS_KEY: &str = "umpire.listeners";
 
 /// Everything one load of the rules registered. Holds Lua functions: use it only with the
 /// [`ScriptHost`](super::ScriptHost) it was loaded into.
@@ -994,8 +1001,10 @@ pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
     })
 }
 
-/// `umpire.on(event, fn)`.
-pub(crate) fn lua_on(lua: &Lua, (event, func): (Value, Value)) -> mlua::Result<()> {
+/// `umpire.on(event, fn [, {at_once = true}])`. `at_once` is for the change events
+/// ([`AT_ONCE_EVENTS`](super::events::AT_ONCE_EVENTS)): the handler runs when a script makes
+/// the change, inside the same call, instead of after the command.
+pub(crate) fn lua_on(lua: &Lua, (event, func, opts): (Value, Value, Value)) -> mlua::Result<()> {
     let origin = caller(lua);
     let Value::String(event) = event else {
         return fail(
@@ -1011,17 +1020,78 @@ pub(crate) fn lua_on(lua: &Lua, (event, func): (Value, Value)) -> mlua::Result<(
     };
     let event = event.to_str()?.to_string();
     check_name(lua, &origin, &event, "an event's name")?;
+    let at_once = match opts {
+        Value::Nil => false,
+        Value::Table(t) => {
+            let what = "the options of umpire.on";
+            check_keys(&t, what, &["at_once"], &origin)?;
+            bool_field(&t, "at_once", what, &origin)?
+        }
+        v => {
+            return fail(
+                &origin,
+                format!(
+                    "umpire.on(event, fn, options): the options are a table such as {{ at_once = true }}, not a {}",
+                    v.type_name()
+                ),
+            );
+        }
+    };
+    if at_once && !super::events::AT_ONCE_EVENTS.contains(&event.as_str()) {
+        return fail(
+            &origin,
+            format!(
+                "umpire.on: `at_once` is for the events a change raises ({}); `{event}` {}",
+                super::events::AT_ONCE_EVENTS.join(", "),
+                if super::events::reserved(&event) {
+                    "is raised by umpire's own commands and the clock: leave `at_once` out"
+                } else {
+                    "is a rule's own event, and `umpire.emit` runs its handlers at once already: leave `at_once` out"
+                }
+            ),
+        );
+    }
+    let f = func.clone();
     with_rules(lua, &origin, "umpire.on", |rules| {
         rules.handlers.push(EventHandler {
-            event,
+            event: event.clone(),
             origin: origin.clone(),
+            at_once,
             func,
         });
         Ok(())
-    })
+    })?;
+    // The trusted Lua's lists: every handler for `umpire.emit`, the `at_once` ones for a
+    // script's changes.
+    let listeners: Table = lua.named_registry_value(LISTENERS_KEY)?;
+    let lists: &[&str] = if at_once {
+        &["all", "at_once"]
+    } else {
+        &["all"]
+    };
+    for key in lists {
+        let by_event: Table = listeners.raw_get(*key)?;
+        let list = match by_event.raw_get::<Option<Table>>(event.as_str())? {
+            Some(l) => l,
+            None => {
+                let l = lua.create_table()?;
+                by_event.raw_set(event.as_str(), l.clone())?;
+                l
+            }
+        };
+        list.raw_push(f.clone())?;
+    }
+    if at_once
+        && let Some(mut d) = lua.app_data_mut::<HostData>()
+        && !d.at_once.contains(&event)
+    {
+        d.at_once.push(event);
+    }
+    Ok(())
 }
 
-/// `umpire.hook(point, fn)`: `fn(c, ctx)` runs where a check calls `c:point(point)`.
+/// `umpire.hook(point, fn)`: `fn(c, ctx, situation)` runs where a check calls `c:point(point,
+/// situation)` (the situation read-only; `nil` when the check gives none).
 pub(crate) fn lua_hook(lua: &Lua, (point, func): (Value, Value)) -> mlua::Result<()> {
     let origin = caller(lua);
     let Value::String(point) = point else {
@@ -1042,6 +1112,7 @@ pub(crate) fn lua_hook(lua: &Lua, (point, func): (Value, Value)) -> mlua::Result
         rules.hooks.push(EventHandler {
             event,
             origin: origin.clone(),
+            at_once: false,
             func,
         });
         Ok(())

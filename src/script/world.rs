@@ -309,7 +309,9 @@ pub(crate) fn op(
                 }
             })?;
             let change = game.set_attr(&id, &attr, value).map_err(runtime)?;
-            one(note(lua, world.changes, notes, change, why)?)
+            let fired = at_once_events(lua, game, &change)?;
+            note(lua, world.changes, notes, change, why)?;
+            one(fired)
         }
         op::MARK => {
             let id = text(&a, "a unit id")?.to_string();
@@ -323,14 +325,18 @@ pub(crate) fn op(
                 }
             };
             let change = game.mark(&id, &marker, expiry).map_err(runtime)?;
-            one(note(lua, world.changes, notes, change, why)?)
+            let fired = at_once_events(lua, game, &change)?;
+            note(lua, world.changes, notes, change, why)?;
+            one(fired)
         }
         op::UNMARK => {
             let id = text(&a, "a unit id")?.to_string();
             let marker = text(&b, "a marker name")?.to_string();
             let why = reason(lua, c, &format!("unmarking {id} {marker}"))?;
             let change = game.unmark(&id, &marker).map_err(runtime)?;
-            one(note(lua, world.changes, notes, change, why)?)
+            let fired = at_once_events(lua, game, &change)?;
+            note(lua, world.changes, notes, change, why)?;
+            one(fired)
         }
         op::CLOCK => {
             let pos = game.clock().pos;
@@ -387,6 +393,51 @@ pub(crate) fn op(
         }
         other => Err(runtime(format!("no world operation {other}"))),
     }
+}
+
+/// The events `change` (just applied to `game` by a script) raises that a handler takes at
+/// once, for the trusted Lua to run their handlers (`private[2]`): `nil` when there are
+/// none, else a list of `{name, field, what, value, …}` (`what`: 0 a value, 1 an id, a
+/// handle in Lua).
+fn at_once_events(lua: &Lua, game: &Game, change: &Change) -> mlua::Result<Value> {
+    let listened = {
+        let Some(d) = lua.app_data_ref::<super::host::HostData>() else {
+            return Ok(Value::Nil);
+        };
+        if d.at_once.is_empty() {
+            return Ok(Value::Nil);
+        }
+        super::events::events_of(change, game)
+            .into_iter()
+            .filter(|(e, _)| d.at_once.iter().any(|a| a == e))
+            .collect::<Vec<_>>()
+    };
+    if listened.is_empty() {
+        return Ok(Value::Nil);
+    }
+    let out = lua.create_table()?;
+    for (name, fields) in listened {
+        let e = lua.create_table()?;
+        e.raw_push(intern(lua, name)?)?;
+        for (k, v) in fields {
+            e.raw_push(intern(lua, k)?)?;
+            match v {
+                super::ArgValue::Value(v) => {
+                    e.raw_push(0)?;
+                    e.raw_push(super::host::state_to_lua(lua, &v)?)?;
+                }
+                super::ArgValue::Unit(id) => {
+                    e.raw_push(1)?;
+                    e.raw_push(lua.create_string(&id)?)?;
+                }
+                super::ArgValue::Units(_) => {
+                    return Err(runtime("a change's event holds no list of units"));
+                }
+            }
+        }
+        out.raw_push(e)?;
+    }
+    Ok(Value::Table(out))
 }
 
 /// `v` as the JSON to keep under `store.KEY` of `script`: plain data no bigger than the
@@ -563,7 +614,9 @@ function methods:get(attr) return self[attr] end
 function methods:set(attr, value, reason)
   local id = self_id(self, "set")
   changed(id)
-  H[1](SET, id, attr, value, reason)
+  local fired = H[1](SET, id, attr, value, reason)
+  -- A change some handler takes at once: it runs now (see `at_once` in host.rs).
+  if fired then H[2](fired) end
   return self
 end
 -- u:add("sp", -1, "reason"): adds to a number attribute.
@@ -596,14 +649,16 @@ function methods:markers() return { H[1](MARKERS, self_id(self, "markers")) } en
 function methods:mark(marker, reason, expiry)
   local id = self_id(self, "mark")
   changed(id)
-  H[1](MARK, id, marker, reason, expiry)
+  local fired = H[1](MARK, id, marker, reason, expiry)
+  if fired then H[2](fired) end
   return self
 end
 -- u:unmark("routed", "reason"): takes it off.
 function methods:unmark(marker, reason)
   local id = self_id(self, "unmark")
   changed(id)
-  H[1](UNMARK, id, marker, reason)
+  local fired = H[1](UNMARK, id, marker, reason)
+  if fired then H[2](fired) end
   return self
 end
 

@@ -335,8 +335,19 @@ pub fn unmark(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
         .text(Text::from_plain(lines.join("\n"))))
 }
 
-/// `next`: advances the game clock one step and says what expired.
+/// `next`: tells the rules the step (and perhaps the round) ends (`step_ends`,
+/// `round_ends`), advances the game clock one step and says what expired.
 pub fn next(ctx: &mut Context<'_>, _: &Invocation<'_>) -> Result<Output, CommandError> {
+    let ending = crate::engine::events::ending_events(
+        ctx.state,
+        crate::engine::session::reborrow(&mut ctx.entry),
+    )?;
+    let out = advance(ctx)?;
+    Ok(crate::engine::rule_commands::after_pre(out, ending))
+}
+
+/// The clock one step on, and what expired.
+fn advance(ctx: &mut Context<'_>) -> Result<Output, CommandError> {
     let mut report = None;
     ctx.state
         .change(|g| {
