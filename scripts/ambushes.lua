@@ -15,7 +15,14 @@ local function key(text)
   return (text:lower():gsub("^%s+", ""):gsub("%s+$", ""):gsub("%s+", " "))
 end
 
-local function notes() return store.notes or {} end
+-- The notes are the umpire's: kept in `secret` (journalled, shown nowhere). A game whose notes
+-- were kept in `store` before `secret` existed still reads them there.
+local function notes() return secret.notes or store.notes or {} end
+
+local function keep(n)
+  secret.notes = n
+  if store.notes ~= nil then store.notes = nil end
+end
 
 -- Places a stand from ambush with a reason that names no terrain until it is sprung.
 local function place(u, why)
@@ -23,7 +30,7 @@ local function place(u, why)
   local where = n[u.id] and n[u.id].terrain or "?"
   if u.off_table == "ambush" then u:set("off_table", "no", why .. " (8.8.3)") end
   n[u.id] = nil
-  store.notes = n
+  keep(n)
   return u.name .. " appears from ambush in " .. where
 end
 
@@ -66,7 +73,7 @@ umpire.command {
       n[u.id] = { side = side, terrain = terrain }
       if u.off_table ~= "ambush" then u:set("off_table", "ambush", "held off the table in ambush (8.8.3)") end
     end
-    store.notes = n
+    keep(n)
     return string.format("%d of %s's stands wait in ambush (%d of %d); the note is kept secret",
       #args.units, side, count, MAX)
   end,

@@ -1,39 +1,25 @@
 -- Heroes and Main Characters (OLAB 8.8.4, 1.3): `hero` declares them; Heroes never rout; the fallen return next battle.
 --
 -- The rule is written once here and fitted to a rule system by a small adapter in
--- scripts/heroes/RULESET.lua. A script cannot ask which ruleset is loaded, so each adapter
--- recognises its ruleset by the tables it declares (OLAB's KO table, the demo's weather table)
--- and says what the ruleset already does itself (`builtin`), so that nothing is done twice.
--- To use the rule with another ruleset, copy scripts/heroes/demo.lua, change `detect`, and add
--- its name to ADAPTERS.
+-- scripts/heroes/RULESET.lua, chosen by the name of the ruleset in force. Each adapter says how
+-- to read and declare a Hero, when a stand is out of the battle, and what the ruleset already
+-- does itself (`builtin`), so that nothing is done twice. To use the rule with another
+-- ruleset, copy scripts/heroes/demo.lua and add it to ADAPTERS.
 --
 -- What it does, where the ruleset does not: a Hero gets +1 SP when declared; a Hero never
 -- routs (a Main Character does); a Hero adds +1 to a single dispute test (`herotest`). Always:
 -- a Hero or Main Character that is eliminated is noted in the store to come back in the next
 -- battle of the campaign (`heroes` lists them).
-local ADAPTERS = { "heroes.olab", "heroes.demo" }
+local ADAPTERS = { olab = "heroes.olab", demo = "heroes.demo" }
 
--- Whether the ruleset declared table `name`. Tables can be read only while a command or an
--- event runs (not while the file loads), so the adapter is chosen then, the first time it is
--- needed. A lookup fails with "no table `NAME`" when there is none, and with another error for
--- an unknown key when there is one.
-local function has_table(name)
-  local ok, err = pcall(function() return umpire.table(name):lookup("?") end)
-  return ok or not tostring(err):find("no table `", 1, true)
+local ruleset = umpire.ruleset_name()
+if not ADAPTERS[ruleset or ""] then
+  error("heroes.lua has no adapter for " .. (ruleset and ("the ruleset " .. ruleset) or "house rules alone") ..
+    ": write scripts/heroes/NAME.lua (copy scripts/heroes/demo.lua) and add it to ADAPTERS in " ..
+    "scripts/heroes.lua", 0)
 end
-
-local chosen
-local function adapter()
-  if chosen then return chosen end
-  for _, name in ipairs(ADAPTERS) do
-    local a = require(name)
-    if a.detect(has_table) then chosen = a return a end
-  end
-  error("heroes.lua has no adapter for the ruleset in force: write scripts/heroes/NAME.lua " ..
-    "(copy scripts/heroes/demo.lua) and add it to ADAPTERS in scripts/heroes.lua", 0)
-end
--- The adapters are loaded now, so that a mistake in one shows when the rule is switched on.
-for _, name in ipairs(ADAPTERS) do require(name) end
+local chosen = require(ADAPTERS[ruleset])
+local function adapter() return chosen end
 
 umpire.command {
   name = "hero",

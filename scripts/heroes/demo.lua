@@ -3,11 +3,6 @@
 -- marks it routed then), and the core gives the +1 SP, the never-rout rule and the +1 test.
 local A = { name = "demo" }
 
--- The demo is loaded when its signature tables are: `weather` and `quality`, and no OLAB.
-function A.detect(has_table)
-  return has_table("weather") and has_table("quality") and not has_table("knock_out")
-end
-
 A.builtin = {}
 A.rules = "demo: heroes kept in the store; +1 SP, never routs and the +1 test from heroes.lua"
 A.max_sp = 10

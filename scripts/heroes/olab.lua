@@ -5,11 +5,6 @@
 -- them, and when a stand is out of the battle; the core leaves the rest to OLAB.
 local A = { name = "olab" }
 
--- OLAB is loaded when its signature tables are: the Table 4 moves and the KO table.
-function A.detect(has_table)
-  return has_table("knock_out") and has_table("moves")
-end
-
 -- What the ruleset already does, so the core does not do it twice.
 A.builtin = { sp = true, never_rout = true, dispute = true }
 A.rules = "OLAB: Table 3 (+1 SP, PN), morale.lua (never routs, PN), `dispute test` (+1, PN)"

@@ -19,8 +19,12 @@ test("up to five stands wait off the table; the terrain note is kept secret", fu
   eq(s:get("wbd1", "off_table"), "ambush")
   ok(not out:find("donga", 1, true))
   ok(not s:run("status"):find("donga", 1, true))
-  -- (the journal, `log`, is the umpire's: it keeps the typed line and the store, so it shows the
-  -- note; umpire has no way to keep a line secret, see scripts/README.md)
+  -- The journal keeps the typed line and the note as the umpire's record; what `log` and
+  -- `undo` show of them is masked.
+  local log = s:run("log 1")
+  contains(log, "ambush wbd1,wbd2,wbd3 ‹secret›")
+  contains(log, "secret ambushes.notes set (‹secret›)")
+  ok(not log:find("donga", 1, true))
   contains(s:run("ambushes"), "wbd1 (zulus) waits in the donga below the hill")
   contains(s:fails("ambush wbd4,wbd5,wbd6 the mealie field"), "zulus would have 6 stands in ambush: at most 5")
   contains(s:fails("ambush inf1 the kraal"), "only the first deployer lays ambushes (8.8.3)")
