@@ -259,7 +259,7 @@ pub const COMPACT_OVER: usize = 12;
 /// expression of more than one pool, or with arithmetic, is shown as the `roll` command
 /// shows it, without its total (`1d6 (4) + 2d6 (3, 5) + 1`), big pools summed up the same way.
 pub fn breakdown_dice(roll: &Roll, p: &dyn Paint) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(32);
     let (pool, label) = match &roll.tree {
         RollNode::Pool(pool) => (Some(pool), None),
         RollNode::Labeled { label, inner, .. } => match &**inner {
@@ -270,11 +270,11 @@ pub fn breakdown_dice(roll: &Roll, p: &dyn Paint) -> String {
     };
     if let Some(pool) = pool {
         // One pool (labelled or not): its notation, then its dice in brackets.
-        out.push_str(&with_computed(
-            &pool.notation.text(),
-            pool.computed.as_deref(),
-            p,
-        ));
+        let notation = pool.notation.text();
+        match pool.computed.as_deref() {
+            None => out.push_str(notation.as_str()),
+            computed => out.push_str(&with_computed(&notation, computed, p)),
+        }
         if let Some(label) = label {
             out.push(' ');
             out.push_str(&p.paint(Role::Label, &format!("[{}]", crate::escape::escape(label))));
@@ -334,7 +334,12 @@ fn pool_dice(pool: &super::result::PoolRoll, p: &dyn Paint, out: &mut String) {
             if i > 0 {
                 out.push_str(", ");
             }
-            out.push_str(&die_text(d, p));
+            if d.flags() == Die::KEPT && d.critical.is_none() {
+                // A plain die, as nearly all are: its value, nothing to mark.
+                out.push_str(itoa::Buffer::new().format(d.value));
+            } else {
+                out.push_str(&die_text(d, p));
+            }
         }
         return;
     }

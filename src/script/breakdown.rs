@@ -824,7 +824,7 @@ local function flatten(s)
     -- The usual command: one check, its lines handed over as they are kept.
     local c = s[FIRST_CHECK + 1]
     local n = c[LINES]
-    return c[TITLE], c[OUTCOME], n, unpack(c, FIRST + 1, FIRST + width(n))
+    return c[TITLE], c[OUTCOME], n, unpack(c, FIRST + 1, FIRST + (n >= 0 and n * 4 or -n * 3 + 2))
   end
   local out, k = {}, 0
   for i = 1, count do
