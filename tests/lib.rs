@@ -17,6 +17,7 @@ mod live;
 mod old_journals;
 mod options;
 mod restart;
+mod rolls;
 mod rules;
 mod scripts;
 mod secrets;

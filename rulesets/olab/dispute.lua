@@ -26,20 +26,18 @@ umpire.command {
     end
     local sides = util.sides()
     if #sides < 2 then umpire.fail("an opposed dispute needs two sides with stands") end
-    local contenders = sides
-    for attempt = 1, 50 do
-      local best, leaders = nil, {}
-      for _, side in ipairs(contenders) do
+    -- Each side's D6 in its own breakdown; a tie for the highest rolls again, the tied
+    -- sides only (AMB-33): ctx:opposed re-runs their functions and shows each comparison.
+    local makers = {}
+    for i, side in ipairs(sides) do
+      makers[i] = function(attempt)
         local c = ctx:check("Dispute 1.3: " .. side .. (attempt > 1 and " (again after a tie)" or ""))
         local d = c:roll("1d6", "dispute D6", "1.3", umpire.side(side))
         c:result(tostring(d))
-        if best == nil or d > best then best, leaders = d, { side }
-        elseif d == best then leaders[#leaders + 1] = side end
+        return c
       end
-      if #leaders == 1 then return leaders[1] .. " wins the dispute" end
-      print("tie at " .. best .. ": roll again (AMB-33)")
-      contenders = leaders
     end
-    umpire.fail("still tied after 50 rolls; check the dice queue")
+    local o = ctx:opposed(makers, { tie = "again", names = sides, title = "Dispute 1.3", rule = "1.3, AMB-33" })
+    return sides[o.winner] .. " wins the dispute"
   end,
 }

@@ -10,35 +10,27 @@ local util = require "olab.util"
 local M = {}
 
 -- Rolls D6 + C-in-C rating for every side, each in its own breakdown, and rolls again
--- on a tie for first place (AMB-33). Returns the winning side.
+-- on a tie for first place, the tied sides only (AMB-33): ctx:opposed re-runs their
+-- functions and shows each comparison. Returns the winning side.
 local function contest(ctx, title, rule)
   local sides = util.sides()
   if #sides < 2 then
     umpire.fail("need two sides with stands; add them or load the armies (`army load FILE`)")
   end
-  local contenders = sides
-  for attempt = 1, 50 do
-    local best, leaders = nil, {}
-    for _, side in ipairs(contenders) do
+  local makers = {}
+  for i, side in ipairs(sides) do
+    makers[i] = function(attempt)
       local label = attempt == 1 and side or (side .. ", roll " .. attempt .. " after a tie")
       local c = ctx:check(title .. ": " .. label)
       c:roll("1d6", "initiative D6", rule, umpire.side(side))
-      local rating, label = util.cinc_rating(side)
-      c:add(rating, label, rule)
-      local t = c:total()
-      c:result(tostring(t))
-      if best == nil or t > best then
-        best, leaders = t, { side }
-      elseif t == best then
-        leaders[#leaders + 1] = side
-      end
+      local rating, rating_label = util.cinc_rating(side)
+      c:add(rating, rating_label, rule)
+      c:result(tostring(c:total()))
+      return c
     end
-    if #leaders == 1 then return leaders[1] end
-    print("tie at " .. best .. " between " .. table.concat(leaders, " and ") ..
-      ": roll again (AMB-33)")
-    contenders = leaders
   end
-  umpire.fail("still tied after 50 rolls; check the dice queue")
+  local o = ctx:opposed(makers, { tie = "again", names = sides, title = title, rule = rule .. ", AMB-33" })
+  return sides[o.winner]
 end
 
 umpire.command {

@@ -247,3 +247,236 @@ fn die_text(d: &Die, p: &dyn Paint) -> String {
     out.push(text);
     out.join(" ")
 }
+
+/// A pool with more dice than this is shown in a breakdown by what its dice came to (see
+/// [`breakdown_dice`]), not die by die; `--json` still lists every die.
+pub const COMPACT_OVER: usize = 12;
+
+/// A roll as a line of a breakdown shows it, after the factor's label: the expression and
+/// its dice in brackets, each marked as the `roll` command marks it (`1d6 [4]`, `4d6kh3 [3,
+/// 2, ~~1~~, 2]`, `5d6>=4 [4*, 2, 6*, 5*, 1]`, `1d6! [6!, 3]`). A pool of more than
+/// [`COMPACT_OVER`] dice is summed up instead: `48d6>=4 [19 successes, 7 sixes]`. An
+/// expression of more than one pool, or with arithmetic, is shown as the `roll` command
+/// shows it, without its total (`1d6 (4) + 2d6 (3, 5) + 1`), big pools summed up the same way.
+pub fn breakdown_dice(roll: &Roll, p: &dyn Paint) -> String {
+    let mut out = String::with_capacity(32);
+    let (pool, label) = match &roll.tree {
+        RollNode::Pool(pool) => (Some(pool), None),
+        RollNode::Labeled { label, inner, .. } => match &**inner {
+            RollNode::Pool(pool) => (Some(pool), Some(label)),
+            _ => (None, None),
+        },
+        _ => (None, None),
+    };
+    if let Some(pool) = pool {
+        // One pool (labelled or not): its notation, then its dice in brackets.
+        let notation = pool.notation.text();
+        match pool.computed.as_deref() {
+            None => out.push_str(notation.as_str()),
+            computed => out.push_str(&with_computed(&notation, computed, p)),
+        }
+        if let Some(label) = label {
+            out.push(' ');
+            out.push_str(&p.paint(Role::Label, &format!("[{}]", crate::escape::escape(label))));
+        }
+        out.push_str(" [");
+        pool_dice(pool, p, &mut out);
+        out.push(']');
+        return out;
+    }
+    match &roll.tree {
+        RollNode::Num { value } => {
+            out.push_str(&super::ast::fmt_num(*value));
+            out.push_str(" []");
+        }
+        tree if roll_dice_count(tree) <= COMPACT_OVER => out.push_str(&node_text(tree, p)),
+        tree => out.push_str(&compact_node(tree, p)),
+    }
+    out
+}
+
+fn roll_dice_count(node: &RollNode) -> usize {
+    let mut v = Vec::new();
+    node.collect_dice(&mut v);
+    v.len()
+}
+
+/// A rolled tree as [`node_text`] writes it, but each pool of more than [`COMPACT_OVER`]
+/// dice summed up.
+fn compact_node(node: &RollNode, p: &dyn Paint) -> String {
+    match node {
+        RollNode::Pool(pool) if pool.dice.len() > COMPACT_OVER => {
+            let mut out = with_computed(&pool.notation.text(), pool.computed.as_deref(), p);
+            out.push_str(" (");
+            pool_dice(pool, p, &mut out);
+            out.push(')');
+            out
+        }
+        RollNode::Binary { op, operands, .. } => format!(
+            "{} {} {}",
+            compact_node(&operands.left, p),
+            op.symbol(),
+            compact_node(&operands.right, p)
+        ),
+        RollNode::Labeled { label, inner, .. } => format!(
+            "{} {}",
+            compact_node(inner, p),
+            p.paint(Role::Label, &format!("[{}]", crate::escape::escape(label)))
+        ),
+        other => node_text(other, p),
+    }
+}
+
+/// A pool's dice, marked, or for a big pool what they came to.
+fn pool_dice(pool: &super::result::PoolRoll, p: &dyn Paint, out: &mut String) {
+    if pool.dice.len() <= COMPACT_OVER {
+        for (i, d) in pool.dice.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            if d.flags() == Die::KEPT && d.critical.is_none() {
+                // A plain die, as nearly all are: its value, nothing to mark.
+                out.push_str(itoa::Buffer::new().format(d.value));
+            } else {
+                out.push_str(&die_text(d, p));
+            }
+        }
+        return;
+    }
+    out.push_str(&pool_summary(pool, p));
+}
+
+/// What a big pool's dice came to: `19 successes, 7 sixes`; `50 kept of 100, 9 sixes`;
+/// `20 dice, 3 exploded, 5 sixes`.
+pub fn pool_summary(pool: &super::result::PoolRoll, p: &dyn Paint) -> String {
+    let plural = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    let mut parts = Vec::new();
+    let kept = pool.dice.iter().filter(|d| d.kept).count();
+    let counts_successes = pool.successes.is_some() || pool.failures.is_some();
+    if let Some(s) = pool.successes {
+        // Marked as a total (the `*` of a single success would read as part of the word).
+        parts.push(p.paint(Role::Total, &plural(s as usize, "success", "successes")));
+    }
+    if let Some(f) = pool.failures {
+        parts.push(plural(f as usize, "failure", "failures"));
+    }
+    if kept < pool.dice.len() {
+        parts.push(format!("{kept} kept of {}", pool.dice.len()));
+    } else if !counts_successes {
+        parts.push(plural(pool.dice.len(), "die", "dice"));
+    }
+    let exploded = pool.dice.iter().filter(|d| d.exploded).count();
+    if exploded > 0 {
+        parts.push(format!("{exploded} exploded"));
+    }
+    if let super::source::Faces::Numbered { sides } = pool.die {
+        let top = i64::try_from(sides).unwrap_or(i64::MAX);
+        let n = pool
+            .dice
+            .iter()
+            .filter(|d| d.kept && d.value == top)
+            .count();
+        parts.push(face_count(n, top));
+    }
+    parts.join(", ")
+}
+
+/// `7 sixes`, `1 ten`, `3 × 20`.
+fn face_count(n: usize, face: i64) -> String {
+    const NAMES: [(&str, &str); 12] = [
+        ("one", "ones"),
+        ("two", "twos"),
+        ("three", "threes"),
+        ("four", "fours"),
+        ("five", "fives"),
+        ("six", "sixes"),
+        ("seven", "sevens"),
+        ("eight", "eights"),
+        ("nine", "nines"),
+        ("ten", "tens"),
+        ("eleven", "elevens"),
+        ("twelve", "twelves"),
+    ];
+    match usize::try_from(face - 1).ok().and_then(|i| NAMES.get(i)) {
+        Some((one, _)) if n == 1 => format!("1 {one}"),
+        Some((_, many)) => format!("{n} {many}"),
+        None => format!("{n} × {face}"),
+    }
+}
+
+#[cfg(test)]
+mod breakdown_tests {
+    use super::*;
+    use crate::dice::{Caps, DiceBox, parse, roll};
+
+    fn rolled(expr: &str, values: &[i64]) -> Roll {
+        let mut dice = DiceBox::seeded(1);
+        dice.enqueue(values.iter().copied());
+        let e = parse(expr).unwrap();
+        roll(&e, &mut dice.source(None), &Caps::DEFAULT)
+            .unwrap()
+            .remove(0)
+    }
+
+    #[test]
+    fn small_pools_show_every_die_with_its_marks() {
+        assert_eq!(breakdown_dice(&rolled("1d6", &[4]), &Plain), "1d6 [4]");
+        assert_eq!(
+            breakdown_dice(&rolled("2d6", &[3, 5]), &Plain),
+            "2d6 [3, 5]"
+        );
+        assert_eq!(
+            breakdown_dice(&rolled("4d6kh3", &[3, 2, 1, 2]), &Plain),
+            "4d6kh3 [3, 2, ~~1~~, 2]"
+        );
+        assert_eq!(
+            breakdown_dice(&rolled("5d6>=4", &[4, 2, 6, 5, 1]), &Plain),
+            "5d6>=4 [4*, 2, 6*, 5*, 1]"
+        );
+        assert_eq!(
+            breakdown_dice(&rolled("1d6!", &[6, 3]), &Plain),
+            "1d6! [6!, 3]"
+        );
+        assert_eq!(
+            breakdown_dice(&rolled("1d6 [to hit]", &[3]), &Plain),
+            "1d6 [to hit] [3]"
+        );
+        assert_eq!(
+            breakdown_dice(&rolled("1d6 + 2d6 + 1", &[4, 3, 5]), &Plain),
+            "1d6 (4) + 2d6 (3, 5) + 1"
+        );
+    }
+
+    #[test]
+    fn big_pools_are_summed_up() {
+        let mut values = vec![6; 7];
+        values.extend([5; 6]);
+        values.extend([4; 6]);
+        values.extend([1; 29]);
+        let r = rolled("48d6>=4", &values);
+        assert_eq!(
+            breakdown_dice(&r, &Plain),
+            "48d6>=4 [19 successes, 7 sixes]"
+        );
+        let r = rolled("13d6", &[1; 13]);
+        assert_eq!(breakdown_dice(&r, &Plain), "13d6 [13 dice, 0 sixes]");
+        let r = rolled("13d10kh3 + 1", &[10; 13]);
+        assert_eq!(
+            breakdown_dice(&r, &Plain),
+            "13d10kh3 (3 kept of 13, 3 tens) + 1"
+        );
+        // Twelve dice are still shown one by one.
+        assert_eq!(
+            breakdown_dice(&rolled("12d6", &[2; 12]), &Plain)
+                .matches(", ")
+                .count(),
+            11
+        );
+    }
+}

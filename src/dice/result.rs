@@ -107,6 +107,29 @@ impl Roll {
         self.tree.collect_dice(&mut out);
         out
     }
+
+    /// Whether a pool or group of the roll counts successes or failures (`5d6>=4`), so that
+    /// none counted is an answer, not a roll that counts none.
+    pub fn counts_successes(&self) -> bool {
+        fn counts(node: &RollNode) -> bool {
+            match node {
+                RollNode::Num { .. } => false,
+                RollNode::Pool(p) => p.successes.is_some() || p.failures.is_some(),
+                RollNode::Group(g) => {
+                    g.successes.is_some()
+                        || g.failures.is_some()
+                        || g.items.iter().any(|i| counts(&i.node))
+                }
+                RollNode::Unary { operand, .. } => counts(operand),
+                RollNode::Binary { operands, .. } => {
+                    counts(&operands.left) || counts(&operands.right)
+                }
+                RollNode::Call { args, .. } => args.iter().any(counts),
+                RollNode::Labeled { inner, .. } => counts(inner),
+            }
+        }
+        counts(&self.tree)
+    }
 }
 
 impl Serialize for Roll {
@@ -406,6 +429,50 @@ pub struct DieHistory {
 }
 
 impl Die {
+    /// [`Die::flags`]: it counts towards the total.
+    pub const KEPT: u16 = 1;
+    /// [`Die::flags`]: it counts as a success.
+    pub const SUCCESS: u16 = 2;
+    /// [`Die::flags`]: it counts as a failure.
+    pub const FAILURE: u16 = 4;
+    /// [`Die::flags`]: it exploded.
+    pub const EXPLODED: u16 = 8;
+    /// [`Die::flags`]: an explosion or `ra` added it.
+    pub const EXTRA: u16 = 16;
+    /// [`Die::flags`]: faces were rerolled away before it.
+    pub const REROLLED: u16 = 32;
+    /// [`Die::flags`]: `min`/`max` clamped it.
+    pub const CLAMPED: u16 = 64;
+    /// [`Die::flags`]: marked a critical success.
+    pub const CRIT_SUCCESS: u16 = 128;
+    /// [`Die::flags`]: marked a critical failure.
+    pub const CRIT_FAILURE: u16 = 256;
+    /// [`Die::flags`]: it compounded (rolls added into it).
+    pub const COMPOUNDED: u16 = 512;
+
+    /// What the die did, as bits ([`Die::KEPT`], [`Die::SUCCESS`], …): how the Lua host
+    /// hands a die to scripts in one number. A plain kept die is just [`Die::KEPT`].
+    pub fn flags(&self) -> u16 {
+        let mut f = 0;
+        for (on, bit) in [
+            (self.kept, Self::KEPT),
+            (self.success, Self::SUCCESS),
+            (self.failure, Self::FAILURE),
+            (self.exploded, Self::EXPLODED),
+            (self.extra, Self::EXTRA),
+            (!self.rerolled().is_empty(), Self::REROLLED),
+            (self.clamped, Self::CLAMPED),
+            (self.critical == Some(Critical::Success), Self::CRIT_SUCCESS),
+            (self.critical == Some(Critical::Failure), Self::CRIT_FAILURE),
+            (!self.parts().is_empty(), Self::COMPOUNDED),
+        ] {
+            if on {
+                f |= bit;
+            }
+        }
+        f
+    }
+
     /// A plain die showing `value`, kept.
     pub fn new(value: i64, source: SourceKind) -> Self {
         Die {

@@ -63,14 +63,29 @@ pub fn roll(r: &Roll, palette: &Palette) -> String {
 /// ```
 ///
 /// Without colour it reads exactly as the breakdown's own text (the journal keeps that).
+/// A rolled factor's dice are drawn by the code that draws the `roll` command's
+/// (`dice::render::breakdown_dice`): successes, dropped and exploded dice marked, a big pool
+/// summed up. A comparison of checks (`ctx:opposed`) is one line: `Dispute 1.3: red 2 v blue 5
+/// → blue by 3 (AMB-33)`.
 pub fn check(b: &crate::script::Breakdown, palette: &Palette) -> String {
-    let num = |v: f64| {
-        if v.fract() == 0.0 {
-            format!("{}", v as i64)
-        } else {
-            format!("{v}")
+    use crate::script::breakdown::num;
+    if let Some(o) = &b.opposed {
+        let mut out = palette.style(Style::Strong, &format!("{}:", escape(&b.title)));
+        for (i, s) in o.sides.iter().enumerate() {
+            out.push_str(if i == 0 { " " } else { " v " });
+            out.push_str(&escape(&s.name));
+            out.push(' ');
+            out.push_str(&palette.style(Style::Number, &num(s.total)));
         }
-    };
+        if let Some(r) = &b.result {
+            out.push_str(" → ");
+            out.push_str(&palette.style(Style::Strong, &escape(r)));
+        }
+        if let Some(r) = &o.rule {
+            out.push_str(&palette.style(Style::Dim, &format!(" ({})", escape(r))));
+        }
+        return out;
+    }
     let mut out = palette.style(Style::Strong, &escape(&b.title));
     for (i, x) in b.factors.iter().enumerate() {
         let v = if i == 0 || x.value < 0.0 {
@@ -82,9 +97,18 @@ pub fn check(b: &crate::script::Breakdown, palette: &Palette) -> String {
         out.push_str(&palette.style(Style::Number, &format!("{v:>5}")));
         out.push_str("  ");
         out.push_str(&escape(&x.label));
-        if let Some(d) = &x.dice {
-            out.push_str(": ");
-            out.push_str(&palette.style(Style::Dice(crate::dice::render::Role::Label), &escape(d)));
+        match (&x.roll, &x.dice) {
+            (Some(roll), _) => {
+                out.push_str(": ");
+                out.push_str(&crate::dice::render::breakdown_dice(roll, palette));
+            }
+            (None, Some(d)) => {
+                out.push_str(": ");
+                out.push_str(
+                    &palette.style(Style::Dice(crate::dice::render::Role::Label), &escape(d)),
+                );
+            }
+            (None, None) => {}
         }
         if let Some(r) = &x.rule {
             out.push_str(&palette.style(Style::Dim, &format!(" ({})", escape(r))));
@@ -329,6 +353,7 @@ mod tests {
             value,
             rule: rule.map(Into::into),
             dice: dice.map(Into::into),
+            roll: None,
         };
         let b = Breakdown {
             title: "Shooting 5.2.1".into(),
@@ -340,6 +365,7 @@ mod tests {
             ],
             total: 5.5,
             result: Some("hit".into()),
+            opposed: None,
         };
         assert_eq!(check(&b, &Palette::plain()), b.to_string());
         let coloured = check(&b, &Palette::with_color(true));

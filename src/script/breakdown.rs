@@ -1,6 +1,10 @@
 //! The breakdown builder: `local c = ctx:check("Shooting 5.2.1")`, then `c:roll`, `c:add`,
 //! `c:point` (a named hook point), rendered one line per factor with its rule reference and
-//! handed back as data for the journal.
+//! handed back as data for the journal; `ctx:opposed(a, b, {tie = …})` compares two (or more)
+//! sides' checks, settles a tie as the rule says (rolling again by re-running the functions
+//! that make the checks) and shows the pair with the winner and the margin. Rolls reach
+//! scripts as roll objects (`r.total`, `r.dice`, `r:count(6)`, `r:again("d6>=5")`) that are
+//! still the list of kept dice the first API gave.
 //!
 //! The builder itself is a little trusted Lua (run in the sandboxed state, under the same
 //! budget); this file turns what it collected into [`Breakdown`]s and renders them. A check
@@ -13,6 +17,9 @@ use std::fmt;
 use mlua::{Function, Lua, Value};
 use serde::{Deserialize, Serialize};
 
+use crate::dice::Roll;
+use crate::dice::render::{Plain, breakdown_dice};
+
 /// One factor of a check.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Factor {
@@ -23,27 +30,81 @@ pub struct Factor {
     /// The rule it comes from (`5.2.1`), if given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<String>,
-    /// For a roll: the expression and the dice it showed (`1d6 [4]`).
+    /// For a roll: the expression and the dice it showed as the line shows them without
+    /// colour (`1d6 [4]`, `5d6>=4 [4*, 2, 6*, 5*, 1]`, `48d6>=4 [19 successes, 7 sixes]`;
+    /// see [`breakdown_dice`]). Kept as text for those who read the JSON of old.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dice: Option<String>,
+    /// For a roll: the roll itself, every die with what it did (as the `roll` command's
+    /// JSON has it). `None` in breakdowns read back from before rolls were kept here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roll: Option<Box<Roll>>,
+}
+
+impl Factor {
+    /// A factor that is a roll: its total, with the dice shown as a breakdown shows them.
+    pub fn rolled(label: impl Into<String>, rule: Option<String>, roll: Roll) -> Self {
+        Factor {
+            label: label.into(),
+            value: roll.total,
+            rule,
+            dice: Some(breakdown_dice(&roll, &Plain)),
+            roll: Some(Box::new(roll)),
+        }
+    }
+}
+
+/// Two or more sides' checks compared (`ctx:opposed`): each side's name and total, who won,
+/// and how a tie was settled.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Opposed {
+    /// The sides, in the order given, with their totals.
+    pub sides: Vec<Side>,
+    /// The tie rule, when the best totals were tied: `again` (they rolled again: another
+    /// comparison follows), `none` (nobody wins), `both` (the tied sides all win), `first`,
+    /// `second` (the tie goes to that side).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tie: Option<String>,
+    /// The rule it comes from (`AMB-33`), if given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+}
+
+/// One side of an [`Opposed`] comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Side {
+    /// Its name (the name given, or its check's title).
+    pub name: String,
+    /// Its check's total.
+    pub total: f64,
+    /// Whether it won.
+    #[serde(default)]
+    pub won: bool,
 }
 
 /// An itemised resolution: a title with its rule reference, the factors, the total and the
-/// outcome.
+/// outcome; or, with `opposed`, the comparison of sides' checks (the total is then the
+/// winner's margin).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Breakdown {
     /// The check's title (`Shooting 5.2.1`).
     pub title: String,
     /// The factors, in order.
     pub factors: Vec<Factor>,
-    /// The sum of the factors.
+    /// The sum of the factors (for a comparison: the margin of the winner over the best of
+    /// the others; 0 on a tie).
     pub total: f64,
-    /// The outcome, if the script gave one (`hit`).
+    /// The outcome, if the script gave one (`hit`); for a comparison, who won (`blue by 3`,
+    /// `tie at 4: roll again`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
+    /// For a comparison of checks (`ctx:opposed`): the sides and who won.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opposed: Option<Opposed>,
 }
 
-fn num(v: f64) -> String {
+/// A number as a breakdown shows it: whole numbers without a point.
+pub fn num(v: f64) -> String {
     if v.fract() == 0.0 {
         format!("{}", v as i64)
     } else {
@@ -59,7 +120,25 @@ impl fmt::Display for Breakdown {
     ///     +1  veteran (5.3)
     ///   =  8  hit
     /// ```
+    ///
+    /// and a comparison on one line: `Dispute 1.3: red 2 v blue 5 → blue by 3 (AMB-33)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(o) = &self.opposed {
+            write!(f, "{}: ", self.title)?;
+            for (i, s) in o.sides.iter().enumerate() {
+                if i > 0 {
+                    write!(f, " v ")?;
+                }
+                write!(f, "{} {}", s.name, num(s.total))?;
+            }
+            if let Some(r) = &self.result {
+                write!(f, " → {r}")?;
+            }
+            if let Some(r) = &o.rule {
+                write!(f, " ({r})")?;
+            }
+            return Ok(());
+        }
         writeln!(f, "{}", self.title)?;
         for (i, x) in self.factors.iter().enumerate() {
             let v = if i == 0 || x.value < 0.0 {
@@ -98,6 +177,10 @@ pub(crate) fn build(
     kit: &mlua::Table,
     limits: &super::Budgets,
 ) -> mlua::Result<(Function, Function, Function)> {
+    // `ctx:opposed` refuses plainly (as `umpire.fail` does) when a tie never ends.
+    let refuse = lua.create_function(|_, msg: String| -> mlua::Result<()> {
+        Err(mlua::Error::external(super::error::Refusal(msg)))
+    })?;
     super::sandbox::trusted(lua, "umpire check", CHECK)?.call((
         host,
         ops,
@@ -105,6 +188,7 @@ pub(crate) fn build(
         kit.clone(),
         limits.text,
         limits.output,
+        refuse,
     ))
 }
 
@@ -112,10 +196,12 @@ pub(crate) fn build(
 /// (one call across the Lua boundary for them all): for each check its title, its outcome
 /// (`false`: none) and its number of lines, then for each line its value, label, rule
 /// (`false`: none) and roll (`false`: not rolled; else the index of the roll among the call's
-/// `rolls`, whose dice it shows as `1d6 [4]`).
+/// `rolls`, whose dice it shows as `1d6 [4]`). A comparison (`ctx:opposed`) has minus its
+/// number of sides instead, then each side's name, total and whether it won, then its tie
+/// rule and its rule (`false`: none).
 pub(crate) fn decode(
     values: impl IntoIterator<Item = Value>,
-    rolls: &[crate::dice::Roll],
+    rolls: &[Roll],
 ) -> mlua::Result<Vec<Breakdown>> {
     fn bad() -> mlua::Error {
         mlua::Error::runtime("a malformed check record")
@@ -129,12 +215,51 @@ pub(crate) fn decode(
             _ => Err(bad()),
         }
     }
+    fn number(v: Option<Value>) -> mlua::Result<f64> {
+        match v {
+            Some(Value::Integer(i)) => Ok(i as f64),
+            Some(Value::Number(n)) => Ok(n),
+            _ => Err(mlua::Error::runtime("a check line without a value")),
+        }
+    }
     let mut values = values.into_iter();
     let mut out = Vec::new();
     while let Some(title) = values.next() {
         let title = text(Some(title))?.ok_or_else(bad)?;
         let result = text(values.next())?;
         let lines = match values.next() {
+            Some(Value::Integer(n)) if n < 0 => {
+                // A comparison of sides' checks.
+                let n = usize::try_from(n.unsigned_abs()).map_err(|_| bad())?;
+                let mut sides = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let name = text(values.next())?.unwrap_or_default();
+                    let total = number(values.next())?;
+                    let won = matches!(values.next(), Some(Value::Boolean(true)));
+                    sides.push(Side { name, total, won });
+                }
+                let tie = text(values.next())?;
+                let rule = text(values.next())?;
+                let best = |won: bool| {
+                    sides
+                        .iter()
+                        .filter(|s| s.won == won)
+                        .map(|s| s.total)
+                        .fold(None, |m: Option<f64>, t| Some(m.map_or(t, |m| m.max(t))))
+                };
+                let margin = match (best(true), best(false)) {
+                    (Some(w), Some(l)) => (w - l).max(0.0),
+                    _ => 0.0,
+                };
+                out.push(Breakdown {
+                    title,
+                    factors: Vec::new(),
+                    total: margin,
+                    result,
+                    opposed: Some(Opposed { sides, tie, rule }),
+                });
+                continue;
+            }
             Some(Value::Integer(n)) => usize::try_from(n).map_err(|_| bad())?,
             _ => return Err(bad()),
         };
@@ -143,56 +268,44 @@ pub(crate) fn decode(
             factors: Vec::with_capacity(lines),
             total: 0.0,
             result,
+            opposed: None,
         };
         for _ in 0..lines {
-            let value = match values.next() {
-                Some(Value::Integer(i)) => i as f64,
-                Some(Value::Number(n)) => n,
-                _ => return Err(mlua::Error::runtime("a check line without a value")),
-            };
+            let value = number(values.next())?;
             let label = text(values.next())?.unwrap_or_default();
             let rule = text(values.next())?;
-            let dice = match values.next() {
+            let factor = match values.next() {
                 Some(Value::Integer(i)) => {
                     let roll = usize::try_from(i)
                         .ok()
                         .and_then(|i| rolls.get(i))
                         .ok_or_else(bad)?;
-                    Some(shown(roll))
+                    Factor {
+                        value,
+                        ..Factor::rolled(label, rule, roll.clone())
+                    }
                 }
-                Some(Value::Boolean(false)) => None,
+                Some(Value::Boolean(false)) => Factor {
+                    value,
+                    label,
+                    rule,
+                    dice: None,
+                    roll: None,
+                },
                 _ => return Err(bad()),
             };
             check.total += value;
-            check.factors.push(Factor {
-                value,
-                label,
-                rule,
-                dice,
-            });
+            check.factors.push(factor);
         }
         out.push(check);
     }
     Ok(out)
 }
 
-/// A roll as a breakdown shows it: the expression and the kept dice, `2d6 [3, 5]`.
-pub(crate) fn shown(roll: &crate::dice::Roll) -> String {
-    use std::fmt::Write as _;
-    let mut s = format!("{} [", roll.expr().as_str());
-    for (i, d) in roll.dice().iter().filter(|d| d.kept).enumerate() {
-        if i > 0 {
-            s.push_str(", ");
-        }
-        let _ = write!(s, "{}", d.value);
-    }
-    s.push(']');
-    s
-}
-
 const CHECK: &str = r##"
-local H, OP, id_of, kit, text_limit, output_limit = ...
+local H, OP, id_of, kit, text_limit, output_limit, refuse = ...
 local type, tostring, error, setmetatable, select = type, tostring, error, setmetatable, select
+local rawset, rawlen, ipairs, tointeger = rawset, rawlen, ipairs, math.tointeger
 local concat, move, unpack = table.concat, table.move, table.unpack
 local view = kit.view
 local ROLL, DICE = OP.roll, OP.dice
@@ -214,23 +327,117 @@ local TITLE <const>, LINES <const>, CTX <const>, OUTCOME <const>, FIRST <const> 
 local COMMAND <const>, ARGS <const>, HOOKS <const>, BYTES <const>, HANDLE <const> = 1, 2, 3, 4, 5
 local CHECKS <const>, ARGS_VIEW <const>, FIRST_CHECK <const> = 6, 7, 7
 
--- The kept dice as scripts get them, with `dropped` and `expr`, from the host's roll: the
--- number of dice kept, then the kept dice and the dropped ones.
-local function dice_of(expr, kept, ...)
-  if select("#", ...) == kept then return { dropped = {}, expr = expr, ... } end
-  local dice, dropped = { ... }, {}
-  for i = kept + 1, #dice do
-    dropped[i - kept] = dice[i]
-    dice[i] = nil
+-- A roll as scripts get it: still the list of kept dice the first API gave (`r[1]`, `#r`,
+-- `r.dropped`, `r.expr`), with `r.total`, `r.successes`, `r.failures`, `r.dice` (every die,
+-- made when first read) and the methods `r:count(…)` and `r:again(die)`.
+-- What a die did, as the host packs it (see `Die::flags` in src/dice/result.rs).
+local KEPT <const>, SUCCESS <const>, FAILURE <const>, EXPLODED <const>, EXTRA <const> = 1, 2, 4, 8, 16
+local REROLLED <const>, CLAMPED <const>, CRIT_S <const>, CRIT_F <const>, COMPOUNDED <const> = 32, 64, 128, 256, 512
+-- The dice of a roll that are not all plain kept dice, by roll: their values in the order
+-- rolled, then their flags, then whether the roll counts successes.
+local detail_of = setmetatable({}, { __mode = "k" })
+local Roll = {}
+
+-- Every die of `r`, each `{value, kept, success, failure, exploded, extra, rerolled,
+-- clamped, compounded, critical}`.
+local function dice_list(r)
+  local d, out = detail_of[r], {}
+  if not d then
+    for i = 1, rawlen(r) do
+      out[i] = { value = r[i], kept = true, success = false, failure = false, exploded = false,
+        extra = false, rerolled = false, clamped = false, compounded = false }
+    end
+    return out
   end
-  dice.dropped, dice.expr = dropped, expr
-  return dice
+  local n = (#d - 1) // 2
+  for i = 1, n do
+    local f = d[n + i]
+    out[i] = { value = d[i], kept = f & KEPT ~= 0, success = f & SUCCESS ~= 0,
+      failure = f & FAILURE ~= 0, exploded = f & EXPLODED ~= 0, extra = f & EXTRA ~= 0,
+      rerolled = f & REROLLED ~= 0, clamped = f & CLAMPED ~= 0, compounded = f & COMPOUNDED ~= 0,
+      critical = (f & CRIT_S ~= 0 and "success") or (f & CRIT_F ~= 0 and "failure") or nil }
+  end
+  return out
 end
 
--- What the host's roll gives back (see `op::DICE` in host.rs): the total, the dice, the
--- index of the roll among the call's and the bytes a breakdown shows of it (`2d6 [3, 5]`).
-local function rolled(expr, total, as, index, shown, ...)
-  return total, dice_of(as or expr, ...), index, shown
+local RollMT = {
+  __index = function(r, k)
+    if k == "dice" then
+      local list = dice_list(r)
+      rawset(r, "dice", list)
+      return list
+    end
+    if k == "successes" or k == "failures" then return 0 end
+    return Roll[k]
+  end,
+  __metatable = false,
+}
+
+-- r:count(6): how many kept dice show 6; r:count(function(d) … end): how many of `r.dice`
+-- the function says yes to.
+function Roll:count(what)
+  if type(self) ~= "table" then error("r:count(…) is called on a roll, with a colon", 2) end
+  local n = 0
+  if type(what) == "number" then
+    for i = 1, rawlen(self) do
+      if self[i] == what then n = n + 1 end
+    end
+    return n
+  end
+  if type(what) == "function" then
+    for _, d in ipairs(self.dice) do
+      if what(d) then n = n + 1 end
+    end
+    return n
+  end
+  error("r:count(6) counts the kept dice showing 6, r:count(function(d) return d.value >= 5 end) " ..
+    "the dice the function says yes to; not " .. type(what), 2)
+end
+
+-- r:again("d6>=5"): the expression that rolls again, as `die`, the dice this roll counted: its
+-- successes, or its kept dice when it counts none (`"19d6>=5"`; `"0"` when there are none).
+function Roll:again(die)
+  if type(self) ~= "table" then error("r:again(die) is called on a roll, with a colon", 2) end
+  if type(die) ~= "string" or not die:find("^d") then
+    error("r:again(die): the die to roll the dice again as, such as \"d6>=5\" or \"d6\"", 2)
+  end
+  local d = detail_of[self]
+  local n = (d and d[#d]) and self.successes or rawlen(self)
+  if n == 0 then return "0" end
+  return n .. die
+end
+
+-- The roll object from the host's answer for dice that are not all plain kept dice: `n`
+-- values in the order rolled, then their flags, then whether the roll counts successes.
+local function detailed(expr, total, n, ...)
+  local d = { ... }
+  local kept, dropped, k, j, s, f = {}, {}, 0, 0, 0, 0
+  for i = 1, n do
+    local fl = d[n + i]
+    if fl & KEPT ~= 0 then
+      k = k + 1
+      kept[k] = d[i]
+    else
+      j = j + 1
+      dropped[j] = d[i]
+    end
+    if fl & SUCCESS ~= 0 then s = s + 1 end
+    if fl & FAILURE ~= 0 then f = f + 1 end
+  end
+  kept.dropped, kept.expr, kept.total, kept.successes, kept.failures = dropped, expr, total, s, f
+  detail_of[kept] = d
+  return setmetatable(kept, RollMT)
+end
+
+-- What the host's roll gives back (see `op::ROLL` in host.rs): the total, the expression as
+-- rolled (or false), the index of the roll among the call's, the bytes a breakdown shows of
+-- it, then `n` >= 0 and the n dice when they are all plain kept dice, or -n and the detail.
+local function rolled(expr, total, as, index, shown, n, ...)
+  if n >= 0 then
+    return total, setmetatable({ dropped = {}, expr = as or expr, total = total, ... }, RollMT),
+      index, shown
+  end
+  return total, detailed(as or expr, total, -n, ...), index, shown
 end
 
 -- A source that asks the umpire (typed or queued dice) says so by rolling nothing: then it
@@ -481,6 +688,138 @@ function Ctx:check(title)
   return c
 end
 
+-- A number as a breakdown shows it: `4`, not `4.0`.
+local function shown_num(x)
+  local i = tointeger(x)
+  if i then return tostring(i) end
+  return tostring(x)
+end
+
+local TIES = { again = true, none = true, both = true, first = true, second = true }
+local TIE_RULES <const> = '"again" (roll again), "none" (no winner), "both" (the tied sides all win), ' ..
+  '"first" or "second" (that side wins a tie)'
+
+-- ctx:opposed(a, b, {tie = …, names = {…}, title = …, rule = …, max = 50}), or
+-- ctx:opposed({a, b, c…}, {…}): each side a check, or a function(attempt) that makes one (it
+-- is called again for the tied sides when a tie rolls again). The sides' totals are compared,
+-- higher wins; each comparison is shown as a line of the breakdown. Returns
+-- {winner, winners, name, margin, tie, ties, totals, checks}.
+function Ctx:opposed(a, b, opts)
+  local s = ctxs[self]
+  if not s then error("ctx:opposed(a, b, {tie = …}) is called on ctx, with a colon", 2) end
+  local sides = { a, b }
+  if type(a) == "table" and not checks_of[a] then sides, opts = a, b end
+  if type(opts) ~= "table" then
+    error("ctx:opposed(a, b, {tie = …}): say what a tie means: tie = " .. TIE_RULES, 2)
+  end
+  local tie = opts.tie
+  if not TIES[tie] then
+    error("ctx:opposed: the tie rule " .. (tie == nil and "is missing" or ("`" .. tostring(tie) .. "` is not one I know")) ..
+      "; tie = " .. TIE_RULES, 2)
+  end
+  local n = #sides
+  if n < 2 then error("ctx:opposed compares two sides or more, not " .. n, 2) end
+  for i = 1, n do
+    local x = sides[i]
+    if tie == "again" and type(x) ~= "function" then
+      error("ctx:opposed: with tie = \"again\" each side is a function(attempt) that makes its check " ..
+        "(it is called again after a tie); side " .. i .. " is a " .. type(x), 2)
+    end
+    if type(x) ~= "function" and not checks_of[x] then
+      error("ctx:opposed: side " .. i .. " is a check (ctx:check) or a function that makes one, not a " ..
+        type(x), 2)
+    end
+  end
+  local names = opts.names
+  if names ~= nil and type(names) ~= "table" then
+    error("ctx:opposed: `names` is a list of texts, one a side", 2)
+  end
+  local title = opts.title == nil and "Opposed" or text(opts.title, "the title of ctx:opposed", 2)
+  local rule = opts.rule ~= nil and text(opts.rule, "the rule of ctx:opposed", 2) or false
+  local max = opts.max or 50
+  if type(max) ~= "number" or max < 1 then error("ctx:opposed: `max` is how many ties may roll again, a number", 2) end
+  local checks, totals, active = {}, {}, {}
+  for i = 1, n do active[i] = i end
+  local function name(i)
+    local given = names and names[i]
+    if given ~= nil then return text(tostring(given), "a name of ctx:opposed", 3) end
+    return checks_of[checks[i]][TITLE]
+  end
+  for attempt = 1, max do
+    for _, i in ipairs(active) do
+      local c = sides[i]
+      if type(c) == "function" then
+        c = c(attempt)
+        if not checks_of[c] then
+          error("ctx:opposed: the function of side " .. i .. " returns the check it makes (ctx:check), not a " ..
+            type(c), 2)
+        end
+      end
+      checks[i], totals[i] = c, c:total()
+    end
+    local best, leaders = nil, {}
+    for _, i in ipairs(active) do
+      local t = totals[i]
+      if best == nil or t > best then
+        best, leaders = t, { i }
+      elseif t == best then
+        leaders[#leaders + 1] = i
+      end
+    end
+    local tied, winners, outcome = #leaders > 1, leaders, nil
+    if tied then
+      local at = "tie at " .. shown_num(best) .. ": "
+      if tie == "again" then
+        winners, outcome = {}, at .. "roll again"
+      elseif tie == "none" then
+        winners, outcome = {}, at .. "no winner"
+      elseif tie == "both" then
+        outcome = at .. (#leaders == 2 and "both win" or "all win")
+      else
+        winners = { leaders[tie == "first" and 1 or 2] }
+        outcome = at .. name(winners[1]) .. " wins the tie"
+      end
+    end
+    local won = {}
+    for _, i in ipairs(winners) do won[i] = true end
+    local second
+    for _, i in ipairs(active) do
+      if not won[i] and (second == nil or totals[i] > second) then second = totals[i] end
+    end
+    local margin = (#winners > 0 and second ~= nil) and best - second or 0
+    if not tied then outcome = name(leaders[1]) .. " by " .. shown_num(margin) end
+    -- The comparison, as a record among the checks: its title, minus its number of sides, the
+    -- ctx, the outcome, then each side's name, total and whether it won, the tie rule and rule.
+    local st, k = { title, -#active, s, outcome }, FIRST
+    local bytes = s[BYTES] + 16 + #title + #outcome + (rule and #rule or 0)
+    for _, i in ipairs(active) do
+      local nm = name(i)
+      st[k + 1], st[k + 2], st[k + 3] = nm, totals[i], won[i] or false
+      k = k + 3
+      bytes = bytes + 8 + #nm
+    end
+    st[k + 1], st[k + 2] = tied and tie or false, rule
+    s[BYTES] = bytes
+    if bytes > output_limit then too_much(2) end
+    local count = s[CHECKS] + 1
+    s[FIRST_CHECK + count], s[CHECKS] = st, count
+    if not (tied and tie == "again") then
+      local winner = #winners == 1 and winners[1] or nil
+      return { winner = winner, winners = winners, name = winner and name(winner) or nil,
+        margin = margin, tie = tied, ties = attempt - 1, totals = totals, checks = checks }
+    end
+    active = leaders
+  end
+  refuse("still tied after " .. max .. " rolls (" .. title .. "); check the dice queue")
+end
+
+-- The slots a check's (or a comparison's) state hands over: four a line, or three a side
+-- and two more.
+local function width(n)
+  if n >= 0 then return n * 4 end
+  return -n * 3 + 2
+end
+
 -- All the checks of a call as plain values (see `decode` in breakdown.rs), from the state
 -- of its ctx.
 local function flatten(s)
@@ -490,15 +829,16 @@ local function flatten(s)
     -- The usual command: one check, its lines handed over as they are kept.
     local c = s[FIRST_CHECK + 1]
     local n = c[LINES]
-    return c[TITLE], c[OUTCOME], n, unpack(c, FIRST + 1, FIRST + n * 4)
+    return c[TITLE], c[OUTCOME], n, unpack(c, FIRST + 1, FIRST + (n >= 0 and n * 4 or -n * 3 + 2))
   end
   local out, k = {}, 0
   for i = 1, count do
     local c = s[FIRST_CHECK + i]
     local n = c[LINES]
+    local w = width(n)
     out[k + 1], out[k + 2], out[k + 3] = c[TITLE], c[OUTCOME], n
-    move(c, FIRST + 1, FIRST + n * 4, k + 4, out)
-    k = k + 3 + n * 4
+    move(c, FIRST + 1, FIRST + w, k + 4, out)
+    k = k + 3 + w
   end
   return unpack(out, 1, k)
 end
@@ -527,16 +867,19 @@ mod tests {
                     label: "to hit".into(),
                     rule: Some("5.2.1".into()),
                     dice: Some("1d6 [4]".into()),
+                    roll: None,
                 },
                 Factor {
                     value: 0.1,
                     label: "smoke".into(),
                     rule: None,
                     dice: None,
+                    roll: None,
                 },
             ],
             total: 4.1,
             result: Some("hit".into()),
+            opposed: None,
         };
         assert_eq!(
             b.to_string(),

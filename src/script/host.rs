@@ -1049,9 +1049,10 @@ pub(crate) fn hook_table(lua: &Lua, rules: &Rules) -> mlua::Result<Table> {
 /// the world (`world.rs`). The trusted Lua gets them by name, as the table `OP`.
 pub(crate) mod op {
     /// `(expr, label, by, by is a handle, title)`: rolls dice; the total, the expression as
-    /// rolled (`false`: as given), the
-    /// index of the roll among the call's, the bytes a breakdown shows of it, the number of
-    /// dice kept, then the kept dice and the dropped ones.
+    /// rolled (`false`: as given), the index of the roll among the call's, the bytes a
+    /// breakdown shows of it, then the dice: their number and values when all are plain kept
+    /// dice, else minus their number, their values, their flags and whether the roll counts
+    /// successes (see `roll_with`).
     pub const ROLL: i64 = 1;
     /// `(table, modifier, col)`: rolls on a table; the value read and the modified total.
     pub const ROLL_TABLE: i64 = 2;
@@ -1273,8 +1274,10 @@ fn lua_roll_table(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue> {
 
 /// Rolls `expr` through the call's source; records the roll. Returns what
 /// [`op::ROLL`] returns: the total, the expression as rolled (`false`: as given), the index of the roll among the
-/// call's, the bytes a breakdown shows of it (`2d6 [3, 5]`), the number of dice kept, then
-/// the kept dice and the dropped ones (the trusted Lua makes the list of dice).
+/// call's, the bytes a breakdown shows of it (`2d6 [3, 5]`), then for dice that are all
+/// plain kept dice their number and values, otherwise minus their number, their values and
+/// their flags ([`dice::Die::flags`]) in the order rolled, and whether the roll counts
+/// successes (the trusted Lua makes the roll object).
 fn roll_with(lua: &Lua, dice: &mut dyn DiceSource, expr: &Value) -> mlua::Result<MultiValue> {
     let owned;
     let borrowed;
@@ -1314,17 +1317,22 @@ fn roll_with(lua: &Lua, dice: &mut dyn DiceSource, expr: &Value) -> mlua::Result
     let notation = roll.expr();
     let count = |n: usize| Value::Integer(i64::try_from(n).unwrap_or(i64::MAX));
     let dice = roll.dice();
-    let kept = dice.iter().filter(|d| d.kept);
-    // What a breakdown shows of it, `2d6 [3, 5]`: the expression, the kept dice and their
-    // separators.
+    // Plain: every die kept and nothing else to say of it (`1d6`, `2d6`), so the list of kept
+    // dice says it all; otherwise each die's value and flags go across, in the order rolled.
+    let plain = dice.iter().all(|d| d.flags() == dice::Die::KEPT) && !roll.counts_successes();
+    // What a breakdown shows of it, `2d6 [3, 5]`: the expression and the dice (about: marks
+    // and a big pool's summary are allowed for).
     let shown = notation.as_str().len()
         + 3
-        + kept
-            .clone()
-            .map(|d| digits(d.value) + 2)
-            .sum::<usize>()
-            .saturating_sub(2);
-    let mut out = MultiValue::with_capacity(5 + dice.len());
+        + if dice.len() > dice::render::COMPACT_OVER {
+            48
+        } else {
+            dice.iter()
+                .map(|d| digits(d.value) + if plain { 2 } else { 6 })
+                .sum::<usize>()
+                .saturating_sub(2)
+        };
+    let mut out = MultiValue::with_capacity(5 + 2 * dice.len() + 1);
     out.push_back(number(roll.total));
     out.push_back(match expr {
         Value::String(_) if notation.as_str() == text => Value::Boolean(false),
@@ -1335,13 +1343,17 @@ fn roll_with(lua: &Lua, dice: &mut dyn DiceSource, expr: &Value) -> mlua::Result
         .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
     out.push_back(count(d.out.rolls.len()));
     out.push_back(count(shown));
-    out.push_back(count(kept.clone().count()));
-    out.extend(kept.map(|d| Value::Integer(d.value)));
-    out.extend(
-        dice.iter()
-            .filter(|d| !d.kept)
-            .map(|d| Value::Integer(d.value)),
-    );
+    if plain {
+        out.push_back(count(dice.len()));
+        out.extend(dice.iter().map(|d| Value::Integer(d.value)));
+    } else {
+        out.push_back(Value::Integer(
+            -i64::try_from(dice.len()).unwrap_or(i64::MAX),
+        ));
+        out.extend(dice.iter().map(|d| Value::Integer(d.value)));
+        out.extend(dice.iter().map(|d| Value::Integer(i64::from(d.flags()))));
+        out.push_back(Value::Boolean(roll.counts_successes()));
+    }
     drop(dice);
     d.out.rolls.push(roll);
     Ok(out)

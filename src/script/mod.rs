@@ -27,7 +27,7 @@ pub mod reload;
 pub mod sandbox;
 pub mod world;
 
-pub use breakdown::{Breakdown, Factor};
+pub use breakdown::{Breakdown, Factor, Opposed, Side};
 pub use error::{Budget, ScriptError, ScriptErrorKind};
 pub use host::{ArgValue, CallOutput, ScriptHost};
 pub use load::{Loaded, RuleSource, load};
