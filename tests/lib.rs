@@ -14,6 +14,7 @@ mod files;
 mod hardening;
 mod journal;
 mod live;
+mod minis;
 mod old_journals;
 mod options;
 mod restart;
