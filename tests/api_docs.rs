@@ -1,5 +1,6 @@
 //! Every function and field of the `umpire` table that scripts see is documented for rule
-//! writers in `rulesets/README.md`: a new API function without its documentation fails here.
+//! writers in `rulesets/README.md` and defined for Lua editors in `docs/lua/umpire.lua`: a new
+//! API function without its documentation fails here.
 
 use crate::common::repo;
 use umpire::dice::DiceBox;
@@ -55,5 +56,22 @@ fn every_umpire_function_is_documented_for_rule_writers() {
             .map(|k| format!("umpire.{k}"))
             .collect::<Vec<_>>()
             .join(", ")
+    );
+}
+
+#[test]
+fn every_umpire_function_is_in_the_definitions_file_for_lua_editors() {
+    let keys = api_keys();
+    let defs = std::fs::read_to_string(repo().join("docs/lua/umpire.lua")).unwrap();
+    let missing: Vec<&String> = keys
+        .iter()
+        .filter(|k| {
+            !defs.contains(&format!("function umpire.{k}("))
+                && !defs.contains(&format!("umpire.{k} ="))
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/lua/umpire.lua does not define {missing:?}: add each with its annotations"
     );
 }
