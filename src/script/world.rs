@@ -7,7 +7,7 @@
 //! back). Every change a script makes carries a reason, which the call hands back as a
 //! [`Note`] for the output and the journal.
 //!
-//! Lua reaches the world through the call's host function with a world operation ([`op`]),
+//! Lua reaches the world through the call's host function with a world operation (`host::op`),
 //! wrapped by the trusted Lua (`UNIT`) into handles with methods (`u.sp`, `u:set("sp", 3,
 //! "reason")`). A handle reads only what it is asked for, one attribute or marker at a time,
 //! and keeps what it read for the rest of the call (until the unit changes): a command that
