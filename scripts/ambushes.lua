@@ -9,6 +9,7 @@
 -- An ambushing stand comes onto the table when its owner activates it as part of a set in a
 -- manoeuvre phase (`activate`: the pre_activate handler places it first), or at once when an
 -- enemy stand enters its terrain (`enter STAND TERRAIN`).
+local arg = require "olab.args"
 local MAX = 5
 
 local function key(text)
@@ -43,7 +44,7 @@ umpire.command {
     { name = "units", type = "selector", help = "the stands, all of one side" },
     { name = "terrain", type = "text", secret = true,
       help = "the terrain item: woods, hill, defile, BUA… (secret: shown as ‹secret› in `log` and `undo`)" },
-    { name = "force", type = "flag", help = "the umpire's override of the limits" },
+    arg.force("the umpire's override of the limits"),
   },
   run = function(ctx, args)
     local n = notes()

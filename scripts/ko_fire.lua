@@ -10,6 +10,7 @@
 --
 -- Not covered: KO fire by AIR (aircraft attack with OLAB's `strike`, which has no KO mode), so
 -- the "+1 for a dive-bombing or loitering AIR firer" never arises here.
+local arg = require "olab.args"
 local shooting = require "olab.shooting"
 local util = require "olab.util"
 local actions = require "olab.actions"
@@ -66,14 +67,12 @@ umpire.command {
     { name = "firer", type = "unit", help = "the stand firing" },
     { name = "target", type = "unit", help = "a TNK, AIR or motor TPT" },
     { name = "range", type = "number", help = "inches (direct fire only)" },
-    { name = "arc", type = "choice", values = { "front", "flank", "rear" }, optional = true,
-      help = "the target's arc hit (flank or rear of a ground vehicle: +1 on the KO roll)" },
-    { name = "cover", type = "choice", values = { "open", "cover", "double" }, optional = true,
-      help = "the target's cover (default: its `cover` attribute)" },
+    arg.arc("arc", "the target's arc hit (flank or rear of a ground vehicle: +1 on the KO roll)"),
+    arg.cover("the target's cover (default: its `cover` attribute)"),
     { name = "as", type = "choice", values = M.ROWS, optional = true,
       help = "the KO row: foot AT weapons (at_rifle, rpg), rocket ART's best equivalent" },
     { name = "above", type = "flag", help = "the firer fires from above (+1, 8.8.2)" },
-    { name = "force", type = "flag", help = "the umpire's override of a refused shot" },
+    arg.force("the umpire's override of a refused shot"),
   },
   run = function(ctx, args)
     local f, t = args.firer, args.target
@@ -158,7 +157,7 @@ umpire.command {
       help = "the KO row: foot AT weapons (at_rifle, rpg), rocket ART's best equivalent" },
     { name = "high_wall", type = "flag", help = "the section is a high wall (+1, 8.8.2)" },
     { name = "above", type = "flag", help = "the firer fires from above (+1, 8.8.2)" },
-    { name = "force", type = "flag", help = "the umpire's override of the action limit or range" },
+    arg.force("the umpire's override of the action limit or range"),
   },
   run = function(ctx, args)
     local f = args.firer

@@ -9,6 +9,7 @@
 -- What OLAB already does for magic users is left to it: `sp` gives them +3 SP (Table 3) and `pcp`
 -- adds their +20 PCP (stands.lua); this file adds neither again. `magicusers` shows each side's
 -- share against the suggested 10% limit.
+local arg = require "olab.args"
 local util = require "olab.util"
 local actions = require "olab.actions"
 
@@ -89,7 +90,7 @@ local cast_args = {
   { name = "target", type = "unit", help = "the one stand it targets" },
   { name = "range", type = "number", optional = true, help = "inches, for a direct cast (24\" at most)" },
   { name = "indirect", type = "flag", help = "out of sight or beyond 24\": anywhere, -1 on the D6" },
-  { name = "force", type = "flag", help = "the umpire's override" },
+  arg.force("the umpire's override"),
 }
 
 umpire.command {

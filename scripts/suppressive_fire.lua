@@ -13,6 +13,7 @@
 -- Going to ground (voluntary suppression): `ground STAND` before a normal `shoot` at it. Its
 -- save then decides: 2D6 above the full HP suppresses it and it takes a quarter (AMB-08b, the
 -- literal reading); otherwise the roll counts as its normal save.
+local arg = require "olab.args"
 local shooting = require "olab.shooting"
 local util = require "olab.util"
 local actions = require "olab.actions"
@@ -47,13 +48,11 @@ umpire.command {
     { name = "firer", type = "unit", help = "the stand firing" },
     { name = "target", type = "unit", help = "the stand fired at (not AIR, not in close combat)" },
     { name = "range", type = "number", help = "inches" },
-    { name = "arc", type = "choice", values = { "front", "flank", "rear" }, optional = true,
-      help = "the target's arc hit (default front)" },
-    { name = "cover", type = "choice", values = { "open", "cover", "double" }, optional = true,
-      help = "the target's cover (default: its `cover` attribute)" },
+    arg.arc("arc", "the target's arc hit (default front)"),
+    arg.cover("the target's cover (default: its `cover` attribute)"),
     { name = "indirect", type = "flag", help = "Indirect fire, -4 (5.2.1)" },
     { name = "avoid", type = "flag", help = "the target's choice: the single-D6 avoidance roll instead of its save" },
-    { name = "force", type = "flag", help = "the umpire's override of a refused shot" },
+    arg.force("the umpire's override of a refused shot"),
   },
   run = function(ctx, args)
     local f, t = args.firer, args.target

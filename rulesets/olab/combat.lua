@@ -7,6 +7,7 @@
 -- had before the exchange, and losses are applied after all blows. Dice order: each attacker's
 -- D6 then the defender's save against it (no save when the total is 0 or less), in the order
 -- typed; then the defender's D6 and the attacker's save.
+local arg = require "olab.args"
 local util = require "olab.util"
 local actions = require "olab.actions"
 local shooting = require "olab.shooting"
@@ -212,19 +213,18 @@ umpire.command {
   args = {
     { name = "attacker", type = "unit", help = "the activated stand striking" },
     { name = "defender", type = "unit", help = "the stand struck" },
-    { name = "arc", type = "choice", values = { "front", "flank", "rear" }, optional = true,
-      help = "the defender's arc the attacker touches (default front)" },
+    arg.arc("arc", "the defender's arc the attacker touches (default front)"),
     { name = "attacker2", type = "unit", optional = true, help = "a second attacker" },
-    { name = "arc2", type = "choice", values = { "front", "flank", "rear" }, optional = true },
+    arg.arc("arc2"),
     { name = "attacker3", type = "unit", optional = true, help = "a third attacker" },
-    { name = "arc3", type = "choice", values = { "front", "flank", "rear" }, optional = true },
+    arg.arc("arc3"),
     { name = "charge", type = "flag", help = "the attackers charged this turn (first turn, 6.2)" },
     { name = "defended", type = "flag", help = "the defender holds defending terrain: walls, crests, works (6.5)" },
     { name = "woods", type = "flag", help = "the defender is in woods or BUA (Table 9 +3)" },
     { name = "column", type = "flag", help = "MSK attackers in attack column, MSK behind (6.6)" },
     { name = "blocked", type = "flag", help = "the defender cannot recoil 3\" (6.7)" },
     { name = "attacker_blocked", type = "flag", help = "the attacker(s) cannot recoil 3\"" },
-    { name = "force", type = "flag", help = "umpire's override of a refusal or the action limit" },
+    arg.force("umpire's override of a refusal or the action limit"),
   },
   run = function(ctx, args)
     local d = args.defender
@@ -315,10 +315,9 @@ umpire.command {
     { name = "defender", type = "unit", help = "the charged stand, which fires" },
     { name = "charger", type = "unit", help = "the charging stand" },
     { name = "distance", type = "number", help = "inches between them when the charge starts" },
-    { name = "cover", type = "choice", values = { "open", "cover", "double" }, optional = true,
-      help = "the charger's cover (default open: it is moving in)" },
+    arg.cover("the charger's cover (default open: it is moving in)"),
     { name = "canister", type = "flag", help = "smoothbore ART firing canister (8\" or less)" },
-    { name = "force", type = "flag", help = "umpire's override" },
+    arg.force("umpire's override"),
   },
   run = function(ctx, args)
     local f, ch = args.defender, args.charger

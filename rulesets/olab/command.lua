@@ -7,6 +7,7 @@
 -- rating its `cinc_rating` (`cinc SIDE STAND`). Kept in the store:
 --   store.attrition    = { [UNIT] = ROUND }      PN 4.1.2 loss taken this round (AMB-28)
 --   store.generals_lost = { {side=, command=, id=, round=, replaced_by=}, … }   (7.4)
+local arg = require "olab.args"
 local util = require "olab.util"
 
 local M = {}
@@ -183,7 +184,7 @@ umpire.command {
   args = {
     { name = "old", type = "unit", help = "the fallen General" },
     { name = "new", type = "unit", help = "the stand that takes command" },
-    { name = "force", type = "flag", help = "the umpire overrides the checks" },
+    arg.force("the umpire overrides the checks"),
   },
   run = function(ctx, args)
     local old, new = args.old, args.new

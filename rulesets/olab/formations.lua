@@ -1,6 +1,7 @@
 -- Formations of 6.6: squares (`square`) and testudo or schiltron (`testudo`). How they fight
 -- and are shot at is in combat.lua and shooting.lua; a square's two stands are paired in the
 -- store (`squares`), because a stand cannot point at another through its attributes.
+local arg = require "olab.args"
 local util = require "olab.util"
 local actions = require "olab.actions"
 
@@ -12,7 +13,7 @@ umpire.command {
   args = {
     { name = "first", type = "unit", help = "a MSK stand" },
     { name = "second", type = "unit", optional = true, help = "the MSK stand behind it" },
-    { name = "force", type = "flag", help = "umpire's override" },
+    arg.force("umpire's override"),
   },
   run = function(ctx, args)
     local a, b = args.first, args.second
@@ -56,7 +57,7 @@ umpire.command {
   args = {
     { name = "stand", type = "unit" },
     { name = "off", type = "flag", help = "leave testudo" },
-    { name = "force", type = "flag", help = "umpire's override" },
+    arg.force("umpire's override"),
   },
   run = function(ctx, args)
     local u = args.stand

@@ -7,6 +7,7 @@
 -- and `morale` are the A.O.B. tests. Command (PN) and army (2e) morale state is kept in the
 -- Command's (2e: the side's) attributes: `start_stands`, `threshold`, `retreating`, and
 -- `general_killed` (2e: the side's `generals_killed`).
+local arg = require "olab.args"
 local util = require "olab.util"
 
 local M = {}
@@ -61,7 +62,7 @@ umpire.command {
     { name = "stand", type = "unit", help = "the routing stand" },
     { name = "general", type = "unit", optional = true,
       help = "a friendly General within 4\" (its own Command's first, else the best; AMB-36)" },
-    { name = "force", type = "flag", help = "allow a rally the rules forbid this round" },
+    arg.force("allow a rally the rules forbid this round"),
   },
   run = function(ctx, args)
     local u, g = args.stand, args.general
@@ -187,7 +188,7 @@ umpire.command {
       help = "stands whose Commands (2e: sides) to test: all, command:c1, side:red" },
     { name = "start", type = "int", optional = true,
       help = "stands the group had at the start (default: its stands in the game; remembered)" },
-    { name = "force", type = "flag", help = "test again at a threshold already tested" },
+    arg.force("test again at a threshold already tested"),
   },
   run = function(ctx, args)
     local seen, order = {}, {}

@@ -1,6 +1,7 @@
 -- Manoeuvre (4.2-4.4): how far a stand may move (Tables 4 and 5 with the 4.3 deductions),
 -- charges and evades. The umpire describes the move; the script works out the allowance,
 -- refuses what the rules forbid, and records the MOVE action (2.1.1).
+local arg = require "olab.args"
 local util = require "olab.util"
 local actions = require "olab.actions"
 
@@ -205,7 +206,7 @@ local move_args = {
   { name = "unlimber", type = "flag", help = "ART unlimbers (Table 4)" },
   { name = "turn", type = "flag", help = "changes facing: once a round (4.3; a charge's one turn)" },
   { name = "plan", type = "flag", help = "only work it out: no MOVE action recorded" },
-  { name = "force", type = "flag", help = "the umpire overrides the action limit (2.1.1) and the distance allowed (Tables 4-5)" },
+  arg.force("the umpire overrides the action limit (2.1.1) and the distance allowed (Tables 4-5)"),
 }
 
 local function with(extra)
@@ -316,8 +317,7 @@ umpire.command {
     { name = "unit", type = "unit", help = "the charger" },
     { name = "target", type = "unit", help = "the stand charged" },
     { name = "distance", type = "number", help = "inches from the charger to the target" },
-    { name = "arc", type = "choice", optional = true, values = { "front", "flank", "rear" },
-      help = "the target's arc the charger will contact (default front)" },
+    arg.arc("arc", "the target's arc the charger will contact (default front)"),
   }),
   run = function(ctx, args)
     local u, target = args.unit, args.target
@@ -381,7 +381,7 @@ umpire.command {
     "this is its MOVE action (2.1.1)",
   args = {
     { name = "unit", type = "unit" },
-    { name = "force", type = "flag", help = "the umpire overrides the checks" },
+    arg.force("the umpire overrides the checks"),
   },
   run = function(ctx, args)
     local u = args.unit
@@ -414,7 +414,7 @@ umpire.command {
     { name = "edge", type = "number", optional = true,
       help = "inches to its own base edge, measured by the umpire" },
     { name = "off", type = "flag", help = "it leaves the table whatever the distance" },
-    { name = "force", type = "flag", help = "the umpire overrides the action limit (2.1.1)" },
+    arg.force("the umpire overrides the action limit (2.1.1)"),
   },
   run = function(ctx, args)
     local u = args.unit

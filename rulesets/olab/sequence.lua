@@ -5,6 +5,7 @@
 --   store.deploy     = { winner = SIDE }                      background initiative (3.2)
 --   store.initiative = { round = N, side = SIDE }             this round's initiative (3.3)
 --   store.sets       = { round = N, phase = P, last = SIDE, count = { [SIDE] = n } }
+local arg = require "olab.args"
 local util = require "olab.util"
 
 local M = {}
@@ -106,7 +107,7 @@ umpire.command {
     "PN: in the manoeuvre phase routing and out-of-command stands come first",
   args = {
     { name = "units", type = "selector", help = "the set, e.g. leg1,leg2,leg3,leg4,arc1" },
-    { name = "force", type = "flag", help = "the umpire overrides the checks (journalled)" },
+    arg.force("the umpire overrides the checks (journalled)"),
   },
   run = function(ctx, args)
     local set, clock = args.units, umpire.clock()
@@ -210,7 +211,7 @@ umpire.command {
     "edge, 1 waits a round; from round 2 on. Default: every stand with off_table=reserve",
   args = {
     { name = "units", type = "selector", optional = true, help = "which reserves (default all)" },
-    { name = "force", type = "flag", help = "roll although it is round 1" },
+    arg.force("roll although it is round 1"),
   },
   run = function(ctx, args)
     local round = umpire.clock().round

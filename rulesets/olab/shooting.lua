@@ -5,6 +5,7 @@
 -- rear, the Table 8 rows; then Indirect, the off-table penalty, cover; then the defender's save.
 -- Dice are drawn in that order: the shot's D6, then each target's save (no save is rolled when
 -- the total before it is 0 or less), then, for gas, each target's extra D6.
+local arg = require "olab.args"
 local util = require "olab.util"
 local actions = require "olab.actions"
 local fire = require "olab.tables_fire"
@@ -384,10 +385,8 @@ umpire.command {
     { name = "target", type = "unit", help = "the stand shot at" },
     { name = "range", type = "number",
       help = "ground distance in inches (off-table: from the base line); rounded by 1.2" },
-    { name = "arc", type = "choice", values = { "front", "flank", "rear" }, optional = true,
-      help = "the target's arc the fire strikes (default front)" },
-    { name = "cover", type = "choice", values = { "open", "cover", "double" }, optional = true,
-      help = "the first target's cover (default: its `cover` attribute)" },
+    arg.arc("arc", "the target's arc the fire strikes (default front)"),
+    arg.cover("the first target's cover (default: its `cover` attribute)"),
     { name = "weapon", type = "choice", values = M.weapons, optional = true,
       help = "fire this weapon class instead (e.g. its weapon2)" },
     -- Last of the positional arguments: an optional unit takes any word (API note in README).
@@ -400,7 +399,7 @@ umpire.command {
     { name = "superior_tech", type = "flag", help = "PN: the umpire rules the weapon superior tech (Table 8)" },
     { name = "turret", type = "flag", help = "turret turned to a flank or rear: also uses MOVE (5.1)" },
     { name = "icv", type = "flag", help = "an infantry combat vehicle's mounted SKI fire as SKI/S (5.1)" },
-    { name = "force", type = "flag", help = "umpire's override of a refused shot or the action limit" },
+    arg.force("umpire's override of a refused shot or the action limit"),
   },
   run = function(ctx, args)
     local f = args.firer
@@ -474,7 +473,7 @@ umpire.command {
     { name = "observer", type = "unit", help = "a stand with the `observer` flag" },
     { name = "target", type = "unit", help = "the enemy stand it sees" },
     { name = "distance", type = "number", help = "inches from the observer to the target" },
-    { name = "force", type = "flag", help = "umpire's override" },
+    arg.force("umpire's override"),
   },
   run = function(ctx, args)
     local o, t = args.observer, args.target

@@ -1,6 +1,7 @@
 -- Other rules (8.1, 8.3, 8.4, 8.5): aircraft warloads and strikes (Table 11), strike AIR leaving
 -- and returning, minefields and paradrops. Off-table ART and observers (8.2) and gas fired by
 -- SKI/S or ART (8.4) are part of `shoot` (shooting.lua).
+local arg = require "olab.args"
 local util = require "olab.util"
 local actions = require "olab.actions"
 local shooting = require "olab.shooting"
@@ -46,12 +47,11 @@ umpire.command {
     { name = "ordnance", type = "choice", values = ORDNANCE_NAMES, help = "what it delivers" },
     { name = "range", type = "number", optional = true,
       help = "ground distance in inches, for rockets, ATGW and AAGW" },
-    { name = "cover", type = "choice", values = { "open", "cover", "double" }, optional = true,
-      help = "the first target's cover (default: its `cover` attribute)" },
+    arg.cover("the first target's cover (default: its `cover` attribute)"),
     { name = "target2", type = "unit", optional = true,
       help = "Indirect bombs: a second stand within 4\" of the first (5.2.1)" },
     { name = "more", type = "flag", help = "more ordnance follows in this pass: do not leave yet" },
-    { name = "force", type = "flag", help = "umpire's override (empty warload, range, action limit)" },
+    arg.force("umpire's override (empty warload, range, action limit)"),
   },
   run = function(ctx, args)
     local a, kind = args.air, ORDNANCE[args.ordnance]
@@ -219,7 +219,7 @@ umpire.command {
     "shoot or fight (8.1). Uses the MOVE action",
   args = {
     { name = "stand", type = "unit", help = "a stand with the `engineer` flag" },
-    { name = "force", type = "flag", help = "umpire's override" },
+    arg.force("umpire's override"),
   },
   run = function(ctx, args)
     local u = args.stand

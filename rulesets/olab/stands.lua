@@ -5,6 +5,7 @@
 -- then works out their strength from Tables 2 and 3, `pcp` prices them, and `convert` splits
 -- a body's SP between its alternative stands, making the new stands it needs
 -- (`umpire.create_unit`).
+local arg = require "olab.args"
 local util = require "olab.util"
 local actions = require "olab.actions"
 
@@ -340,7 +341,7 @@ umpire.command {
     { name = "to", type = "text", optional = true,
       help = "the N stands to become: sabots set aside before, or new ids (sk1,sk2,sk3)" },
     { name = "free", type = "flag", help = "no MOVE action (e.g. before play); AMB-30" },
-    { name = "force", type = "flag", help = "the umpire overrides the action limit (2.1.1)" },
+    arg.force("the umpire overrides the action limit (2.1.1)"),
   },
   run = function(ctx, args)
     local from, n = args.from, args.n
