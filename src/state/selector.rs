@@ -749,37 +749,22 @@ impl Filter {
 /// Case-insensitive glob with `*` and `?` (the pattern is already lowercase).
 fn glob(pattern: &[char], text: &str) -> bool {
     if text.is_ascii() && pattern.iter().all(char::is_ascii) {
-        return glob_ascii(pattern, text.as_bytes());
+        // ASCII text is matched in place, without a lowercase copy.
+        let bytes = text.as_bytes();
+        return glob_by(pattern, bytes.len(), |t| {
+            char::from(bytes[t].to_ascii_lowercase())
+        });
     }
     let text: Vec<char> = text.to_lowercase().chars().collect();
-    let (mut p, mut t) = (0, 0);
-    let (mut star, mut mark) = (None, 0);
-    while t < text.len() {
-        if p < pattern.len() && (pattern[p] == '?' || pattern[p] == text[t]) {
-            p += 1;
-            t += 1;
-        } else if p < pattern.len() && pattern[p] == '*' {
-            star = Some(p);
-            mark = t;
-            p += 1;
-        } else if let Some(s) = star {
-            p = s + 1;
-            mark += 1;
-            t = mark;
-        } else {
-            return false;
-        }
-    }
-    pattern[p..].iter().all(|&c| c == '*')
+    glob_by(pattern, text.len(), |t| text[t])
 }
 
-/// [`glob`] for ASCII text and pattern, without making a lowercase copy of the text.
-fn glob_ascii(pattern: &[char], text: &[u8]) -> bool {
+/// [`glob`] over a text of `len` characters, the `t`-th given by `at(t)`.
+fn glob_by(pattern: &[char], len: usize, at: impl Fn(usize) -> char) -> bool {
     let (mut p, mut t) = (0, 0);
     let (mut star, mut mark) = (None, 0);
-    while t < text.len() {
-        let c = char::from(text[t].to_ascii_lowercase());
-        if p < pattern.len() && (pattern[p] == '?' || pattern[p] == c) {
+    while t < len {
+        if p < pattern.len() && (pattern[p] == '?' || pattern[p] == at(t)) {
             p += 1;
             t += 1;
         } else if p < pattern.len() && pattern[p] == '*' {

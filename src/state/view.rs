@@ -270,33 +270,47 @@ impl Game {
             .filter_map(|id| self.units.get(*id))
             .map(|u| &u.command)
             .collect();
+        self.board(Some((&keep, &involved)))
+    }
+
+    /// The data of `status`: every side, command and unit on the players' board.
+    pub fn status(&self) -> Status {
+        self.board(None)
+    }
+
+    /// The board: every side, command and unit, or (with `only`) the units listed and the
+    /// commands they are in, leaving out sides and commands with none of them. Hidden units
+    /// are never on it; a side's count and strength are those of the units shown.
+    fn board(&self, only: Option<(&HashSet<&str>, &HashSet<&Id>)>) -> Status {
+        let spec = &self.schema.status;
         let sides = self
             .sides()
             .filter_map(|s| {
                 let commands: Vec<CommandStatus> = self
                     .commands_of(s)
-                    .filter(|c| involved.contains(&c.id))
+                    .filter(|c| only.is_none_or(|(_, involved)| involved.contains(&c.id)))
                     .map(|c| CommandStatus {
                         id: c.id.to_string(),
                         name: c.name.clone(),
                         units: self
                             .units_of(c)
-                            .filter(|u| keep.contains(u.id.as_str()) && !self.is_hidden(u))
+                            .filter(|u| only.is_none_or(|(keep, _)| keep.contains(u.id.as_str())))
+                            .filter(|u| !self.is_hidden(u))
                             .map(|u| self.unit_line(u))
                             .collect(),
                     })
-                    .filter(|c| !c.units.is_empty())
+                    .filter(|c| only.is_none() || !c.units.is_empty())
                     .collect();
-                if commands.is_empty() {
+                if only.is_some() && commands.is_empty() {
                     return None;
                 }
                 let lines = commands.iter().flat_map(|c| &c.units);
-                let strength = self.schema.status.strength.as_ref().map(|_| {
+                let strength = spec.strength.as_ref().map(|_| {
                     let (value, max) = lines
                         .clone()
                         .filter(|l| l.away.is_none())
                         .filter_map(|l| l.strength)
-                        .fold((0.0, 0.0), |(v, m), s| (v + s.value, m + s.max));
+                        .fold((0.0, 0.0), |(v, m), b| (v + b.value.max(0.0), m + b.max));
                     Strength { value, max }
                 });
                 Some(SideStatus {
@@ -306,58 +320,6 @@ impl Game {
                     strength,
                     commands,
                 })
-            })
-            .collect();
-        Status {
-            clock: self.clock_text(),
-            key_attrs: self.schema.status.attrs.clone(),
-            strength_attr: self.schema.status.strength.clone(),
-            sides,
-        }
-    }
-
-    /// The data of `status`.
-    pub fn status(&self) -> Status {
-        let spec = &self.schema.status;
-        let sides = self
-            .sides()
-            .map(|s| {
-                let commands: Vec<CommandStatus> = self
-                    .commands_of(s)
-                    .map(|c| CommandStatus {
-                        id: c.id.to_string(),
-                        name: c.name.clone(),
-                        units: self
-                            .units_of(c)
-                            .filter(|u| !self.is_hidden(u))
-                            .map(|u| self.unit_line(u))
-                            .collect(),
-                    })
-                    .collect();
-                let lines = commands.iter().flat_map(|c| &c.units);
-                let strength = spec.strength.as_ref().map(|_| {
-                    lines
-                        .clone()
-                        .filter(|l| l.away.is_none())
-                        .filter_map(|l| l.strength)
-                        .fold(
-                            Strength {
-                                value: 0.0,
-                                max: 0.0,
-                            },
-                            |a, b| Strength {
-                                value: a.value + b.value.max(0.0),
-                                max: a.max + b.max,
-                            },
-                        )
-                });
-                SideStatus {
-                    id: s.id.to_string(),
-                    name: s.name.clone(),
-                    unit_count: lines.count(),
-                    strength,
-                    commands,
-                }
             })
             .collect();
         Status {
