@@ -219,3 +219,28 @@ fn completion_offers_only_what_fits_the_argument() {
     let (_, offered) = s.registry.complete("option set sc", 13, &w);
     assert_eq!(offered, ["score_on_time"]);
 }
+
+#[test]
+fn set_changes_a_side_or_a_command_attribute_when_its_id_is_named_alone() {
+    let mut s = Session::new(umpire::dice::DiceBox::seeded(1));
+    s.set_rules_root(crate::common::shipped().to_path_buf());
+    for line in ["ruleset use olab", "army load examples/olab/romans.toml"] {
+        assert!(s.execute(line, None).unwrap().is_ok(), "{line}");
+    }
+    let run = |s: &mut Session, line: &str| match s.execute(line, None).unwrap() {
+        Ok(out) => umpire::engine::render::output(&out, &umpire::engine::Palette::plain()),
+        Err((_, e)) => format!("error: {e}"),
+    };
+    assert_eq!(
+        run(&mut s, "set romans cinc_rating 1"),
+        "romans cinc_rating 0 → 1"
+    );
+    assert_eq!(
+        run(&mut s, "set legate_cmd threshold 30"),
+        "legate_cmd threshold 0 → 30"
+    );
+    assert!(run(&mut s, "set romans cinc_rating 2").contains("from -1 to 1"));
+    // A unit attribute through a side still sets every unit of the side.
+    assert!(run(&mut s, "set romans sp 5").lines().count() > 1);
+    assert!(run(&mut s, "undo 3").contains("cinc_rating 1 → 0"));
+}

@@ -264,12 +264,14 @@ fn specs() -> Vec<CommandSpec> {
         Builtin {
             name: "set",
             aliases: &[],
-            summary: "set an attribute on the units selected",
+            summary: "set an attribute on the units selected, or on a side or command",
             help: "Sets one attribute on every unit the selector picks, checked against the schema\n\
                    (type, bounds, choices). Selectors: an id or unique prefix, `side:ID`,\n\
                    `command:ID`, `ATTR:GLOB` (`type:INF*`), `ATTR<N` (also <= > >= = !=),\n\
                    `marked:MARKER`, `unmarked:MARKER`, `all`; several terms must all hold.\n\
-                   One element is named `UNIT.ELEMENT` (`sq1.sq1a`, or `sq1.2` for the second).",
+                   One element is named `UNIT.ELEMENT` (`sq1.sq1a`, or `sq1.2` for the second).\n\
+                   A side's or a command's own attribute is set on it when its id is named alone\n\
+                   (`set romans cinc_rating 1`, `set left threshold 30`).",
             signature: Signature::new(vec![
                 p("units", Kind::Selector).many(),
                 p("attr", Kind::Attr),

@@ -144,8 +144,11 @@ pub fn rename(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
 
 /// `set SELECTOR ATTR VALUE`: sets one attribute on every unit selected.
 pub fn set(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
-    let ids = ids(inv, "units");
     let attr = inv.args.text("attr").unwrap_or_default();
+    let ids = match group_named(ctx, inv, attr) {
+        Some(id) => vec![id],
+        None => ids(inv, "units"),
+    };
     let text = inv.args.text("value").unwrap_or_default();
     let (attr_span, value_span) = (span_of(inv, "attr"), span_of(inv, "value"));
     let mut lines = Vec::new();
@@ -165,6 +168,21 @@ pub fn set(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
     Ok(Output::new("set")
         .field("units", json!(ids))
         .text(Text::from_plain(lines.join("\n"))))
+}
+
+/// The side or command `set` changes itself: when the units are named by one word that is a
+/// side's or a command's id, and `attr` is one of its own attributes but not a unit's
+/// (`set romans cinc_rating 2`). Otherwise `set` changes the units selected.
+fn group_named(ctx: &Context<'_>, inv: &Invocation<'_>, attr: &str) -> Option<String> {
+    let span = inv.args.get("units")?.span;
+    let word = inv.line.line.get(span.start..span.end)?.trim();
+    let game = &ctx.state.game;
+    let kind = game.kind_of(word)?;
+    let schema = game.schema();
+    (matches!(kind, Kind::Side | Kind::Command)
+        && schema.attrs(kind).contains_key(attr)
+        && !schema.attrs(Kind::Unit).contains_key(attr))
+    .then(|| word.to_string())
 }
 
 /// One unit for people: `leg1 · Legio IX (romans / left)`, its attributes, its markers.
