@@ -244,3 +244,31 @@ fn set_changes_a_side_or_a_command_attribute_when_its_id_is_named_alone() {
     assert!(run(&mut s, "set romans sp 5").lines().count() > 1);
     assert!(run(&mut s, "undo 3").contains("cinc_rating 1 → 0"));
 }
+
+#[test]
+fn ids_typed_in_capitals_as_scenario_sheets_write_them_are_found() {
+    let mut s = Session::new(DiceBox::seeded(1));
+    s.set_rules_root(shipped().to_path_buf());
+    for line in [
+        "ruleset use olab",
+        "army load examples/olab/romans.toml",
+        "army load examples/olab/britons.toml",
+        "set LEG1 sp 4",
+        "mark Leg1,LEG2 suppressed",
+        "reach ARC1 WAR7 8",
+    ] {
+        if let Err((_, e)) = s.execute(line, None).unwrap() {
+            panic!("`{line}`: {e}");
+        }
+    }
+    assert_eq!(
+        s.state.game.attr("leg1", "sp"),
+        Some(&umpire::state::Value::Int(4))
+    );
+    // A value keeps its capitals: `type=INF/U` is not an id.
+    assert!(
+        s.execute("set type=WBD off_table no", None)
+            .unwrap()
+            .is_ok()
+    );
+}

@@ -560,6 +560,9 @@ impl super::signature::Resolve for InGame<'_> {
     ) -> Result<String, (String, Option<String>)> {
         use super::signature::Kind;
         let g = self.0;
+        // Ids are lower case; scenario sheets write them in capitals (`A1`).
+        let lower = known_lower(g, word);
+        let word = lower.as_deref().unwrap_or(word);
         let found = match kind {
             Kind::Unit => g.find_unit(word).map(|u| u.id.to_string()),
             Kind::Element => g.find_element(word).map(|e| e.id.to_string()),
@@ -580,6 +583,7 @@ impl super::signature::Resolve for InGame<'_> {
         {
             return Ok(vec![e.id.to_string()]);
         }
+        let text = &ids_lowered(self.0, text);
         crate::state::Selector::parse(text)
             .and_then(|s| s.resolve_ids(self.0))
             .map(|ids| ids.into_iter().map(|i| i.to_string()).collect())
@@ -592,6 +596,8 @@ impl super::signature::Resolve for InGame<'_> {
     fn fits(&self, kind: &super::signature::Kind, word: &str) -> bool {
         use super::signature::Kind;
         let g = self.0;
+        let lower = known_lower(g, word);
+        let word = lower.as_deref().unwrap_or(word);
         match kind {
             Kind::Unit => g.unit(word).is_some(),
             Kind::Element => g.find_element(word).is_ok(),
@@ -599,6 +605,39 @@ impl super::signature::Resolve for InGame<'_> {
             _ => g.command(word).is_some(),
         }
     }
+}
+
+/// `word` in lower case, when it has capitals and only its lower-case form is an id of the
+/// game (`A1` for the unit `a1`).
+fn known_lower(g: &Game, word: &str) -> Option<String> {
+    if !word.chars().any(char::is_uppercase) || g.kind_of(word).is_some() {
+        return None;
+    }
+    let lower = word.to_lowercase();
+    let id = lower.split('.').next().unwrap_or(&lower);
+    g.kind_of(id).is_some().then_some(lower)
+}
+
+/// `text` with each id written in capitals (`A1,A2`) put in lower case; terms with an
+/// operator (`type=INF/U`, `side:Red`) are left as typed.
+fn ids_lowered<'t>(g: &Game, text: &'t str) -> std::borrow::Cow<'t, str> {
+    if !text.chars().any(char::is_uppercase) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let terms: Vec<String> = text
+        .split(' ')
+        .map(|term| {
+            if term.contains([':', '=', '<', '>', '!']) {
+                term.to_string()
+            } else {
+                term.split(',')
+                    .map(|w| known_lower(g, w).unwrap_or_else(|| w.to_string()))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            }
+        })
+        .collect();
+    std::borrow::Cow::Owned(terms.join(" "))
 }
 
 /// The umpire's die entry for one command: the time spent waiting for an answer counts
