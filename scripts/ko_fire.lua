@@ -30,10 +30,15 @@ M.ROWS = { "at_rifle", "rpg", "torsion_ml", "atgw", "aagw", "bl_to79", "bl_80_13
 -- The range bands of the foot anti-tank rows (8.8.2; AMB-11c): outside them, no KO attempt.
 M.BANDS = { at_rifle = 2, rpg = 4 }
 
+-- Guided weapons have KO rows of their own, whoever fires them: a SKI/S team with an ATGW or
+-- AAGW (weapon=atgw|aagw) uses that row, not the SKI/S line of the RPG row.
+M.GUIDED = { atgw = true, aagw = true }
+
 -- The KO row for a firer: `as` (the umpire's choice: foot AT weapons, rocket ART's best
--- equivalent), SKI/S at any range, else the row of the weapon fired.
+-- equivalent), a guided weapon's own row, SKI/S at any range, else the row of the weapon fired.
 function M.row(firer, weapon, as)
   if as then return as, "named with `as`" end
+  if M.GUIDED[weapon] then return weapon, "weapon " .. weapon end
   if firer.type == "SKI/S" then return "rpg", "SKI/S at any range" end
   local r = M.ROW_OF_WEAPON[weapon]
   if not r then
@@ -43,9 +48,10 @@ function M.row(firer, weapon, as)
   return r, "weapon " .. weapon
 end
 
--- The KO table column for a target, or nil with the reason it cannot be knocked out.
+-- The KO table column for a target, or nil with the reason it cannot be knocked out. A stand
+-- protected as a TNK (the Wespe, 2.2.4) takes the column of its armour.
 function M.column(t)
-  if t.type == "TNK" then
+  if util.protected_type(t) == "TNK" then
     if t.armour == "none" then return "soft" end
     return t.armour
   end

@@ -160,8 +160,24 @@ local function take(u, hp, reason)
   end
 end
 
+-- Whether `u` can recoil 3" straight away from `from` (6.7, 4.3): only the umpire sees the
+-- table, so the rules ask when a recoil is due. `blocked` (or `attacker_blocked`) typed with
+-- the command answers in advance.
+local function recoil_blocked(u, from)
+  local answer = umpire.ask {
+    question = string.format("%s must recoil 3\" straight away from %s: is its path clear? " ..
+      "(blocked: friends that are not SKI, impassable ground or the table edge; 6.7, 4.3)",
+      u.name, from.name),
+    choices = { "recoils", "blocked" },
+    default = "recoils",
+    context = "close combat · recoil 6.7",
+  }
+  return answer == "blocked"
+end
+
 -- 6.7 for one stand: `before` is its SP before the exchange (a square's two stands together),
--- `from` the enemy it recoils from, `blocked` whether a 3" recoil is impossible.
+-- `from` the enemy it recoils from, `blocked` whether a 3" recoil is known to be impossible
+-- (else the umpire is asked).
 local function result(u, hp, before, from, blocked)
   if hp <= 0 then return u.name .. " takes no HP" end
   take(u, hp, string.format("%d HP in close combat (6.5)", hp))
@@ -179,6 +195,7 @@ local function result(u, hp, before, from, blocked)
     blocked = true
     print(string.format("%s is in %s and cannot recoil 3\" (6.6, 6.7)", u.name, u.formation))
   end
+  if not blocked then blocked = recoil_blocked(u, from) end
   if blocked then
     local p = u.formation == "square" and util.partner(u) or nil
     for _, x in ipairs({ u, p }) do

@@ -62,6 +62,7 @@ end
 -- every step to check `c`. Returns the allowance in inches, or raises the reason the move
 -- is not allowed.
 function M.allowance(c, u, m)
+  u = util.as_protected(u) -- a stand protected as a TNK moves as one (2.2.4)
   local key = table4(u, m)
   local row = moves(key)
   if u.type == "AIR" then
@@ -80,12 +81,17 @@ function M.allowance(c, u, m)
     return 2, 0
   end
   local base
+  local label, rule = key, "Table 4"
+  local own = util.own_type(u)
+  if own then
+    label, rule = key .. " (" .. own .. " moving as the TNK it is protected as)", "Table 4, 2.2.4"
+  end
   if type(row) == "table" then
     base = m.charge and row.charge or row.move
-    c:add(base, key .. (m.charge and " charging" or ""), "Table 4")
+    c:add(base, label .. (m.charge and " charging" or ""), rule)
   else
     base = row
-    c:add(base, key, "Table 4")
+    c:add(base, label, rule)
   end
   if key == "TPT animal" and u.type == "ART" and u.horse_artillery then
     c:add(moves("horse artillery TPT"), "horse artillery", "2.2.4")
@@ -218,6 +224,7 @@ end
 
 -- Works out and judges a move; returns the allowance, the cost and a verdict line.
 local function judge(ctx, title, u, m)
+  u = util.as_protected(u) -- the Wespe moves as the TNK it is (2.2.4)
   if m.inside and not m.terrain then
     umpire.fail("INSIDE needs the ground it is in, e.g. `woods 2` (Table 5)")
   end
@@ -318,6 +325,8 @@ umpire.command {
     { name = "target", type = "unit", help = "the stand charged" },
     { name = "distance", type = "number", help = "inches from the charger to the target" },
     arg.arc("arc", "the target's arc the charger will contact (default front)"),
+    { name = "about", type = "flag",
+      help = "the charger would first turn about (180°): refused, a charge turns at most 90° (4.4)" },
   }),
   run = function(ctx, args)
     local u, target = args.unit, args.target
@@ -334,9 +343,19 @@ umpire.command {
     if util.rhu(args.distance) < 2 then
       umpire.fail("a charge is a straight move of at least 2\" (4.4); from closer, advance with `move`")
     end
+    -- 4.4: one turn, at the very start, and only to a facing adjacent to the present one.
+    if args.about then
+      if not args.force then
+        umpire.fail(u.name .. " would turn about before charging: a charge may turn only once, " ..
+          "at its start, to an adjacent facing (90°, 4.4); turn with `move " .. u.id .. " turn` " ..
+          "and charge later, or add `force` to override")
+      end
+      print("(umpire override) " .. u.name .. " turns about before charging; 4.4 allows 90° at most")
+    end
     local m = {}
     for k, v in pairs(args) do m[k] = v end
     m.charge = true
+    if args.about then m.turn = true end
     check_turn(u, m)
     judge(ctx, "Charge 4.4: " .. u.name .. " at " .. target.name, u, m)
     if not args.plan then remind_activation(u); record_turn(u, m) end

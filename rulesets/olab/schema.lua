@@ -34,6 +34,9 @@ return {
     weapon2 = { type = "text", default = "", doc = "a second weapon class, if any" },
     weapon_vs_tnk = { type = "text", default = "",
       doc = "weapon class used against TNK targets, e.g. a Firefly's 17pdr as an 88 mm (2.2.4)" },
+    protected_as = { type = "choice", values = { "none", "TNK" }, default = "none",
+      doc = "a stand protected as another type, e.g. the Wespe: ART protected as a TNK of its " ..
+        "`armour`, moving as one of its `speed` (2.2.4)" },
     horse_artillery = { type = "flag", default = false,
       doc = "horse artillery: its TPT moves 4\" more, its ART fires 6\" shorter (2.2.4)" },
     mortar = { type = "flag", default = false,

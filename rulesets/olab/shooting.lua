@@ -42,7 +42,7 @@ local function is_tnk(u) return u.type == "TNK" end
 -- TNK (the Firefly, 2.2.4), else its `weapon`, else the default for its type.
 function M.weapon_of(u, target, chosen)
   if chosen then return chosen end
-  if target and is_tnk(target) and u.weapon_vs_tnk ~= "" then return u.weapon_vs_tnk end
+  if target and util.protected_type(target) == "TNK" and u.weapon_vs_tnk ~= "" then return u.weapon_vs_tnk end
   local w = u.weapon
   if w == "" then w = DEFAULT_WEAPON[u.type] or DEFAULT_WEAPON[util.main_type(u.type)] end
   if not w then
@@ -101,7 +101,7 @@ umpire.option {
 
 -- The Table 7 weapon row for one shot (AMB-15: one row, the weapon actually fired), or nil.
 function M.weapon_row(firer, w, target, spec)
-  if w == "atgw" and target.type == "TNK" then return "guided" end
+  if w == "atgw" and util.protected_type(target) == "TNK" then return "guided" end
   if w == "aagw" and target.type == "AIR" then return "guided" end
   if w == "ml_smoothbore" and spec.canister then return "canister" end
   if ART_ROWS[w] then return w end
@@ -146,7 +146,7 @@ function M.validate(spec)
   for _, t in ipairs(spec.targets) do
     if t.side == f.side then refuse(t.name .. " is on " .. util.poss(f.name) .. " own side") end
     if util.off_table(t) then umpire.fail(t.name .. " is not on the table (" .. t.off_table .. ")") end
-    if NO_VS_ARMOUR[spec.weapon] and is_tnk(t) then
+    if NO_VS_ARMOUR[spec.weapon] and util.protected_type(t) == "TNK" then
       refuse(spec.weapon .. " cannot hurt armour like " .. t.name .. " (5.2.1)")
     end
   end
@@ -205,9 +205,15 @@ local function table8(c, f, t, w, spec)
     c:add(row("fire_deductions", "firer_ski"), spec.as_ski and "firer shoots as " .. spec.as_ski or
       "firer is SKI", "Table 8")
   end
-  if (t.type == "TNK" or t.type == "AIR") and t.armour ~= "none" then
-    c:add(row("fire_deductions", t.armour), "target " .. t.armour .. "-armour " .. t.type,
-      t.type == "AIR" and "Table 8, AMB-38" or "Table 8")
+  local tt = util.protected_type(t)
+  if (tt == "TNK" or tt == "AIR") and t.armour ~= "none" then
+    if tt ~= t.type then
+      c:add(row("fire_deductions", t.armour), "target " .. t.type .. " protected as a " ..
+        t.armour .. "-armour " .. tt, "Table 8, 2.2.4")
+    else
+      c:add(row("fire_deductions", t.armour), "target " .. t.armour .. "-armour " .. t.type,
+        t.type == "AIR" and "Table 8, AMB-38" or "Table 8")
+    end
   end
   if t.type == "INF/A" and (SOFT[w] or spec.superior_tech) then
     c:add(row("fire_deductions", "infa_soft_weapon"),

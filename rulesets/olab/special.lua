@@ -6,6 +6,8 @@ local util = require "olab.util"
 local actions = require "olab.actions"
 local shooting = require "olab.shooting"
 
+local M = {}
+
 
 -- What each kind of ordnance fires as (5.2.1, 5.1): the Table 7 row, whether it is Indirect,
 -- whether it uses up an item of the warload, and its range rule.
@@ -116,9 +118,7 @@ umpire.command {
     store.air_pass = pass
     if not a.loiter and a.air ~= "creature" and not util.off_table(a) then
       a:set("off_table", "air_away", "one pass made: leaves to re-arm (8.3)")
-      local away = store.air_away or {}
-      away[a.id] = util.round()
-      store.air_away = away
+      M.record_departure(a.id)
       out = out .. "\n" .. a.name .. " leaves to re-arm; it may try to return from round " ..
         (util.round() + 10) .. " (`airreturn`, 8.3)"
     end
@@ -166,19 +166,67 @@ umpire.command {
   end,
 }
 
+-- 8.3: the round each AIR left the table to re-arm (`store.air_away`), however it left: by
+-- `strike`, or by the umpire's `set ID off_table air_away` or an `add unit … off_table=air_away`
+-- (their `pre_` events). `airreturn` counts the ten rounds from it.
+function M.record_departure(id)
+  local away = store.air_away or {}
+  away[id] = util.round()
+  store.air_away = away
+end
+
+-- The ids a built-in `set`/`add unit` line puts away (`off_table` to `air_away`), from its words.
+local function departures(words, first)
+  local away = false
+  for i = first + 1, #words do
+    local w = words[i]
+    if w == "off_table=air_away" or (w == "off_table" and words[i + 1] == "air_away") then away = true end
+  end
+  if not away then return {} end
+  local ids = {}
+  for id in tostring(words[first] or ""):gmatch("[^,]+") do ids[#ids + 1] = id end
+  return ids
+end
+
+umpire.on("pre_set", function(ev)
+  for _, id in ipairs(departures(ev.words, 1)) do
+    local u = umpire.unit(id)
+    if u and u.off_table ~= "air_away" then M.record_departure(id) end
+  end
+end)
+umpire.on("pre_add", function(ev)
+  -- `add unit COMMAND ID NAME … off_table=air_away`
+  if ev.words[1] == "unit" then
+    for _, id in ipairs(departures(ev.words, 3)) do M.record_departure(id) end
+  end
+end)
+
 -- 8.3: a strike AIR that left may return after ten rounds, on a 6 (AMB-46).
 umpire.command {
   name = "airreturn",
   help = "a strike AIR that left to re-arm rolls to return: from ten rounds after it left, " ..
     "on a D6 of 6 (8.3, AMB-46)",
-  args = { { name = "air", type = "unit", help = "the AIR stand away re-arming" } },
+  args = {
+    { name = "air", type = "unit", help = "the AIR stand away re-arming" },
+    arg.force("the umpire lets it roll although ten rounds have not passed, or its departure is unknown"),
+  },
   run = function(ctx, args)
     local a = args.air
     if a.off_table ~= "air_away" then umpire.fail(a.name .. " is not away re-arming (8.3)") end
-    local left = (store.air_away or {})[a.id] or 0
-    if util.round() < left + 10 then
-      umpire.fail(string.format("%s left in round %d: it may try from round %d (8.3)", a.name, left,
-        left + 10))
+    local left = (store.air_away or {})[a.id]
+    if not left then
+      if not args.force then
+        umpire.fail(string.format("%s's departure round is not known (8.3): add `force` to roll " ..
+          "anyway", a.name))
+      end
+      print("(umpire override) " .. a.name .. "'s departure round is not known (8.3)")
+    elseif util.round() < left + 10 then
+      if not args.force then
+        umpire.fail(string.format("%s left in round %d: it may try from round %d (8.3); add " ..
+          "`force` to override", a.name, left, left + 10))
+      end
+      print(string.format("(umpire override) %s left in round %d: it could try from round %d (8.3)",
+        a.name, left, left + 10))
     end
     local c = ctx:check("AIR return 8.3: " .. a.name)
     c:roll("1d6", "return D6", "8.3", a)
@@ -286,3 +334,5 @@ umpire.command {
     return table.concat(out, "\n")
   end,
 }
+
+return M

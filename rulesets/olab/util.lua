@@ -156,6 +156,33 @@ function M.round() return umpire.clock().round end
 -- Stand types that may never charge (4.4); they may still advance into contact.
 M.NO_CHARGE = { PKE = true, TNK = true, ["SKI/S"] = true, ARC = true, TPT = true, ART = true }
 
+-- The type a stand is protected as when shot at, knocked out or moved (2.2.4): the Wespe is
+-- ART protected as a light-armour TNK and moves as a medium-speed TNK. Its own type otherwise.
+function M.protected_type(u)
+  local p = u.protected_as
+  if p and p ~= "none" and p ~= "" then return p end
+  return u.type
+end
+
+-- `u` seen as the vehicle it is protected as (2.2.4): the same stand, with `type` replaced,
+-- for the movement rules. Methods still act on the stand itself.
+function M.as_protected(u)
+  local p = M.protected_type(u)
+  if p == u.type then return u end
+  return setmetatable({ type = p, own_type = u.type }, {
+    __index = function(_, k)
+      local v = u[k]
+      if type(v) == "function" then return function(_, ...) return v(u, ...) end end
+      return v
+    end,
+  })
+end
+
+-- The stand's own type when `u` is its protected view (`as_protected`), else nil.
+function M.own_type(u)
+  return type(u) == "table" and rawget(u, "own_type") or nil
+end
+
 -- A motor vehicle: TNK, or motor or jeep transport (Table 5 roads, 6.5 PKE +3).
 function M.is_motor(u)
   return u.type == "TNK" or (u.type == "TPT" and (u.transport == "motor" or u.transport == "jeep"))

@@ -143,3 +143,37 @@ test("fortification sections: field on the medium column, stone on the super col
   s:dice(6, 4)
   contains(s:run("kofort gun stone 30"), "the section stands (AMB-11f)")
 end)
+
+test("a SKI/S team with an ATGW or AAGW uses its weapon's row, not the RPG row (8.8.2)", function()
+  local s = game({ "r1 atgw ATGW team type=SKI/S sp=6 sp_start=6 weapon=atgw", T34,
+    "r1 sam SAM team type=SKI/S sp=6 sp_start=6 weapon=aagw",
+    "b1 stuka Stuka type=AIR air=fixed sp=4 sp_start=4" })
+  s:dice(6, 3)                                            -- 6+6+4-2-3 = 11, a quarter 3; KO 3+1
+  local out = s:run("ko atgw t34 20")
+  contains(out, "+4  atgw (guided) (Table 7)")
+  contains(out, "row atgw (weapon atgw), column medium: 4+ needed")
+  contains(out, "+1  guided weapon (8.8.2)")
+  contains(out, "4+ needed: knocked out, no save")
+  s:dice(6, 2)
+  local air = s:run("ko sam stuka 6")
+  contains(air, "row aagw (weapon aagw), column soft: 2+ needed")
+  contains(air, "knocked out")
+  -- without a guided weapon a SKI/S stays on the RPG row, at any range
+  s:run("add unit r1 hmg HMG type=SKI/S sp=6 sp_start=6")
+  s:run("add unit b1 lt Light type=TNK armour=light speed=fast sp=5 sp_start=5")
+  s:dice(6, 6)
+  contains(s:run("ko hmg lt 20"), "row rpg (SKI/S at any range), column light: 3+ needed")
+end)
+
+test("a stand protected as a TNK (the Wespe, 2.2.4) is knocked out on its armour's column", function()
+  local s = game({ TIGER,
+    "b1 wespe Wespe type=ART sp=5 sp_start=5 weapon=bl_80_130 protected_as=TNK armour=light speed=medium",
+    "b1 gun Gun type=ART sp=5 sp_start=5 weapon=bl_to79" })
+  s:dice(4, 2)                                            -- 4+9+4-2 = 15, a quarter 4; KO 2
+  local out = s:run("ko tiger wespe 30")
+  contains(out, "-2  target ART protected as a light-armour TNK (Table 8, 2.2.4)")
+  contains(out, "row bl_80_130 (weapon bl_80_130), column light: 2+ needed")
+  contains(out, "knocked out, no save")
+  eq(s:get("wespe", "off_table"), "eliminated")
+  contains(s:fails("ko tiger gun 30 force"), "ART stands are not vehicles")
+end)

@@ -363,3 +363,50 @@ test("the winner's follow-up is offered only by a stand still there (6.7)", func
   ok(not out:find("Warband [wbd] may follow up", 1, true), out)
   contains(out, "Warband [wbd] takes 12 HP and is eliminated (7.4)")
 end)
+
+-- Recoil paths (6.7, 4.3): the rules ask whether a due recoil is possible --------------------
+
+test("a due recoil is asked: answered blocked, the WBD is eliminated (6.7)", function()
+  for _, variant in ipairs({ "pn", "2e" }) do
+    local opts = variant == "2e" and { ruleset = "olab", variant = "2e" } or nil
+    local s = game({ "r1 legio Legionaries type=INF/A sp=7 sp_start=7",
+      "b1 wbd Warband type=WBD sp=5 sp_start=5" }, opts)
+    s:dice(2, 4, 4, 1, 6, 6)                              -- 3 HP to the WBD: a recoil in both editions
+    s:answers("blocked")
+    local out = s:run("cc legio wbd")
+    contains(out, "Warband [wbd] must recoil 3\" straight away from Legionaries [legio]: is its path clear?")
+    contains(out, "blocked")
+    contains(out, "cannot recoil: eliminated (6.7)")
+    eq(s:get("wbd", "off_table"), "eliminated")
+  end
+end)
+
+test("a due recoil answered `recoils` (the default) moves the stand back 3\" (6.7)", function()
+  local s = game({ "r1 legio Legionaries type=INF/A sp=7 sp_start=7",
+    "b1 wbd Warband type=WBD sp=5 sp_start=5" })
+  s:dice(2, 4, 4, 1, 6, 6)
+  s:answers("recoils")
+  local out = s:run("cc legio wbd")
+  contains(out, "recoils 3\" straight away from Legionaries [legio] (6.7)")
+  eq(s:get("wbd", "sp"), 2)
+end)
+
+test("`blocked` and `attacker_blocked` answer in advance: nothing is asked (6.7)", function()
+  local s = game({ "r1 a A type=INF/U sp=4 sp_start=4", "b1 d D type=INF/U sp=4 sp_start=4" })
+  s:dice(1, 1, 3, 1, 1, 3)                                -- both take 3 of 4: a recoil each
+  s:answers("recoils", "recoils")                           -- would be wrong if they were asked
+  local out = s:run("cc a d blocked attacker_blocked")
+  ok(not out:find("is its path clear", 1, true), "no question when the words answer it")
+  eq(s:get("d", "off_table"), "eliminated")
+  eq(s:get("a", "off_table"), "eliminated")
+end)
+
+test("the attacker's recoil is asked too, after the defender's (6.7)", function()
+  local s = game({ "r1 a A type=INF/U sp=4 sp_start=4", "b1 d D type=INF/U sp=4 sp_start=4" })
+  s:dice(1, 6, 6, 1, 1, 3)                                -- only the attacker takes HP: 3 of 4
+  s:answers("blocked")
+  local out = s:run("cc a d")
+  contains(out, "A [a] must recoil 3\" straight away from D [d]")
+  eq(s:get("a", "off_table"), "eliminated")
+  eq(s:get("d", "sp"), 4)
+end)

@@ -282,3 +282,20 @@ test("a move longer than allowed is refused, naming `force`; `force` lets the um
   contains(s:run("move inf 9 force"), "9\" moved: more than allowed, by the umpire's `force`")
   ok(s:has("inf", "moved"))
 end)
+
+test("a charge may turn 90° at its start, never about-face (4.4); `force` overrides", function()
+  for _, variant in ipairs({ "pn", "2e" }) do
+    local s = game(variant == "2e" and { ruleset = "olab", variant = "2e" } or nil)
+    s:run("add unit rc cav Cav type=CAV/U")
+    s:run("add unit bc foe Foe type=INF/U")
+    local why = s:fails("charge cav foe 8 about")
+    contains(why, "a charge may turn only once, at its start, to an adjacent facing (90°, 4.4)")
+    contains(why, "add `force` to override")
+    ok(not s:has("cav", "charging"), "the refused charge leaves no marker")
+    contains(s:run("charge cav foe 8 turn plan"), "charges Foe")   -- a 90° turn is allowed
+    local out = s:run("charge cav foe 8 about force")
+    contains(out, "(umpire override) Cav [cav] turns about before charging")
+    ok(s:has("cav", "charging"))
+    ok(s:has("cav", "turned"), "the about-face is its change of facing")
+  end
+end)

@@ -390,3 +390,37 @@ test("reach: may it shoot from here, without rolling or using an action (5.1, Ta
   eq(out, "no: bow cannot hurt armour like Sherman [sherman] (5.2.1)")   -- the refusal alone, no traceback
   ok(not s:has("tiger", "shot"), "no action used")
 end)
+
+-- "Protected as" (2.2.4): the Wespe is ART that fires as ART and is shot at as a TNK.
+local WESPE = "b1 wespe Wespe type=ART sp=5 sp_start=5 weapon=bl_80_130 protected_as=TNK armour=light speed=medium"
+
+test("Wespe: ART protected as a light-armour TNK takes Table 8's -2 and fires as full ART (2.2.4)", function()
+  for _, variant in ipairs({ "pn", "2e" }) do
+    local opts = variant == "2e" and { ruleset = "olab", variant = "2e" } or nil
+    local s = game({ TIGER, WESPE, "r1 foot Foot type=INF/U sp=4 sp_start=4" }, opts)
+    s:dice(1, 6, 6)                                     -- 1 + 9 + 3 - 2 = 11, saved by 12
+    local out = s:run("shoot tiger wespe 40")
+    contains(out, "-2  target ART protected as a light-armour TNK (Table 8, 2.2.4)")
+    -- the Wespe itself shoots as 105 mm ART: full +4, the ART's 70" range
+    s:dice(3, 1, 1)
+    local back = s:run("shoot wespe foot 70")
+    contains(back, "+4  bl_80_130 (Table 7)")
+    contains(back, "bl_80_130 reaches 70\"")
+  end
+end)
+
+test("Wespe: muskets cannot hurt it and an ATGW is guided against it, as against any TNK (2.2.4)", function()
+  local s = game({ WESPE, "r1 msk Muskets type=MSK sp=4 sp_start=4",
+    "r1 at ATGW type=SKI/S sp=3 sp_start=3 weapon=atgw" })
+  contains(s:fails("shoot msk wespe 6"), "cannot hurt armour like Wespe [wespe] (5.2.1)")
+  s:dice(1, 6, 6)
+  contains(s:run("shoot at wespe 20"), "+4  atgw (guided) (Table 7)")
+end)
+
+test("Wespe: moves as a medium-speed TNK, not as manhandled ART (2.2.4)", function()
+  local s = game({ WESPE })
+  local out = s:run("move wespe plan")
+  contains(out, "TNK medium (ART moving as the TNK it is protected as) (Table 4, 2.2.4)")
+  contains(out, "10\"")
+  contains(s:run("move wespe road plan"), "(TNK/motor)")
+end)

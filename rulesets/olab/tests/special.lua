@@ -190,3 +190,28 @@ test("2e: paratroops out of command may not shoot until back in range (2e 8.5)",
   s:run("unmark p1 out_of_command")
   s:run("shoot p1 t 10")
 end)
+
+test("a departure by `set … off_table air_away` is recorded too: no early return (8.3)", function()
+  local s = game({ STUKA, FOOT })
+  next_round(s)
+  next_round(s)                                           -- round 3
+  s:run("set stuka off_table air_away")
+  contains(s:fails("airreturn stuka"), "Stuka [stuka] left in round 3: it may try from round 13 (8.3)")
+  contains(s:fails("airreturn stuka"), "add `force` to override")
+  for _ = 1, 9 do next_round(s) end                       -- round 12
+  contains(s:fails("airreturn stuka"), "from round 13")
+  next_round(s)
+  s:dice(6)
+  contains(s:run("airreturn stuka"), "Stuka [stuka] returns")
+end)
+
+test("an AIR added away is counted from the round it was added; `force` rolls early (8.3)", function()
+  local s = game({ FOOT })
+  next_round(s)
+  s:run("add unit r1 hurri Hurricane type=AIR air=fixed sp=4 sp_start=4 off_table=air_away")
+  contains(s:fails("airreturn hurri"), "left in round 2: it may try from round 12")
+  s:dice(6)
+  local out = s:run("airreturn hurri force")
+  contains(out, "(umpire override) Hurricane [hurri] left in round 2")
+  contains(out, "returns")
+end)
