@@ -29,7 +29,7 @@ pub struct Answered {
     pub question: String,
     /// The answer: one of the choices.
     pub answer: String,
-    /// Whether the default was taken without asking (nobody to ask).
+    /// Whether the default was taken: nobody could be asked, or no answer was given.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub by_default: bool,
 }

@@ -118,7 +118,7 @@ pub fn add_call(mut out: Output, call: &CallOutput) -> Output {
                 .push(
                     Style::Dim,
                     if a.by_default {
-                        " (the default: nobody to ask)"
+                        " (the default: no answer given)"
                     } else {
                         ""
                     },
