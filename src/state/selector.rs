@@ -216,7 +216,7 @@ impl Selector {
 
     /// How many units the selector picks in `game` (none is 0, not an error); names are
     /// checked as [`Selector::resolve`] checks them. A selector without names is answered
-    /// from what the game keeps (see [`Selections`](super::selections)): testing every unit
+    /// from what the game keeps (see `state/selections.rs`): testing every unit
     /// only the first time it is asked.
     pub fn count(&self, game: &Game) -> Result<usize, StateError> {
         if self.names_units() {
