@@ -1,6 +1,8 @@
 //! The game as scripts see it during a command or an event: unit handles
 //! (`umpire.unit`, `umpire.units`, unit arguments), their attributes and markers, counts of
-//! units, changes with a reason, the clock, and each script's `store`.
+//! units, changes with a reason; and the dispatcher of every world operation, handing the
+//! clock to `api/clock.rs`, each script's `store` to `api/store.rs` and elements to
+//! `elements.rs`.
 //!
 //! The shell lends the host a [`World`] for one call: the game, and the list its changes are
 //! noted in (the shell's pending transaction, so that an error anywhere rolls every change
@@ -16,9 +18,11 @@
 
 use std::ops::Deref;
 
-use mlua::{Lua, LuaSerdeExt, MultiValue, Table, Value};
+use mlua::{Function, Lua, MultiValue, Table, Value};
 
-use super::host::{intern, op};
+use super::api::output::{add_output, check_text};
+use super::api::values::{intern, state_to_lua};
+use super::host::op;
 pub use crate::state::Note;
 use crate::state::{AttrType, Change, Expiry, Game, Kind, Selector};
 
@@ -48,7 +52,7 @@ fn reason(lua: &Lua, v: Value, what: &str) -> mlua::Result<String> {
     match v {
         Value::String(s) if !s.to_str()?.trim().is_empty() => {
             let text = s.to_str()?.to_string();
-            super::host::check_text(lua, &text, &format!("the reason for {what}"))?;
+            check_text(lua, &text, &format!("the reason for {what}"))?;
             Ok(text)
         }
         _ => Err(runtime(format!(
@@ -105,7 +109,7 @@ fn note(
 ) -> mlua::Result<Value> {
     let change = c.to_string();
     changes.push(c);
-    super::host::add_output(lua, change.len() + reason.len() + 8)?;
+    add_output(lua, change.len() + reason.len() + 8)?;
     notes.push(Note { change, reason });
     Ok(Value::Nil)
 }
@@ -177,7 +181,7 @@ fn read(lua: &Lua, game: &Game, id: &str, key: &str) -> mlua::Result<Value> {
             match (v, &decl.ty) {
                 // The few values a choice allows are made once per host.
                 (crate::state::Value::Text(s), AttrType::Choice { .. }) => intern(lua, s)?,
-                _ => super::host::state_to_lua(lua, v)?,
+                _ => state_to_lua(lua, v)?,
             }
         }
     })
@@ -338,55 +342,9 @@ pub(crate) fn op(
             note(lua, world.changes, notes, change, why)?;
             one(fired)
         }
-        op::CLOCK => {
-            let pos = game.clock().pos;
-            let (phase, side) = match game.step() {
-                Some(step) => (
-                    match step.phase {
-                        Some(p) => intern(lua, &p)?,
-                        None => Value::Nil,
-                    },
-                    match step.side {
-                        Some(s) => intern(lua, s.as_str())?,
-                        None => Value::Nil,
-                    },
-                ),
-                None => (Value::Nil, Value::Nil),
-            };
-            Ok(MultiValue::from_vec(vec![
-                Value::Integer(i64::from(pos.round)),
-                phase,
-                side,
-                Value::String(lua.create_string(game.clock_text())?),
-            ]))
-        }
-        op::STORE_GET => {
-            let script = text(&a, "a script name")?;
-            let key = text(&b, "a store key")?;
-            one(match game.stored(&script, &key) {
-                Some(v) => lua.to_value(v)?,
-                None => Value::Nil,
-            })
-        }
-        op::STORE_SET => {
-            let script = text(&a, "a script name")?.to_string();
-            let key = text(&b, "a store key")?.to_string();
-            super::host::check_text(lua, &key, "a store key")?;
-            let value = match c {
-                Value::Nil => None,
-                v => Some(stored_value(lua, &script, &key, &v)?),
-            };
-            let change = store_set(lua, game, &script, &key, value)?;
-            world.changes.push(change);
-            one(Value::Nil)
-        }
-        op::STORE_KEYS => {
-            let script = text(&a, "a script name")?;
-            game.store_of(&script)
-                .into_iter()
-                .flat_map(|m| m.keys())
-                .map(|k| Ok(Value::String(lua.create_string(k)?)))
-                .collect()
+        op::CLOCK => crate::script::api::clock::read(lua, game),
+        op::STORE_GET | op::STORE_SET | op::STORE_KEYS => {
+            crate::script::api::store::run(lua, world, op, [a, b, c])
         }
         ELEMENT | ELEMENTS | CREATE_UNIT | ADD_ELEMENT | REMOVE | MOVE => {
             super::elements::op(lua, world, notes, op, [a, b, c, d])
@@ -424,7 +382,7 @@ fn at_once_events(lua: &Lua, game: &Game, change: &Change) -> mlua::Result<Value
             match v {
                 super::ArgValue::Value(v) => {
                     e.raw_push(0)?;
-                    e.raw_push(super::host::state_to_lua(lua, &v)?)?;
+                    e.raw_push(state_to_lua(lua, &v)?)?;
                 }
                 super::ArgValue::Unit(id) => {
                     e.raw_push(1)?;
@@ -440,87 +398,43 @@ fn at_once_events(lua: &Lua, game: &Game, change: &Change) -> mlua::Result<Value
     Ok(Value::Table(out))
 }
 
-/// `v` as the JSON to keep under `store.KEY` of `script`: plain data no bigger than the
-/// `store` limit.
-fn stored_value(
+/// Installs the unit API from [`UNIT`] into `umpire` (`unit`, `units`, `count`, `sides`,
+/// `clock`, `side`, `group`, `element`, `create_unit`); returns what the rest of the host
+/// needs of it: `handle(id)` (a unit's handle), `id_of(handle)` and `store(script)` (a
+/// script's store). `host` is the host's private table (the running call's function at
+/// `host[1]`), `ops` the operation numbers by name and `kit` the sandbox's toolkit.
+pub(crate) fn install(
     lua: &Lua,
-    script: &str,
-    key: &str,
-    v: &Value,
-) -> mlua::Result<(serde_json::Value, usize)> {
-    let cap = super::host::budgets(lua).store;
-    super::data::to_json(lua, v, cap).map_err(|e| match e {
-        super::data::DataError::Budget(e) => e,
-        super::data::DataError::TooBig(_) => runtime(format!(
-            "store.{key}: this value takes more than the {} the store of `{script}` may hold (the `store` limit; a club can raise it with `--limit store=128MiB`)",
-            super::data::shown_bytes(cap)
-        )),
-        e => runtime(format!("store.{key}: {e}")),
-    })
-}
-
-/// Sets `store.KEY` of `script` to `value` (`None` removes it; a value comes with about the
-/// bytes it takes), if the store then holds at most the `store` limit and this call has
-/// written at most as much into it.
-fn store_set(
-    lua: &Lua,
-    game: &mut Game,
-    script: &str,
-    key: &str,
-    value: Option<(serde_json::Value, usize)>,
-) -> mlua::Result<Change> {
-    use super::data::{json_size, shown_bytes};
-    let cap = super::host::budgets(lua).store;
-    let entry = |v: &serde_json::Value| key.len() + 4 + json_size(v);
-    let known = lua
-        .app_data_ref::<super::host::HostData>()
-        .and_then(|d| d.held.stores.get(script).copied());
-    // The store's size is worked out the first time a call touches it, then kept up to date.
-    let size = match known {
-        Some(n) => n,
-        None => game.store_of(script).map_or(0, |m| {
-            m.iter().map(|(k, v)| k.len() + 4 + json_size(v)).sum()
-        }),
-    };
-    let old = game.stored(script, key).map_or(0, entry);
-    let new = value.as_ref().map_or(0, |(_, n)| key.len() + 4 + n);
-    let after = size - old.min(size) + new;
-    let written = lua
-        .app_data_ref::<super::host::HostData>()
-        .map_or(0, |d| d.held.written.get(script).copied().unwrap_or(0))
-        + new;
-    if after > cap {
-        return Err(runtime(format!(
-            "store.{key}: the store of `{script}` would hold {after} bytes, more than its {} (the `store` limit; a club can raise it with `--limit store=128MiB`)",
-            shown_bytes(cap)
-        )));
-    }
-    if written > cap {
-        return Err(runtime(format!(
-            "store.{key}: this command has written {written} bytes into the store of `{script}`, more than the {} one command may write (the `store` limit)",
-            shown_bytes(cap)
-        )));
-    }
-    let c = game
-        .set_stored(script, key, value.map(|(v, _)| v))
-        .map_err(runtime)?;
-    if let Some(mut d) = lua.app_data_mut::<super::host::HostData>() {
-        d.held.stores.insert(script.to_string(), after);
-        d.held.written.insert(script.to_string(), written);
-    }
-    Ok(c)
-}
-
-/// Builds the unit API from [`UNIT`]: returns the table of functions the host installs
-/// (`unit`, `units`, `count`, `sides`, `clock`, `side`, `group`, `handle`, `id_of`, `store`).
-/// `host` is the host's private table (the running call's function at `host[1]`), `ops` the
-/// operation numbers by name and `kit` the sandbox's toolkit.
-pub(crate) fn build(lua: &Lua, host: &Table, ops: &Table, kit: &Table) -> mlua::Result<Table> {
+    umpire: &Table,
+    host: &Table,
+    ops: &Table,
+    kit: &Table,
+) -> mlua::Result<(Function, Function, Function)> {
     for (name, n) in ELEMENT_OPS {
         ops.raw_set(*name, *n)?;
     }
-    super::sandbox::trusted(lua, "umpire units", UNIT)?.call((host, ops, kit.clone()))
+    let units: Table =
+        super::sandbox::trusted(lua, "umpire units", UNIT)?.call((host, ops, kit.clone()))?;
+    for name in [
+        "unit",
+        "units",
+        "count",
+        "sides",
+        "clock",
+        "side",
+        "group",
+        "element",
+        "create_unit",
+    ] {
+        umpire.set(name, units.get::<Function>(name)?)?;
+    }
+    Ok((
+        units.get("handle")?,
+        units.get("id_of")?,
+        units.get("store")?,
+    ))
 }
 
-/// Trusted Lua: unit handles and the store proxy over the world operations.
+/// Trusted Lua: unit, side, command and element handles, the clock and the store proxy over
+/// the world operations.
 const UNIT: &str = include_str!("lua/units.lua");
