@@ -65,7 +65,7 @@ fn spec(lua: &Lua, v: &Value, what: &str, keys: &[&str]) -> mlua::Result<Spec> {
         Value::Nil => id.clone(),
         v => {
             let name = text(&v, &format!("the name in {what}"))?.to_string();
-            super::host::check_text(lua, &name, &format!("the name in {what}"))?;
+            super::api::output::check_text(lua, &name, &format!("the name in {what}"))?;
             name
         }
     };

@@ -162,7 +162,7 @@ impl ScriptError {
     pub fn shortened(mut self, max: usize) -> Self {
         let message = self.message();
         if message.len() > max {
-            let short = super::host::cut(&message, max).into_owned();
+            let short = super::api::output::cut(&message, max).into_owned();
             self.kind = match self.kind {
                 ScriptErrorKind::Refused(_) => ScriptErrorKind::Refused(short),
                 ScriptErrorKind::Lua(_) => {
@@ -177,7 +177,7 @@ impl ScriptError {
         if let Some(t) = &self.traceback
             && t.len() > max.saturating_mul(4)
         {
-            self.traceback = Some(super::host::cut(t, max.saturating_mul(4)).into_owned());
+            self.traceback = Some(super::api::output::cut(t, max.saturating_mul(4)).into_owned());
         }
         self
     }

@@ -206,3 +206,22 @@ pub fn ending(game: &Game) -> Vec<Event> {
     }
     out
 }
+
+/// The names `umpire.emit` refuses, as a Lua set: the events umpire raises itself.
+pub(crate) fn reserved_set(lua: &mlua::Lua) -> mlua::Result<mlua::Table> {
+    let t = lua.create_table()?;
+    for e in BUILTIN_EVENTS {
+        t.raw_set(*e, true)?;
+    }
+    Ok(t)
+}
+
+/// The handlers by event, as the trusted Lua runs them at once: `all` (for `umpire.emit`)
+/// and `at_once` (for a script's changes), kept in the registry for `umpire.on` to fill.
+pub(crate) fn listeners(lua: &mlua::Lua) -> mlua::Result<mlua::Table> {
+    let listeners = lua.create_table()?;
+    listeners.raw_set("all", lua.create_table()?)?;
+    listeners.raw_set("at_once", lua.create_table()?)?;
+    lua.set_named_registry_value(super::registry::LISTENERS_KEY, listeners.clone())?;
+    Ok(listeners)
+}

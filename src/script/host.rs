@@ -3,6 +3,11 @@
 //!
 //! The host does not own the game, the dice or the journal: every call borrows a
 //! [`DiceSource`] for its duration and hands back every [`Roll`] made, for the journal.
+//!
+//! This file builds the Lua state and installs the `umpire` table from the areas that own
+//! its parts (`api/`, `world.rs`, `breakdown.rs`, `registry.rs`, `options.rs`, `ask.rs`,
+//! `events.rs`), and keeps the call machinery: the calls, the one function per call that
+//! reaches the dice and the game, and its operation numbers (`op`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -10,18 +15,25 @@ use std::sync::Arc;
 
 use mlua::{
     ErrorContext, Function, IntoLuaMulti, Lua, LuaOptions, MultiValue, StdLib, Table, Value,
-    Variadic,
 };
 
+use super::api;
+use super::api::dice::{roll_context, roll_with};
+use super::api::output::{add_output, to_text};
+use super::api::require::sha256_hex;
+use super::api::store::namespace;
+use super::api::tables::roll_table_with;
+use super::api::values::{Interned, intern, state_to_lua};
 use super::breakdown::{self, Breakdown};
 use super::budget::{self, BudgetState};
 use super::error::{Budget, ScriptError, ScriptErrorKind};
+use super::events;
 use super::registry::{self, Rules};
 use super::sandbox::{self, Budgets, Control};
 use super::world::{self, Note, World};
 use crate::dice::{self, DiceSource, Roll};
 use crate::state::Value as StateValue;
-use crate::tables::{Cell, TableSet};
+use crate::tables::TableSet;
 
 /// The version of the script API, as `umpire.version` (bumped when the API changes).
 pub const API_VERSION: &str = "0.1";
@@ -147,51 +159,6 @@ pub(crate) fn budgets(lua: &Lua) -> Budgets {
     budget::budgets(lua)
 }
 
-/// Counts `bytes` more of output made by the running call; fails past the `output` limit.
-pub(crate) fn add_output(lua: &Lua, bytes: usize) -> mlua::Result<()> {
-    let limit = budgets(lua).output;
-    let mut d = lua
-        .app_data_mut::<HostData>()
-        .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
-    d.held.output = d.held.output.saturating_add(bytes);
-    if d.held.output > limit {
-        return Err(mlua::Error::runtime(format!(
-            "this command's output is more than {} (the `output` limit; a club can raise it with `--limit output=4MiB`)",
-            super::data::shown_bytes(limit)
-        )));
-    }
-    Ok(())
-}
-
-/// Fails if `text`, a `what` given by a script, is longer than the `text` limit.
-pub(crate) fn check_text(lua: &Lua, text: &str, what: &str) -> mlua::Result<()> {
-    let limit = budgets(lua).text;
-    if text.len() > limit {
-        return Err(mlua::Error::runtime(format!(
-            "{what} is {} bytes, more than the {} a text may have (the `text` limit; a club can raise it with `--limit text=16KiB`)",
-            text.len(),
-            super::data::shown_bytes(limit)
-        )));
-    }
-    Ok(())
-}
-
-/// `text` cut to at most `max` bytes (at a character boundary), saying how much was cut.
-pub(crate) fn cut(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
-    if text.len() <= max {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    std::borrow::Cow::Owned(format!(
-        "{}… ({} more bytes cut)",
-        &text[..end],
-        text.len() - end
-    ))
-}
-
 /// One Lua 5.4 state, sandboxed, with the `umpire` API installed.
 pub struct ScriptHost {
     lua: Lua,
@@ -306,100 +273,34 @@ impl ScriptHost {
             ops.raw_set(*name, *n)?;
         }
 
+        // The `umpire` table, area by area (in the order its fields have always been set).
         let umpire = lua.create_table()?;
         umpire.set("version", API_VERSION)?;
         umpire.set(
             "ruleset_name",
-            lua.create_function(|lua, ()| {
-                let d = lua
-                    .app_data_ref::<HostData>()
-                    .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
-                Ok(match &d.rules {
-                    Some(r) => r.name.clone(),
-                    None => d.ruleset_name.clone(),
-                })
-            })?,
+            lua.create_function(registry::lua_ruleset_name)?,
         )?;
-        // What is loaded: the tables' names (the rules' own, and while a command runs, those
-        // the umpire loaded too) and the options with their values in force.
-        umpire.set(
-            "tables",
-            lua.create_function(|lua, ()| {
-                let d = lua
-                    .app_data_ref::<HostData>()
-                    .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
-                let mut names: Vec<String> = d.tables.iter().map(|t| t.name.clone()).collect();
-                if let Some(r) = &d.rules {
-                    names.extend(r.tables.iter().map(|t| t.name.clone()));
-                }
-                names.sort();
-                names.dedup();
-                lua.create_sequence_from(names)
-            })?,
-        )?;
+        // What is loaded: the tables' names and the options with their values in force.
+        umpire.set("tables", lua.create_function(api::tables::lua_tables)?)?;
         umpire.set("options", lua.create_function(super::options::lua_options)?)?;
-        umpire.set(
-            "fail",
-            lua.create_function(|lua, msg: String| -> mlua::Result<()> {
-                let msg = cut(&msg, budget::budgets(lua).text).into_owned();
-                Err(mlua::Error::external(super::error::Refusal(msg)))
-            })?,
-        )?;
-        umpire.set("ruleset", lua.create_function(registry::lua_ruleset)?)?;
-        umpire.set("command", lua.create_function(registry::lua_command)?)?;
-        umpire.set("on", lua.create_function(registry::lua_on)?)?;
-        umpire.set("table", lua.create_function(registry::lua_table)?)?;
-        umpire.set("hook", lua.create_function(registry::lua_hook)?)?;
-        // The handlers by event, as the trusted Lua runs them at once: `all` (for
-        // `umpire.emit`) and `at_once` (for a script's changes); `umpire.on` fills them.
-        let listeners = lua.create_table()?;
-        listeners.raw_set("all", lua.create_table()?)?;
-        listeners.raw_set("at_once", lua.create_table()?)?;
-        lua.set_named_registry_value(registry::LISTENERS_KEY, listeners.clone())?;
+        umpire.set("fail", lua.create_function(api::output::lua_fail)?)?;
+        registry::install(&lua, &umpire)?;
+        let listeners = events::listeners(&lua)?;
         lua.set_named_registry_value(super::options::VALUES_KEY, lua.create_table()?)?;
         umpire.set("option", lua.create_function(super::options::lua_option)?)?;
-        let lookup = lua.create_function(lua_lookup)?;
-        let roll_table = lua.create_function(lua_roll_table)?;
         let kit = sandbox::toolkit(&lua)?;
-        let table_handle: Function = sandbox::trusted(
-            &lua,
-            "umpire tables",
-            registry::TABLE_HANDLE,
-        )?
-        .call((lookup.clone(), roll_table.clone(), kit.clone()))?;
-        lua.set_named_registry_value(registry::TABLE_HANDLE_KEY, table_handle)?;
-        umpire.set("lookup", lookup)?;
-        umpire.set("roll_table", roll_table)?;
-        let units = world::build(&lua, &private, &ops, &kit)?;
-        for name in [
-            "unit",
-            "units",
-            "count",
-            "sides",
-            "clock",
-            "side",
-            "group",
-            "element",
-            "create_unit",
-        ] {
-            umpire.set(name, units.get::<Function>(name)?)?;
-        }
-        let handle: Function = units.get("handle")?;
-        let id_of: Function = units.get("id_of")?;
-        let store: Function = units.get("store")?;
+        api::tables::install(&lua, &umpire, &kit)?;
+        let (handle, id_of, store) = world::install(&lua, &umpire, &private, &ops, &kit)?;
         let (make_ctx, flatten, roll): (Function, Function, Function) =
             breakdown::build(&lua, &private, &ops, id_of, &kit, &budgets)?;
         if let Some(mut p) = lua.app_data_mut::<Private>() {
             p.roll = Some(roll);
         }
-        // A Rust function, so that an error in `return umpire.roll(…)` (a tail call) still
-        // names the script's line: a Lua function would take the script's place on the stack.
-        umpire.set("roll", lua.create_function(lua_roll)?)?;
+        let random = api::dice::install(&lua, &umpire)?;
         umpire.set("ask", lua.create_function(super::ask::lua_ask)?)?;
 
-        let print = lua.create_function(lua_print)?;
-        let require = lua.create_function(lua_require)?;
-        let random = lua.create_function(lua_random)?;
+        let print = lua.create_function(api::output::lua_print)?;
+        let require = api::require::function(&lua)?;
         let view: Function = kit.get("view")?;
         let (run, payload, at_once, emit): (Function, Function, Function, Function) =
             sandbox::trusted(&lua, "umpire runner", RUNNER)?.call((
@@ -410,14 +311,14 @@ impl ScriptHost {
                 private.clone(),
                 idle.clone(),
                 listeners,
-                super::events::MAX_DEPTH,
-                reserved_events(&lua)?,
+                events::MAX_DEPTH,
+                events::reserved_set(&lua)?,
             ))?;
         // The unit handles' changes run the `at_once` handlers through `private[2]`.
         private.raw_set(2, at_once)?;
         umpire.set("emit", emit)?;
         let new_env = sandbox::build(&lua, umpire.clone(), print, require, random, store, kit)?;
-        lua.set_named_registry_value(ENV_KEY, new_env.clone())?;
+        lua.set_named_registry_value(api::require::ENV_KEY, new_env.clone())?;
         Ok(ScriptHost {
             lua,
             new_env,
@@ -880,118 +781,7 @@ fn push_args(lua: &Lua, call: &mut MultiValue, args: &[(&str, ArgValue)]) -> mlu
 /// Trusted Lua: runs a command (its arguments, `ctx`, `run`, its checks as plain values) and
 /// makes an event's fields, each in one call from Rust. Arguments come as `name, what,
 /// value` (see [`push_args`]).
-const RUNNER: &str = r##"
-local handle, make_ctx, flatten, view, H, idle, listeners, MAX_DEPTH, reserved = ...
-local select, type, error, pairs, tostring, unpack = select, type, error, pairs, tostring, table.unpack
-local all, at_once_of = listeners.all, listeners.at_once
-
-local function fill(t, ...)
-  local list, n = { ... }, select("#", ...)
-  local i = 1
-  while i <= n do
-    local name, what, v = list[i], list[i + 1], list[i + 2]
-    i = i + 3
-    if what == 1 then
-      v = handle(v)
-    elseif what == 2 then
-      local units = {}
-      for j = 1, v do units[j] = handle(list[i + j - 1]) end
-      i = i + v
-      v = units
-    end
-    t[name] = v
-  end
-  return t
-end
-
--- Between calls `H[1]` is `idle` again (the host puts it back if `run` fails).
-local function done(...)
-  H[1] = idle
-  return ...
-end
-
--- `host` is the call's function, `H[1]` while the command runs.
-local function command(host, run, name, hooks, ...)
-  H[1] = host
-  local args = {}
-  if select("#", ...) > 0 then fill(args, ...) end
-  local ctx, state = make_ctx(name, hooks, args)
-  local ret = run(ctx, args)
-  return done(ret, flatten(state))
-end
-
-local function event(name, ...)
-  return view(fill({ event = name }, ...), "the event")
-end
-
--- How deep handlers run within one another in this call (`umpire.emit` and handlers run at
--- once); a new call (a new `H[1]`) starts again at 0.
-local depth, depth_of = 0, nil
-local function deliver(list, name, p, level)
-  if H[1] ~= depth_of then depth, depth_of = 0, H[1] end
-  if depth >= MAX_DEPTH then
-    error("event `" .. name .. "` raised more than " .. MAX_DEPTH .. " deep: its handlers " ..
-      "keep raising events (a handler of `" .. name .. "` probably reacts to its own change, " ..
-      "or emits what it handles); check the `umpire.on` handlers of `" .. name .. "`", level)
-  end
-  depth = depth + 1
-  local go = true
-  for i = 1, #list do
-    if list[i](p) == false then go = false; break end
-  end
-  depth = depth - 1
-  return go
-end
-
--- The events of a change a script just made, from the host (`{ {name, field, what,
--- value, …}, … }`): their `at_once` handlers run now, in the same call.
-local function at_once(events)
-  for i = 1, #events do
-    local e = events[i]
-    local name = e[1]
-    local list = at_once_of[name]
-    if list then
-      -- level 4: deliver, at_once, the handle's method (`u:set`, `u:mark`…), its caller
-      deliver(list, name, view(fill({ event = name }, unpack(e, 2)), "the event"), 4)
-    end
-  end
-end
-
--- umpire.emit(name, fields): every handler of `name` runs now, in this call; false if one
--- returned false.
-local function emit(name, fields)
-  if H[1] == idle then
-    error("umpire.emit can only be used while a command or an event runs, not while the rules load", 2)
-  end
-  if type(name) ~= "string" then
-    error("umpire.emit(name, fields): the name is text, such as \"ambush_sprung\"", 2)
-  end
-  if reserved[name] or name:sub(1, 4) == "pre_" then
-    error("umpire.emit: `" .. name .. "` is raised by umpire itself (a change, the clock or a " ..
-      "command); give the rule's own event another name", 2)
-  end
-  if fields ~= nil and type(fields) ~= "table" then
-    error("umpire.emit(name, fields): the fields are a table, such as { unit = u, hits = 2 }", 2)
-  end
-  local list = all[name]
-  if not list then return true end
-  local t = {}
-  if fields then
-    for k, v in pairs(fields) do
-      if type(k) ~= "string" then
-        error("umpire.emit: a field's name is text, not " .. tostring(k), 2)
-      end
-      t[k] = v
-    end
-  end
-  t.event = name
-  -- not a tail call: the error's level 3 is the script that called umpire.emit
-  local went = deliver(list, name, view(t, "the event"), 3)
-  return went
-end
-
-return command, event, at_once, emit
-"##;
+const RUNNER: &str = include_str!("lua/runner.lua");
 
 impl ScriptHost {
     /// Whether any handler listens to `event`.
@@ -1007,25 +797,6 @@ impl ScriptHost {
             .iter()
             .any(|h| h.event == event && !(at_once_done && h.at_once))
     }
-}
-
-/// The names `umpire.emit` refuses, as a Lua set: the events umpire raises itself.
-fn reserved_events(lua: &Lua) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    for e in super::events::BUILTIN_EVENTS {
-        t.raw_set(*e, true)?;
-    }
-    Ok(t)
-}
-
-/// The store namespace of a rule file shown as `rulesets/NAME/…` or `scripts/NAME.lua` /
-/// `scripts/NAME/…`: `NAME`.
-fn namespace(shown: &str) -> Option<String> {
-    let rest = shown
-        .strip_prefix("rulesets/")
-        .or_else(|| shown.strip_prefix("scripts/"))?;
-    let first = rest.split('/').next()?;
-    Some(first.strip_suffix(".lua").unwrap_or(first).to_string())
 }
 
 /// The hook points of `rules` as a Lua table: point name → list of functions, in order.
@@ -1052,7 +823,7 @@ pub(crate) mod op {
     /// rolled (`false`: as given), the index of the roll among the call's, the bytes a
     /// breakdown shows of it, then the dice: their number and values when all are plain kept
     /// dice, else minus their number, their values, their flags and whether the roll counts
-    /// successes (see `roll_with`).
+    /// successes (see `api::dice::roll_with`).
     pub const ROLL: i64 = 1;
     /// `(table, modifier, col)`: rolls on a table; the value read and the modified total.
     pub const ROLL_TABLE: i64 = 2;
@@ -1117,9 +888,11 @@ pub(crate) mod op {
 
 /// The host's private table (see [`ScriptHost`]) and the trusted Lua behind `umpire.roll`,
 /// for the Rust functions that reach the running call's function.
-struct Private {
-    table: Table,
-    roll: Option<Function>,
+pub(crate) struct Private {
+    /// The private table.
+    pub table: Table,
+    /// The trusted Lua behind `umpire.roll` (set once the checks are built).
+    pub roll: Option<Function>,
 }
 
 /// Calls the running call's function with `args` (an operation first); between calls it
@@ -1133,488 +906,9 @@ pub(crate) fn call_host(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue>
     f.call(args)
 }
 
-/// `umpire.roll(expr [, label or {label = …, by = …, title = …}])`: the total, the kept dice
-/// (with `dropped` and `expr`) and the roll as a breakdown shows it.
-fn lua_roll(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue> {
-    let roll = lua
-        .app_data_ref::<Private>()
-        .and_then(|p| p.roll.clone())
-        .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
-    roll.call(args)
-}
-
-/// Lua strings made once per host and handed out again: names that come back call after
-/// call (markers, sides, commands, kinds, choices, argument and command names), so reading
-/// them makes nothing new.
-#[derive(Default)]
-pub(crate) struct Interned(HashMap<String, mlua::LuaString>);
-
-/// Most strings kept in [`Interned`]: names come from the schema and the rules, so this is
-/// never reached in practice; past it, strings are made afresh.
-const MAX_INTERNED: usize = 8192;
-
-/// `s` as a Lua string, made once per host.
-pub(crate) fn intern(lua: &Lua, s: &str) -> mlua::Result<Value> {
-    if let Some(found) = lua
-        .app_data_ref::<Interned>()
-        .and_then(|i| i.0.get(s).cloned())
-    {
-        return Ok(Value::String(found));
-    }
-    let made = lua.create_string(s)?;
-    if let Some(mut i) = lua.app_data_mut::<Interned>()
-        && i.0.len() < MAX_INTERNED
-    {
-        i.0.insert(s.to_string(), made.clone());
-    }
-    Ok(Value::String(made))
-}
-
 /// Why the world cannot be reached outside a call.
 const NO_WORLD: &str = "units and the store can only be used while a command or an event runs, not while the rules load";
 
 /// Why dice cannot be rolled outside a call.
 const NO_DICE: &str =
     "dice can only be rolled while a command or an event runs, not while the rules load";
-
-/// A table cell as a Lua value (a record becomes a table).
-fn cell_to_lua(lua: &Lua, c: &Cell) -> mlua::Result<Value> {
-    Ok(match c {
-        Cell::Int(i) => Value::Integer(*i),
-        Cell::Num(n) => Value::Number(*n),
-        Cell::Text(t) => Value::String(lua.create_string(t)?),
-        Cell::Record(r) => {
-            let t = lua.create_table()?;
-            for (k, v) in r {
-                t.set(k.as_str(), cell_to_lua(lua, v)?)?;
-            }
-            Value::Table(t)
-        }
-    })
-}
-
-/// `umpire.lookup(table, key [, col])`: the cell, and the row key used.
-fn lua_lookup(
-    lua: &Lua,
-    (name, key, col): (String, Value, Option<Value>),
-) -> mlua::Result<(Value, String)> {
-    let text = |v: &Value| -> mlua::Result<String> {
-        match v {
-            Value::Integer(i) => Ok(i.to_string()),
-            Value::Number(n) => Ok(n.to_string()),
-            Value::String(s) => Ok(s.to_str()?.to_string()),
-            v => Err(mlua::Error::runtime(format!(
-                "umpire.lookup: a key is a number or text, not a {}",
-                v.type_name()
-            ))),
-        }
-    };
-    let mut keys = vec![text(&key)?];
-    if let Some(c) = &col {
-        keys.push(text(c)?);
-    }
-    let found = {
-        let d = lua
-            .app_data_ref::<HostData>()
-            .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
-        let table = d.tables.get(&name).map_err(mlua::Error::runtime)?;
-        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
-        table.lookup_args(&keys).map_err(mlua::Error::runtime)?
-    };
-    Ok((cell_to_lua(lua, &found.value)?, found.row))
-}
-
-/// Instructions' worth a roll costs, and each of its dice: the host keeps every roll of a
-/// call for the journal, so a script that rolls in a loop makes the host hold them. With
-/// the default budget one call can roll at most 200,000 times or 2,000,000 dice.
-const ROLL_COST: u64 = 500;
-const DIE_COST: u64 = 50;
-
-/// Charges a roll to the running call.
-fn charge_roll(lua: &Lua, roll: &Roll) -> mlua::Result<()> {
-    let dice = roll.dice().len() as u64;
-    budget::charge(lua, ROLL_COST + DIE_COST * dice)
-}
-
-/// Rolls on table `name` through the call's source; records the roll.
-fn roll_table_with(
-    lua: &Lua,
-    dice: &mut dyn DiceSource,
-    name: &str,
-    modifier: i64,
-    col: Option<&str>,
-) -> mlua::Result<(Value, i64)> {
-    let rolled = {
-        let d = lua
-            .app_data_ref::<HostData>()
-            .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
-        let table = d.tables.get(name).map_err(mlua::Error::runtime)?;
-        match col {
-            Some(c) => table.roll_column(c, modifier, dice),
-            None => table.roll(modifier, dice),
-        }
-        .map_err(mlua::Error::runtime)?
-    };
-    charge_roll(lua, &rolled.roll)?;
-    let value = cell_to_lua(lua, &rolled.value)?;
-    let total = rolled.total;
-    if let Some(mut d) = lua.app_data_mut::<HostData>() {
-        d.out.rolls.push(rolled.roll);
-    }
-    Ok((value, total))
-}
-
-/// `umpire.roll_table(name [, modifier [, col]])`: the value read and the modified total.
-fn lua_roll_table(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue> {
-    let mut call = MultiValue::with_capacity(args.len() + 1);
-    call.push_back(Value::Integer(op::ROLL_TABLE));
-    call.extend(args);
-    call_host(lua, call)
-}
-
-/// Rolls `expr` through the call's source; records the roll. Returns what
-/// [`op::ROLL`] returns: the total, the expression as rolled (`false`: as given), the index of the roll among the
-/// call's, the bytes a breakdown shows of it (`2d6 [3, 5]`), then for dice that are all
-/// plain kept dice their number and values, otherwise minus their number, their values and
-/// their flags ([`dice::Die::flags`]) in the order rolled, and whether the roll counts
-/// successes (the trusted Lua makes the roll object).
-fn roll_with(lua: &Lua, dice: &mut dyn DiceSource, expr: &Value) -> mlua::Result<MultiValue> {
-    let owned;
-    let borrowed;
-    let text: &str = match expr {
-        Value::String(s) => {
-            borrowed = s.to_str()?;
-            &borrowed
-        }
-        v => {
-            owned = lua.unpack::<String>(v.clone())?;
-            &owned
-        }
-    };
-    let limits = lua
-        .app_data_ref::<HostData>()
-        .map(|d| d.dice_caps)
-        .unwrap_or_default();
-    let parsed =
-        dice::parse(text).map_err(|e| mlua::Error::runtime(format!("bad dice `{text}`: {e}")))?;
-    let mut rolls = dice::roll(&parsed, dice, &limits).map_err(|e| match *e.kind {
-        // The umpire stopped typing dice, or the queue holds a value the die cannot show:
-        // not a fault in the script, so said plainly (the help says how to go on).
-        dice::DiceErrorKind::SourceCancelled { .. }
-        | dice::DiceErrorKind::ImpossibleQueued { .. } => {
-            let help = e.help().map_or(String::new(), |h| format!(" ({h})"));
-            mlua::Error::external(super::error::Refusal(format!("{e}{help}")))
-        }
-        _ => mlua::Error::runtime(format!("cannot roll `{text}`: {e}")),
-    })?;
-    if rolls.len() != 1 {
-        return Err(mlua::Error::runtime(format!(
-            "umpire.roll rolls one expression, not a repeat (`{text}`)"
-        )));
-    }
-    let roll = rolls.remove(0);
-    charge_roll(lua, &roll)?;
-    let notation = roll.expr();
-    let count = |n: usize| Value::Integer(i64::try_from(n).unwrap_or(i64::MAX));
-    let dice = roll.dice();
-    // Plain: every die kept and nothing else to say of it (`1d6`, `2d6`), so the list of kept
-    // dice says it all; otherwise each die's value and flags go across, in the order rolled.
-    let plain = dice.iter().all(|d| d.flags() == dice::Die::KEPT) && !roll.counts_successes();
-    // What a breakdown shows of it, `2d6 [3, 5]`: the expression and the dice (about: marks
-    // and a big pool's summary are allowed for).
-    let shown = notation.as_str().len()
-        + 3
-        + if dice.len() > dice::render::COMPACT_OVER {
-            48
-        } else {
-            dice.iter()
-                .map(|d| digits(d.value) + if plain { 2 } else { 6 })
-                .sum::<usize>()
-                .saturating_sub(2)
-        };
-    let mut out = MultiValue::with_capacity(5 + 2 * dice.len() + 1);
-    out.push_back(number(roll.total));
-    out.push_back(match expr {
-        Value::String(_) if notation.as_str() == text => Value::Boolean(false),
-        _ => Value::String(lua.create_string(notation.as_str())?),
-    });
-    let mut d = lua
-        .app_data_mut::<HostData>()
-        .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
-    out.push_back(count(d.out.rolls.len()));
-    out.push_back(count(shown));
-    if plain {
-        out.push_back(count(dice.len()));
-        out.extend(dice.iter().map(|d| Value::Integer(d.value)));
-    } else {
-        out.push_back(Value::Integer(
-            -i64::try_from(dice.len()).unwrap_or(i64::MAX),
-        ));
-        out.extend(dice.iter().map(|d| Value::Integer(d.value)));
-        out.extend(dice.iter().map(|d| Value::Integer(i64::from(d.flags()))));
-        out.push_back(Value::Boolean(roll.counts_successes()));
-    }
-    drop(dice);
-    d.out.rolls.push(roll);
-    Ok(out)
-}
-
-/// The characters of `n` written out.
-fn digits(n: i64) -> usize {
-    let sign = usize::from(n < 0);
-    let mut n = n.unsigned_abs();
-    let mut d = 1;
-    while n >= 10 {
-        n /= 10;
-        d += 1;
-    }
-    d + sign
-}
-
-/// A whole number as a Lua integer, anything else as a float.
-fn number(x: f64) -> Value {
-    if x.fract() == 0.0 && x.abs() < 9.0e15 {
-        Value::Integer(x as i64)
-    } else {
-        Value::Number(x)
-    }
-}
-
-/// Longest context shown when the umpire is asked for a die.
-const MAX_CONTEXT: usize = 200;
-
-/// What a roll is for and who rolls it (`Warriors 1's save · Warriors 1 [war1] (britons)`),
-/// from what `umpire.roll` or `c:roll` was given: a `label`, who rolls it (`by`: the id of a
-/// unit, side or command handle when `by_handle` is true, shown with its name and, for a
-/// unit, its side; or text), and the check's `title`, which says what the roll belongs to
-/// when no `by` is given.
-fn roll_context(
-    lua: &Lua,
-    game: Option<&crate::state::Game>,
-    label: Value,
-    by: Value,
-    by_handle: Value,
-    title: Value,
-) -> mlua::Result<Option<String>> {
-    let text = |v: Value| -> mlua::Result<Option<String>> {
-        Ok(match v {
-            Value::Nil => None,
-            Value::String(s) => Some(s.to_string_lossy()),
-            v => Some(to_text(lua, &v)?),
-        })
-    };
-    let label = text(label)?;
-    let who = match (&by, by_handle) {
-        (Value::String(id), Value::Boolean(true)) => {
-            let id = id.to_string_lossy();
-            Some(match game {
-                Some(g) => {
-                    let mut who = world::display_name(&id, g.name_ref(&id).unwrap_or(&id));
-                    if let Some(u) = g.unit(&id) {
-                        who.push_str(&format!(" ({})", u.side));
-                    }
-                    who
-                }
-                None => id,
-            })
-        }
-        (Value::Table(h), _) => {
-            let mut who = to_text(lua, &by)?;
-            if h.get::<Option<String>>("kind")?.as_deref() == Some("unit")
-                && let Some(side) = h.get::<Option<String>>("side")?
-            {
-                who.push_str(&format!(" ({side})"));
-            }
-            Some(who)
-        }
-        (v, _) => text(v.clone())?,
-    };
-    let about = who.or(text(title)?);
-    let mut shown = match (label, about) {
-        (Some(l), Some(a)) => Some(format!("{l} · {a}")),
-        (l, a) => l.or(a),
-    };
-    if let Some(s) = &mut shown
-        && s.len() > MAX_CONTEXT
-    {
-        let mut end = MAX_CONTEXT;
-        while !s.is_char_boundary(end) {
-            end -= 1;
-        }
-        s.truncate(end);
-        s.push('…');
-    }
-    Ok(shown)
-}
-
-/// `math.random([m [, n]])`: one die through the host.
-fn lua_random(lua: &Lua, (m, n): (Option<i64>, Option<i64>)) -> mlua::Result<i64> {
-    let (lo, hi) = match (m, n) {
-        (Some(hi), None) => (1, hi),
-        (Some(lo), Some(hi)) => (lo, hi),
-        _ => {
-            return Err(mlua::Error::runtime(
-                "math.random needs bounds: math.random(6) rolls a d6, math.random(2, 12) one of 2..12",
-            ));
-        }
-    };
-    if hi < lo {
-        return Err(mlua::Error::runtime(format!(
-            "math.random: interval [{lo}, {hi}] is empty"
-        )));
-    }
-    let expr = Value::String(lua.create_string(format!("1d{}", hi - lo + 1))?);
-    let rolled = call_host(
-        lua,
-        MultiValue::from_vec(vec![Value::Integer(op::ROLL), expr]),
-    )?;
-    let v: i64 = lua.unpack(rolled.front().cloned().unwrap_or(Value::Nil))?;
-    Ok(v + lo - 1)
-}
-
-/// `print(...)`: captured as one output line (counted against the `output` limit).
-fn lua_print(lua: &Lua, args: Variadic<Value>) -> mlua::Result<()> {
-    let mut line = String::new();
-    for (i, v) in args.iter().enumerate() {
-        if i > 0 {
-            line.push('\t');
-        }
-        let part = to_text(lua, v)?;
-        add_output(lua, part.len() + 1)?;
-        line.push_str(&part);
-    }
-    if args.is_empty() {
-        add_output(lua, 1)?;
-    }
-    if let Some(mut d) = lua.app_data_mut::<HostData>() {
-        d.out.output.push(line);
-    }
-    Ok(())
-}
-
-/// A value as `tostring` shows it.
-fn to_text(lua: &Lua, v: &Value) -> mlua::Result<String> {
-    match v {
-        Value::String(s) => Ok(s.to_string_lossy()),
-        Value::Integer(i) => Ok(i.to_string()),
-        Value::Number(n) => Ok(n.to_string()),
-        Value::Boolean(b) => Ok(b.to_string()),
-        Value::Nil => Ok("nil".into()),
-        v => {
-            let tostring: Function = lua.globals().get("tostring")?;
-            tostring.call::<String>(v.clone())
-        }
-    }
-}
-
-/// A game value as a Lua value.
-pub(crate) fn state_to_lua(lua: &Lua, v: &StateValue) -> mlua::Result<Value> {
-    Ok(match v {
-        StateValue::Flag(b) => Value::Boolean(*b),
-        StateValue::Int(i) => Value::Integer(*i),
-        StateValue::Num(n) => Value::Number(*n),
-        StateValue::Text(s) => Value::String(lua.create_string(s)?),
-        StateValue::List(items) => {
-            let t = lua.create_table()?;
-            for i in items {
-                t.raw_push(state_to_lua(lua, i)?)?;
-            }
-            Value::Table(t)
-        }
-    })
-}
-
-/// Whether `name` is a module name: `word(.word)*`, words of letters, digits, `_` and `-`.
-fn valid_module(name: &str) -> bool {
-    !name.is_empty()
-        && name.split('.').all(|w| {
-            !w.is_empty()
-                && w.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-        })
-}
-
-/// `require "olab.tables"`: `rulesets/olab/tables.lua`, else `scripts/olab/tables.lua`; run
-/// once in its own environment and cached.
-fn lua_require(lua: &Lua, name: String) -> mlua::Result<Value> {
-    if !valid_module(&name) {
-        return Err(mlua::Error::runtime(format!(
-            "require: `{name}` is not a module name (write `require \"ruleset.module\"` for rulesets/ruleset/module.lua or scripts/ruleset/module.lua)"
-        )));
-    }
-    let (roots, cached) = {
-        let d = lua
-            .app_data_ref::<HostData>()
-            .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
-        (d.roots.clone(), d.modules.get(&name).cloned())
-    };
-    match cached {
-        Some(Some(v)) => return Ok(v),
-        Some(None) => {
-            return Err(mlua::Error::runtime(format!(
-                "require: `{name}` requires itself (a cycle)"
-            )));
-        }
-        None => {}
-    }
-    let rel: PathBuf = name.split('.').collect::<PathBuf>().with_extension("lua");
-    let rel_text = name.replace('.', "/") + ".lua";
-    let found = [("rulesets", &roots.rulesets), ("scripts", &roots.scripts)]
-        .into_iter()
-        .find_map(|(label, root)| {
-            let path = root.join(&rel);
-            // Symlinks must not lead out of the rule folders either.
-            let real = path.canonicalize().ok()?;
-            let root = root.canonicalize().ok()?;
-            real.starts_with(&root)
-                .then(|| (path, format!("{label}/{rel_text}")))
-        });
-    let Some((path, shown)) = found else {
-        return Err(mlua::Error::runtime(format!(
-            "require: no module `{name}` (looked for rulesets/{rel_text} and scripts/{rel_text})"
-        )));
-    };
-    let cap = lua.app_data_ref::<BudgetState>().map(|b| b.budgets.file);
-    let src = crate::files::read(&path, cap.unwrap_or(Budgets::DEFAULT.file))
-        .map_err(|e| mlua::Error::runtime(format!("require: {}", e.shown_as(&shown))))?;
-    let new_env: Function = lua.named_registry_value(ENV_KEY)?;
-    if let Some(mut d) = lua.app_data_mut::<HostData>() {
-        d.modules.insert(name.clone(), None);
-        d.files.push(path);
-        d.hashes.insert(shown.clone(), sha256_hex(&src));
-    }
-    let env: Table = new_env.call(name.split('.').next())?;
-    let result = super::lexer::refuse_close(&shown, &src).and_then(|()| {
-        lua.load(&src[..])
-            .set_name(format!("@{shown}"))
-            .set_mode(mlua::chunk::ChunkMode::Text)
-            .set_environment(env)
-            .eval::<Value>()
-    });
-    let value = match result {
-        Ok(Value::Nil) => Value::Boolean(true),
-        Ok(v) => v,
-        Err(e) => {
-            if let Some(mut d) = lua.app_data_mut::<HostData>() {
-                d.modules.remove(&name);
-            }
-            return Err(e);
-        }
-    };
-    if let Some(mut d) = lua.app_data_mut::<HostData>() {
-        d.modules.insert(name, Some(value.clone()));
-    }
-    Ok(value)
-}
-
-/// The SHA-256 of `bytes`, in hex.
-pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// Named registry key of the environment maker (for `require`).
-pub(crate) const ENV_KEY: &str = "umpire.new_env";

@@ -9,6 +9,7 @@
 //! The API scripts see (the global `umpire` table) is listed on [`ScriptHost::new`] and
 //! explained for script authors in `rulesets/README.md`.
 
+mod api;
 mod ask;
 pub mod breakdown;
 mod budget;

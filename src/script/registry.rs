@@ -192,7 +192,7 @@ pub(super) fn fail<T>(origin: &Origin, msg: impl fmt::Display) -> mlua::Result<T
 /// at most the `text` limit.
 pub(super) fn check_name(lua: &Lua, origin: &Origin, name: &str, what: &str) -> mlua::Result<()> {
     crate::escape::check_name(name, what).or_else(|m| fail(origin, m))?;
-    super::host::check_text(lua, name, what)
+    super::api::output::check_text(lua, name, what)
         .map_err(|e| mlua::Error::runtime(format!("{origin}: {e}")))
 }
 
@@ -1116,5 +1116,28 @@ pub(crate) fn lua_hook(lua: &Lua, (point, func): (Value, Value)) -> mlua::Result
             func,
         });
         Ok(())
+    })
+}
+
+/// Installs the functions the rules declare with into `umpire`: `ruleset`, `command`, `on`,
+/// `table` and `hook`.
+pub(crate) fn install(lua: &Lua, umpire: &Table) -> mlua::Result<()> {
+    umpire.set("ruleset", lua.create_function(lua_ruleset)?)?;
+    umpire.set("command", lua.create_function(lua_command)?)?;
+    umpire.set("on", lua.create_function(lua_on)?)?;
+    umpire.set("table", lua.create_function(lua_table)?)?;
+    umpire.set("hook", lua.create_function(lua_hook)?)?;
+    Ok(())
+}
+
+/// `umpire.ruleset_name()`: the name of the ruleset loaded (`nil`: house rules only), also
+/// while house rules load.
+pub(crate) fn lua_ruleset_name(lua: &Lua, (): ()) -> mlua::Result<Option<String>> {
+    let d = lua
+        .app_data_ref::<HostData>()
+        .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
+    Ok(match &d.rules {
+        Some(r) => r.name.clone(),
+        None => d.ruleset_name.clone(),
     })
 }

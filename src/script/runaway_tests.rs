@@ -535,7 +535,10 @@ fn the_pattern_functions_agree_with_luas_on_generated_cases() {
         .into_function()
         .unwrap();
     let h = host();
-    let new_env: mlua::Function = h.lua().named_registry_value(host::ENV_KEY).unwrap();
+    let new_env: mlua::Function = h
+        .lua()
+        .named_registry_value(super::api::require::ENV_KEY)
+        .unwrap();
     let env: mlua::Table = new_env.call(()).unwrap();
     let ours = h
         .lua()

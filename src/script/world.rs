@@ -1,6 +1,8 @@
 //! The game as scripts see it during a command or an event: unit handles
 //! (`umpire.unit`, `umpire.units`, unit arguments), their attributes and markers, counts of
-//! units, changes with a reason, the clock, and each script's `store`.
+//! units, changes with a reason; and the dispatcher of every world operation, handing the
+//! clock to `api/clock.rs`, each script's `store` to `api/store.rs` and elements to
+//! `elements.rs`.
 //!
 //! The shell lends the host a [`World`] for one call: the game, and the list its changes are
 //! noted in (the shell's pending transaction, so that an error anywhere rolls every change
@@ -16,9 +18,11 @@
 
 use std::ops::Deref;
 
-use mlua::{Lua, LuaSerdeExt, MultiValue, Table, Value};
+use mlua::{Function, Lua, MultiValue, Table, Value};
 
-use super::host::{intern, op};
+use super::api::output::{add_output, check_text};
+use super::api::values::{intern, state_to_lua};
+use super::host::op;
 pub use crate::state::Note;
 use crate::state::{AttrType, Change, Expiry, Game, Kind, Selector};
 
@@ -48,7 +52,7 @@ fn reason(lua: &Lua, v: Value, what: &str) -> mlua::Result<String> {
     match v {
         Value::String(s) if !s.to_str()?.trim().is_empty() => {
             let text = s.to_str()?.to_string();
-            super::host::check_text(lua, &text, &format!("the reason for {what}"))?;
+            check_text(lua, &text, &format!("the reason for {what}"))?;
             Ok(text)
         }
         _ => Err(runtime(format!(
@@ -105,7 +109,7 @@ fn note(
 ) -> mlua::Result<Value> {
     let change = c.to_string();
     changes.push(c);
-    super::host::add_output(lua, change.len() + reason.len() + 8)?;
+    add_output(lua, change.len() + reason.len() + 8)?;
     notes.push(Note { change, reason });
     Ok(Value::Nil)
 }
@@ -177,7 +181,7 @@ fn read(lua: &Lua, game: &Game, id: &str, key: &str) -> mlua::Result<Value> {
             match (v, &decl.ty) {
                 // The few values a choice allows are made once per host.
                 (crate::state::Value::Text(s), AttrType::Choice { .. }) => intern(lua, s)?,
-                _ => super::host::state_to_lua(lua, v)?,
+                _ => state_to_lua(lua, v)?,
             }
         }
     })
@@ -338,55 +342,9 @@ pub(crate) fn op(
             note(lua, world.changes, notes, change, why)?;
             one(fired)
         }
-        op::CLOCK => {
-            let pos = game.clock().pos;
-            let (phase, side) = match game.step() {
-                Some(step) => (
-                    match step.phase {
-                        Some(p) => intern(lua, &p)?,
-                        None => Value::Nil,
-                    },
-                    match step.side {
-                        Some(s) => intern(lua, s.as_str())?,
-                        None => Value::Nil,
-                    },
-                ),
-                None => (Value::Nil, Value::Nil),
-            };
-            Ok(MultiValue::from_vec(vec![
-                Value::Integer(i64::from(pos.round)),
-                phase,
-                side,
-                Value::String(lua.create_string(game.clock_text())?),
-            ]))
-        }
-        op::STORE_GET => {
-            let script = text(&a, "a script name")?;
-            let key = text(&b, "a store key")?;
-            one(match game.stored(&script, &key) {
-                Some(v) => lua.to_value(v)?,
-                None => Value::Nil,
-            })
-        }
-        op::STORE_SET => {
-            let script = text(&a, "a script name")?.to_string();
-            let key = text(&b, "a store key")?.to_string();
-            super::host::check_text(lua, &key, "a store key")?;
-            let value = match c {
-                Value::Nil => None,
-                v => Some(stored_value(lua, &script, &key, &v)?),
-            };
-            let change = store_set(lua, game, &script, &key, value)?;
-            world.changes.push(change);
-            one(Value::Nil)
-        }
-        op::STORE_KEYS => {
-            let script = text(&a, "a script name")?;
-            game.store_of(&script)
-                .into_iter()
-                .flat_map(|m| m.keys())
-                .map(|k| Ok(Value::String(lua.create_string(k)?)))
-                .collect()
+        op::CLOCK => crate::script::api::clock::read(lua, game),
+        op::STORE_GET | op::STORE_SET | op::STORE_KEYS => {
+            crate::script::api::store::run(lua, world, op, [a, b, c])
         }
         ELEMENT | ELEMENTS | CREATE_UNIT | ADD_ELEMENT | REMOVE | MOVE => {
             super::elements::op(lua, world, notes, op, [a, b, c, d])
@@ -424,7 +382,7 @@ fn at_once_events(lua: &Lua, game: &Game, change: &Change) -> mlua::Result<Value
             match v {
                 super::ArgValue::Value(v) => {
                     e.raw_push(0)?;
-                    e.raw_push(super::host::state_to_lua(lua, &v)?)?;
+                    e.raw_push(state_to_lua(lua, &v)?)?;
                 }
                 super::ArgValue::Unit(id) => {
                     e.raw_push(1)?;
@@ -440,321 +398,43 @@ fn at_once_events(lua: &Lua, game: &Game, change: &Change) -> mlua::Result<Value
     Ok(Value::Table(out))
 }
 
-/// `v` as the JSON to keep under `store.KEY` of `script`: plain data no bigger than the
-/// `store` limit.
-fn stored_value(
+/// Installs the unit API from [`UNIT`] into `umpire` (`unit`, `units`, `count`, `sides`,
+/// `clock`, `side`, `group`, `element`, `create_unit`); returns what the rest of the host
+/// needs of it: `handle(id)` (a unit's handle), `id_of(handle)` and `store(script)` (a
+/// script's store). `host` is the host's private table (the running call's function at
+/// `host[1]`), `ops` the operation numbers by name and `kit` the sandbox's toolkit.
+pub(crate) fn install(
     lua: &Lua,
-    script: &str,
-    key: &str,
-    v: &Value,
-) -> mlua::Result<(serde_json::Value, usize)> {
-    let cap = super::host::budgets(lua).store;
-    super::data::to_json(lua, v, cap).map_err(|e| match e {
-        super::data::DataError::Budget(e) => e,
-        super::data::DataError::TooBig(_) => runtime(format!(
-            "store.{key}: this value takes more than the {} the store of `{script}` may hold (the `store` limit; a club can raise it with `--limit store=128MiB`)",
-            super::data::shown_bytes(cap)
-        )),
-        e => runtime(format!("store.{key}: {e}")),
-    })
-}
-
-/// Sets `store.KEY` of `script` to `value` (`None` removes it; a value comes with about the
-/// bytes it takes), if the store then holds at most the `store` limit and this call has
-/// written at most as much into it.
-fn store_set(
-    lua: &Lua,
-    game: &mut Game,
-    script: &str,
-    key: &str,
-    value: Option<(serde_json::Value, usize)>,
-) -> mlua::Result<Change> {
-    use super::data::{json_size, shown_bytes};
-    let cap = super::host::budgets(lua).store;
-    let entry = |v: &serde_json::Value| key.len() + 4 + json_size(v);
-    let known = lua
-        .app_data_ref::<super::host::HostData>()
-        .and_then(|d| d.held.stores.get(script).copied());
-    // The store's size is worked out the first time a call touches it, then kept up to date.
-    let size = match known {
-        Some(n) => n,
-        None => game.store_of(script).map_or(0, |m| {
-            m.iter().map(|(k, v)| k.len() + 4 + json_size(v)).sum()
-        }),
-    };
-    let old = game.stored(script, key).map_or(0, entry);
-    let new = value.as_ref().map_or(0, |(_, n)| key.len() + 4 + n);
-    let after = size - old.min(size) + new;
-    let written = lua
-        .app_data_ref::<super::host::HostData>()
-        .map_or(0, |d| d.held.written.get(script).copied().unwrap_or(0))
-        + new;
-    if after > cap {
-        return Err(runtime(format!(
-            "store.{key}: the store of `{script}` would hold {after} bytes, more than its {} (the `store` limit; a club can raise it with `--limit store=128MiB`)",
-            shown_bytes(cap)
-        )));
-    }
-    if written > cap {
-        return Err(runtime(format!(
-            "store.{key}: this command has written {written} bytes into the store of `{script}`, more than the {} one command may write (the `store` limit)",
-            shown_bytes(cap)
-        )));
-    }
-    let c = game
-        .set_stored(script, key, value.map(|(v, _)| v))
-        .map_err(runtime)?;
-    if let Some(mut d) = lua.app_data_mut::<super::host::HostData>() {
-        d.held.stores.insert(script.to_string(), after);
-        d.held.written.insert(script.to_string(), written);
-    }
-    Ok(c)
-}
-
-/// Builds the unit API from [`UNIT`]: returns the table of functions the host installs
-/// (`unit`, `units`, `count`, `sides`, `clock`, `side`, `group`, `handle`, `id_of`, `store`).
-/// `host` is the host's private table (the running call's function at `host[1]`), `ops` the
-/// operation numbers by name and `kit` the sandbox's toolkit.
-pub(crate) fn build(lua: &Lua, host: &Table, ops: &Table, kit: &Table) -> mlua::Result<Table> {
+    umpire: &Table,
+    host: &Table,
+    ops: &Table,
+    kit: &Table,
+) -> mlua::Result<(Function, Function, Function)> {
     for (name, n) in ELEMENT_OPS {
         ops.raw_set(*name, *n)?;
     }
-    super::sandbox::trusted(lua, "umpire units", UNIT)?.call((host, ops, kit.clone()))
+    let units: Table =
+        super::sandbox::trusted(lua, "umpire units", UNIT)?.call((host, ops, kit.clone()))?;
+    for name in [
+        "unit",
+        "units",
+        "count",
+        "sides",
+        "clock",
+        "side",
+        "group",
+        "element",
+        "create_unit",
+    ] {
+        umpire.set(name, units.get::<Function>(name)?)?;
+    }
+    Ok((
+        units.get("handle")?,
+        units.get("id_of")?,
+        units.get("store")?,
+    ))
 }
 
-/// Trusted Lua: unit handles and the store proxy over the world operations.
-const UNIT: &str = r#"
-local H, OP, kit = ...
-local type, tostring, error, setmetatable, math_type = type, tostring, error, setmetatable, math.type
-local protect, copy = kit.protect, kit.copy
-local READ, HAS, MARKERS, KIND, UNIT, UNITS, COUNT, SIDES, SET, MARK, UNMARK, CLOCK =
-  OP.read, OP.has, OP.markers, OP.kind, OP.unit, OP.units, OP.count, OP.sides, OP.set, OP.mark,
-  OP.unmark, OP.clock
-local STORE_GET, STORE_SET, STORE_KEYS = OP.store_get, OP.store_set, OP.store_keys
-local ELEMENT, ELEMENTS, CREATE_UNIT, ADD_ELEMENT, REMOVE, MOVE =
-  OP.element, OP.elements, OP.create_unit, OP.add_element, OP.remove, OP.move
-
-local Unit = {}
-local methods = {}
-
--- A handle: an empty table whose id is kept here, out of the scripts' reach; everything
--- else is read from the game when asked, one attribute or marker at a time.
-local ids = setmetatable({}, { __mode = "k" })
-local function handle(id)
-  local h = protect(setmetatable({}, Unit))
-  ids[h] = id
-  return h
-end
-local function id_of(u) return ids[u] end
-
--- What this call has read, by id: attribute or field name -> value, and under the key
--- `MARKED` marker name -> on or not. The call's host function (`H[1]`, a new one for every
--- call) tells calls apart: a new call starts with nothing read. What is read of a unit is
--- dropped as soon as a script changes that unit.
-local MARKED = {}
-local cache, token = {}, nil
-local function read_of(id)
-  local f = H[1]
-  if f ~= token then cache, token = {}, f end
-  local c = cache[id]
-  if c == nil then
-    c = {}
-    cache[id] = c
-  end
-  return c, f
-end
-local function changed(id)
-  if H[1] == token then cache[id] = nil end
-end
--- A unit or element removed or moved: its side, command or unit, and those of its elements,
--- may all read differently now.
-local function forget_all()
-  if H[1] == token then cache = {} end
-end
-
-Unit.__index = function(u, k)
-  local m = methods[k]
-  if m then return m end
-  if type(k) ~= "string" then return nil end
-  local id = ids[u]
-  if k == "id" then return id end
-  local c, f = read_of(id)
-  local v = c[k]
-  if v == nil then
-    -- An undeclared attribute is an error from the host, naming the nearest.
-    v = f(READ, id, k)
-    if v == nil then return nil end
-    c[k] = v
-  end
-  -- A list is copied: what one script does to it no other script sees.
-  if type(v) == "table" then return copy(v) end
-  return v
-end
-Unit.__newindex = function(u, k)
-  error("units change through u:set(\"" .. tostring(k) .. "\", value, \"reason\"): every change needs a reason", 2)
-end
--- How a unit, side or command is shown: `u.name`, its name with its id (`Warriors 7
--- [war7]`), so a breakdown says which of two "Line infantry 3" is meant.
-Unit.__tostring = function(u) return u.name end
-Unit.__concat = function(a, b) return tostring(a) .. tostring(b) end
-Unit.__eq = function(a, b) return ids[a] == ids[b] end
-Unit.__metatable = false
-
-local function self_id(u, method)
-  local id = ids[u]
-  if id == nil then
-    error("u:" .. method .. "(…) is called on a unit, side or command, with a colon", 3)
-  end
-  return id
-end
-
--- u:get("sp"): an attribute (the same as u.sp).
-function methods:get(attr) return self[attr] end
--- u:set("sp", 3, "reason"): changes an attribute.
-function methods:set(attr, value, reason)
-  local id = self_id(self, "set")
-  changed(id)
-  local fired = H[1](SET, id, attr, value, reason)
-  -- A change some handler takes at once: it runs now (see `at_once` in host.rs).
-  if fired then H[2](fired) end
-  return self
-end
--- u:add("sp", -1, "reason"): adds to a number attribute.
-function methods:add(attr, delta, reason)
-  if type(delta) ~= "number" then error("u:add(attr, delta, reason): delta must be a number", 2) end
-  local v = self[attr]
-  if type(v) ~= "number" then error("u:add: `" .. tostring(attr) .. "` is not a number", 2) end
-  return self:set(attr, v + delta, reason)
-end
--- u:has("routed"): whether the marker is on (an undeclared marker, or a side, is an error
--- from the host).
-function methods:has(marker)
-  local id = self_id(self, "has")
-  local c, f = read_of(id)
-  local m = c[MARKED]
-  if m == nil then
-    m = {}
-    c[MARKED] = m
-  end
-  local on = m[marker]
-  if on == nil then
-    on = f(HAS, id, marker)
-    if marker ~= nil then m[marker] = on end
-  end
-  return on
-end
--- u:markers(): the names of its markers.
-function methods:markers() return { H[1](MARKERS, self_id(self, "markers")) } end
--- u:mark("routed", "reason" [, "end of round"]): puts a marker on.
-function methods:mark(marker, reason, expiry)
-  local id = self_id(self, "mark")
-  changed(id)
-  local fired = H[1](MARK, id, marker, reason, expiry)
-  if fired then H[2](fired) end
-  return self
-end
--- u:unmark("routed", "reason"): takes it off.
-function methods:unmark(marker, reason)
-  local id = self_id(self, "unmark")
-  changed(id)
-  local fired = H[1](UNMARK, id, marker, reason)
-  if fired then H[2](fired) end
-  return self
-end
-
--- u:elements(["hp>0 unmarked:fallen"]): handles of a unit's elements, all or those the
--- filter picks (selector terms on the elements' attributes and markers).
-function methods:elements(filter)
-  local out = { H[1](ELEMENTS, self_id(self, "elements"), filter) }
-  for i = 1, #out do out[i] = handle(out[i]) end
-  return out
-end
--- u:add_element{id = "…", name = "…", attrs = {…}, reason = "…"}: a new element of the unit.
-function methods:add_element(spec)
-  local id = self_id(self, "add_element")
-  if type(spec) ~= "table" then
-    error("u:add_element{id = …, name = …, attrs = {…}, reason = …} takes a table", 2)
-  end
-  return handle(H[1](ADD_ELEMENT, id, spec, spec.reason))
-end
--- u:remove("reason"), e:remove("reason"): a unit (with its elements) or an element leaves
--- the game; undone with the command.
-function methods:remove(reason)
-  local id = self_id(self, "remove")
-  forget_all()
-  H[1](REMOVE, id, reason)
-end
--- u:move_to(command, "reason"): a unit joins another command (of any side);
--- e:move_to(unit, "reason"): an element joins another unit. Ids or handles.
-function methods:move_to(where, reason)
-  local id = self_id(self, "move_to")
-  if type(where) == "table" and ids[where] then where = ids[where] end
-  forget_all()
-  H[1](MOVE, id, where, reason)
-  return self
-end
-
-local api = {}
-function api.unit(id)
-  if type(id) == "table" and ids[id] then return id end
-  return handle(H[1](UNIT, id))
-end
-function api.units(selector)
-  local out = { H[1](UNITS, selector) }
-  for i = 1, #out do out[i] = handle(out[i]) end
-  return out
-end
-function api.count(selector) return H[1](COUNT, selector) end
--- umpire.element("leg1a") or umpire.element("leg1.2"): an element's handle.
-function api.element(id)
-  if type(id) == "table" and ids[id] then id = ids[id] end
-  return handle(H[1](ELEMENT, id))
-end
--- umpire.create_unit{command = …, id = …, name = …, attrs = {…}, elements = {…}, reason = …}
-function api.create_unit(spec)
-  if type(spec) ~= "table" then
-    error("umpire.create_unit{command = …, id = …, name = …, attrs = {…}, elements = {…}, reason = …} takes a table", 2)
-  end
-  local command = spec.command
-  if type(command) == "table" and ids[command] then command = ids[command] end
-  return handle(H[1](CREATE_UNIT, spec, command, spec.reason))
-end
-function api.sides() return { H[1](SIDES) } end
-function api.clock()
-  local round, phase, side, text = H[1](CLOCK)
-  return { round = round, phase = phase, side = side, text = text }
-end
--- A side or a command: the same handle, for its attributes (`s.cinc_rating`, `s:set(…)`).
-local function group(kind)
-  return function(id)
-    local k, found = H[1](KIND, id)
-    if k ~= kind then
-      error("`" .. tostring(id) .. "` is a " .. k .. ", not a " .. kind, 2)
-    end
-    return handle(found)
-  end
-end
-api.side = group("side")
-api.group = group("command")
-api.handle = handle
-api.id_of = id_of
-
--- `store`: plain data kept in the game (journalled, undone, replayed), one per script.
-function api.store(script)
-  local proxy = protect({})
-  return setmetatable(proxy, {
-    __index = function(_, k) return H[1](STORE_GET, script, k) end,
-    __newindex = function(_, k, v) H[1](STORE_SET, script, k, v) end,
-    __pairs = function()
-      local keys, i = { H[1](STORE_KEYS, script) }, 0
-      return function()
-        i = i + 1
-        local k = keys[i]
-        if k ~= nil then return k, H[1](STORE_GET, script, k) end
-      end
-    end,
-    __metatable = false,
-  })
-end
-return api
-"#;
+/// Trusted Lua: unit, side, command and element handles, the clock and the store proxy over
+/// the world operations.
+const UNIT: &str = include_str!("lua/units.lua");

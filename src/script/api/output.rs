@@ -1,0 +1,95 @@
+//! What a call shows: `print` captured into the call's output ([`lua_print`]), values as
+//! `tostring` shows them ([`to_text`]), `umpire.fail(message)` ([`lua_fail`]), and the limits
+//! on what a call may make the host hold: the `output` limit ([`add_output`]) and the
+//! `text` limit ([`check_text`], [`cut`]).
+
+use mlua::{Function, Lua, Value, Variadic};
+
+use crate::script::host::{HostData, budgets};
+
+/// `umpire.fail(message)`: refuses the command with a plain message for the umpire (cut to
+/// the `text` limit).
+pub(crate) fn lua_fail(lua: &Lua, msg: String) -> mlua::Result<()> {
+    let msg = cut(&msg, budgets(lua).text).into_owned();
+    Err(mlua::Error::external(crate::script::error::Refusal(msg)))
+}
+
+/// Counts `bytes` more of output made by the running call; fails past the `output` limit.
+pub(crate) fn add_output(lua: &Lua, bytes: usize) -> mlua::Result<()> {
+    let limit = budgets(lua).output;
+    let mut d = lua
+        .app_data_mut::<HostData>()
+        .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
+    d.held.output = d.held.output.saturating_add(bytes);
+    if d.held.output > limit {
+        return Err(mlua::Error::runtime(format!(
+            "this command's output is more than {} (the `output` limit; a club can raise it with `--limit output=4MiB`)",
+            crate::script::data::shown_bytes(limit)
+        )));
+    }
+    Ok(())
+}
+
+/// Fails if `text`, a `what` given by a script, is longer than the `text` limit.
+pub(crate) fn check_text(lua: &Lua, text: &str, what: &str) -> mlua::Result<()> {
+    let limit = budgets(lua).text;
+    if text.len() > limit {
+        return Err(mlua::Error::runtime(format!(
+            "{what} is {} bytes, more than the {} a text may have (the `text` limit; a club can raise it with `--limit text=16KiB`)",
+            text.len(),
+            crate::script::data::shown_bytes(limit)
+        )));
+    }
+    Ok(())
+}
+
+/// `text` cut to at most `max` bytes (at a character boundary), saying how much was cut.
+pub(crate) fn cut(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    if text.len() <= max {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    std::borrow::Cow::Owned(format!(
+        "{}… ({} more bytes cut)",
+        &text[..end],
+        text.len() - end
+    ))
+}
+
+/// `print(...)`: captured as one output line (counted against the `output` limit).
+pub(crate) fn lua_print(lua: &Lua, args: Variadic<Value>) -> mlua::Result<()> {
+    let mut line = String::new();
+    for (i, v) in args.iter().enumerate() {
+        if i > 0 {
+            line.push('\t');
+        }
+        let part = to_text(lua, v)?;
+        add_output(lua, part.len() + 1)?;
+        line.push_str(&part);
+    }
+    if args.is_empty() {
+        add_output(lua, 1)?;
+    }
+    if let Some(mut d) = lua.app_data_mut::<HostData>() {
+        d.out.output.push(line);
+    }
+    Ok(())
+}
+
+/// A value as `tostring` shows it.
+pub(crate) fn to_text(lua: &Lua, v: &Value) -> mlua::Result<String> {
+    match v {
+        Value::String(s) => Ok(s.to_string_lossy()),
+        Value::Integer(i) => Ok(i.to_string()),
+        Value::Number(n) => Ok(n.to_string()),
+        Value::Boolean(b) => Ok(b.to_string()),
+        Value::Nil => Ok("nil".into()),
+        v => {
+            let tostring: Function = lua.globals().get("tostring")?;
+            tostring.call::<String>(v.clone())
+        }
+    }
+}
