@@ -24,5 +24,6 @@ mod scripts;
 mod secrets;
 mod standalone;
 mod stop_times;
+mod stores;
 mod table;
 mod transcripts;

@@ -1,6 +1,7 @@
 -- Trusted Lua, part of umpire: unit, side and command handles, elements, the clock and the store (src/script/world.rs).
 local H, OP, kit = ...
 local type, tostring, error, setmetatable, math_type = type, tostring, error, setmetatable, math.type
+local next, rawset = next, rawset
 local protect, copy = kit.protect, kit.copy
 local READ, HAS, MARKERS, KIND, UNIT, UNITS, COUNT, SIDES, SET, MARK, UNMARK, CLOCK =
   OP.read, OP.has, OP.markers, OP.kind, OP.unit, OP.units, OP.count, OP.sides, OP.set, OP.mark,
@@ -214,18 +215,107 @@ api.group = group("command")
 api.handle = handle
 api.id_of = id_of
 
--- `store`: plain data kept in the game (journalled, undone, replayed), one per script.
+-- `store`: plain data kept in the game (journalled, undone, replayed), one per script. A table
+-- read from it is a view of the stored value, not a copy: reading it reads the store, and
+-- writing into it, at any depth (`store.reserves.red = {…}`, `table.insert(store.list, x)`),
+-- writes the stored value back as a change of the command.
+local views = setmetatable({}, { __mode = "k" })   -- view -> { script, key, path }
+local view_mt
+
+-- The value at `path` inside `v`, or nil.
+local function walk(v, path)
+  for i = 1, #path do
+    if type(v) ~= "table" then return nil end
+    v = v[path[i]]
+  end
+  return v
+end
+
+-- What a view stands for now, as plain data (a fresh copy).
+local function now(at) return walk(H[1](STORE_GET, at[1], at[2]), at[3]) end
+
+-- `v` as plain data to store: a view is replaced by what it stands for, also inside tables.
+local function plain(v, depth)
+  if type(v) ~= "table" then return v end
+  local at = views[v]
+  if at then return now(at) end
+  depth = depth or 0
+  if depth < 32 then
+    for k, x in next, v do
+      if type(x) == "table" then
+        local p = plain(x, depth + 1)
+        if p ~= x then rawset(v, k, p) end
+      end
+    end
+  end
+  return v
+end
+
+local function view(script, key, path, v)
+  if type(v) ~= "table" then return v end
+  local p = protect({})
+  views[p] = { script, key, path }
+  return setmetatable(p, view_mt)
+end
+
+local function child(at, k)
+  local path = {}
+  for i = 1, #at[3] do path[i] = at[3][i] end
+  path[#path + 1] = k
+  return path
+end
+
+view_mt = {
+  __index = function(p, k)
+    local at = views[p]
+    local here = now(at)
+    if type(here) ~= "table" then return nil end
+    return view(at[1], at[2], child(at, k), here[k])
+  end,
+  __newindex = function(p, k, v)
+    local at = views[p]
+    local root = H[1](STORE_GET, at[1], at[2])
+    local here = walk(root, at[3])
+    if type(here) ~= "table" then
+      error("store." .. tostring(at[2]) .. ": this table is no longer in the store", 2)
+    end
+    here[k] = plain(v)
+    H[1](STORE_SET, at[1], at[2], root)
+  end,
+  __len = function(p)
+    local here = now(views[p])
+    return type(here) == "table" and #here or 0
+  end,
+  __pairs = function(p)
+    local at = views[p]
+    local here = now(at)
+    if type(here) ~= "table" then return function() end end
+    local k
+    return function()
+      local v
+      k, v = next(here, k)
+      if k ~= nil then return k, view(at[1], at[2], child(at, k), v) end
+    end
+  end,
+  __metatable = false,
+}
+
 function api.store(script)
   local proxy = protect({})
   return setmetatable(proxy, {
-    __index = function(_, k) return H[1](STORE_GET, script, k) end,
-    __newindex = function(_, k, v) H[1](STORE_SET, script, k, v) end,
+    __index = function(_, k) return view(script, k, {}, H[1](STORE_GET, script, k)) end,
+    __newindex = function(_, k, v)
+      local at = views[v]
+      -- `store.k = store.k` (the old way: read, change, assign back) is already done.
+      if at and at[1] == script and at[2] == k and #at[3] == 0 then return end
+      H[1](STORE_SET, script, k, plain(v))
+    end,
     __pairs = function()
       local keys, i = { H[1](STORE_KEYS, script) }, 0
       return function()
         i = i + 1
         local k = keys[i]
-        if k ~= nil then return k, H[1](STORE_GET, script, k) end
+        if k ~= nil then return k, view(script, k, {}, H[1](STORE_GET, script, k)) end
       end
     end,
     __metatable = false,
