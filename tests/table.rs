@@ -1,4 +1,5 @@
-//! Physical dice at the table, in a real pseudo-terminal: the players take their time, and
+//! Physical dice and questions at the table, in a real pseudo-terminal: the players take their
+//! time, and
 //! the prompts say what each die is for and who rolls it.
 //!
 //! The script time limit is cut to 200 ms (`--limit script-time=200ms`) and each die is
@@ -159,4 +160,52 @@ fn a_loop_after_the_dice_is_still_stopped_at_the_time_limit() {
     expect(&mut s, "1d6 (6) = 6");
     s.send_line("quit").unwrap();
     s.exp_eof().unwrap();
+}
+
+/// A question put by the rules is asked at the prompt and waited for, beyond the script's
+/// time limit: `umpire.ask` in the asking test ruleset.
+#[test]
+fn a_question_from_the_rules_is_asked_at_the_prompt_and_waited_for() {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_umpire"));
+    cmd.args([
+        "--no-journal",
+        "--no-color",
+        "--seed",
+        "1",
+        "--ruleset",
+        "asking",
+        "--limit",
+        "script-time=200ms",
+        "--history",
+        "/dev/null",
+        "--rules",
+        "tests/data/rules",
+    ])
+    .current_dir(env!("CARGO_MANIFEST_DIR"))
+    .env("TERM", "dumb");
+    let mut s = spawn_command(cmd, Some(20_000)).expect("umpire starts in a pty");
+    for line in [
+        "add side red Red",
+        "add command red r1 R",
+        "add unit r1 cav Cavalry sp=5",
+        "dice queue 3",
+        "charge cav",
+    ] {
+        expect(&mut s, "asking#");
+        s.send_line(line).unwrap();
+    }
+    expect(
+        &mut s,
+        "Does the General join the charge? 1 yes / 2 no (Enter: no)",
+    );
+    std::thread::sleep(PAUSE);
+    s.send_line("maybe").unwrap();
+    expect(&mut s, "is not an answer");
+    s.send_line("y").unwrap();
+    expect(&mut s, "Which flank? 1 left / 2 right / 3 centre");
+    std::thread::sleep(PAUSE);
+    s.send_line("2").unwrap();
+    expect(&mut s, "on the right");
+    expect(&mut s, "asking#");
+    s.send_line("quit").unwrap();
 }
