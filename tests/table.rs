@@ -1,6 +1,5 @@
 //! Physical dice and questions at the table, in a real pseudo-terminal: the players take their
-//! time, and
-//! the prompts say what each die is for and who rolls it.
+//! time, and the prompts say what each die is for and who rolls it.
 //!
 //! The script time limit is cut to 200 ms (`--limit script-time=200ms`) and each die is
 //! typed a second after it is asked for: five times the limit per die, for OLAB's shooting
