@@ -272,3 +272,26 @@ fn ids_typed_in_capitals_as_scenario_sheets_write_them_are_found() {
             .is_ok()
     );
 }
+
+#[test]
+fn an_olab_shot_records_its_numbers_for_programs() {
+    let mut s = Session::new(DiceBox::seeded(1));
+    s.set_rules_root(shipped().to_path_buf());
+    for line in [
+        "ruleset use olab",
+        "army load examples/olab/romans.toml",
+        "army load examples/olab/britons.toml",
+        "next",
+        "next",
+        "dice queue 5 3 3",
+    ] {
+        if let Err((_, e)) = s.execute(line, None).unwrap() {
+            panic!("`{line}`: {e}");
+        }
+    }
+    let out = s.execute("shoot arc1 war7 8", None).unwrap().unwrap();
+    assert_eq!(
+        out.to_json()["record"]["shots"],
+        serde_json::json!([{"target": "war7", "d6": 5, "pre_save": 10, "save": 6, "hp": 4}])
+    );
+}

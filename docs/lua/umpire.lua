@@ -225,6 +225,10 @@ function umpire.ruleset_name() end
 ---@param q {question: string, choices: string[], default?: string, context?: string}
 ---@return string
 function umpire.ask(q) end
+---Keeps plain data for programs reading the command's JSON (`record.KEY`); shown to nobody.
+---@param key string
+---@param value any
+function umpire.record(key, value) end
 ---Refuses the command with a plain message.
 ---@param message string
 function umpire.fail(message) end

@@ -365,14 +365,18 @@ function M.resolve(ctx, spec)
     M.validate(spec)
     range_text = M.check_range(spec)
   end
-  local lines, d6 = {}, nil
+  local lines, d6, shots = {}, nil, {}
   for i, t in ipairs(spec.targets) do
     local c = ctx:check(string.format("%s %s: %s at %s%s", spec.title or "Shooting", "5.2.1",
       spec.firer.name, t.name, range_text and " — " .. range_text or ""))
     d6 = select(2, M.score(ctx, spec, t, c, d6))
+    local pre_save = c:total()
     local hp = M.save(ctx, spec, t, c)
+    shots[i] = { target = t.id, d6 = d6, pre_save = pre_save, save = pre_save - c:total(), hp = hp }
     lines[i] = M.apply(ctx, spec, t, hp)
   end
+  -- For programs (docs/json.md): each target's score before the save, the save and the HP.
+  umpire.record("shots", shots)
   return table.concat(lines, "\n")
 end
 

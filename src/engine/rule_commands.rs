@@ -304,6 +304,13 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
     if calls.iter().any(|c| !c.answers.is_empty()) {
         out = out.field("answers", answers_json(&calls));
     }
+    let mut record = serde_json::Map::new();
+    for c in &calls {
+        record.extend(c.record.iter().map(|(k, v)| (k.clone(), v.clone())));
+    }
+    if !record.is_empty() {
+        out = out.field("record", Json::Object(record));
+    }
     Ok(out
         .field("cancelled", !go_on)
         .field("checks", checks)

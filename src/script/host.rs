@@ -52,6 +52,8 @@ pub struct CallOutput {
     pub answers: Vec<crate::question::Answered>,
     /// Every change the scripts made, with its reason, in order.
     pub notes: Vec<Note>,
+    /// The numbers the rules recorded for programs (`umpire.record(key, value)`), by key.
+    pub record: serde_json::Map<String, serde_json::Value>,
 }
 
 /// A command argument or event field as handed to Lua: a plain value, or units (which
@@ -284,6 +286,7 @@ impl ScriptHost {
         umpire.set("tables", lua.create_function(api::tables::lua_tables)?)?;
         umpire.set("options", lua.create_function(super::options::lua_options)?)?;
         umpire.set("fail", lua.create_function(api::output::lua_fail)?)?;
+        umpire.set("record", lua.create_function(api::output::lua_record)?)?;
         registry::install(&lua, &umpire)?;
         let listeners = events::listeners(&lua)?;
         lua.set_named_registry_value(super::options::VALUES_KEY, lua.create_table()?)?;

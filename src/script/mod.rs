@@ -13,7 +13,7 @@ mod api;
 mod ask;
 pub mod breakdown;
 mod budget;
-mod data;
+pub(crate) mod data;
 mod elements;
 pub mod error;
 pub mod events;

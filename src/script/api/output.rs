@@ -15,6 +15,22 @@ pub(crate) fn lua_fail(lua: &Lua, msg: String) -> mlua::Result<()> {
 }
 
 /// Counts `bytes` more of output made by the running call; fails past the `output` limit.
+/// `umpire.record(key, value)`: a number (or other plain data) for programs reading the
+/// command's JSON (`record.KEY`), such as a scorer; recording a key again replaces its value.
+/// Nothing is shown to people.
+pub(crate) fn lua_record(lua: &Lua, (key, value): (String, Value)) -> mlua::Result<()> {
+    check_text(lua, &key, "a record's key")?;
+    let cap = super::super::host::budgets(lua).output;
+    let (v, size) = crate::script::data::to_json(lua, &value, cap)
+        .map_err(|e| mlua::Error::runtime(format!("umpire.record(\"{key}\", …): {e}")))?;
+    add_output(lua, key.len() + size)?;
+    let mut d = lua
+        .app_data_mut::<super::super::host::HostData>()
+        .ok_or_else(|| mlua::Error::runtime("host data missing"))?;
+    d.out.record.insert(key, v);
+    Ok(())
+}
+
 pub(crate) fn add_output(lua: &Lua, bytes: usize) -> mlua::Result<()> {
     let limit = budgets(lua).output;
     let mut d = lua
