@@ -131,6 +131,9 @@ umpire.command {
     k:point("ko_fire.modifiers", { firer = f, target = t, weapon = weapon, row = row, column = col,
       need = need, arc = args.arc or "front" })
     local total = k:total()
+    -- For programs (docs/json.md): the KO score needed and made.
+    umpire.record("ko", { target = t.id, row = row, column = col, ko_need = need, ko_roll = total,
+      knocked_out = total >= need })
     if total >= need then
       k:result(string.format("%d+ needed: knocked out, no save", need))
       util.damage(t, t.sp, "knocked out by " .. f.name .. "'s KO fire, no save (8.8.2)")

@@ -295,3 +295,57 @@ fn an_olab_shot_records_its_numbers_for_programs() {
         serde_json::json!([{"target": "war7", "d6": 5, "pre_save": 10, "save": 6, "hp": 4}])
     );
 }
+
+#[test]
+fn an_olab_close_combat_records_its_numbers_for_programs() {
+    let mut s = Session::new(DiceBox::seeded(1));
+    s.set_rules_root(shipped().to_path_buf());
+    for line in [
+        "ruleset use olab",
+        "army load examples/olab/romans.toml",
+        "army load examples/olab/britons.toml",
+        "next",
+        "next",
+        "dice queue 4 3 3 2 2 2",
+    ] {
+        if let Err((_, e)) = s.execute(line, None).unwrap() {
+            panic!("`{line}`: {e}");
+        }
+    }
+    let out = s.execute("cc leg1 war1", None).unwrap().unwrap();
+    let r = &out.to_json()["record"]["cc"];
+    assert_eq!(r["defender"], "war1");
+    assert_eq!(r["attackers"], serde_json::json!(["leg1"]));
+    assert_eq!(r["struck_back"], "leg1");
+    assert_eq!(
+        (r["hp_defender"].as_i64(), r["hp_back"].as_i64()),
+        (Some(7), Some(1))
+    );
+    assert_eq!(r["defender_leaves"], true);
+}
+
+#[test]
+fn a_ko_roll_records_what_it_needed_and_made_for_programs() {
+    let mut s = Session::new(DiceBox::seeded(1));
+    s.set_rules_root(shipped().to_path_buf());
+    for line in [
+        "ruleset use olab --house ko_fire",
+        "add side red Red",
+        "add side blue Blue",
+        "add command red r1 Reds",
+        "add command blue b1 Blues",
+        "add unit r1 tiger Tiger type=TNK sp=9 sp_start=9 armour=heavy speed=slow weapon=bl_80_130",
+        "add unit b1 t34 T-34 type=TNK sp=8 sp_start=8 armour=medium speed=medium weapon=bl_to79",
+        "dice queue 4 3",
+    ] {
+        if let Err((_, e)) = s.execute(line, None).unwrap() {
+            panic!("`{line}`: {e}");
+        }
+    }
+    let out = s.execute("ko tiger t34 30 flank", None).unwrap().unwrap();
+    assert_eq!(
+        out.to_json()["record"]["ko"],
+        serde_json::json!({"target": "t34", "row": "bl_80_130", "column": "medium",
+            "ko_need": 4, "ko_roll": 4, "knocked_out": true})
+    );
+}

@@ -309,6 +309,14 @@ umpire.command {
     end
     lines[#lines + 1] = follow_up(line_d, recoiled[d.id], primary, recoiled)
     if back then lines[#lines + 1] = follow_up(line_back, recoiled[back.id], d, recoiled) end
+    -- For programs (docs/json.md): the HP each side took and who left the contact.
+    local attackers = {}
+    for i, e in ipairs(list) do attackers[i] = e.unit.id end
+    umpire.record("cc", {
+      defender = d.id, attackers = attackers, hp_defender = hp_d,
+      struck_back = back and back.id or false, hp_back = hp_back,
+      defender_leaves = recoiled[d.id] == true, back_leaves = back ~= nil and recoiled[back.id] == true,
+    })
     -- Stands still in contact are engaged (a recoil or elimination breaks contact).
     local function present(u) return not util.off_table(u) and not recoiled[u.id] end
     for _, e in ipairs(list) do
