@@ -12,7 +12,7 @@ use serde_json::json;
 
 use super::error::CommandError;
 use super::output::Output;
-use super::rule_commands::{Call, add_call, call_json, call_rules};
+use super::rule_commands::{Call, add_call, call_json, call_rules, checks_json};
 use super::session::{State, reborrow};
 use crate::dice::DieEntry;
 use crate::script::events::{MAX_DEPTH, ending, events_of};
@@ -85,7 +85,8 @@ pub fn emit_events(
         ));
     }
     if !calls.is_empty() {
-        let (checks, notes, printed) = call_json(&calls);
+        let (notes, printed) = call_json(&calls);
+        let checks = checks_json(&calls);
         out = out.field(
             "events",
             json!({"checks": checks, "notes": notes, "output": printed}),

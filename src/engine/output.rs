@@ -23,6 +23,9 @@ pub struct Output {
     pub json: Map<String, Value>,
     /// Whether the shell should stop after this command (`quit`).
     pub quit: bool,
+    /// A rules' command's checks, kept typed: made into the JSON field `checks` (every
+    /// factor with every die) only when the JSON is asked for, not for every command.
+    pub checks: Option<Vec<crate::script::Breakdown>>,
 }
 
 impl Output {
@@ -33,6 +36,7 @@ impl Output {
             blocks: Vec::new(),
             json: Map::new(),
             quit: false,
+            checks: None,
         }
     }
 
@@ -57,6 +61,12 @@ impl Output {
     pub fn to_json(&self) -> Value {
         let mut m = self.json.clone();
         m.insert("command".into(), Value::String(self.command.clone()));
+        if let Some(checks) = &self.checks {
+            m.insert(
+                "checks".into(),
+                serde_json::to_value(checks).unwrap_or(Value::Null),
+            );
+        }
         Value::Object(m)
     }
 }

@@ -142,20 +142,21 @@ pub fn add_call(mut out: Output, call: &CallOutput) -> Output {
     out
 }
 
-/// The JSON fields of what calls produced.
-pub(super) fn call_json(calls: &[CallOutput]) -> (Json, Json, Json) {
-    let checks: Vec<Json> = calls
-        .iter()
-        .flat_map(|c| &c.checks)
-        .map(|c| serde_json::to_value(c).unwrap_or(Json::Null))
-        .collect();
+/// The JSON fields of what calls produced: the changes with their reasons, and what they
+/// printed.
+pub(super) fn call_json(calls: &[CallOutput]) -> (Json, Json) {
     let notes: Vec<Json> = calls
         .iter()
         .flat_map(|c| &c.notes)
         .map(|n| json!({"change": n.change, "reason": n.reason}))
         .collect();
     let printed: Vec<&String> = calls.iter().flat_map(|c| &c.output).collect();
-    (json!(checks), json!(notes), json!(printed))
+    (json!(notes), json!(printed))
+}
+
+/// The checks of what calls produced, as JSON.
+pub(super) fn checks_json(calls: &[CallOutput]) -> Json {
+    json!(calls.iter().flat_map(|c| &c.checks).collect::<Vec<_>>())
 }
 
 /// The questions the calls asked, with their answers, for JSON.
@@ -294,7 +295,8 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
     if !go_on {
         out = out.text(cancelled(&name, &pre));
     }
-    let (checks, notes, printed) = call_json(&calls);
+    let (notes, printed) = call_json(&calls);
+    out.checks = Some(calls.iter().flat_map(|c| c.checks.iter().cloned()).collect());
     if let Some(p) = &ctx.state.pending.public {
         out = out.field("public", p.trim());
     }
@@ -313,7 +315,6 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
     }
     Ok(out
         .field("cancelled", !go_on)
-        .field("checks", checks)
         .field("notes", notes)
         .field("output", printed))
 }
