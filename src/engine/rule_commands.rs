@@ -296,7 +296,12 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
         out = out.text(cancelled(&name, &pre));
     }
     let (notes, printed) = call_json(&calls);
-    out.checks = Some(calls.iter().flat_map(|c| c.checks.iter().cloned()).collect());
+    out.checks = Some(
+        calls
+            .iter()
+            .flat_map(|c| c.checks.iter().cloned())
+            .collect(),
+    );
     if let Some(p) = &ctx.state.pending.public {
         out = out.field("public", p.trim());
     }
