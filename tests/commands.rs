@@ -220,13 +220,33 @@ fn completion_offers_only_what_fits_the_argument() {
     assert_eq!(offered, ["score_on_time"]);
 }
 
+/// A session on the shipped rules after `lines`, each of which must succeed.
+fn shipped_session(lines: &[&str]) -> Session {
+    let mut s = Session::new(DiceBox::seeded(1));
+    s.set_rules_root(shipped().to_path_buf());
+    for line in lines {
+        if let Err((_, e)) = s.execute(line, None).unwrap() {
+            panic!("`{line}`: {e}");
+        }
+    }
+    s
+}
+
+/// The OLAB Ancient pair in the manoeuvre phase of round 1, `dice` queued.
+fn olab_battle(dice: &str) -> Session {
+    shipped_session(&[
+        "ruleset use olab",
+        "army load examples/olab/romans.toml",
+        "army load examples/olab/britons.toml",
+        "next",
+        "next",
+        &format!("dice queue {dice}"),
+    ])
+}
+
 #[test]
 fn set_changes_a_side_or_a_command_attribute_when_its_id_is_named_alone() {
-    let mut s = Session::new(umpire::dice::DiceBox::seeded(1));
-    s.set_rules_root(crate::common::shipped().to_path_buf());
-    for line in ["ruleset use olab", "army load examples/olab/romans.toml"] {
-        assert!(s.execute(line, None).unwrap().is_ok(), "{line}");
-    }
+    let mut s = shipped_session(&["ruleset use olab", "army load examples/olab/romans.toml"]);
     let run = |s: &mut Session, line: &str| match s.execute(line, None).unwrap() {
         Ok(out) => umpire::engine::render::output(&out, &umpire::engine::Palette::plain()),
         Err((_, e)) => format!("error: {e}"),
@@ -247,20 +267,14 @@ fn set_changes_a_side_or_a_command_attribute_when_its_id_is_named_alone() {
 
 #[test]
 fn ids_typed_in_capitals_as_scenario_sheets_write_them_are_found() {
-    let mut s = Session::new(DiceBox::seeded(1));
-    s.set_rules_root(shipped().to_path_buf());
-    for line in [
+    let mut s = shipped_session(&[
         "ruleset use olab",
         "army load examples/olab/romans.toml",
         "army load examples/olab/britons.toml",
         "set LEG1 sp 4",
         "mark Leg1,LEG2 suppressed",
         "reach ARC1 WAR7 8",
-    ] {
-        if let Err((_, e)) = s.execute(line, None).unwrap() {
-            panic!("`{line}`: {e}");
-        }
-    }
+    ]);
     assert_eq!(
         s.state.game.attr("leg1", "sp"),
         Some(&umpire::state::Value::Int(4))
@@ -275,20 +289,7 @@ fn ids_typed_in_capitals_as_scenario_sheets_write_them_are_found() {
 
 #[test]
 fn an_olab_shot_records_its_numbers_for_programs() {
-    let mut s = Session::new(DiceBox::seeded(1));
-    s.set_rules_root(shipped().to_path_buf());
-    for line in [
-        "ruleset use olab",
-        "army load examples/olab/romans.toml",
-        "army load examples/olab/britons.toml",
-        "next",
-        "next",
-        "dice queue 5 3 3",
-    ] {
-        if let Err((_, e)) = s.execute(line, None).unwrap() {
-            panic!("`{line}`: {e}");
-        }
-    }
+    let mut s = olab_battle("5 3 3");
     let out = s.execute("shoot arc1 war7 8", None).unwrap().unwrap();
     assert_eq!(
         out.to_json()["record"]["shots"],
@@ -298,20 +299,7 @@ fn an_olab_shot_records_its_numbers_for_programs() {
 
 #[test]
 fn an_olab_close_combat_records_its_numbers_for_programs() {
-    let mut s = Session::new(DiceBox::seeded(1));
-    s.set_rules_root(shipped().to_path_buf());
-    for line in [
-        "ruleset use olab",
-        "army load examples/olab/romans.toml",
-        "army load examples/olab/britons.toml",
-        "next",
-        "next",
-        "dice queue 4 3 3 2 2 2",
-    ] {
-        if let Err((_, e)) = s.execute(line, None).unwrap() {
-            panic!("`{line}`: {e}");
-        }
-    }
+    let mut s = olab_battle("4 3 3 2 2 2");
     let out = s.execute("cc leg1 war1", None).unwrap().unwrap();
     let r = &out.to_json()["record"]["cc"];
     assert_eq!(r["defender"], "war1");
@@ -326,9 +314,7 @@ fn an_olab_close_combat_records_its_numbers_for_programs() {
 
 #[test]
 fn a_ko_roll_records_what_it_needed_and_made_for_programs() {
-    let mut s = Session::new(DiceBox::seeded(1));
-    s.set_rules_root(shipped().to_path_buf());
-    for line in [
+    let mut s = shipped_session(&[
         "ruleset use olab --house ko_fire",
         "add side red Red",
         "add side blue Blue",
@@ -337,11 +323,7 @@ fn a_ko_roll_records_what_it_needed_and_made_for_programs() {
         "add unit r1 tiger Tiger type=TNK sp=9 sp_start=9 armour=heavy speed=slow weapon=bl_80_130",
         "add unit b1 t34 T-34 type=TNK sp=8 sp_start=8 armour=medium speed=medium weapon=bl_to79",
         "dice queue 4 3",
-    ] {
-        if let Err((_, e)) = s.execute(line, None).unwrap() {
-            panic!("`{line}`: {e}");
-        }
-    }
+    ]);
     let out = s.execute("ko tiger t34 30 flank", None).unwrap().unwrap();
     assert_eq!(
         out.to_json()["record"]["ko"],
