@@ -296,10 +296,11 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
         out = out.text(cancelled(&name, &pre));
     }
     let (notes, printed) = call_json(&calls);
+    // The blocks hold their own copies; the typed checks for the JSON are moved, not copied.
     out.checks = Some(
         calls
-            .iter()
-            .flat_map(|c| c.checks.iter().cloned())
+            .iter_mut()
+            .flat_map(|c| std::mem::take(&mut c.checks))
             .collect(),
     );
     if let Some(p) = &ctx.state.pending.public {
