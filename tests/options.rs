@@ -206,3 +206,94 @@ fn a_game_continued_later_keeps_the_options_set() {
     let out = run("reading\n");
     assert!(out.contains("nobody 2 false"), "{out}");
 }
+
+/// Every option a shipped ruleset or house rule declares has a rule test for each of its
+/// alternatives: a line `option set NAME VALUE` in the tests beside the file that declares
+/// it (the ruleset's `tests/`, or `scripts/tests/`). An option declared and never tried fails
+/// here; that the alternative changes a result is each rule test's own assertion.
+#[test]
+fn every_shipped_option_has_a_rule_test_for_each_alternative() {
+    let root = crate::common::shipped();
+    let json = |s: &mut Session, line: &str| match s.execute(line, None).expect("a command") {
+        Ok(out) => out.to_json(),
+        Err((_, e)) => panic!("`{line}` failed: {e}"),
+    };
+    let rulesets: Vec<String> = std::fs::read_dir(root.join("rulesets"))
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            p.join("init.lua")
+                .exists()
+                .then(|| p.file_name()?.to_str().map(str::to_string))?
+        })
+        .collect();
+    let houses: Vec<String> = std::fs::read_dir(root.join("scripts"))
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            name.strip_suffix(".lua").map(str::to_string)
+        })
+        .collect();
+    let mut missing = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for ruleset in &rulesets {
+        let mut s = Session::new(DiceBox::seeded(1));
+        s.set_rules_root(root.to_path_buf());
+        json(&mut s, &format!("ruleset use {ruleset}"));
+        for house in &houses {
+            // A house rule written for another system may refuse this one: that is fine.
+            let _ = s.execute(&format!("house on {house}"), None);
+        }
+        let list = json(&mut s, "option list");
+        for o in list["options"].as_array().unwrap() {
+            let name = o["name"].as_str().unwrap();
+            let declared = o["declared"].as_str().unwrap();
+            if !seen.insert(name.to_string()) {
+                continue;
+            }
+            let folder = match declared.split('/').collect::<Vec<_>>().as_slice() {
+                ["rulesets", r, ..] => root.join("rulesets").join(r).join("tests"),
+                _ => root.join("scripts/tests"),
+            };
+            let tests = lua_files(&folder);
+            let alternatives: Vec<String> = match (&o["choices"], &o["default"]) {
+                (serde_json::Value::Array(c), d) => c
+                    .iter()
+                    .filter(|c| *c != d)
+                    .map(|c| c.as_str().unwrap().to_string())
+                    .collect(),
+                (_, serde_json::Value::Bool(b)) => vec![(!b).to_string()],
+                _ => vec![String::new()],
+            };
+            for alt in alternatives {
+                let line = format!("option set {name} {alt}");
+                if !tests.contains(line.trim_end()) {
+                    missing.push(format!(
+                        "{name} = {alt} ({declared}): no `{}` in {}",
+                        line.trim_end(),
+                        folder.strip_prefix(root).unwrap().display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "options without a rule test of an alternative:\n  {}",
+        missing.join("\n  ")
+    );
+}
+
+/// The text of every `.lua` file under `dir`, joined.
+fn lua_files(dir: &Path) -> String {
+    let mut text = String::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            text.push_str(&lua_files(&p));
+        } else if p.extension().is_some_and(|x| x == "lua") {
+            text.push_str(&std::fs::read_to_string(&p).unwrap_or_default());
+        }
+    }
+    text
+}
