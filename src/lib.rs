@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod dice;
+pub mod distance;
 pub mod engine;
 pub mod escape;
 pub mod files;

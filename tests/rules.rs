@@ -311,3 +311,45 @@ fn a_fault_in_a_house_rule_names_its_file_and_line_and_how_to_carry_on() {
     ok(&mut s, "house off fog");
     assert!(shoot(&mut s).contains("Archers [a1] hits (4)"));
 }
+
+/// A `distance` argument: a plain number in the ruleset's unit, a length in another unit
+/// converted (and the conversion shown), and a word that is no distance refused at the word.
+#[test]
+fn a_distance_argument_arrives_in_the_rulesets_unit_whatever_unit_was_typed() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("rulesets/metric")).unwrap();
+    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
+    std::fs::write(
+        dir.path().join("rulesets/metric/init.lua"),
+        r#"
+umpire.ruleset { name = "metric", doc = "measures in centimetres", distance = "cm" }
+umpire.command {
+  name = "reach",
+  args = { { name = "range", type = "distance" }, { name = "bonus", type = "int", optional = true } },
+  run = function(ctx, a) return "range " .. a.range .. " " .. math.type(a.range) .. " bonus " .. tostring(a.bonus) end,
+}
+"#,
+    )
+    .unwrap();
+    let mut s = Session::new(DiceBox::seeded(1));
+    s.set_rules_root(dir.path().to_path_buf());
+    ok(&mut s, "ruleset use metric");
+    assert!(ok(&mut s, "reach 30").contains("range 30 integer bonus nil"));
+    let inches = ok(&mut s, "reach 10\" 2");
+    assert!(inches.contains("10in = 25.4 cm"), "{inches}");
+    assert!(inches.contains("range 25.4 float bonus 2"), "{inches}");
+    assert!(ok(&mut s, "reach 300mm").contains("range 30 integer"));
+    let e = fails(&mut s, "reach 3ft");
+    assert!(e.contains("`ft` is not a unit of length"), "{e}");
+    let e = fails(&mut s, "reach near");
+    assert!(e.contains("not a distance"), "{e}");
+    std::fs::write(
+        dir.path().join("rulesets/metric/init.lua"),
+        r#"umpire.ruleset { name = "metric", distance = "yards" }"#,
+    )
+    .unwrap();
+    let mut s = Session::new(DiceBox::seeded(1));
+    s.set_rules_root(dir.path().to_path_buf());
+    let e = fails(&mut s, "ruleset use metric");
+    assert!(e.contains("the unit is \"in\" or \"cm\""), "{e}");
+}

@@ -156,7 +156,7 @@ umpire.version = "0.1"
 ---@type string|nil
 umpire.variant = nil
 ---Declares the rule system (once, in the ruleset's init.lua).
----@param spec {name: string, doc?: string, schema?: table, sequence?: table, tables?: table, variants?: table}
+---@param spec {name: string, doc?: string, schema?: table, sequence?: table, tables?: table, variants?: table, distance?: "in"|"cm"}
 function umpire.ruleset(spec) end
 ---Registers a command.
 ---@param spec {name: string, help?: string, args?: table[], run: fun(ctx: Ctx, args: table): any, secret?: boolean}

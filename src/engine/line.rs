@@ -59,8 +59,9 @@ pub fn is_blank(line: &str) -> bool {
 
 /// Splits `line` into a [`CommandLine`]; `None` for a blank or comment line.
 ///
-/// Words are separated by whitespace; `"two words"` is one word. An unclosed quote runs to the
-/// end of the line rather than being an error: no line is ever refused here.
+/// Words are separated by whitespace; `"two words"` is one word. A `"` closing a number
+/// (`12"`, the inch mark) is part of the word. An unclosed quote runs to the end of the line
+/// rather than being an error: no line is ever refused here.
 pub fn parse(line: &str) -> Option<CommandLine> {
     if is_blank(line) {
         return None;
@@ -88,7 +89,13 @@ pub fn split_words(line: &str) -> Vec<Word> {
         let mut end = start;
         let mut quoted = false;
         while let Some(&(i, c)) = chars.peek() {
-            if c == '"' {
+            let inch_mark = c == '"'
+                && !quoted
+                && text.ends_with(|d: char| d.is_ascii_digit())
+                && line[i + 1..].chars().next().is_none_or(char::is_whitespace);
+            if inch_mark {
+                text.push(c);
+            } else if c == '"' {
                 quoted = !quoted;
             } else if c.is_whitespace() && !quoted {
                 break;
@@ -112,6 +119,17 @@ mod tests {
 
     fn texts(line: &str) -> Vec<String> {
         split_words(line).into_iter().map(|w| w.text).collect()
+    }
+
+    #[test]
+    fn an_inch_mark_after_a_number_is_part_of_the_word() {
+        assert_eq!(
+            texts(r#"shoot a b 12" flank"#),
+            ["shoot", "a", "b", "12\"", "flank"]
+        );
+        assert_eq!(texts(r#"far 7.5""#), ["far", "7.5\""]);
+        assert_eq!(texts(r#"name "Red 2" x"#), ["name", "Red 2", "x"]);
+        assert_eq!(texts(r#"say a"b c"#), ["say", "ab c"]);
     }
 
     #[test]

@@ -22,7 +22,7 @@ use crate::state::Value;
 
 /// A rule command's declared arguments as a [`Signature`]: positional in order, flags by
 /// name anywhere (`force` or `--force`).
-pub fn signature(def: &CommandDef) -> Signature {
+pub fn signature(def: &CommandDef, unit: crate::distance::Unit) -> Signature {
     Signature::new(
         def.args
             .iter()
@@ -35,6 +35,7 @@ pub fn signature(def: &CommandDef) -> Signature {
                     ArgKind::Selector => Kind::Selector,
                     ArgKind::Int => Kind::Int,
                     ArgKind::Number => Kind::Number,
+                    ArgKind::Distance => Kind::Distance(unit),
                     ArgKind::Dice => Kind::Dice,
                     ArgKind::Choice(v) => {
                         Kind::Choice(v.iter().map(|c| Cow::Owned(c.clone())).collect())
@@ -56,7 +57,7 @@ pub fn signature(def: &CommandDef) -> Signature {
 
 /// The shell's entry for a rule command: its signature from its declared arguments, the
 /// first line of its help as the summary and the rest as its help.
-pub fn spec(def: &CommandDef) -> CommandSpec {
+pub fn spec(def: &CommandDef, unit: crate::distance::Unit) -> CommandSpec {
     let mut lines = def.help.lines();
     let summary = lines.next().unwrap_or("").to_string();
     let help: Vec<&str> = lines.collect();
@@ -65,7 +66,7 @@ pub fn spec(def: &CommandDef) -> CommandSpec {
         aliases: Vec::new(),
         summary: summary.into(),
         help: help.join("\n").into(),
-        signature: signature(def),
+        signature: signature(def, unit),
         examples: Vec::new(),
         run,
         source: Source::Rules(def.origin.to_string()),
@@ -77,7 +78,7 @@ pub fn sync(registry: &mut Commands, state: &State) {
     registry.retain(|s| !s.from_rules());
     if let Some(l) = &state.rules.loaded {
         for def in l.rules.commands.values() {
-            registry.register(spec(def));
+            registry.register(spec(def, l.rules.distance));
         }
     }
 }
@@ -95,6 +96,10 @@ fn fields(def: &CommandDef, args: &Args) -> Vec<(String, ArgValue)> {
                 Some(SigValue::Ids(ids)),
             ) => ArgValue::Unit(ids.first().cloned().unwrap_or_default()),
             (ArgKind::Selector, Some(SigValue::Ids(ids))) => ArgValue::Units(ids.clone()),
+            // A whole distance reaches the rules as an integer (`12`, not `12.0`).
+            (ArgKind::Distance, Some(SigValue::Num(n))) if n.fract() == 0.0 && n.abs() < 1e15 => {
+                ArgValue::Value(Value::Int(*n as i64))
+            }
             (_, Some(SigValue::Int(i))) => ArgValue::Value(Value::Int(*i)),
             (_, Some(SigValue::Num(n))) => ArgValue::Value(Value::Num(*n)),
             (_, Some(SigValue::Text(t))) => ArgValue::Value(Value::Text(t.clone())),
@@ -247,7 +252,7 @@ pub(super) fn call_rules(
 pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
     let cmd = inv.line;
     let name = cmd.name.text.clone();
-    let (args, generation) = {
+    let (args, generation, converted) = {
         let Some(loaded) = ctx.state.rules.loaded.as_ref() else {
             return Err(CommandError::invalid(
                 format!("`{name}` belonged to rules that are no longer loaded"),
@@ -264,7 +269,11 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
         };
         ctx.state.pending.public = public_line(def, inv);
         ctx.state.pending.umpire_only = def.secret;
-        (fields(def, &inv.args), loaded.rules.generation)
+        (
+            fields(def, &inv.args),
+            loaded.rules.generation,
+            conversions(def, inv, loaded.rules.distance),
+        )
     };
     let fields: Vec<(&str, ArgValue)> = args.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
     let span = cmd.rest_span();
@@ -289,6 +298,9 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
         calls.push(call);
     }
     let mut out = Output::new(&name).field("generation", generation);
+    for c in &converted {
+        out = out.text(Text::new().push(Style::Dim, c.clone()));
+    }
     for c in &calls {
         out = add_call(out, c);
     }
@@ -323,6 +335,23 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
         .field("cancelled", !go_on)
         .field("notes", notes)
         .field("output", printed))
+}
+
+/// A line for each distance typed in another unit than the rules': `30cm = 11.81"`.
+fn conversions(def: &CommandDef, inv: &Invocation<'_>, unit: crate::distance::Unit) -> Vec<String> {
+    def.args
+        .iter()
+        .filter(|a| a.kind == ArgKind::Distance)
+        .filter_map(|a| {
+            let typed = {
+                let s = inv.args.get(&a.name)?.span;
+                inv.line.line.get(s.start..s.end)?
+            };
+            let d = crate::distance::parse(typed, unit).ok()?;
+            let (n, from) = d.converted_from?;
+            Some(format!("{n}{from} = {}", unit.show(d.value)))
+        })
+        .collect()
 }
 
 /// What players may see of the line: each word typed for a `secret` argument replaced by

@@ -33,6 +33,9 @@ pub enum Kind {
     Int,
     /// A number.
     Number,
+    /// A distance in the unit given (a plain number), or with a unit of its own converted
+    /// to it (`12"`, `30cm`).
+    Distance(crate::distance::Unit),
     /// A dice expression (one word).
     Dice,
     /// One of these words (compared without case).
@@ -76,6 +79,10 @@ impl Kind {
             Kind::Selector => "units (a selector)",
             Kind::Int => "a whole number",
             Kind::Number => "a number",
+            Kind::Distance(crate::distance::Unit::Inch) => "a distance (inches, or `30cm`)",
+            Kind::Distance(crate::distance::Unit::Centimetre) => {
+                "a distance (centimetres, or `12\"`)"
+            }
             Kind::Dice => "dice",
             Kind::Choice(v) => return Cow::Owned(format!("one of {}", join(v))),
             Kind::Flag => "a flag",
@@ -537,6 +544,7 @@ fn shape_fits(kind: &Kind, word: &str) -> bool {
     match kind {
         Kind::Int => word.parse::<i64>().is_ok(),
         Kind::Number => word.parse::<f64>().is_ok_and(f64::is_finite),
+        Kind::Distance(u) => crate::distance::parse(word, *u).is_ok(),
         Kind::Dice => crate::dice::parse(word).is_ok(),
         Kind::Choice(v) => v.iter().any(|c| c.eq_ignore_ascii_case(word)),
         Kind::Assignment => word.contains('=') && !word.starts_with('='),
@@ -832,6 +840,17 @@ fn value_of(
         Kind::Number => match words[0].text.parse::<f64>() {
             Ok(n) if n.is_finite() => arg(Value::Num(n)),
             _ => bad(&words[0], "a number".into()),
+        },
+        Kind::Distance(u) => match crate::distance::parse(words[0].text, *u) {
+            Ok(d) => arg(Value::Num(d.value)),
+            Err(e) => Err(ParseError::invalid(
+                format!("{}: {e}", p.name.to_uppercase()),
+                Some(format!(
+                    "type the distance measured, as `12`, `12\"` or `30cm` (a plain number is in {})",
+                    u.plural()
+                )),
+                span,
+            )),
         },
         Kind::Dice => match crate::dice::parse(words[0].text) {
             Ok(_) => arg(Value::Text(words[0].text.to_string())),

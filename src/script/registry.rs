@@ -60,6 +60,9 @@ pub enum ArgKind {
     Int,
     /// A number (`"number"`).
     Number,
+    /// A distance (`"distance"`): a number in the ruleset's unit, or with a unit of its own
+    /// (`12"`, `30cm`) converted to it.
+    Distance,
     /// A dice expression (`"dice"`).
     Dice,
     /// One of a list of words (`"choice"` with `values = {…}`).
@@ -135,6 +138,9 @@ pub struct Rules {
     pub tables: TableSet,
     /// The declared variants.
     pub variants: Vec<Variant>,
+    /// The unit its distances are in (`distance = "in"` or `"cm"`; inches unless declared):
+    /// what a `distance` argument is converted to.
+    pub distance: crate::distance::Unit,
     /// The active variant.
     pub variant: Option<String>,
     /// The commands, in registration order.
@@ -341,14 +347,16 @@ fn sorted_pairs(t: &Table, what: &str, origin: &Origin) -> mlua::Result<Vec<(Str
     Ok(out)
 }
 
-/// `umpire.ruleset{name, doc, schema, sequence, tables, variants}`.
+/// `umpire.ruleset{name, doc, schema, sequence, tables, variants, distance}`.
 pub(crate) fn lua_ruleset(lua: &Lua, t: Table) -> mlua::Result<()> {
     let origin = caller(lua);
     const WHAT: &str = "umpire.ruleset{…}";
     check_keys(
         &t,
         WHAT,
-        &["name", "doc", "schema", "sequence", "tables", "variants"],
+        &[
+            "name", "doc", "schema", "sequence", "tables", "variants", "distance",
+        ],
         &origin,
     )?;
     let name = string_field(&t, "name", WHAT, &origin, true)?.unwrap_or_default();
@@ -376,6 +384,18 @@ pub(crate) fn lua_ruleset(lua: &Lua, t: Table) -> mlua::Result<()> {
             tables.push(rule_table(&spec, Some(name), &origin)?);
         }
     }
+    let distance = match string_field(&t, "distance", WHAT, &origin, false)? {
+        None => crate::distance::Unit::default(),
+        Some(w) => match crate::distance::Unit::from_word(&w) {
+            Some(u) => u,
+            None => {
+                return fail(
+                    &origin,
+                    format!("`distance = \"{w}\"` in {WHAT}: the unit is \"in\" or \"cm\""),
+                );
+            }
+        },
+    };
     let mut variants = Vec::new();
     if let Some(vs) = table_field(&t, "variants", WHAT, &origin)? {
         for (name, v) in sorted_pairs(&vs, "`variants`", &origin)? {
@@ -400,6 +420,7 @@ pub(crate) fn lua_ruleset(lua: &Lua, t: Table) -> mlua::Result<()> {
         rules.origin = Some(origin.clone());
         rules.schema = schema;
         rules.variants = variants;
+        rules.distance = distance;
         for table in tables {
             rules.tables.insert(table).map_err(|e| e.to_string())?;
         }
@@ -932,6 +953,7 @@ pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
                 "selector" => ArgKind::Selector,
                 "int" => ArgKind::Int,
                 "number" => ArgKind::Number,
+                "distance" => ArgKind::Distance,
                 "dice" => ArgKind::Dice,
                 "flag" => ArgKind::Flag,
                 "text" => ArgKind::Text,
@@ -942,7 +964,7 @@ pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
                     return fail(
                         &origin,
                         format!(
-                            "argument `{arg_name}` of {what}: unknown type `{other}` (expected unit, element, side, group, selector, int, number, dice, choice, flag or text)"
+                            "argument `{arg_name}` of {what}: unknown type `{other}` (expected unit, element, side, group, selector, int, number, distance, dice, choice, flag or text)"
                         ),
                     );
                 }
