@@ -331,3 +331,76 @@ fn a_ko_roll_records_what_it_needed_and_made_for_programs() {
             "ko_need": 4, "ko_roll": 4, "knocked_out": true})
     );
 }
+
+/// `army save` writes sides as they stand and `army load` reads them back to the same
+/// state: attributes changed in play, lasting markers (not those that expire), elements;
+/// it will not write over a file without `force`.
+#[test]
+fn an_army_saved_mid_game_loads_back_as_it_stood() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("after.toml");
+    let file = file.to_str().unwrap();
+    let run = |s: &mut Session, line: &str| match s.execute(line, None).unwrap() {
+        Ok(out) => umpire::engine::render::output(&out, &umpire::engine::Palette::plain()),
+        Err((_, e)) => format!("error: {e}"),
+    };
+    let mut s = olab_battle("6");
+    for line in [
+        "set leg1 sp 2",
+        "set romans pcp_lost 12",
+        "mark leg2 routed",
+        "mark leg3 shot",
+    ] {
+        assert!(!run(&mut s, line).starts_with("error"), "{line}");
+    }
+    let saved = run(&mut s, &format!("army save {file} romans"));
+    assert!(saved.contains("saved romans (20 units)"), "{saved}");
+    let again = run(&mut s, &format!("army save {file}"));
+    assert!(again.contains("exists"), "{again}");
+    assert!(run(&mut s, &format!("army save {file} force")).contains("saved romans, britons"));
+    let mut t = shipped_session(&["ruleset use olab"]);
+    assert!(run(&mut t, &format!("army load {file}")).contains("loaded"));
+    for side in ["romans", "britons"] {
+        assert_eq!(s.state.game.side(side), t.state.game.side(side), "{side}");
+    }
+    for (a, b) in s.state.game.units().zip(t.state.game.units()) {
+        assert_eq!((&a.id, &a.name, &a.attrs), (&b.id, &b.name, &b.attrs));
+        let lasting: Vec<&str> = a
+            .markers
+            .iter()
+            .filter(|m| m.expiry.is_none())
+            .map(|m| m.name.as_str())
+            .collect();
+        let names: Vec<&str> = b.markers.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(lasting, names, "{}", a.id);
+    }
+    assert!(t.state.game.unit("leg3").unwrap().markers.is_empty());
+    // Elements, in a game without rules.
+    let mut e = Session::new(DiceBox::seeded(1));
+    for line in [
+        "add side alpha Alpha",
+        "add command alpha a1 First",
+        "add unit a1 sq1 Squad 1",
+        "add element sq1 sq1a Ann",
+        "add element sq1 sq1b Bob",
+    ] {
+        assert!(!run(&mut e, line).starts_with("error"), "{line}");
+    }
+    let efile = dir.path().join("squads.toml");
+    run(&mut e, &format!("army save {}", efile.display()));
+    let mut f = Session::new(DiceBox::seeded(1));
+    run(&mut f, &format!("army load {}", efile.display()));
+    assert_eq!(
+        f.state.game.element("sq1b").map(|x| &x.name),
+        Some(&"Bob".to_string())
+    );
+    let nobody = run(
+        &mut f,
+        &format!("army save {} nobody", dir.path().join("x.toml").display()),
+    );
+    assert!(
+        nobody.contains("expected a side, found `nobody`"),
+        "{nobody}"
+    );
+    assert!(!dir.path().join("x.toml").exists());
+}

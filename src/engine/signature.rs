@@ -815,7 +815,7 @@ fn value_of(
         },
         _ if p.many => {
             for w in words {
-                if !shape_fits(&p.kind, w.text) {
+                if !fits(p, w.text, game) {
                     return bad(w, p.kind.describe().into_owned());
                 }
             }

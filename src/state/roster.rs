@@ -23,7 +23,8 @@
 //! ```
 //!
 //! A side that already exists in the game gets the roster's commands appended. Errors name
-//! the file, line and column of the bad key or value.
+//! the file, line and column of the bad key or value. [`write_roster`] writes sides as they
+//! stand now in the same format, so what it writes loads again.
 
 use toml::de::DeTable;
 
@@ -109,6 +110,106 @@ pub fn load_roster(game: &Game, file: &str, src: &str) -> Result<Vec<Change>, St
         }
     }
     Ok(changes)
+}
+
+/// The sides `sides` (every side when empty) as they stand in `game`, as a roster in the
+/// format [`load_roster`] reads: each attribute of each side, command, unit and element that
+/// differs from the schema's default or that `status` shows, and
+/// each unit's markers that last until removed (markers that expire belong to the moment,
+/// not to the army). The error names a side the game does not have.
+pub fn write_roster(game: &Game, sides: &[&str]) -> Result<String, String> {
+    use toml::{Table, Value as Toml};
+    // What differs from the schema's default, and always the attributes `status` shows (the
+    // strength above all): the roster stays short enough to edit by hand, its key numbers
+    // are in it, and loading fills the rest in again.
+    let status = &game.schema().status;
+    let key =
+        |k: &str| status.attrs.iter().any(|a| a == k) || status.strength.as_deref() == Some(k);
+    let attrs = |t: &mut Table, kind: Kind, attrs: &super::game::Attrs| {
+        for (k, v) in attrs {
+            let default = game.schema().attrs(kind).get(k).map(|d| &d.default);
+            if default != Some(v) || (kind == Kind::Unit && key(k)) {
+                t.insert(k.clone(), toml_value(v));
+            }
+        }
+    };
+    fn head(id: &Id, name: &str) -> Table {
+        let mut t = Table::new();
+        t.insert("id".into(), Toml::String(id.to_string()));
+        if name != id.as_str() {
+            t.insert("name".into(), Toml::String(name.to_string()));
+        }
+        t
+    }
+    let chosen: Vec<&super::game::Side> = if sides.is_empty() {
+        game.sides().collect()
+    } else {
+        sides
+            .iter()
+            .map(|id| {
+                game.side(id)
+                    .ok_or_else(|| format!("there is no side `{id}`"))
+            })
+            .collect::<Result<_, _>>()?
+    };
+    let mut out = Vec::new();
+    for side in chosen {
+        let mut st = head(&side.id, &side.name);
+        attrs(&mut st, Kind::Side, &side.attrs);
+        let mut commands = Vec::new();
+        for command in game.commands_of(side) {
+            let mut ct = head(&command.id, &command.name);
+            attrs(&mut ct, Kind::Command, &command.attrs);
+            let mut units = Vec::new();
+            for unit in game.units_of(command) {
+                let mut ut = head(&unit.id, &unit.name);
+                attrs(&mut ut, Kind::Unit, &unit.attrs);
+                let lasting: Vec<Toml> = unit
+                    .markers
+                    .iter()
+                    .filter(|m| m.expiry.is_none())
+                    .map(|m| Toml::String(m.name.clone()))
+                    .collect();
+                if !lasting.is_empty() {
+                    ut.insert("markers".into(), Toml::Array(lasting));
+                }
+                let elements: Vec<Toml> = game
+                    .elements_of(unit)
+                    .map(|e| {
+                        let mut et = head(&e.id, &e.name);
+                        attrs(&mut et, Kind::Element, &e.attrs);
+                        Toml::Table(et)
+                    })
+                    .collect();
+                if !elements.is_empty() {
+                    ut.insert("element".into(), Toml::Array(elements));
+                }
+                units.push(Toml::Table(ut));
+            }
+            if !units.is_empty() {
+                ct.insert("unit".into(), Toml::Array(units));
+            }
+            commands.push(Toml::Table(ct));
+        }
+        if !commands.is_empty() {
+            st.insert("command".into(), Toml::Array(commands));
+        }
+        out.push(Toml::Table(st));
+    }
+    let mut root = Table::new();
+    root.insert("side".into(), Toml::Array(out));
+    toml::to_string(&root).map_err(|e| e.to_string())
+}
+
+/// A game value as TOML.
+fn toml_value(v: &Value) -> toml::Value {
+    match v {
+        Value::Flag(b) => toml::Value::Boolean(*b),
+        Value::Int(i) => toml::Value::Integer(*i),
+        Value::Num(n) => toml::Value::Float(*n),
+        Value::Text(t) => toml::Value::String(t.clone()),
+        Value::List(l) => toml::Value::Array(l.iter().map(toml_value).collect()),
+    }
 }
 
 /// The id (required) and name (defaults to the id) of a table.

@@ -360,12 +360,32 @@ fn specs() -> Vec<CommandSpec> {
         Builtin {
             name: "army",
             aliases: &[],
-            summary: "load an army roster (TOML)",
-            help: "Loads sides, commands and units from a roster file, checked against the schema;\n\
-                   errors give file:line:column and the bad key or value. Undo takes it all back.\n\
+            summary: "load an army roster (TOML), or save sides as they stand now",
+            help: "`army load FILE` loads sides, commands and units from a roster file, checked\n\
+                   against the schema; errors give file:line:column and the bad key or value. Undo\n\
+                   takes it all back. `army save FILE [SIDE…]` writes the sides named (all when none\n\
+                   is) as they stand now, in the same format: every attribute, and the markers that\n\
+                   last until removed. It will not write over a file unless `force` is given.\n\
                    Format: docs/state.md.",
-            signature: Signature::subs(false, vec![sub("load", "load a roster", vec![file()])]),
-            examples: &["army load examples/data/romans.toml"],
+            signature: Signature::subs(
+                false,
+                vec![
+                    sub("load", "load a roster", vec![file()]),
+                    sub(
+                        "save",
+                        "write sides as they stand to a roster file",
+                        vec![
+                            file(),
+                            p("sides", Kind::Side).many().optional(),
+                            Param::flag("force").help("write over the file if it exists"),
+                        ],
+                    ),
+                ],
+            ),
+            examples: &[
+                "army load examples/data/romans.toml",
+                "army save after_battle.toml romans",
+            ],
             run: game::army,
             game: true,
         },

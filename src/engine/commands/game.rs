@@ -451,7 +451,11 @@ pub fn read_file(inv: &Invocation<'_>, limit: usize) -> Result<String, CommandEr
 }
 
 /// `army load FILE`: sides, commands and units from a roster, checked against the schema.
+/// `army save FILE [SIDE…]`: the sides as they stand, in the same format.
 pub fn army(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    if inv.args.subs.first().map(String::as_str) == Some("save") {
+        return army_save(ctx, inv);
+    }
     let file = inv.args.text("file").unwrap_or_default().to_string();
     let text = read_file(inv, ctx.state.limits.file)?;
     let changes = load_roster(&ctx.state.game, &file, &text).map_err(|e| state_err(e, 0))?;
@@ -464,6 +468,61 @@ pub fn army(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comma
         .field("file", file.clone())
         .field("units_added", added)
         .text(Text::from_plain(format!("loaded {file}: {added} units"))))
+}
+
+/// `army save FILE [SIDE…] [force]`.
+fn army_save(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let file = inv.args.text("file").unwrap_or_default().to_string();
+    let span = span_of(inv, "file");
+    let path = std::path::Path::new(&file);
+    if path.exists() && !inv.args.flag("force") {
+        return Err(CommandError::invalid(
+            format!("`{file}` exists"),
+            Some(format!(
+                "add `force` to write over it (`army save {file} … force`), or give a new name"
+            )),
+            span,
+        ));
+    }
+    let lowered: Vec<String> = inv
+        .args
+        .words("sides")
+        .iter()
+        .map(|w| w.to_lowercase())
+        .collect();
+    let sides: Vec<&str> = lowered.iter().map(String::as_str).collect();
+    let text = crate::state::write_roster(&ctx.state.game, &sides)
+        .map_err(|e| CommandError::invalid(e, None, span_of(inv, "sides")))?;
+    let text = format!(
+        "# Written by `army save` at round {} of the game; `army load` reads it back.\n\n{text}",
+        ctx.state.game.clock().pos.round
+    );
+    crate::files::replace(path, text.as_bytes())
+        .map_err(|e| CommandError::invalid(e.to_string(), None, span))?;
+    let written: Vec<String> = if sides.is_empty() {
+        ctx.state.game.sides().map(|s| s.id.to_string()).collect()
+    } else {
+        sides.iter().map(|s| s.to_string()).collect()
+    };
+    let units: usize = written
+        .iter()
+        .filter_map(|s| ctx.state.game.side(s))
+        .map(|s| {
+            ctx.state
+                .game
+                .commands_of(s)
+                .map(|c| c.units.len())
+                .sum::<usize>()
+        })
+        .sum();
+    Ok(Output::new("army")
+        .field("file", file.clone())
+        .field("sides", written.clone())
+        .field("units", units)
+        .text(Text::from_plain(format!(
+            "saved {} ({units} units) to {file}",
+            written.join(", ")
+        ))))
 }
 
 /// `schema load FILE`: the attributes, markers, status columns and sequence of play.
