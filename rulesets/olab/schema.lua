@@ -88,6 +88,8 @@ return {
     shot = { doc = "used its SHOOT action this round (2.1.1)", expires = "round" },
     fought = { doc = "used its CLOSE COMBAT action this round (2.1.1)", expires = "round" },
     activated = { doc = "activated in this phase's sets (3.3)", expires = "phase" },
+    set_done = { doc = "its set has played all its phases this round (3.3, set-major rounds; AMB-01)",
+      expires = "round" },
     out_of_command = "outside its General's command distance (4.1.2)",
     engaged = "in close combat (6)",
     charging = { doc = "charged this round (4.4)", expires = "round" },
