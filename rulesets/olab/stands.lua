@@ -550,4 +550,89 @@ umpire.command {
   end,
 }
 
+-- The Appendix's printed ranges (issue 16): each sample army records, in its side's `appendix`,
+-- the entries of its list with their printed counts and SP ("line 7 x 5-6; voltigeurs 1-2 x 5"),
+-- and each stand its `entry`. `roster check SIDE` says whether the army is within them.
+local function range(text, what, side)
+  local lo, hi = text:match("^(%d+)%-(%d+)$")
+  if lo then return tonumber(lo), tonumber(hi) end
+  local n = text:match("^(%d+)$")
+  if n then return tonumber(n), tonumber(n) end
+  umpire.fail(side .. ": the appendix " .. what .. " `" .. text .. "` is not a number or a min-max " ..
+    "range such as 8-10")
+end
+
+function M.appendix(side)
+  local text = umpire.side(side).appendix
+  local out = {}
+  for item in text:gmatch("[^;]+") do
+    local key, count, sp = item:match("^%s*(%S+)%s+(%S+)%s+x%s+(%S+)%s*$")
+    if not key then
+      umpire.fail(side .. ": the appendix entry `" .. item:match("^%s*(.-)%s*$") .. "` should read " ..
+        "KEY COUNT x SP, e.g. `warriors 8-10 x 5`")
+    end
+    local cl, ch = range(count, "count", side)
+    local sl, sh = range(sp, "SP", side)
+    out[#out + 1] = { key = key, count = { cl, ch }, sp = { sl, sh } }
+  end
+  return out
+end
+
+local function shown(r) return r[1] == r[2] and tostring(r[1]) or (r[1] .. "-" .. r[2]) end
+
+umpire.command {
+  name = "roster",
+  help = "`roster check SIDE`: whether the side's stands are within the Appendix list's printed\n" ..
+    "min-max counts and SP (the side's `appendix`, each stand's `entry`); names each entry out of range",
+  args = {
+    { name = "mode", type = "choice", values = { "check" }, help = "check against the printed ranges" },
+    { name = "side", type = "side", help = "the side, e.g. french" },
+  },
+  run = function(ctx, args)
+    local side = args.side.id
+    if umpire.side(side).appendix == "" then
+      umpire.fail(side .. " records no Appendix ranges: set its `appendix` attribute (\"KEY COUNT x SP; " ..
+        "…\") as the sample armies in examples/olab/ do")
+    end
+    local entries = M.appendix(side)
+    local by_key, counts, bad_sp = {}, {}, {}
+    for _, e in ipairs(entries) do by_key[e.key] = e; counts[e.key] = 0; bad_sp[e.key] = {} end
+    local strays = {}
+    -- Every stand bought counts, on the table or not (eliminated, in reserve, a sabot set aside),
+    -- except the stands a change of order made (they carry no entry).
+    for _, u in ipairs(umpire.units("side:" .. side)) do
+      local e = by_key[u.entry]
+      if e then
+        counts[u.entry] = counts[u.entry] + 1
+        if u.sp_start < e.sp[1] or u.sp_start > e.sp[2] then
+          bad_sp[u.entry][#bad_sp[u.entry] + 1] = u.id .. " " .. u.sp_start
+        end
+      elseif u.entry ~= "" then
+        strays[#strays + 1] = u.id .. " (entry `" .. u.entry .. "`)"
+      end
+    end
+    local lines, out, rec = {}, {}, {}
+    for _, e in ipairs(entries) do
+      local n = counts[e.key]
+      local ok = n >= e.count[1] and n <= e.count[2] and #bad_sp[e.key] == 0
+      local line = string.format("%-18s %2d stands (printed %s), SP %s%s", e.key, n, shown(e.count),
+        shown(e.sp), ok and "" or "  OUT OF RANGE")
+      lines[#lines + 1] = line
+      if n < e.count[1] or n > e.count[2] then
+        out[#out + 1] = e.key .. ": " .. n .. " stands, the list allows " .. shown(e.count)
+      end
+      if #bad_sp[e.key] > 0 then
+        out[#out + 1] = e.key .. ": SP " .. shown(e.sp) .. " printed, but " .. table.concat(bad_sp[e.key], ", ")
+      end
+      rec[#rec + 1] = { entry = e.key, stands = n, count_min = e.count[1], count_max = e.count[2],
+        sp_min = e.sp[1], sp_max = e.sp[2], within = ok }
+    end
+    for _, s in ipairs(strays) do out[#out + 1] = s .. ": no such entry in the list" end
+    umpire.record("roster", { side = side, entries = rec, within = #out == 0 })
+    print(table.concat(lines, "\n"))
+    if #out == 0 then return side .. " is within the Appendix list's printed ranges" end
+    return side .. " is outside the Appendix list's ranges:\n  " .. table.concat(out, "\n  ")
+  end,
+}
+
 return M
