@@ -59,6 +59,17 @@ umpire.option {
   rule = "6.3; AMB-21",
 }
 
+umpire.option {
+  name = "charge_bonus_targets",
+  default = "all_pke",
+  choices = {
+    { "all_pke", "no charge bonus against the front of ART, SKI/S or any PKE, war elephants included" },
+    { "no_elephants", "war elephants (PKE flagged `elephant`) do not deny the bonus: they are no pike hedge" },
+  },
+  doc = "which stands' front denies a charger the charge bonus",
+  rule = "4.4, Table 1; AMB-22",
+}
+
 -- A check that also keeps each step added, for `umpire.record`.
 local function recording(c)
   local steps = {}
@@ -473,7 +484,11 @@ umpire.command {
     local arc = args.arc or "front"
     local lines = { u.name .. " charges " .. target.name }
     local bonus = true
-    if arc == "front" and (target.type == "ART" or target.type == "PKE" or target.type == "SKI/S") then
+    local elephant_allowed = target.type == "PKE" and target.elephant and
+      umpire.option("charge_bonus_targets") == "no_elephants"
+    if arc == "front" and elephant_allowed and target.formation ~= "square" and target.formation ~= "testudo" then
+      lines[#lines + 1] = "war elephants do not deny the charge bonus (4.4; option charge_bonus_targets no_elephants)"
+    elseif arc == "front" and (target.type == "ART" or target.type == "PKE" or target.type == "SKI/S") then
       bonus = false
       lines[#lines + 1] = "no charge bonus against the front of " .. target.type ..
         " (4.4; AMB-22): it needs the move to take the target's place"
@@ -651,6 +666,8 @@ umpire.command {
     local leaves = args.off or (edge ~= nil and allow >= edge)
     local where = routing and "routed_off" or "retreated"
     actions.use(u, "move", args.force)
+    umpire.record("rout", { unit = u.id, routing = routing, allowance = allow, edge = edge or false,
+      leaves = leaves and true or false })
     if leaves then
       c:result(allow .. "\" toward its own base edge" .. (edge and (", " .. edge .. "\" away: off the table") or
         ": off the table"))

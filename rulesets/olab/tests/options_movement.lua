@@ -101,3 +101,16 @@ test("a refused charge under 2\" says the distance as rounded (4.4, 1.2)", funct
   contains(s:fails("charge cav foe 1"), "`move cav`")
   contains(s:run("charge cav foe 1.5 plan"), "charges Foe")
 end)
+
+test("option charge_bonus_targets no_elephants: war elephants do not deny the charge bonus (4.4; AMB-22)", function()
+  local s = h.game({ "r1 cav Cav type=CAV/U", "b1 ele Elephants type=PKE elephant=true",
+    "b1 pke Pikes type=PKE" })
+  contains(s:run("charge cav ele 6 plan"), "no charge bonus against the front of PKE")
+  s:run("option set charge_bonus_targets no_elephants")
+  local out = s:run("charge cav ele 6")
+  contains(out, "war elephants do not deny the charge bonus (4.4; option charge_bonus_targets no_elephants)")
+  contains(out, "charge bonus if contact is made this turn")
+  ok(s:has("cav", "charge_bonus"))
+  s:run("undo")
+  contains(s:run("charge cav pke 6 plan"), "no charge bonus against the front of PKE")
+end)
