@@ -572,6 +572,12 @@ umpire.command {
       umpire.record("evade", { unit = u.id, charger = false, contact = false })
       return u.name .. " falls back 6\" (the umpire's `force`: no charge declared against it)"
     end
+    if not ch.distance or not ch.allowance then
+      -- A charge recorded before distances were kept (an older game): the umpire judges.
+      umpire.record("evade", { unit = u.id, charger = charger, contact = false })
+      return u.name .. " falls back 6\" straight away from " .. charger .. "; measure whether its " ..
+        "charge move still reaches it (4.4; AMB-18)"
+    end
     local c = ctx:check("Evade 4.4: " .. u.name .. " from " .. umpire.unit(charger).name)
     c:add(ch.distance, "distance when the charge was declared", "4.4")
     c:add(6, "the evade: 6\" straight away from the charger", "4.4; AMB-18")
