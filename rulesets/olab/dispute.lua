@@ -2,6 +2,7 @@
 -- succeeds on 4 or more (+1 when the stand concerned is a Hero, 8.8.4). The 2nd Edition has
 -- no such rule.
 local util = require "olab.util"
+local sequence = require "olab.sequence"
 
 umpire.command {
   name = "dispute",
@@ -22,6 +23,8 @@ umpire.command {
       if args.unit and args.unit.hero then c:add(1, "Hero", "1.3, 8.8.4") end
       local yes = c:total() >= 4
       c:result(yes and "it happens (4+)" or "it does not (under 4)")
+      umpire.record("dispute", { mode = "test", unit = args.unit and args.unit.id or false,
+        score = c:total(), succeeds = yes })
       return yes and "yes: the test succeeds" or "no: the test fails"
     end
     local sides = util.sides()
@@ -37,7 +40,17 @@ umpire.command {
         return c
       end
     end
-    local o = ctx:opposed(makers, { tie = "again", names = sides, title = "Dispute 1.3", rule = "1.3, AMB-33" })
+    -- `initiative_ties holder_keeps`: this round's initiative holder wins a tie (AMB-33).
+    local tie, keeper = sequence.tie_rule(sides, sequence.initiative_side())
+    local o = ctx:opposed(makers, { tie = tie, names = sides, title = "Dispute 1.3", rule = "1.3, AMB-33" })
+    local totals = {}
+    for i, side in ipairs(sides) do totals[side] = o.totals and o.totals[i] or false end
+    umpire.record("dispute", { mode = "opposed", totals = totals, winner = sides[o.winner],
+      ties = o.ties or 0, tie_kept_by = (o.tie and keeper) or false })
+    if o.tie and keeper then
+      return sides[o.winner] .. " wins the dispute: a tie, and it holds the initiative this round " ..
+        "(1.3; option initiative_ties holder_keeps)"
+    end
     return sides[o.winner] .. " wins the dispute"
   end,
 }

@@ -7,7 +7,94 @@ local actions = require "olab.actions"
 
 local M = {}
 
+-- The readings of this part the umpire may switch (`option list`, `option set NAME VALUE`).
+umpire.option {
+  name = "minimum_move",
+  default = "after_costs",
+  choices = {
+    { "after_costs", "a stand may always move 2\", whatever the deductions and terrain costs" },
+    { "before_terrain", "the allowance is raised to 2\" before terrain costs: 2\" of woods is 1\"" },
+  },
+  doc = "where the 2\" minimum move applies",
+  rule = "4.3; AMB-31",
+}
+umpire.option {
+  name = "road_bonus",
+  default = "bonus_doubled",
+  choices = {
+    { "bonus_doubled", "TNK and motor transport get the road bonus twice: +8\"" },
+    { "move_doubled", "TNK and motor transport double their whole move on a road" },
+  },
+  doc = "what \"double if TNK or motor TPT\" doubles on a road",
+  rule = "Table 5; AMB-32",
+}
+umpire.option {
+  name = "evade_outcome",
+  default = "charge_goes_on",
+  choices = {
+    { "charge_goes_on", "the charger goes on up to its full charge move and may still make contact" },
+    { "charge_stops", "the charge ends where the evader stood: no contact this round" },
+  },
+  doc = "what becomes of a charge whose target evades",
+  rule = "4.4; AMB-18",
+}
+umpire.option {
+  name = "charge_bonus_contact",
+  default = "first_round",
+  choices = {
+    { "first_round", "the charge bonus only for contact in the round the charge was declared" },
+    { "any_round", "a charge that goes on into later rounds keeps its bonus until contact" },
+  },
+  doc = "when contact still earns the Table 9 charge bonus",
+  rule = "6.2; AMB-19",
+}
+umpire.option {
+  name = "precontact_action",
+  default = "shoot",
+  choices = {
+    { "shoot", "pre-contact fire is the charged stand's SHOOT action" },
+    { "none", "pre-contact fire uses no action: a stand that has shot may still fire" },
+  },
+  doc = "what firing at a charger before contact costs",
+  rule = "6.3; AMB-21",
+}
+
+umpire.option {
+  name = "charge_bonus_targets",
+  default = "all_pke",
+  choices = {
+    { "all_pke", "no charge bonus against the front of ART, SKI/S or any PKE, war elephants included" },
+    { "no_elephants", "war elephants (PKE flagged `elephant`) do not deny the bonus: they are no pike hedge" },
+  },
+  doc = "which stands' front denies a charger the charge bonus",
+  rule = "4.4, Table 1; AMB-22",
+}
+
+-- A check that also keeps each step added, for `umpire.record`.
+local function recording(c)
+  local steps = {}
+  local proxy = setmetatable({ steps = steps }, {
+    __index = function(_, k)
+      if k == "add" then
+        return function(_, v, label, rule)
+          steps[#steps + 1] = { value = v, label = label }
+          return c:add(v, label, rule)
+        end
+      end
+      local f = c[k]
+      if type(f) == "function" then return function(_, ...) return f(c, ...) end end
+      return f
+    end,
+  })
+  return proxy
+end
+
 local function moves(key) return umpire.lookup("moves", key) end
+
+-- Who may evade a charge (4.4): SKI/F and SKI/M.
+function M.may_evade(u)
+  return u.type == "SKI/F" or u.type == "SKI/M"
+end
 local function terrain(key) return umpire.lookup("terrain", key) end
 
 -- Half the speed of each transport a stand may mount or leave (4.3).
@@ -108,9 +195,14 @@ function M.allowance(c, u, m)
       c:add(0, "no road bonus when charging", "Table 5")
     else
       local r = terrain("road")
-      local bonus = motorised(u, m) and r.motor or r.bonus
-      c:add(bonus, "whole move along a road" .. (bonus == r.motor and " (TNK/motor)" or ""),
-        "Table 5; AMB-32")
+      if motorised(u, m) and umpire.option("road_bonus") == "move_doubled" then
+        c:add(c:total(), "whole move along a road, doubled for TNK/motor (option road_bonus " ..
+          "move_doubled)", "Table 5; AMB-32")
+      else
+        local bonus = motorised(u, m) and r.motor or r.bonus
+        c:add(bonus, "whole move along a road" .. (bonus == r.motor and " (TNK/motor)" or ""),
+          "Table 5; AMB-32")
+      end
     end
   end
   if m.slope then c:add(terrain("steep slope up"), "up a steep slope", "Table 5") end
@@ -233,47 +325,71 @@ local function judge(ctx, title, u, m)
     m.inside = m.distance -- the whole move is in that ground
   end
   check_terrain(u, m)
-  local c = ctx:check(title)
+  local c = recording(ctx:check(title))
   local allow, min = M.allowance(c, u, m)
   local distance = m.distance and util.rhu(m.distance) or nil
+  local rec = { unit = u.id, allowance = allow, steps = c.steps, distance = distance or false }
+  m.record = rec
   if u.type == "AIR" then
+    rec.minimum = min
     if distance and (distance < min or distance > allow) then
       c:result("not allowed")
       umpire.fail(u.name .. " must fly between " .. min .. "\" and " .. allow .. "\" (Table 4)")
     end
     c:result(min .. "-" .. allow .. "\"")
+    rec.allowed = true
     return allow, distance
   end
   local limit = 2 -- the minimum move (4.3; AMB-31)
+  -- AMB-31's other reading: the 2" floor is on the allowance, and terrain is paid out of it.
+  local floor_first = umpire.option("minimum_move") == "before_terrain"
+  if floor_first and allow < limit then
+    c:add(limit - allow, "raised to the 2\" minimum before terrain (option minimum_move before_terrain)",
+      "4.3; AMB-31")
+    allow = limit
+    rec.allowance = allow
+  end
+  local capped = m.terrain == "woods" and not m.road and
+    (util.main_type(u.type) == "CAV" or u.type == "ART" or u.type == "TPT" or u.type == "TNK")
   if distance == nil then
     if m.terrain and m.terrain ~= "open" and not m.road then
       local rate = terrain(m.terrain).cost
       if m.terrain == "woods" and u.type:match("^SKI") then rate = 1 end
-      c:result(math.max(allow, limit) .. "\" in the open; " ..
-        math.max(util.rhu(math.max(allow, 0) / rate), limit) .. "\" all in " .. m.terrain)
+      local inside = util.rhu(math.max(allow, 0) / rate)
+      if not floor_first then inside = math.max(inside, limit) end
+      local cap = ""
+      if capped and inside > terrain("woods").limit then
+        inside = terrain("woods").limit
+        cap = " (at most 2\" inside woods for " .. u.type .. ", Table 5)"
+      end
+      rec.in_terrain = inside
+      c:result(math.max(allow, limit) .. "\" in the open; " .. inside .. "\" all in " .. m.terrain .. cap)
     else
       c:result(math.max(allow, limit) .. "\"")
     end
+    rec.allowed = true
     return allow, nil
   end
   local cost, how = route_cost(u, m, distance)
+  rec.cost = cost
   if how ~= "" then print(string.format("route: %s = %g\" of movement (Table 5)", how, cost)) end
-  local capped = m.terrain == "woods" and not m.road and
-    (util.main_type(u.type) == "CAV" or u.type == "ART" or u.type == "TPT" or u.type == "TNK")
   if capped and (m.inside or 0) > terrain("woods").limit and not m.force then
     c:result("not allowed")
     umpire.fail(u.name .. " may move at most 2\" inside woods a turn (Table 5); add `force` to override")
   end
-  if cost > allow and distance > limit then
+  if cost > allow and (floor_first or distance > limit) then
     if not m.force then
       c:result("not allowed")
-      umpire.fail(string.format("%s cannot move %d\": it costs %g\" of an allowance of %d\" (Tables 4-5); " ..
-        "add `force` to override", u.name, distance, cost, allow))
+      umpire.fail(string.format("%s cannot move %d\": it costs %g\" of an allowance of %d\" (Tables 4-5%s); " ..
+        "add `force` to override", u.name, distance, cost, allow,
+        floor_first and "; option minimum_move before_terrain" or ""))
     end
     c:result(distance .. "\" moved: more than allowed, by the umpire's `force`")
+    rec.allowed, rec.forced = false, true
     return allow, distance
   end
   c:result(distance .. "\" allowed" .. (cost > allow and " (the 2\" minimum, 4.3)" or ""))
+  rec.allowed = true
   return allow, distance
 end
 
@@ -296,6 +412,8 @@ umpire.command {
     end
     check_turn(u, args)
     local allow, distance = judge(ctx, "Manoeuvre 4.2: " .. u.name, u, args)
+    args.record.plan = args.plan
+    umpire.record("move", args.record)
     if not args.plan then remind_activation(u); record_turn(u, args) end
     if args.disengage then
       u:mark("disengaged", "disengaged: no shooting or new close combat this round (4.3)")
@@ -341,7 +459,10 @@ umpire.command {
     if u:has("routed") then umpire.fail(u.name .. " is routing and cannot charge (7.2; AMB-49)") end
     if u:has("disengaged") then umpire.fail(u.name .. " disengaged this round: no new close combat (4.3)") end
     if util.rhu(args.distance) < 2 then
-      umpire.fail("a charge is a straight move of at least 2\" (4.4); from closer, advance with `move`")
+      umpire.fail(string.format("a charge is a straight move of at least 2\" (4.4); %g\" %s: from " ..
+        "closer, advance into contact with `move %s`", args.distance,
+        util.rhu(args.distance) == args.distance and "is less" or
+          ("rounds to " .. util.rhu(args.distance) .. "\" (1.2)"), u.id))
     end
     -- 4.4: one turn, at the very start, and only to a facing adjacent to the present one.
     if args.about then
@@ -357,12 +478,17 @@ umpire.command {
     m.charge = true
     if args.about then m.turn = true end
     check_turn(u, m)
-    judge(ctx, "Charge 4.4: " .. u.name .. " at " .. target.name, u, m)
+    local allow = judge(ctx, "Charge 4.4: " .. u.name .. " at " .. target.name, u, m)
     if not args.plan then remind_activation(u); record_turn(u, m) end
+    local distance = util.rhu(args.distance)
     local arc = args.arc or "front"
     local lines = { u.name .. " charges " .. target.name }
     local bonus = true
-    if arc == "front" and (target.type == "ART" or target.type == "PKE" or target.type == "SKI/S") then
+    local elephant_allowed = target.type == "PKE" and target.elephant and
+      umpire.option("charge_bonus_targets") == "no_elephants"
+    if arc == "front" and elephant_allowed and target.formation ~= "square" and target.formation ~= "testudo" then
+      lines[#lines + 1] = "war elephants do not deny the charge bonus (4.4; option charge_bonus_targets no_elephants)"
+    elseif arc == "front" and (target.type == "ART" or target.type == "PKE" or target.type == "SKI/S") then
       bonus = false
       lines[#lines + 1] = "no charge bonus against the front of " .. target.type ..
         " (4.4; AMB-22): it needs the move to take the target's place"
@@ -380,16 +506,35 @@ umpire.command {
         u:mark("charge_bonus", "first turn of its charge: Table 9 bonus on contact this turn (6.2)")
       end
       local charges = store.charges or {}
-      charges[u.id] = { round = umpire.clock().round, target = target.id, bonus = bonus }
+      charges[u.id] = { round = umpire.clock().round, target = target.id, bonus = bonus,
+        distance = distance, allowance = allow }
       store.charges = charges
     end
-    if (target.type == "SKI/F" or target.type == "SKI/M") and not target:has("moved") then
+    local may_evade = M.may_evade(target)
+    if may_evade and not target:has("moved") then
       lines[#lines + 1] = target.name .. " may evade 6\" (`evade " .. target.id .. "`, 4.4)"
     end
-    if util.rhu(args.distance) > 7 then
-      lines[#lines + 1] = target.name .. " may fire before contact if its weapon reaches more " ..
-        "than 7\" and it has its SHOOT action left (6.3; AMB-21)"
+    local fire = false
+    if distance > 7 then
+      local free = umpire.option("precontact_action") == "none"
+      local why = not free and actions.refusal(target, "shoot")
+      if why then
+        lines[#lines + 1] = target.name .. " cannot fire before contact: " .. why ..
+          " and pre-contact fire is its SHOOT action (6.3; AMB-21)"
+      elseif free then
+        fire = true
+        lines[#lines + 1] = target.name .. " may fire before contact if its weapon reaches more " ..
+          "than 7\"; it costs no action (6.3; option precontact_action none)"
+      else
+        fire = true
+        lines[#lines + 1] = target.name .. " may fire before contact if its weapon reaches more " ..
+          "than 7\" and it has its SHOOT action left (6.3; AMB-21)"
+      end
     end
+    -- For programs (docs/json.md).
+    umpire.record("charge", { unit = u.id, target = target.id, distance = distance,
+      allowance = allow, arc = arc, bonus = bonus, may_evade = may_evade and not target:has("moved"),
+      precontact_fire = fire, plan = args.plan })
     return table.concat(lines, "\n")
   end,
 }
@@ -397,25 +542,101 @@ umpire.command {
 umpire.command {
   name = "evade",
   help = "a charged SKI/F or SKI/M that has not moved this round falls back 6\" (4.4);\n" ..
-    "this is its MOVE action (2.1.1)",
+    "this is its MOVE action (2.1.1). Says whether the charger still makes contact",
   args = {
     { name = "unit", type = "unit" },
     arg.force("the umpire overrides the checks"),
   },
   run = function(ctx, args)
     local u = args.unit
-    if u.type ~= "SKI/F" and u.type ~= "SKI/M" then
+    if not M.may_evade(u) then
       umpire.fail("only SKI/F and SKI/M may evade (4.4); " .. u.id .. " is " .. u.type)
     end
     if u:has("moved") and not args.force then
       umpire.fail(u.name .. " has already moved this round and cannot evade (4.4)")
     end
+    -- The charge it evades: declared this round against it.
+    local round, charger, ch = umpire.clock().round, nil, nil
+    for id, entry in pairs(store.charges or {}) do
+      if entry.target == u.id and entry.round == round and (not charger or id < charger) then
+        charger, ch = id, entry
+      end
+    end
+    if not charger and not args.force then
+      umpire.fail("nobody has charged " .. u.name .. " this round: a stand evades a charge (4.4); " ..
+        "declare it first (`charge CHARGER " .. u.id .. " DIST`), or add `force` to fall back anyway")
+    end
     actions.use(u, "move", args.force)
     u:mark("evaded", "evaded a charge (4.4)")
-    return u.name .. " falls back 6\" straight away from the charger; the charger may go on " ..
-      "up to its full move (4.4; AMB-18)"
+    if not charger then
+      umpire.record("evade", { unit = u.id, charger = false, contact = false })
+      return u.name .. " falls back 6\" (the umpire's `force`: no charge declared against it)"
+    end
+    if not ch.distance or not ch.allowance then
+      -- A charge recorded before distances were kept (an older game): the umpire judges.
+      umpire.record("evade", { unit = u.id, charger = charger, contact = false })
+      return u.name .. " falls back 6\" straight away from " .. charger .. "; measure whether its " ..
+        "charge move still reaches it (4.4; AMB-18)"
+    end
+    local c = ctx:check("Evade 4.4: " .. u.name .. " from " .. umpire.unit(charger).name)
+    c:add(ch.distance, "distance when the charge was declared", "4.4")
+    c:add(6, "the evade: 6\" straight away from the charger", "4.4; AMB-18")
+    local gap = c:total()
+    local stops = umpire.option("evade_outcome") == "charge_stops"
+    local contact = not stops and ch.allowance ~= nil and gap <= ch.allowance
+    local verdict
+    if stops then
+      c:result("no contact: the charge ends where " .. u.name .. " stood (option evade_outcome charge_stops)")
+      verdict = "the charge ends where " .. u.name .. " stood: no contact this round " ..
+        "(4.4; option evade_outcome charge_stops)"
+    elseif contact then
+      c:result(gap .. "\" within the charge move of " .. ch.allowance .. "\": contact")
+      verdict = umpire.unit(charger).name .. " still reaches it (" .. gap .. "\" of its " ..
+        ch.allowance .. "\" charge move): close combat follows" ..
+        (ch.bonus and ", with the charge bonus (Table 9, 6.2)" or "") .. " (4.4; AMB-18)"
+    else
+      c:result(gap .. "\" beyond the charge move of " .. ch.allowance .. "\": no contact")
+      verdict = umpire.unit(charger).name .. " falls " .. (gap - ch.allowance) ..
+        "\" short: no contact this round (4.4; AMB-18)"
+    end
+    umpire.record("evade", { unit = u.id, charger = charger, gap = gap, allowance = ch.allowance,
+      contact = contact })
+    return u.name .. " falls back 6\" straight away from the charger; " .. verdict
   end,
 }
+
+-- 6.2, AMB-19: a charge that has not made contact by the end of its round goes on; with
+-- `charge_bonus_contact any_round` it keeps the bonus into the next round.
+umpire.on("round_ends", function()
+  if umpire.option("charge_bonus_contact") ~= "any_round" then return end
+  local keep = {}
+  for id, entry in pairs(store.charges or {}) do
+    local ok, u = pcall(umpire.unit, id)
+    if ok and entry.bonus and entry.round == umpire.clock().round and util.on_table(u)
+      and not u:has("fought") and not u:has("engaged") and not u:has("routed") then
+      keep[#keep + 1] = id
+    end
+  end
+  table.sort(keep)
+  store.charges_going_on = keep
+end)
+
+umpire.on("round_begins", function(event)
+  local keep = store.charges_going_on
+  if not keep or #keep == 0 then return end
+  local charges = store.charges or {}
+  for _, id in ipairs(keep) do
+    local u = umpire.unit(id)
+    local entry = charges[id]
+    if entry and not u:has("charge_bonus") then
+      u:mark("charge_bonus", "its charge goes on: Table 9 bonus on contact (6.2; option " ..
+        "charge_bonus_contact any_round)")
+      entry.round = event.round
+    end
+  end
+  store.charges = charges
+  store.charges_going_on = nil
+end)
 
 -- 7.2, 7.1: the compulsory moves toward the stand's own base edge. A routing stand turns
 -- about and makes one full standard (non-charge) Table 4 move; a stand of a retreating
@@ -451,6 +672,8 @@ umpire.command {
     local leaves = args.off or (edge ~= nil and allow >= edge)
     local where = routing and "routed_off" or "retreated"
     actions.use(u, "move", args.force)
+    umpire.record("rout", { unit = u.id, routing = routing, allowance = allow, edge = edge or false,
+      leaves = leaves and true or false })
     if leaves then
       c:result(allow .. "\" toward its own base edge" .. (edge and (", " .. edge .. "\" away: off the table") or
         ": off the table"))

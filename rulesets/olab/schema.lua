@@ -58,6 +58,8 @@ return {
       doc = "the body of troops this stand belongs to, for duplicates (2.2.2)" },
     sabot = { type = "text", default = "",
       doc = "the body's alternative stands, e.g. \"3 SKI/F\" or \"3 SKI/F 4\" (2.2.2)" },
+    entry = { type = "text", default = "",
+      doc = "the Appendix army-list entry the stand was bought under (its side's `appendix`)" },
   },
   command = {
     general = { type = "text", default = "", doc = "the stand that is this Command's General" },
@@ -81,6 +83,9 @@ return {
     generals_killed = { type = "int", min = 0, default = 0,
       doc = "Generals eliminated this game (2e 7.1)" },
     pcp_lost = { type = "number", min = 0, default = 0 },
+    appendix = { type = "text", default = "",
+      doc = "the Appendix list's entries the army was built within: \"KEY COUNT x SP; …\", each " ..
+        "a number or a printed min-max range (`roster check SIDE`)" },
   },
   markers = {
     routed = "routing (7.2)",
@@ -88,6 +93,8 @@ return {
     shot = { doc = "used its SHOOT action this round (2.1.1)", expires = "round" },
     fought = { doc = "used its CLOSE COMBAT action this round (2.1.1)", expires = "round" },
     activated = { doc = "activated in this phase's sets (3.3)", expires = "phase" },
+    set_done = { doc = "its set has played all its phases this round (3.3, set-major rounds; AMB-01)",
+      expires = "round" },
     out_of_command = "outside its General's command distance (4.1.2)",
     engaged = "in close combat (6)",
     charging = { doc = "charged this round (4.4)", expires = "round" },

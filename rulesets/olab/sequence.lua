@@ -10,10 +10,78 @@ local util = require "olab.util"
 
 local M = {}
 
+-- The readings of this part the umpire may switch (`option list`, `option set NAME VALUE`).
+umpire.option {
+  name = "round_structure",
+  default = "phase_major",
+  choices = {
+    { "phase_major", "each phase is played through by both sides' sets in turn, then the next phase" },
+    { "set_major", "each set plays all its phases before the other side's set; a stand is in one " ..
+      "set a round" },
+  },
+  doc = "how sets and phases make up a round",
+  rule = "3.3; AMB-01",
+}
+umpire.option {
+  name = "initiative_ties",
+  default = "roll_again",
+  choices = {
+    { "roll_again", "a tie in initiative (and background initiative, disputes) is rolled again" },
+    { "holder_keeps", "the side that held the initiative the round before keeps it (in a dispute: " ..
+      "this round's holder wins); with no holder yet, roll again" },
+  },
+  doc = "what a tied initiative or dispute roll means",
+  rule = "3.2, 3.3, PN 1.3; AMB-33",
+}
+umpire.option {
+  name = "leftover_sets",
+  default = "last",
+  choices = {
+    { "last", "sets of fewer than five wait until neither side has a full set left" },
+    { "in_turn", "a side's last, smaller set goes in its turn like any other" },
+  },
+  doc = "when a side's last set of fewer than five stands is activated",
+  rule = "3.3; AMB-34",
+}
+umpire.option {
+  name = "reserves_from",
+  default = "round_2",
+  choices = {
+    { "round_2", "reserves roll from round 2 (\"a later round\")" },
+    { "round_1", "reserves may roll from the first round" },
+  },
+  doc = "the first round reserves may come on",
+  rule = "3.2; AMB-34",
+}
+umpire.option {
+  name = "pcp_lost",
+  default = "stands_lost",
+  choices = {
+    { "stands_lost", "the full PCP of stands eliminated or routed off the table" },
+    { "with_sp_lost", "that, and each SP lost by a stand still in the game" },
+  },
+  doc = "what counts as PCP lost when a game ends on time",
+  rule = "3.4; AMB-10",
+}
+
+function M.set_major()
+  return umpire.option("round_structure") == "set_major"
+end
+
+-- The side whose initiative decides a tie under `initiative_ties holder_keeps`, or nil.
+function M.tie_rule(sides, holder)
+  if umpire.option("initiative_ties") ~= "holder_keeps" or not holder or #sides ~= 2 then
+    return "again", nil
+  end
+  if holder == sides[1] then return "first", holder end
+  if holder == sides[2] then return "second", holder end
+  return "again", nil
+end
+
 -- Rolls D6 + C-in-C rating for every side, each in its own breakdown, and rolls again
 -- on a tie for first place, the tied sides only (AMB-33): ctx:opposed re-runs their
 -- functions and shows each comparison. Returns the winning side.
-local function contest(ctx, title, rule)
+local function contest(ctx, title, rule, holder)
   local sides = util.sides()
   if #sides < 2 then
     umpire.fail("need two sides with stands; add them or load the armies (`army load FILE`)")
@@ -30,7 +98,16 @@ local function contest(ctx, title, rule)
       return c
     end
   end
-  local o = ctx:opposed(makers, { tie = "again", names = sides, title = title, rule = rule .. ", AMB-33" })
+  local tie, keeper = M.tie_rule(sides, holder)
+  local o = ctx:opposed(makers, { tie = tie, names = sides, title = title, rule = rule .. ", AMB-33" })
+  if o.tie and keeper then
+    print("tie: " .. keeper .. " held the initiative in the round before and keeps it " ..
+      "(option initiative_ties holder_keeps)")
+  end
+  local totals = {}
+  for i, side in ipairs(sides) do totals[side] = o.totals and o.totals[i] or false end
+  umpire.record("initiative", { title = title, totals = totals, winner = sides[o.winner],
+    ties = o.ties or 0, tie_kept_by = (o.tie and keeper) or false })
   return sides[o.winner]
 end
 
@@ -60,9 +137,65 @@ umpire.command {
       umpire.fail("initiative for round " .. round .. " is already " .. prev.side ..
         "'s; add `again` to roll it afresh")
     end
-    local winner = contest(ctx, "Initiative 3.3, round " .. round, "3.3")
-    store.initiative = { round = round, side = winner }
+    -- The side that held the initiative in the round before (for `initiative_ties`).
+    local before = nil
+    if prev and prev.round < round then before = prev.side elseif prev then before = prev.before end
+    local winner = contest(ctx, "Initiative 3.3, round " .. round, "3.3", before)
+    store.initiative = { round = round, side = winner, before = before }
     return winner .. " has the initiative in round " .. round .. " (3.3)"
+  end,
+}
+
+-- A General's off-day roll before play (the Appendix's note to Napoleon's French: Waterloo was
+-- an off-day, and a 5-6 on a D6 before play makes Napoleon merely Competent). Any General may be
+-- given the roll; a 5-6 takes its rating one grade down, and a C-in-C's side rating with it.
+local LOWER = { superior = "competent", competent = "inferior" }
+umpire.command {
+  name = "offday",
+  help = "before play: a General's off-day roll (Appendix, Napoleon's French): D6, on a 5-6 its\n" ..
+    "rating drops a grade (Superior to Competent) for the game; a C-in-C's side rating too",
+  args = {
+    { name = "general", type = "unit", help = "the General, e.g. napoleon" },
+    arg.force("roll although play has begun"),
+  },
+  run = function(ctx, args)
+    local g = args.general
+    if g.general == "none" then
+      umpire.fail(g.name .. " is not a General (general=none): the off-day roll is a General's")
+    end
+    if not LOWER[g.general] then
+      umpire.fail(g.name .. " is already Inferior: an off day cannot make him worse")
+    end
+    local clock = umpire.clock()
+    local before_play = clock.round <= 1 and (clock.phase == nil or clock.phase == "initiative")
+    if not before_play and not args.force then
+      umpire.fail("the off-day roll is made before play (Appendix, Napoleon's French); it is " ..
+        clock.text .. ": add `force` to roll now")
+    end
+    local store_days = store.offdays or {}
+    if store_days[g.id] and not args.force then
+      umpire.fail(g.name .. " has had his off-day roll (" .. store_days[g.id] .. "); add `force` to roll again")
+    end
+    local c = ctx:check("Off-day roll before play: " .. g.name)
+    local d = c:roll("1d6", "off-day D6 (5-6: an off day)", "Appendix", g)
+    local off = d >= 5
+    local old = g.general
+    local new = LOWER[old]
+    c:result(off and ("an off day: " .. new .. " instead of " .. old) or ("on form: " .. old))
+    store_days[g.id] = off and ("off day, " .. new) or "on form"
+    store.offdays = store_days
+    umpire.record("offday", { general = g.id, d6 = d, off_day = off, rating = off and new or old })
+    if not off then return g.name .. " is on form: still " .. old end
+    g:set("general", new, "an off day: " .. old .. " to " .. new .. " for the game (Appendix)")
+    if g.cinc then
+      local side = umpire.side(g.side)
+      local r = util.rating[new]
+      if side.cinc_rating ~= r then
+        side:set("cinc_rating", r, "the C-in-C's off day (Appendix)")
+      end
+    end
+    return g.name .. " has an off day: " .. new .. " for this game" ..
+      (g.cinc and " (the side's C-in-C rating follows)" or "")
   end,
 }
 
@@ -77,7 +210,7 @@ end
 -- eliminated, no `activated` marker. The host picks them (and counts them, `M.left`) without
 -- the rules reading every stand of the side.
 local function waiting_selector(side)
-  return "side:" .. side .. " off_table=no sp>0 unmarked:activated"
+  return "side:" .. side .. " off_table=no sp>0 unmarked:" .. (M.set_major() and "set_done" or "activated")
 end
 function M.waiting(side)
   return umpire.units(waiting_selector(side))
@@ -116,6 +249,10 @@ umpire.command {
       umpire.fail("sets are activated in the command, manoeuvre, shooting, close_combat and aob " ..
         "phases; move the clock on with `next`")
     end
+    -- Set-major rounds (AMB-01): a set plays all its phases at once, so sets are counted over
+    -- the round and a stand is in one set a round.
+    local major = M.set_major()
+    local span = major and "round" or phase
     local side = set[1].side
     local problems = {}
     local function problem(text) problems[#problems + 1] = text end
@@ -123,6 +260,10 @@ umpire.command {
       if u.side ~= side then umpire.fail("a set is of one side: " .. u.id .. " is " .. u.side) end
       if not util.on_table(u) then umpire.fail(u.id .. " is not on the table (" .. u.off_table .. ")") end
       if u.sp <= 0 then umpire.fail(u.id .. " has been eliminated (7.4)") end
+      if major and u:has("set_done") then
+        umpire.fail(u.id .. " has played its set this round: a set plays all its phases at once " ..
+          "(3.3; option round_structure set_major)")
+      end
       if u:has("activated") then umpire.fail(u.id .. " was already activated in this phase") end
     end
     if #set > 5 then umpire.fail("a set is five stands, not " .. #set .. " (3.3)") end
@@ -139,24 +280,29 @@ umpire.command {
       elseif #set ~= waiting then
         problem("the last set must hold all of " .. side .. "'s " .. waiting ..
           " remaining stands (" .. ids(M.waiting(side)) .. ")")
-      elseif other_full then
+      elseif other_full and umpire.option("leftover_sets") == "last" then
         problem("sets of fewer than five wait until the end: " .. other_full ..
           " still has full sets (3.3; AMB-34)")
       end
     end
     -- Sides alternate; a side with no full set left lets the other continue (AMB-34).
     local st = store.sets
-    if not st or st.round ~= clock.round or st.phase ~= phase then
-      st = { round = clock.round, phase = phase, count = {} }
+    if not st or st.round ~= clock.round or st.phase ~= span then
+      st = { round = clock.round, phase = span, count = {} }
       local init = M.initiative_side()
       if init and init ~= side then
         print("(" .. init .. " holds the initiative and lets " .. side .. " go first, 3.3)")
       end
     elseif st.last == side and other_full then
       problem("sides alternate: it is " .. other_full .. "'s turn to activate a set (3.3)")
+    elseif st.last == side and umpire.option("leftover_sets") == "in_turn" then
+      for _, o in ipairs(others) do
+        if o.n > 0 then problem("sides alternate: it is " .. o.side .. "'s turn to activate a set " ..
+          "(3.3; option leftover_sets in_turn)") break end
+      end
     end
     -- PN: stands with a compulsory move are activated first.
-    if not util.is_2e() and phase == "manoeuvre" then
+    if not util.is_2e() and (phase == "manoeuvre" or major) then
       local must, chosen = {}, {}
       for _, u in ipairs(set) do chosen[u.id] = true end
       for _, u in ipairs(compulsory(side)) do
@@ -178,10 +324,21 @@ umpire.command {
     store.sets = st
     for _, u in ipairs(set) do
       u:mark("activated", "set " .. n .. " of " .. side .. " in the " .. phase .. " phase (3.3)")
+      if major then
+        u:mark("set_done", "set " .. n .. " of " .. side .. ": all its phases this round " ..
+          "(3.3; option round_structure set_major)")
+      end
     end
     local left = waiting - #set
-    local lines = { side .. " set " .. n .. " (" .. phase .. "): " .. ids(set) ..
-      "; " .. left .. " of its stands still to activate" }
+    local lines = { side .. " set " .. n .. " (" .. (major and "all phases, set-major" or phase) ..
+      "): " .. ids(set) .. "; " .. left .. " of its stands still to activate" }
+    if major then
+      lines[#lines + 1] = "the set plays its command, manoeuvre, shooting, close combat and A.O.B. " ..
+        "before the other side's set (3.3; option round_structure set_major)"
+    end
+    umpire.record("set", { side = side, number = n, phase = major and "round" or phase,
+      units = (function() local t = {} for i, u in ipairs(set) do t[i] = u.id end return t end)(),
+      left = left, forced = #problems > 0 })
     for _, o in ipairs(others) do
       lines[#lines + 1] = o.side .. ": " .. o.n .. " still to activate"
     end
@@ -215,17 +372,21 @@ umpire.command {
   },
   run = function(ctx, args)
     local round = umpire.clock().round
-    if round < 2 and not args.force then
-      umpire.fail("reserves come on from a later round than the first (3.2); add `force` to roll now")
+    local from = umpire.option("reserves_from") == "round_1" and 1 or 2
+    if round < from and not args.force then
+      umpire.fail("reserves come on from a later round than the first (3.2); add `force` to roll " ..
+        "now, or `option set reserves_from round_1` for that reading (AMB-34)")
     end
+    if round < 2 then print("(reserves in round 1: option reserves_from round_1)") end
     local units = args.units or umpire.units("off_table=reserve")
-    local lines = {}
+    local lines, rec = {}, {}
     for _, u in ipairs(units) do
       if u.off_table ~= "reserve" then
         umpire.fail(u.id .. " is not in reserve (off_table=" .. u.off_table .. ")")
       end
       local c = ctx:check("Reserves 3.2: " .. u.name)
       local d = c:roll("1d6", "reserves D6", "3.2", u)
+      rec[#rec + 1] = { unit = u.id, d6 = d, enters = d >= 2 }
       if d >= 2 then
         c:result("enters")
         u:set("off_table", "no", "reserve arrives on a " .. d .. " (3.2)")
@@ -235,6 +396,7 @@ umpire.command {
         lines[#lines + 1] = u.id .. " is delayed: roll again next round"
       end
     end
+    umpire.record("reserves", rec)
     if #lines == 0 then return "no stands in reserve" end
     return table.concat(lines, "\n")
   end,
@@ -246,7 +408,7 @@ local SET_PHASES = { command = true, manoeuvre = true, shooting = true, close_co
   aob = true }
 umpire.on("pre_next", function()
   local phase = umpire.clock().phase
-  if not SET_PHASES[phase] then return end
+  if not SET_PHASES[phase] or M.set_major() then return end
   local left = {}
   for _, side in ipairs(util.sides()) do
     local n = M.left(side)
@@ -255,6 +417,20 @@ umpire.on("pre_next", function()
   if #left > 0 then
     print("note: stands not activated in the " .. phase .. " phase: " ..
       table.concat(left, ", ") .. " (3.3; AMB-34)")
+  end
+end)
+
+-- Set-major rounds (AMB-01): the same note when the round ends.
+umpire.on("round_ends", function()
+  if not M.set_major() then return end
+  local left = {}
+  for _, side in ipairs(util.sides()) do
+    local n = M.left(side)
+    if n > 0 then left[#left + 1] = side .. " " .. n end
+  end
+  if #left > 0 then
+    print("note: stands in no set this round: " .. table.concat(left, ", ") ..
+      " (3.3; option round_structure set_major)")
   end
 end)
 
@@ -267,7 +443,8 @@ end)
 umpire.on("step_begins", function(event)
   if event.phase == "manoeuvre" then
     local n = umpire.count("off_table=reserve")
-    if n > 0 and event.round >= 2 then
+    local from = umpire.option("reserves_from") == "round_1" and 1 or 2
+    if n > 0 and event.round >= from then
       print(n .. " stand(s) in reserve: `reserves` rolls for them (3.2)")
     end
   end
@@ -308,6 +485,14 @@ umpire.command {
         if pcp == 0 then pcp = stands.price(stands.tally(), u) end
         c:add(pcp, u.id .. " " .. how, "3.4; AMB-10")
       end
+      if umpire.option("pcp_lost") == "with_sp_lost" then
+        for _, u in ipairs(umpire.units("side:" .. side .. " off_table=no")) do
+          if u.sp < u.sp_start then
+            if not any then c:remove("nothing lost yet"); any = true end
+            c:add(u.sp_start - u.sp, u.id .. " SP lost (option pcp_lost with_sp_lost)", "3.4; AMB-10")
+          end
+        end
+      end
       lost[side] = c:total()
       c:result(lost[side] .. " PCP lost")
       local h = umpire.side(side)
@@ -315,6 +500,7 @@ umpire.command {
         h:set("pcp_lost", lost[side], "PCP lost so far (3.4; AMB-10)")
       end
     end
+    umpire.record("score", { pcp_lost = lost })
     local fewer = umpire.option("score_on_time") == "fewer_lost"
     table.sort(sides, function(a, b)
       if fewer then return lost[a] < lost[b] end

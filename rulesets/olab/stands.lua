@@ -11,6 +11,68 @@ local actions = require "olab.actions"
 
 local M = {}
 
+-- The readings of this part the umpire may switch (`option list`, `option set NAME VALUE`).
+umpire.option {
+  name = "hero_general",
+  default = "stack",
+  choices = {
+    { "stack", "PN: a Hero General gets +1 as a General and +1 as a Hero (Vader's 9)" },
+    { "one", "PN: a stand that is both General and Hero gets a single +1" },
+  },
+  doc = "Table 3 in PN: whether the General and Hero +1 add up",
+  rule = "Table 3, 8.8.4; AMB-24",
+}
+umpire.option {
+  name = "dedicated_transport",
+  default = "keep_1",
+  choices = {
+    { "keep_1", "limbers, lorries and the transport pool keep Table 2's SP 1 and cost 1 PCP" },
+    { "minimum_2", "every TPT is raised to the 2.2.1 minimum of 2 SP, priced like any stand" },
+  },
+  doc = "the SP of a dedicated transport (TPT flagged `dedicated`)",
+  rule = "2.2.1, 2.2.2; AMB-25",
+}
+umpire.option {
+  name = "loiter_cost",
+  default = "whole",
+  choices = {
+    { "whole", "a loitering transport AIR doubles its whole cost, Table 11 extras included" },
+    { "before_extras", "only the cost before the Table 11 armament and sci-fi extras is doubled" },
+  },
+  doc = "what the loitering transport AIR doubling covers",
+  rule = "2.2.2, Table 11; AMB-41",
+}
+umpire.option {
+  name = "torsion_price",
+  default = "less_one",
+  choices = {
+    { "less_one", "torsion ART adds factor 0 and costs 1 less than its SP" },
+    { "factor_zero", "torsion ART adds factor 0 and nothing else: it costs its SP" },
+  },
+  doc = "the points cost of torsion ART, which Table 7 does not list",
+  rule = "2.2.2; AMB-43",
+}
+umpire.option {
+  name = "works_frontage",
+  default = "rounded",
+  choices = {
+    { "rounded", "the frontage in 6\" lengths rounded by 1.2 (7\" is one length)" },
+    { "started", "every 6\" length begun is paid for (7\" is two lengths)" },
+  },
+  doc = "how a fortification's or minefield's frontage is counted in 6\" lengths",
+  rule = "8.1; AMB-44",
+}
+umpire.option {
+  name = "order_change",
+  default = "move_action",
+  choices = {
+    { "move_action", "a change of order is the new stands' MOVE action" },
+    { "no_action", "it uses no action: the umpire takes half a move off their next move" },
+  },
+  doc = "what a change of order (`convert`) costs",
+  rule = "2.2.4; AMB-30",
+}
+
 -- A silent stand-in for a check (`brief` listings): the same add/total, nothing printed.
 local function tally()
   local t = { sum = 0, items = {} }
@@ -55,7 +117,12 @@ function M.build(u)
   if u.general ~= "none" then step(1, "General", "Table 3") end
   if u.hero then
     local v = lookup("quality", "Hero")
-    if v ~= 0 then step(v, "Hero", "Table 3, 8.8.4; AMB-24") end
+    if v ~= 0 and u.general ~= "none" and umpire.option("hero_general") == "one" then
+      step(0, "Hero: no second +1 for a Hero General (option hero_general one)",
+        "Table 3, 8.8.4; AMB-24")
+    elseif v ~= 0 then
+      step(v, "Hero", "Table 3, 8.8.4; AMB-24")
+    end
   end
   if u.elephant and u.type == "PKE" then step(-1, "elephant PKE", "Table 3") end
   if u.trait ~= 0 then step(u.trait, "agreed trait", "Table 3") end
@@ -65,8 +132,11 @@ function M.build(u)
 end
 
 -- A dedicated transport keeps its Table 2 value of 1 (AMB-25).
+local function keeps_one(u)
+  return u.type == "TPT" and u.dedicated and umpire.option("dedicated_transport") == "keep_1"
+end
 local function floor_of(u)
-  if u.type == "TPT" and u.dedicated then return 1 end
+  if keeps_one(u) then return 1 end
   return 2
 end
 
@@ -85,6 +155,9 @@ local function show_build(c, u)
   if sp ~= raw then
     local why = sp > raw and ("minimum " .. lo) or "maximum 12"
     if lo == 1 and sp > raw then why = "dedicated transport minimum 1 (AMB-25)" end
+    if lo == 2 and u.type == "TPT" and u.dedicated then
+      why = "minimum 2, dedicated transport too (option dedicated_transport minimum_2)"
+    end
     c:add(sp - raw, why, "2.2.1")
   end
   return sp, raw
@@ -100,10 +173,11 @@ umpire.command {
     { name = "brief", type = "flag", help = "one line per stand, no breakdowns" },
   },
   run = function(ctx, args)
-    local lines = {}
+    local lines, rec = {}, {}
     for _, u in ipairs(args.units) do
       local c = args.brief and tally() or ctx:check("Strength 2.2.1: " .. u.name)
-      local sp = show_build(c, u)
+      local sp, raw = show_build(c, u)
+      rec[#rec + 1] = { id = u.id, sp = sp, raw = raw, roster = u.sp_start }
       if args.apply then
         c:result("SP " .. sp)
         local reason = "Table 2 and Table 3 (2.2.1)"
@@ -119,6 +193,9 @@ umpire.command {
           " (`sp " .. u.id .. " apply` to change it)"
       end
     end
+    -- For programs (docs/json.md): each stand's SP by the tables, before the 2-12 limits, and
+    -- on the roster.
+    umpire.record("sp", rec)
     return table.concat(lines, "\n")
   end,
 }
@@ -143,7 +220,7 @@ M.tally = tally
 -- Adds the 2.2.2 price of `u` to check `c`; returns the PCP.
 function M.price(c, u)
   local sp, raw = M.sp_of(u)
-  if u.type == "TPT" and u.dedicated then
+  if keeps_one(u) then
     c:add(1, "dedicated transport, as Table 2", "2.2.2; AMB-25")
   elseif sp == u.sp_start then
     -- The tables' value, with only the minimum applied: SP over 12 still cost (2.2.2).
@@ -159,7 +236,13 @@ function M.price(c, u)
     else
       c:add(0, "fire factor: no weapon class set (weapon=KEY)", "2.2.2")
     end
-    if u.weapon == "torsion_art" then c:add(-1, "torsion ART", "2.2.2; AMB-43") end
+    if u.weapon == "torsion_art" then
+      if umpire.option("torsion_price") == "less_one" then
+        c:add(-1, "torsion ART", "2.2.2; AMB-43")
+      else
+        c:add(0, "torsion ART: nothing off (option torsion_price factor_zero)", "2.2.2; AMB-43")
+      end
+    end
   elseif u.type == "TNK" then
     local f = weapon_factor(u.weapon)
     if f then
@@ -172,10 +255,17 @@ function M.price(c, u)
   end
   if u.magic_user then c:add(20, "magic user", "8.7.3.1") end
   if u.type == "AIR" then
+    local before_extras = c:total()
+    if u.loiter and umpire.option("loiter_cost") == "before_extras" then
+      c:add(before_extras, "transport AIR able to loiter: doubled before the Table 11 extras " ..
+        "(option loiter_cost before_extras)", "2.2.2; AMB-41")
+    end
     local arm = umpire.lookup("pcp_air", u.warload)
     if arm ~= 0 then c:add(arm, "armament: " .. u.warload, "Table 11") end
     if u.scifi then c:add(5, "sci-fi warload", "Table 11") end
-    if u.loiter then c:add(c:total(), "transport AIR able to loiter: doubled", "2.2.2; AMB-41") end
+    if u.loiter and umpire.option("loiter_cost") == "whole" then
+      c:add(c:total(), "transport AIR able to loiter: doubled", "2.2.2; AMB-41")
+    end
   end
   return c:total()
 end
@@ -279,6 +369,8 @@ umpire.command {
     end
     local lines = {}
     for _, s in ipairs(side_order) do lines[#lines + 1] = s .. ": " .. sides[s] .. " PCP" end
+    -- For programs: each stand's price and each side's total (duplicates averaged, works added).
+    umpire.record("pcp", { stands = per_unit, sides = sides })
     return table.concat(lines, "\n")
   end,
 }
@@ -296,10 +388,13 @@ umpire.command {
   run = function(ctx, args)
     if args.inches < 0 then umpire.fail("frontage must be 0 or more inches") end
     local rate = args.kind == "castle" and 4 or 2
-    local units = util.rhu(args.inches / 6)
+    local started = umpire.option("works_frontage") == "started"
+    local units = started and math.ceil(args.inches / 6) or util.rhu(args.inches / 6)
     local c = ctx:check("Works 8.1: " .. args.kind)
-    c:add(units * rate, units .. " x 6\" at " .. rate .. " PCP",
-      args.kind == "minefield" and "8.1; AMB-44" or "8.1")
+    c:add(units * rate, units .. " x 6\" at " .. rate .. " PCP" ..
+      (started and " (every 6\" begun: option works_frontage started)" or ""),
+      (args.kind == "minefield" or started) and "8.1; AMB-44" or "8.1")
+    umpire.record("works", { kind = args.kind, inches = args.inches, lengths = units, pcp = c:total() })
     c:result(c:total() .. " PCP")
     if args.side then
       local side = args.side[1].side
@@ -339,7 +434,8 @@ umpire.command {
     { name = "n", type = "int", help = "how many stands they become" },
     { name = "type", type = "choice", values = util.types, help = "the new stand type" },
     { name = "to", type = "text", optional = true,
-      help = "the N stands to become: sabots set aside before, or new ids (sk1,sk2,sk3)" },
+      help = "[SPLIT] [IDS]: the player's own split of the SP, e.g. 4+3+3 (default: as even as " ..
+        "possible), then the N stands to become: sabots set aside before, or new ids (sk1,sk2,sk3)" },
     { name = "free", type = "flag", help = "no MOVE action (e.g. before play); AMB-30" },
     arg.force("the umpire overrides the action limit (2.1.1)"),
   },
@@ -356,16 +452,52 @@ umpire.command {
     if total < n then
       umpire.fail(total .. " SP cannot give each of " .. n .. " stands at least 1 (2.2.4)")
     end
+    -- The player's own split, typed first in TO as A+B+C (2.2.3-2.2.4): it must share exactly
+    -- the SP there are, at least 1 a stand.
+    local words = id_list(args.to or "")
+    local own
+    if words[1] and words[1]:match("^%d+%+[%d+]*%d$") then
+      own = {}
+      local sum = 0
+      for v in words[1]:gmatch("%d+") do own[#own + 1] = tonumber(v); sum = sum + tonumber(v) end
+      table.remove(words, 1)
+      if #own ~= n then
+        umpire.fail("the split " .. table.concat(own, "+") .. " shares SP between " .. #own ..
+          " stands, but the change is into " .. n .. "; give " .. n .. " numbers")
+      end
+      for _, v in ipairs(own) do
+        if v < 1 then
+          umpire.fail("every new stand needs at least 1 SP (2.2.4): the split " ..
+            table.concat(own, "+") .. " gives one 0")
+        end
+      end
+      if sum ~= total then
+        umpire.fail("the split " .. table.concat(own, "+") .. " adds up to " .. sum .. " SP, but " ..
+          "the stands have " .. total .. ": a change of order shares the SP there are, no more and " ..
+          "no fewer (2.2.3); make it add up to " .. total)
+      end
+    end
     local sps, starts = M.split(total, n), M.split(math.max(start, n), n)
+    if own then
+      -- The start values follow the player's split; any SP already lost are shared evenly.
+      local extra = M.split(math.max(start - total, 0), n)
+      sps, starts = own, {}
+      for i = 1, n do starts[i] = own[i] + extra[i] end
+    end
     local c = ctx:check("Change of order 2.2.4")
     for _, u in ipairs(from) do c:add(u.sp, u.id .. " " .. u.type, "2.2.3") end
-    c:result(n .. " " .. args.type .. ": " .. table.concat(sps, ", "))
-    if not args.to then
+    c:result(n .. " " .. args.type .. ": " .. table.concat(sps, ", ") ..
+      (own and " (the player's split)" or " (as even as possible)"))
+    local from_ids = {}
+    for i, u in ipairs(from) do from_ids[i] = u.id end
+    umpire.record("convert", { from = from_ids, type = args.type, total = total, sp = sps,
+      sp_start = starts, own_split = own ~= nil })
+    if #words == 0 then
       return "split " .. total .. " SP as " .. table.concat(sps, ", ") .. " for " .. n .. " " ..
         args.type .. " (start values " .. table.concat(starts, ", ") .. "); give " .. n ..
         " ids as TO to apply: new ids make new stands, the ids of stands set aside reuse them"
     end
-    local ids = id_list(args.to)
+    local ids = words
     if #ids ~= n then
       umpire.fail("TO names " .. #ids .. " stands but the split is into " .. n)
     end
@@ -405,11 +537,101 @@ umpire.command {
     end
     -- A change of order is a manoeuvre costing half a move (AMB-30): the new stands have
     -- used their MOVE action.
-    if not args.free then
+    if args.free then
+      -- nothing: a change of order before play, say
+    elseif umpire.option("order_change") == "move_action" then
       for _, u in ipairs(to) do actions.use(u, "move", args.force) end
       print("the change of order is their MOVE action and costs half a Table 4 move (AMB-30)")
+    else
+      print("the change of order uses no action; take half a Table 4 move off the new stands' " ..
+        "next move (AMB-30; option order_change no_action)")
     end
     return "now " .. n .. " " .. args.type .. ": " .. table.concat(sps, ", ") .. " SP"
+  end,
+}
+
+-- The Appendix's printed ranges (issue 16): each sample army records, in its side's `appendix`,
+-- the entries of its list with their printed counts and SP ("line 7 x 5-6; voltigeurs 1-2 x 5"),
+-- and each stand its `entry`. `roster check SIDE` says whether the army is within them.
+local function range(text, what, side)
+  local lo, hi = text:match("^(%d+)%-(%d+)$")
+  if lo then return tonumber(lo), tonumber(hi) end
+  local n = text:match("^(%d+)$")
+  if n then return tonumber(n), tonumber(n) end
+  umpire.fail(side .. ": the appendix " .. what .. " `" .. text .. "` is not a number or a min-max " ..
+    "range such as 8-10")
+end
+
+function M.appendix(side)
+  local text = umpire.side(side).appendix
+  local out = {}
+  for item in text:gmatch("[^;]+") do
+    local key, count, sp = item:match("^%s*(%S+)%s+(%S+)%s+x%s+(%S+)%s*$")
+    if not key then
+      umpire.fail(side .. ": the appendix entry `" .. item:match("^%s*(.-)%s*$") .. "` should read " ..
+        "KEY COUNT x SP, e.g. `warriors 8-10 x 5`")
+    end
+    local cl, ch = range(count, "count", side)
+    local sl, sh = range(sp, "SP", side)
+    out[#out + 1] = { key = key, count = { cl, ch }, sp = { sl, sh } }
+  end
+  return out
+end
+
+local function shown(r) return r[1] == r[2] and tostring(r[1]) or (r[1] .. "-" .. r[2]) end
+
+umpire.command {
+  name = "roster",
+  help = "`roster check SIDE`: whether the side's stands are within the Appendix list's printed\n" ..
+    "min-max counts and SP (the side's `appendix`, each stand's `entry`); names each entry out of range",
+  args = {
+    { name = "mode", type = "choice", values = { "check" }, help = "check against the printed ranges" },
+    { name = "side", type = "side", help = "the side, e.g. french" },
+  },
+  run = function(ctx, args)
+    local side = args.side.id
+    if umpire.side(side).appendix == "" then
+      umpire.fail(side .. " records no Appendix ranges: set its `appendix` attribute (\"KEY COUNT x SP; " ..
+        "…\") as the sample armies in examples/olab/ do")
+    end
+    local entries = M.appendix(side)
+    local by_key, counts, bad_sp = {}, {}, {}
+    for _, e in ipairs(entries) do by_key[e.key] = e; counts[e.key] = 0; bad_sp[e.key] = {} end
+    local strays = {}
+    -- Every stand bought counts, on the table or not (eliminated, in reserve, a sabot set aside),
+    -- except the stands a change of order made (they carry no entry).
+    for _, u in ipairs(umpire.units("side:" .. side)) do
+      local e = by_key[u.entry]
+      if e then
+        counts[u.entry] = counts[u.entry] + 1
+        if u.sp_start < e.sp[1] or u.sp_start > e.sp[2] then
+          bad_sp[u.entry][#bad_sp[u.entry] + 1] = u.id .. " " .. u.sp_start
+        end
+      elseif u.entry ~= "" then
+        strays[#strays + 1] = u.id .. " (entry `" .. u.entry .. "`)"
+      end
+    end
+    local lines, out, rec = {}, {}, {}
+    for _, e in ipairs(entries) do
+      local n = counts[e.key]
+      local ok = n >= e.count[1] and n <= e.count[2] and #bad_sp[e.key] == 0
+      local line = string.format("%-18s %2d stands (printed %s), SP %s%s", e.key, n, shown(e.count),
+        shown(e.sp), ok and "" or "  OUT OF RANGE")
+      lines[#lines + 1] = line
+      if n < e.count[1] or n > e.count[2] then
+        out[#out + 1] = e.key .. ": " .. n .. " stands, the list allows " .. shown(e.count)
+      end
+      if #bad_sp[e.key] > 0 then
+        out[#out + 1] = e.key .. ": SP " .. shown(e.sp) .. " printed, but " .. table.concat(bad_sp[e.key], ", ")
+      end
+      rec[#rec + 1] = { entry = e.key, stands = n, count_min = e.count[1], count_max = e.count[2],
+        sp_min = e.sp[1], sp_max = e.sp[2], within = ok }
+    end
+    for _, s in ipairs(strays) do out[#out + 1] = s .. ": no such entry in the list" end
+    umpire.record("roster", { side = side, entries = rec, within = #out == 0 })
+    print(table.concat(lines, "\n"))
+    if #out == 0 then return side .. " is within the Appendix list's printed ranges" end
+    return side .. " is outside the Appendix list's ranges:\n  " .. table.concat(out, "\n  ")
   end,
 }
 

@@ -31,8 +31,34 @@ for _, l in ipairs(lists) do
     local st = s:run("status")
     contains(st, tostring(total) .. "/" .. tostring(total))
     contains(st, tostring(stands))
+    -- The army was built within the Appendix list's printed min-max ranges.
+    contains(s:run("roster check " .. side), side .. " is within the Appendix list's printed ranges")
   end)
 end
+
+test("roster check names each entry out of the printed ranges, by count and by SP (Appendix)", function()
+  local s = session { ruleset = "olab" }
+  s:run("army load examples/olab/britons.toml")
+  s:run("add unit chief_cmd war10 Warriors10 type=WBD sp=5 sp_start=5 entry=warriors")
+  contains(s:run("roster check britons"), "within")          -- 10 warriors: the most printed
+  s:run("add unit chief_cmd war11 Warriors11 type=WBD sp=6 sp_start=6 entry=warriors")
+  s:run("add unit chief_cmd wiz Wizard type=SKI/F entry=wizards")
+  local out = s:run("roster check britons")
+  contains(out, "warriors: 11 stands, the list allows 8-10")
+  contains(out, "warriors: SP 5 printed, but war11 6")
+  contains(out, "wiz (entry `wizards`): no such entry in the list")
+  contains(out, "OUT OF RANGE")
+  s:run("set britons appendix \"warriors 8 to 10\"")
+  contains(s:fails("roster check britons"), "should read KEY COUNT x SP")
+end)
+
+test("roster check needs the side's appendix ranges, and says where they go", function()
+  local s = session { ruleset = "olab" }
+  s:run("add side red Red")
+  s:run("add command red c1 C")
+  s:run("add unit c1 a A type=INF/U")
+  contains(s:fails("roster check red"), "set its `appendix` attribute")
+end)
 
 test("the armies load under the 2E variant too; their `comms` and `cinc_rating` are read", function()
   local s = session { ruleset = "olab", variant = "2e" }
