@@ -448,6 +448,11 @@ umpire.command {
     local before = { [d.id] = strength_before(d) }
     for _, e in ipairs(list) do before[e.unit.id] = strength_before(e.unit) end
     for _, e in ipairs(list) do actions.use(e.unit, "cc", args.force) end
+    -- Who was routing before the blows (for the record of new routs).
+    local involved = { d }
+    for _, e in ipairs(list) do involved[#involved + 1] = e.unit end
+    local was_routing = {}
+    for _, u in ipairs(involved) do was_routing[u.id] = u:has("routed") end
     -- The blows.
     local hp_d, from, from_arc = 0, nil, nil
     local blows = {}
@@ -506,12 +511,21 @@ umpire.command {
     -- For programs (docs/json.md): the HP each side took, who left the contact, and how.
     local attackers = {}
     for i, e in ipairs(list) do attackers[i] = e.unit.id end
+    local routed, eliminated = {}, {}
+    for _, u in ipairs(involved) do
+      if u.off_table == "eliminated" then eliminated[#eliminated + 1] = u.id
+      elseif u:has("routed") and not was_routing[u.id] then routed[#routed + 1] = u.id end
+    end
+    local p = d.formation == "square" and util.partner(d)
+    if p and p.off_table == "eliminated" then eliminated[#eliminated + 1] = p.id end
     umpire.record("cc", {
       defender = d.id, attackers = attackers, hp_defender = hp_d,
       struck_back = back and back.id or false, hp_back = hp_back,
       defender_leaves = recoiled[d.id] == true, back_leaves = back ~= nil and recoiled[back.id] == true,
       defender_result = outcome[d.id], back_result = back and outcome[back.id] or false,
       sp_before = before, blows = blows,
+      -- present only when not empty (an empty Lua table would show as an object)
+      routed = #routed > 0 and routed or nil, eliminated = #eliminated > 0 and eliminated or nil,
     })
     -- Stands still in contact are engaged (a recoil or elimination breaks contact).
     local function present(u) return not util.off_table(u) and not recoiled[u.id] end

@@ -138,3 +138,178 @@ test("option routing_defender strikes_back: a routing stand strikes back (6.5; A
   contains(out, "D [d] is routing but strikes back (option routing_defender strikes_back)")
   contains(out, "D [d] strikes A [a] (front)")
 end)
+
+-- Morale and rallying (morale.lua) -------------------------------------------------------------
+
+-- Red: a Command r1 of ten INF/U stands a1..a10 (a1 its General, rated `general`), a C-in-C
+-- in Command r2 rated `cinc`.
+local function command(opts, cinc, general)
+  local units = { "r2 cinc CinC type=SKI/M sp=6 general=" .. (cinc or "competent") }
+  for i = 1, 10 do
+    units[#units + 1] = string.format("r1 a%d A%d type=INF/U sp=4 sp_start=4%s", i, i,
+      i == 1 and (" general=" .. (general or "competent")) or "")
+  end
+  local s = h.game(units, opts, { "red r2 Reserve" })
+  s:run("cinc red cinc")
+  return s
+end
+
+test("option morale_losses count: 2 of 11 stands reach rhu(0.2 x 11) = 2, though 18% is under 20% (7.1; AMB-06)", function()
+  local s = command()
+  s:run("set a2 sp 0")
+  s:run("set a3 sp 0")
+  contains(s:run("morale command:r1 11"), "2 of 11 stands lost (18%): no new threshold (7.1)")
+  s:run("option set morale_losses count")
+  s:dice(1)
+  local out = s:run("morale command:r1")
+  contains(out, "2 of 11 stands lost (18%, threshold 20% by count (option morale_losses count))")
+  contains(out, "retreats (20%: fails on 1 or less)")
+end)
+
+test("option morale_rating command_general: the Command's own General's rating, not the C-in-C's (7.1; AMB-06)", function()
+  local function run(option)
+    local s = command(nil, "superior", "inferior")
+    if option then s:run("option set morale_rating command_general") end
+    s:run("set a2 sp 0")
+    s:run("set a3 sp 0")
+    s:dice(2)
+    return s:run("morale command:r1")
+  end
+  local out = run()
+  contains(out, "+1  C-in-C CinC [cinc] (superior) (7.1)")
+  contains(out, "holds")
+  out = run(true)
+  contains(out, "-1  Command General A1 [a1] (inferior) (option morale_rating command_general) (7.1)")
+  contains(out, "retreats")
+end)
+
+test("option army_morale_routing ever_routed: 2e army morale counts a rallied stand that once routed (2e 7.1; AMB-50)", function()
+  local s = command(V2)
+  s:run("set a4 sp 1")          -- routs
+  h.next_round(s)
+  s:dice(6)
+  s:run("rally a4")
+  s:run("set a2 sp 0")
+  s:run("set a3 sp 0")
+  contains(s:run("morale side:red"), "2 of 11 stands lost (18%): no new threshold (7.1)")
+  s:run("option set army_morale_routing ever_routed")
+  s:dice(6)
+  local out = s:run("morale side:red")
+  contains(out, "3 of 11 stands lost (27%; 1 rallied but once routed (option army_morale_routing ever_routed))")
+  contains(out, "holds (20%")
+end)
+
+test("option rally_troops each: Regular and Elite each add +1 (7.3; AMB-07)", function()
+  local function run(option)
+    local s = h.game({ "r1 a A type=INF/U sp=1 sp_start=6 regular=true quality=elite" })
+    if option then s:run("option set rally_troops each") end
+    s:run("mark a routed")
+    s:dice(3)
+    return s:run("rally a")
+  end
+  local out = run()
+  contains(out, "=   4  still routing")
+  out = run(true)
+  contains(out, "+1  Regular (option rally_troops each) (7.3, AMB-07)")
+  contains(out, "+1  elite (option rally_troops each) (7.3, AMB-07)")
+  contains(out, "=   5  rallies")
+end)
+
+test("option rally_general best_rated: of two Generals within 4\", the best-rated helps, not the stand's own (7.3; AMB-36)", function()
+  local function run(option)
+    local s = h.game({ "r1 a A type=INF/U sp=1 sp_start=6", "r1 inf Inf type=SKI/M sp=6 general=inferior",
+      "r2 sup Sup type=SKI/M sp=6 general=superior" }, nil, { "red r2 Reserve" })
+    if option then s:run("option set rally_general best_rated") end
+    s:run("mark a routed")
+    s:dice(4)
+    return s:run("rally a sup inf")
+  end
+  local out = run()
+  contains(out, "-1  inferior General Inf [inf] within 4\", its own Command's General (AMB-36) (7.3)")
+  contains(out, "still routing")
+  out = run(true)
+  contains(out, "+1  superior General Sup [sup] within 4\", the best-rated (option rally_general best_rated) (7.3)")
+  contains(out, "rallies")
+end)
+
+test("option square_losses pooled: a square routs on its two stands' SP together (6.6, 7.2; AMB-29)", function()
+  local function run(option)
+    local s = h.game({ "r1 m1 M1 type=MSK sp=3 sp_start=6", "r1 m2 M2 type=MSK sp=6 sp_start=6" })
+    if option then s:run("option set square_losses pooled") end
+    s:run("square m1 m2")
+    s:run("set m1 sp 2")
+    return s
+  end
+  local s = run()
+  ok(s:has("m1", "routed"), "split: 2 is below half of 6")
+  s = run(true)
+  ok(not s:has("m1", "routed"), "pooled: 8 of 12 is not below half")
+  contains(s:run("set m2 sp 3"), "its square's SP 5 are below half of their starting 12 (7.2; option square_losses pooled)")
+  ok(s:has("m1", "routed") and s:has("m2", "routed"), "both rout together")
+end)
+
+-- Command (command.lua) ------------------------------------------------------------------------
+
+local function red(opts)
+  local s = session(opts or { ruleset = "olab" })
+  s:run("add side red Red")
+  s:run("add command red rc R")
+  s:run("add command red rc2 R2")
+  s:run("add unit rc gen Gen type=SKI/M general=competent cinc=true sp=3 sp_start=3")
+  s:run("add unit rc a A type=INF/U sp=4 sp_start=4")
+  s:run("add unit rc2 gen2 Gen2 type=SKI/M general=superior")
+  s:run("add unit rc2 c C type=INF/U sp=4 sp_start=4")
+  s:run("cinc red gen")
+  return s
+end
+
+test("option command_chain: PN's own Command General or any friendly General (4.1.2; AMB-27)", function()
+  local s = red()
+  contains(s:run("incommand a 5"), "5  longest gap to Gen [gen] (4.1.2; AMB-27)")
+  s:run("option set command_chain any_general")
+  contains(s:run("incommand a 5"), "5  longest gap to the nearest friendly General (option command_chain any_general) (4.1.2; AMB-27)")
+  s = red(V2)
+  contains(s:run("incommand a 3"), "3  longest gap to the nearest friendly General (4.1.2; AMB-27)")
+  s:run("option set command_chain own_general")
+  contains(s:run("incommand a 3"), "3  longest gap to Gen [gen], its own Command's (option command_chain own_general) (4.1.2; AMB-27)")
+end)
+
+test("option routing_attrition loses: a routing stand out of command loses 1 SP (PN 4.1.2; AMB-28)", function()
+  local s = red()
+  s:run("mark c routed")
+  contains(s:run("incommand c 9 after"), "it is routing, so no loss (AMB-28)")
+  eq(s:get("c", "sp"), 4)
+  s:run("option set routing_attrition loses")
+  contains(s:run("incommand c 9 after"), "C [c] stays out of command and loses 1 SP (PN 4.1.2) (option routing_attrition loses)")
+  eq(s:get("c", "sp"), 3)
+end)
+
+test("option new_general_sp plus_one: a replacement General gains Table 3's +1 SP (7.4; AMB-45)", function()
+  local s = red()
+  s:run("set gen sp 0")
+  contains(s:run("newgeneral gen a"), "; SP unchanged (AMB-45)")
+  eq(s:get("a", "sp"), 4)
+  s:run("undo")
+  s:run("option set new_general_sp plus_one")
+  contains(s:run("newgeneral gen a"), "; SP +1 to 5 (option new_general_sp plus_one)")
+  eq(s:get("a", "sp"), 5)
+  eq(s:get("a", "sp_start"), 5)
+end)
+
+test("option unnamed_cinc best_general: a side with no C-in-C named takes its best-rated General's rating (3.3, 7.1)", function()
+  local function run(option)
+    local s = h.game({ "r1 g G type=SKI/M sp=6 general=superior", "r1 a A type=INF/U sp=4",
+      "r1 b B type=INF/U sp=4", "r1 c C type=INF/U sp=4", "r1 d D type=INF/U sp=4" })
+    if option then s:run("option set unnamed_cinc best_general") end
+    s:run("set a sp 0")            -- 1 of 5 lost: 20%
+    s:dice(1)
+    return s:run("morale command:r1"), s
+  end
+  local out, s = run()
+  contains(out, "retreats (20%: fails on 1 or less)")
+  contains(s:run("cinc red"), "red: Red [red]'s C-in-C, no stand named (competent), +0")
+  out, s = run(true)
+  contains(out, "+1  best-rated General G [g] as C-in-C (superior) (option unnamed_cinc best_general) (7.1)")
+  contains(out, "holds")
+  contains(s:run("cinc red"), "red: best-rated General G [g] as C-in-C (superior) (option unnamed_cinc best_general), +1")
+end)
