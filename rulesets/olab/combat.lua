@@ -70,6 +70,26 @@ umpire.option {
   rule = "6.5, 6.7; AMB-12",
 }
 umpire.option {
+  name = "cc_results",
+  default = "every_stand",
+  choices = {
+    { "every_stand", "6.7's results apply to every stand that takes HP, attackers struck back too (AMB-12)" },
+    { "defender_only", "only the stand attacked may recoil; an attacker struck back just loses the SP" },
+  },
+  doc = "which stands of an exchange the recoil results apply to",
+  rule = "6.7; AMB-12",
+}
+umpire.option {
+  name = "several_attackers",
+  default = "summed",
+  choices = {
+    { "summed", "the HP of several attackers are added and tested together (AMB-12)" },
+    { "each", "each attacker's HP are tested on their own: the largest blow decides the recoil" },
+  },
+  doc = "the recoil test of a stand struck by several attackers in one exchange",
+  rule = "6.7; AMB-12",
+}
+umpire.option {
   name = "charging_wbd",
   default = "wbd_charges",
   choices = {
@@ -125,6 +145,7 @@ local function alt(name)
   local v = umpire.option(name)
   local d = ({ recoil_at_half = "edition", recoil_sp = "before", bonus_row = "single",
     return_blow = "free", blows = "simultaneous", charging_wbd = "wbd_charges",
+    cc_results = "every_stand", several_attackers = "summed",
     pike_bonus = "any_arc", testudo_strength = "quarter", elephants = "mounted",
     routing_defender = "no_blow" })[name]
   if v == d then return "" end
@@ -339,7 +360,12 @@ end
 -- (else the umpire is asked). Returns the line, whether the stand left the contact, and the
 -- outcome for programs: `none`, `stays`, `recoils`, `eliminated` (no SP left) or `blocked`
 -- (could not recoil: eliminated).
-local function result(u, hp, before, from, blocked)
+--
+-- `how` (optional): `test_hp`, the HP compared with half (option several_attackers each: the
+-- largest single blow), and `no_recoil` (option cc_results defender_only: a struck-back
+-- attacker only loses SP).
+local function result(u, hp, before, from, blocked, how)
+  how = how or {}
   if hp <= 0 then return u.name .. " takes no HP", nil, "none" end
   take(u, hp, string.format("%d HP in close combat (6.5)", hp))
   if u.sp <= 0 or u.off_table == "eliminated" then
@@ -351,12 +377,21 @@ local function result(u, hp, before, from, blocked)
     base = before - hp
     of = string.format("%d left%s", base, alt("recoil_sp"))
   end
-  local recoils, half = recoils_at(hp, base)
-  if 2 * hp == base then half = half .. alt("recoil_at_half") end
+  local t = how.test_hp or hp
+  local largest = ""
+  if t ~= hp then largest = string.format("largest blow %d%s: ", t, alt("several_attackers")) end
+  local recoils, half = recoils_at(t, base)
+  if 2 * t == base then half = half .. alt("recoil_at_half") end
+  half = largest .. half
   if not recoils then
     local less = "less than half"
-    if 2 * hp == base and alt("recoil_at_half") ~= "" then less = "exactly half" .. alt("recoil_at_half") end
-    return string.format("%s takes %d HP (%s of %s): stays (6.7)", u.name, hp, less, of), nil, "stays"
+    if 2 * t == base and alt("recoil_at_half") ~= "" then less = "exactly half" .. alt("recoil_at_half") end
+    return string.format("%s takes %d HP (%s%s of %s): stays (6.7)", u.name, hp, largest, less, of),
+      nil, "stays"
+  end
+  if how.no_recoil then
+    return string.format("%s takes %d HP (%s of %s): stays, only the stand attacked recoils%s (6.7)",
+      u.name, hp, half, of, alt("cc_results")), nil, "stays"
   end
   -- A square or testudo cannot move 3" (6.6: PN not at all, 2e at most 2"), so it cannot recoil.
   if formed(u) and not blocked then
@@ -455,13 +490,14 @@ umpire.command {
     for _, u in ipairs(involved) do was_routing[u.id] = u:has("routed") end
     -- The blows.
     local hp_d, from, from_arc = 0, nil, nil
-    local blows = {}
+    local blows, largest = {}, 0
     for _, e in ipairs(list) do
       local a = e.unit
       local opts = { charging = charging(a, args.charge), woods = args.woods,
         defended = args.defended, column = args.column }
       local hp, info = M.strike(ctx, a, d, e.arc, opts)
       hp_d = hp_d + hp
+      largest = math.max(largest, hp)
       blows[#blows + 1] = info
       if (e.arc == "front" or formed(d)) and not from then from, from_arc = a, e.arc end
     end
@@ -471,8 +507,10 @@ umpire.command {
     local line_d
     -- Option `blows attackers_first` (AMB-12): the defender's losses come before its blow.
     local first = umpire.option("blows") == "attackers_first"
+    local how_d = {}
+    if #list > 1 and umpire.option("several_attackers") == "each" then how_d.test_hp = largest end
     if first then
-      line_d, recoiled[d.id], outcome[d.id] = result(d, hp_d, before[d.id], primary, args.blocked)
+      line_d, recoiled[d.id], outcome[d.id] = result(d, hp_d, before[d.id], primary, args.blocked, how_d)
     end
     local back, hp_back = nil, 0
     if d:has("routed") and umpire.option("routing_defender") == "no_blow" then
@@ -500,11 +538,12 @@ umpire.command {
     -- The results, for every stand that took HP (AMB-12).
     local line_back
     if not first then
-      line_d, recoiled[d.id], outcome[d.id] = result(d, hp_d, before[d.id], primary, args.blocked)
+      line_d, recoiled[d.id], outcome[d.id] = result(d, hp_d, before[d.id], primary, args.blocked, how_d)
     end
     if back then
       line_back, recoiled[back.id], outcome[back.id] =
-        result(back, hp_back, before[back.id], d, args.attacker_blocked)
+        result(back, hp_back, before[back.id], d, args.attacker_blocked,
+          { no_recoil = umpire.option("cc_results") == "defender_only" })
     end
     lines[#lines + 1] = follow_up(line_d, recoiled[d.id], primary, recoiled)
     if back then lines[#lines + 1] = follow_up(line_back, recoiled[back.id], d, recoiled) end

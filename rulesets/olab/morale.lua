@@ -36,6 +36,16 @@ umpire.option {
   rule = "7.1; AMB-06",
 }
 umpire.option {
+  name = "morale_crossings",
+  default = "one_roll",
+  choices = {
+    { "one_roll", "thresholds crossed at once give one roll, at the highest (AMB-06)" },
+    { "each_threshold", "one roll for each threshold crossed, the lowest first, until one fails" },
+  },
+  doc = "a morale test that crosses several thresholds at once",
+  rule = "7.1; AMB-06",
+}
+umpire.option {
   name = "army_morale_routing",
   default = "routing_now",
   choices = {
@@ -315,9 +325,34 @@ function M.test(ctx, g, base, force)
     return string.format("%s %s: %d of %d stands lost (%d%%%s): no new threshold (7.1)", what,
       g.label, lost, n, pct, how), rec
   end
+  -- The thresholds rolled for: the highest reached (AMB-06), or with option `morale_crossings
+  -- each_threshold` every new one from the lowest, until one fails.
+  local levels = { level }
+  if umpire.option("morale_crossings") == "each_threshold" and level > tested then
+    levels = {}
+    for lv = math.max(20, tested + 10), level, 10 do levels[#levels + 1] = lv end
+  end
+  local out
+  for i, lv in ipairs(levels) do
+    local note = #levels > 1 and string.format("; threshold %d%% of %d crossed (option " ..
+      "morale_crossings each_threshold)", lv, level) or ""
+    local line, failed = M.roll(ctx, g, lv, tested, rec, string.format("%d of %d stands lost (%d%%%s%s)",
+      lost, n, pct, how, note))
+    out = line
+    if failed then break end
+  end
+  return out, rec
+end
+
+-- One morale roll of group `g` at threshold `level` (7.1); `rec` gathers the record. Returns
+-- the line and whether the group retreats.
+function M.roll(ctx, g, level, tested, rec, lost_text)
+  local h = g.handle
+  local what = util.is_2e() and "army" or "Command"
+  local lost, n = rec.lost, rec.stands
   local fail = level // 10 - 1
-  local c = ctx:check(string.format("%s morale 7.1: %s, %d of %d stands lost (%d%%%s)",
-    util.is_2e() and "Army" or "Command", g.label, lost, n, pct, how))
+  local c = ctx:check(string.format("%s morale 7.1: %s, %s",
+    util.is_2e() and "Army" or "Command", g.label, lost_text))
   local side = g.kind == "side" and g.id or h.side
   local roll = c:roll("1d6", "morale D6", "7.1", g.label)
   local rating, label = morale_rating(g, side)
@@ -330,11 +365,13 @@ function M.test(ctx, g, base, force)
   end
   c:point("olab.morale.modifiers", { group = g.label, kind = g.kind, side = side, level = level,
     lost = lost, stands = n })
-  if level ~= tested then
+  if level ~= h.threshold then
     h:set("threshold", level, "morale tested at " .. level .. "% (7.1; AMB-06)")
   end
   local total = c:total()
   rec.roll, rec.rating, rec.modifiers, rec.total, rec.fails_on = roll, rating, total - roll, total, fail
+  rec.rolled_at = level
+  rec.rolls = (rec.rolls or 0) + 1
   rec.result = total <= fail and "retreats" or "holds"
   if total <= fail then
     c:result(string.format("retreats (%d%%: fails on %d or less)", level, fail))
@@ -347,10 +384,10 @@ function M.test(ctx, g, base, force)
       u:mark("retreating", string.format("its %s retreats in good order from round %d (7.1)",
         what, from))
     end
-    return string.format("%s %s retreats in good order from round %d", what, g.label, from), rec
+    return string.format("%s %s retreats in good order from round %d", what, g.label, from), true
   end
   c:result(string.format("holds (%d%%: fails on %d or less)", level, fail))
-  return string.format("%s %s holds", what, g.label), rec
+  return string.format("%s %s holds", what, g.label), false
 end
 
 umpire.command {

@@ -84,6 +84,37 @@ test("option blows attackers_first: the defender's losses come before its return
   contains(out, "+7  striker's SP after the attackers' blows (option blows attackers_first) (Table 9, AMB-12)")
 end)
 
+test("option several_attackers each: the largest blow, not the sum, decides the recoil (6.7; AMB-12)", function()
+  local function run(option)
+    local s = game({ "r1 a A type=INF/U sp=4", "r1 b B type=INF/U sp=4", "b1 d D type=INF/U sp=12 sp_start=12" })
+    if option then s:run("option set several_attackers each") end
+    -- A: 2 HP, B (flank): 4 HP, together half of 12
+    s:dice(6, 5, 5, 1, 4, 3, 1, 6, 6)
+    return s:run("cc a d front b flank"), s
+  end
+  contains(run(), "D [d] takes 6 HP (half or more of 12): recoils 3\"")
+  local out, s = run(true)
+  contains(out, "D [d] takes 6 HP (largest blow 4 (option several_attackers each): less than half of 12): stays (6.7)")
+  eq(s:get("d", "sp"), 6)
+end)
+
+test("option cc_results defender_only: an attacker struck back loses SP but does not recoil (6.7; AMB-12)", function()
+  local function run(option)
+    local s = game({ "r1 a A type=INF/U sp=4 sp_start=4", "b1 d D type=INF/U sp=4 sp_start=4" })
+    if option then s:run("option set cc_results defender_only") end
+    s:dice(1, 6, 6, 1, 1, 3)            -- only the attacker takes HP: 3 of 4
+    s:answers("blocked")
+    return s:run("cc a d"), s
+  end
+  local out, s = run()
+  contains(out, "A [a] must recoil 3\" straight away from D [d]")
+  eq(s:get("a", "off_table"), "eliminated")
+  out, s = run(true)
+  contains(out, "A [a] takes 3 HP (half or more of 4): stays, only the stand attacked recoils (option cc_results defender_only) (6.7)")
+  ok(not out:find("is its path clear", 1, true), "nothing asked")
+  eq(s:get("a", "sp"), 1)
+end)
+
 test("option charging_wbd wbd_charged: +1 to a stand charging a WBD, not to the WBD's charge (Table 9; AMB-22)", function()
   local dice = { 1, 1, 1, 1, 1, 1 }
   contains(cc("type=WBD sp=5", "type=INF/U sp=4", "charge", dice), "+1  charging WBD (Table 9, AMB-22)")
@@ -164,6 +195,26 @@ test("option morale_losses count: 2 of 11 stands reach rhu(0.2 x 11) = 2, though
   local out = s:run("morale command:r1")
   contains(out, "2 of 11 stands lost (18%, threshold 20% by count (option morale_losses count))")
   contains(out, "retreats (20%: fails on 1 or less)")
+end)
+
+test("option morale_crossings each_threshold: one roll for each threshold crossed, until one fails (7.1; AMB-06)", function()
+  local function run(option)
+    local s = command()
+    if option then s:run("option set morale_crossings each_threshold") end
+    s:run("set a2,a3,a4 sp 0")      -- 30% at once
+    s:dice(3, 2)
+    return s:run("morale command:r1"), s
+  end
+  local out = run()
+  contains(out, "holds (30%: fails on 2 or less)")
+  ok(not out:find("20%%: fails"), "one roll, at 30%")
+  local s
+  out, s = run(true)
+  contains(out, "3 of 10 stands lost (30%; threshold 20% of 30 crossed (option morale_crossings each_threshold))")
+  contains(out, "holds (20%: fails on 1 or less)")
+  contains(out, "retreats (30%: fails on 2 or less)")
+  eq(s:get("r1", "threshold"), 30)
+  eq(s:get("r1", "retreating"), true)
 end)
 
 test("option morale_rating command_general: the Command's own General's rating, not the C-in-C's (7.1; AMB-06)", function()
