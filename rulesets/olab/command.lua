@@ -218,7 +218,8 @@ umpire.command {
     end
     -- For programs (docs/json.md); `sp_lost` becomes 1 when PN attrition takes its SP.
     local rec = { unit = u.id, gap = args.gap and util.rhu(args.gap) or false, distance = d,
-      in_command = inside, sp_lost = 0, general = general and general.id or false }
+      in_command = inside, sp_lost = 0,
+      general = ends == "own" and general and general.id or false }
     umpire.record("incommand", rec)
     if inside then
       if u:has("out_of_command") then u:unmark("out_of_command", "back within " .. d .. "\" (4.1.2)") end
