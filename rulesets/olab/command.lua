@@ -53,7 +53,7 @@ umpire.option {
     { "best_general", "its best-rated General on the table serves as C-in-C for the rating" },
   },
   doc = "the C-in-C of a side whose list names none (the Rebels)",
-  rule = "3.3, 7.1",
+  rule = "3.3, 7.1; AMB-45",
 }
 
 -- The C-in-C rating of a side (3.3, 7.1), as util.cinc_rating, unless the side has no stand

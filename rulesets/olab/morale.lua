@@ -70,7 +70,7 @@ umpire.option {
   default = "own_first",
   choices = {
     { "own_first", "of the Generals within 4\", the stand's own Command General, else the best-rated (AMB-36)" },
-    { "best_rated", "the best-rated General within 4\", whoever's he is" },
+    { "best_rated", "the best-rated General within 4\", whichever Command he leads" },
   },
   doc = "which General within 4\" helps a rally",
   rule = "7.3; AMB-36",
