@@ -16,6 +16,150 @@ local M = {}
 
 local function row(t, key) return umpire.lookup(t, key) end
 
+-- Readings of close combat the umpire may change mid-game (`option set NAME VALUE`); each
+-- default is the reading README.md recommends, so games and tests are unchanged by default.
+umpire.option {
+  name = "recoil_at_half",
+  default = "edition",
+  choices = {
+    { "edition", "as the edition in force: PN recoils at exactly half, 2e stays (AMB-03)" },
+    { "recoil", "a loss of exactly half recoils in both editions (PN's wording)" },
+    { "stay", "a loss of exactly half stays in both editions (2e's \"more than half\")" },
+  },
+  doc = "a close-combat loss of exactly half the stand's SP",
+  rule = "6.7; AMB-03",
+}
+umpire.option {
+  name = "recoil_sp",
+  default = "before",
+  choices = {
+    { "before", "half of the SP the stand had before this exchange (AMB-03)" },
+    { "after", "half of the SP it has left after this exchange's losses" },
+  },
+  doc = "the \"current SP\" a close-combat loss is compared with",
+  rule = "6.7; AMB-03",
+}
+umpire.option {
+  name = "bonus_row",
+  default = "single",
+  choices = {
+    { "single", "+2 once, whichever of charging, General, CAV striking SKI apply (AMB-04)" },
+    { "cumulative", "+2 for each of them: up to +6" },
+  },
+  doc = "the Table 9 bonus row",
+  rule = "Table 9; AMB-04",
+}
+umpire.option {
+  name = "return_blow",
+  default = "free",
+  choices = {
+    { "free", "the defender's return blow uses none of its actions (AMB-12)" },
+    { "uses_action", "the return blow is the defender's CLOSE COMBAT action: without it free, no blow" },
+  },
+  doc = "whether striking back uses the defender's CLOSE COMBAT action",
+  rule = "6.1, 2.1.1; AMB-12",
+}
+umpire.option {
+  name = "blows",
+  default = "simultaneous",
+  choices = {
+    { "simultaneous", "every stand strikes with its SP from before the exchange (AMB-12)" },
+    { "attackers_first", "the defender's losses are taken first; it strikes back with what is left" },
+  },
+  doc = "the order of the blows in one close-combat exchange",
+  rule = "6.5, 6.7; AMB-12",
+}
+umpire.option {
+  name = "cc_results",
+  default = "every_stand",
+  choices = {
+    { "every_stand", "6.7's results apply to every stand that takes HP, attackers struck back too (AMB-12)" },
+    { "defender_only", "only the stand attacked may recoil; an attacker struck back just loses the SP" },
+  },
+  doc = "which stands of an exchange the recoil results apply to",
+  rule = "6.7; AMB-12",
+}
+umpire.option {
+  name = "several_attackers",
+  default = "summed",
+  choices = {
+    { "summed", "the HP of several attackers are added and tested together (AMB-12)" },
+    { "each", "each attacker's HP are tested on their own: the largest blow decides the recoil" },
+  },
+  doc = "the recoil test of a stand struck by several attackers in one exchange",
+  rule = "6.7; AMB-12",
+}
+umpire.option {
+  name = "charging_wbd",
+  default = "wbd_charges",
+  choices = {
+    { "wbd_charges", "+1 to a WBD striking on its own charge (its fierce charge; AMB-22)" },
+    { "wbd_charged", "+1 to any stand striking a WBD it charged" },
+  },
+  doc = "who gets Table 9's \"+1 charging WBD\"",
+  rule = "Table 9; AMB-22",
+}
+umpire.option {
+  name = "pike_bonus",
+  default = "any_arc",
+  choices = {
+    { "any_arc", "PKE +3 against a non-PKE wherever it strikes it (always in the PKE's front; AMB-23)" },
+    { "enemy_front", "PKE +3 only when striking the enemy's front arc" },
+  },
+  doc = "when PKE get Table 9's +3",
+  rule = "Table 9; AMB-23",
+}
+umpire.option {
+  name = "testudo_strength",
+  default = "quarter",
+  choices = {
+    { "quarter", "a testudo strikes with 1/4 of its SP on every face (AMB-29)" },
+    { "full_front", "full SP into its front arc, 1/4 elsewhere" },
+  },
+  doc = "a testudo's striking strength",
+  rule = "6.6; AMB-29",
+}
+umpire.option {
+  name = "elephants",
+  default = "mounted",
+  choices = {
+    { "mounted", "elephant PKE count as mounted: foot striking them get no flank bonus (AMB-37)" },
+    { "foot", "elephant PKE count as the foot PKE they are typed as (flank +8, mounted +2 against them)" },
+  },
+  doc = "whether elephants are mounted or foot in close combat",
+  rule = "6.5; AMB-37",
+}
+umpire.option {
+  name = "routing_defender",
+  default = "no_blow",
+  choices = {
+    { "no_blow", "a routing stand takes the blows and does not strike back (AMB-49)" },
+    { "strikes_back", "a routing stand strikes back like any other" },
+  },
+  doc = "whether a routing stand strikes back in close combat",
+  rule = "6.5, 7.2; AMB-49",
+}
+
+-- "(option NAME VALUE)" when an alternative reading is in force, else "".
+local function alt(name)
+  local v = umpire.option(name)
+  local d = ({ recoil_at_half = "edition", recoil_sp = "before", bonus_row = "single",
+    return_blow = "free", blows = "simultaneous", charging_wbd = "wbd_charges",
+    cc_results = "every_stand", several_attackers = "summed",
+    pike_bonus = "any_arc", testudo_strength = "quarter", elephants = "mounted",
+    routing_defender = "no_blow" })[name]
+  if v == d then return "" end
+  return " (option " .. name .. " " .. tostring(v) .. ")"
+end
+
+-- Foot and mounted in close combat: elephants are mounted unless option `elephants foot`
+-- (AMB-37).
+local function elephant_foot(u)
+  return u.type == "PKE" and u.elephant and umpire.option("elephants") == "foot"
+end
+local function is_foot(u) return util.is_foot(u) or elephant_foot(u) end
+local function is_mounted(u) return util.is_mounted(u) and not elephant_foot(u) end
+
 -- 4.4: stands that may never charge, and those nobody gets a charge bonus against frontally.
 local NO_BONUS_FRONT = { ART = true, PKE = true, ["SKI/S"] = true }
 
@@ -43,36 +187,46 @@ end
 local function counts_as_pke(u) return u.type == "PKE" or formed(u) end
 
 -- The striking strength: current SP, a third for TNK and TPT (Table 9), a quarter of the
--- square's two stands or of a testudo stand (6.6, AMB-29).
-local function strength(c, s)
-  if s.formation == "square" then
+-- square's two stands or of a testudo stand (6.6, AMB-29). `front`: whether the blow goes
+-- into its own front arc (option `testudo_strength full_front`); `after`: its losses in this
+-- exchange are already taken (option `blows attackers_first`).
+local function strength(c, s, front, after)
+  local sp = s.sp
+  if s.formation == "testudo" and front and umpire.option("testudo_strength") == "full_front" then
+    c:add(sp, "testudo striking into its front: full SP" .. alt("testudo_strength"), "6.6, AMB-29")
+  elseif s.formation == "square" then
     local p = util.partner(s)
     local total = s.sp + (p and p.sp or 0)
     c:add(util.quarter(total), string.format("square: 1/4 of %d SP", total), "6.6, AMB-29")
   elseif s.formation == "testudo" then
-    c:add(util.quarter(s.sp), "testudo: 1/4 of its SP", "6.6, AMB-29")
+    c:add(util.quarter(sp), "testudo: 1/4 of its SP", "6.6, AMB-29")
   elseif s.type == "TNK" or s.type == "TPT" then
-    c:add(util.third(s.sp), "1/3 of its SP " .. s.sp .. " (" .. s.type .. ")", "Table 9")
+    c:add(util.third(sp), "1/3 of its SP " .. sp .. " (" .. s.type .. ")", "Table 9")
+  elseif after then
+    c:add(sp, "striker's SP after the attackers' blows" .. alt("blows"), "Table 9, AMB-12")
   else
-    c:add(s.sp, "striker's current SP", "Table 9")
+    c:add(sp, "striker's current SP", "Table 9")
   end
 end
 
--- One blow: `s` strikes `d` on `d`'s arc `arc`. opts: charging, woods, defended, column.
--- Returns the HP `d` takes (nothing is changed here).
+-- One blow: `s` strikes `d` on `d`'s arc `arc`. opts: charging, woods, defended, column,
+-- after_losses (its own losses of this exchange are taken already), own_arc (the arc of `s` the blow goes
+-- into: front unless a square or testudo strikes elsewhere).
+-- Returns the HP `d` takes (nothing is changed here), and {d6, pre_save, save} for programs.
 function M.strike(ctx, s, d, arc, opts)
   local c = ctx:check(string.format("Close combat 6.5: %s strikes %s (%s)", s.name, d.name, arc))
   -- What the hook points hand to house rules (read-only for them).
   local situation = { striker = s, struck = d, arc = arc, opts = opts }
-  c:roll("1d6", "close combat D6", "6.5", s)
-  strength(c, s)
+  local d6 = c:roll("1d6", "close combat D6", "6.5", s)
+  strength(c, s, (opts.own_arc or "front") == "front", opts.after_losses)
   -- Table 9
   if s.type == "INF/A" or s.type == "INF/U" or s.type == "MSK" then
     c:add(row("cc_additions", "close_order"), s.type .. " striker", "Table 9")
-  elseif (is_cav(s) or s.type == "SKI/M") and (util.is_foot(d) or d.type == "TPT" or d.type == "ART") then
-    c:add(row("cc_additions", "mounted_vs_foot"), "mounted striking " .. d.type, "Table 9")
+  elseif (is_cav(s) or s.type == "SKI/M") and (is_foot(d) or d.type == "TPT" or d.type == "ART") then
+    c:add(row("cc_additions", "mounted_vs_foot"), "mounted striking " .. d.type ..
+      (elephant_foot(d) and " elephant" .. alt("elephants") or ""), "Table 9")
   end
-  if util.is_foot(s) and (d.type == "TNK" or d.type == "SKI/S" or (d.type == "PKE" and d.elephant)) then
+  if is_foot(s) and (d.type == "TNK" or d.type == "SKI/S" or (d.type == "PKE" and d.elephant)) then
     if opts.woods then
       c:add(row("cc_additions", "foot_vs_heavy_cover"), "foot striking " .. d.type .. " in woods/BUA", "Table 9")
     else
@@ -90,16 +244,30 @@ function M.strike(ctx, s, d, arc, opts)
   if s.general ~= "none" then bonus[#bonus + 1] = "General" end
   if is_cav(s) and util.is_ski(d) then bonus[#bonus + 1] = "CAV striking SKI" end
   if #bonus > 0 then
-    c:add(row("cc_additions", "bonus"), "bonus: " .. table.concat(bonus, ", "), "Table 9, AMB-04")
+    if umpire.option("bonus_row") == "cumulative" then
+      for _, b in ipairs(bonus) do
+        c:add(row("cc_additions", "bonus"), "bonus: " .. b .. alt("bonus_row"), "Table 9, AMB-04")
+      end
+    else
+      c:add(row("cc_additions", "bonus"), "bonus: " .. table.concat(bonus, ", "), "Table 9, AMB-04")
+    end
   end
   if s.type == "SKI/F" and util.after(1915) then
     c:add(row("cc_additions", "ski_f_modern"), "SKI/F after 1915 or sci-fi", "Table 9")
   end
-  if s.type == "WBD" and charged then
+  if umpire.option("charging_wbd") == "wbd_charged" then
+    if d.type == "WBD" and charged then
+      c:add(row("cc_additions", "wbd_charging"), "charging a WBD" .. alt("charging_wbd"), "Table 9, AMB-22")
+    end
+  elseif s.type == "WBD" and charged then
     c:add(row("cc_additions", "wbd_charging"), "charging WBD", "Table 9, AMB-22")
   end
   if s.type == "PKE" and not counts_as_pke(d) and not util.is_motor(d) then
-    c:add(row("cc_additions", "pike"), "PKE striking a non-PKE", "Table 9, AMB-23")
+    if arc ~= "front" and umpire.option("pike_bonus") == "enemy_front" then
+      c:add(0, "PKE striking the " .. arc .. ": no +3" .. alt("pike_bonus"), "Table 9, AMB-23")
+    else
+      c:add(row("cc_additions", "pike"), "PKE striking a non-PKE", "Table 9, AMB-23")
+    end
   end
   if opts.column and s.type == "MSK" then
     c:add(row("cc_additions", "attack_column"), "attack column", "6.6")
@@ -120,31 +288,33 @@ function M.strike(ctx, s, d, arc, opts)
   c:point("olab.combat.modifiers", situation)
   -- NEXT: defending terrain (squares and testudo count as such), then flank and rear.
   -- Squares and testudo have no flanks: every blow lands on a front (6.6).
-  if (arc == "front" or formed(d)) and (util.is_foot(d) or d.type == "ART") and (opts.defended or formed(d)) then
+  if (arc == "front" or formed(d)) and (is_foot(d) or d.type == "ART") and (opts.defended or formed(d)) then
     c:add(row("cc_deductions", "defended"), formed(d) and d.formation .. ": defending terrain" or
       "defending terrain", "6.5")
   end
   if arc ~= "front" then
     if formed(d) then
       c:add(0, "a " .. d.formation .. " has no flanks", "6.6")
-    elseif util.is_foot(s) and util.is_mounted(d) then
+    elseif is_foot(s) and is_mounted(d) then
       c:add(0, "foot striking mounted: no flank/rear bonus", "6.5")
     elseif d.type == "PKE" then
-      c:add(row("cc_deductions", "pike_flank"), "PKE struck in the " .. arc, "6.5")
+      c:add(row("cc_deductions", "pike_flank"), "PKE struck in the " .. arc ..
+        (elephant_foot(d) and alt("elephants") or ""), "6.5")
     else
       c:add(row("cc_deductions", "flank"), "struck in the " .. arc, "6.5")
     end
   end
   c:point("olab.combat.before_save", situation)
-  if c:total() <= 0 then
+  local pre = c:total()
+  if pre <= 0 then
     c:result("no HP (nothing to save)")
-    return 0
+    return 0, { striker = s.id, struck = d.id, d6 = d6, pre_save = pre, save = 0, hp = 0 }
   end
   local save, dice = umpire.roll("2d6", { label = "save", by = d })
   c:add(-save, string.format("%s save: 2d6 [%s]", util.poss(d.name), table.concat(dice, " ")), "6.5")
   local hp = math.max(0, c:total())
   c:result(hp == 1 and "1 HP" or hp .. " HP")
-  return hp
+  return hp, { striker = s.id, struck = d.id, d6 = d6, pre_save = pre, save = save, hp = hp }
 end
 
 -- Takes `hp` from a stand (split between the two stands of a square, odd point to the stand
@@ -175,21 +345,54 @@ local function recoil_blocked(u, from)
   return answer == "blocked"
 end
 
+-- Whether a loss of `hp` against `base` SP recoils (6.7): PN at half or more, 2e only above
+-- half, unless option `recoil_at_half` says otherwise (AMB-03). Returns the answer and the
+-- words for the breakdown.
+local function recoils_at(hp, base)
+  local mode = umpire.option("recoil_at_half")
+  local at_half = (mode == "recoil") or (mode == "edition" and not util.is_2e())
+  if at_half then return 2 * hp >= base, "half or more" end
+  return 2 * hp > base, "more than half"
+end
+
 -- 6.7 for one stand: `before` is its SP before the exchange (a square's two stands together),
 -- `from` the enemy it recoils from, `blocked` whether a 3" recoil is known to be impossible
--- (else the umpire is asked).
-local function result(u, hp, before, from, blocked)
-  if hp <= 0 then return u.name .. " takes no HP" end
+-- (else the umpire is asked). Returns the line, whether the stand left the contact, and the
+-- outcome for programs: `none`, `stays`, `recoils`, `eliminated` (no SP left) or `blocked`
+-- (could not recoil: eliminated).
+--
+-- `how` (optional): `test_hp`, the HP compared with half (option several_attackers each: the
+-- largest single blow), and `no_recoil` (option cc_results defender_only: a struck-back
+-- attacker only loses SP).
+local function result(u, hp, before, from, blocked, how)
+  how = how or {}
+  if hp <= 0 then return u.name .. " takes no HP", nil, "none" end
   take(u, hp, string.format("%d HP in close combat (6.5)", hp))
   if u.sp <= 0 or u.off_table == "eliminated" then
-    return string.format("%s takes %d HP and is eliminated (7.4)", u.name, hp), true
+    return string.format("%s takes %d HP and is eliminated (7.4)", u.name, hp), true, "eliminated"
   end
-  local recoils
-  if util.is_2e() then recoils = 2 * hp > before else recoils = 2 * hp >= before end
+  -- "Current SP" (AMB-03): before this exchange, or (option recoil_sp after) what is left.
+  local base, of = before, tostring(before)
+  if umpire.option("recoil_sp") == "after" then
+    base = before - hp
+    of = string.format("%d left%s", base, alt("recoil_sp"))
+  end
+  local t = how.test_hp or hp
+  local largest = ""
+  if t ~= hp then largest = string.format("largest blow %d%s: ", t, alt("several_attackers")) end
+  local recoils, half = recoils_at(t, base)
+  if 2 * t == base then half = half .. alt("recoil_at_half") end
+  half = largest .. half
   if not recoils then
-    return string.format("%s takes %d HP (less than half of %d): stays (6.7)", u.name, hp, before)
+    local less = "less than half"
+    if 2 * t == base and alt("recoil_at_half") ~= "" then less = "exactly half" .. alt("recoil_at_half") end
+    return string.format("%s takes %d HP (%s%s of %s): stays (6.7)", u.name, hp, largest, less, of),
+      nil, "stays"
   end
-  local half = util.is_2e() and "more than half" or "half or more"
+  if how.no_recoil then
+    return string.format("%s takes %d HP (%s of %s): stays, only the stand attacked recoils%s (6.7)",
+      u.name, hp, half, of, alt("cc_results")), nil, "stays"
+  end
   -- A square or testudo cannot move 3" (6.6: PN not at all, 2e at most 2"), so it cannot recoil.
   if formed(u) and not blocked then
     blocked = true
@@ -201,12 +404,12 @@ local function result(u, hp, before, from, blocked)
     for _, x in ipairs({ u, p }) do
       x:set("sp", 0, "cannot recoil 3\": eliminated (6.7)")
     end
-    return string.format("%s takes %d HP (%s of %d) and cannot recoil: eliminated (6.7)",
-      u.name, hp, half, before), true
+    return string.format("%s takes %d HP (%s of %s) and cannot recoil: eliminated (6.7)",
+      u.name, hp, half, of), true, "blocked"
   end
   if u:has("engaged") then u:unmark("engaged", "recoiled out of contact (6.7)") end
-  return (string.format("%s takes %d HP (%s of %d): recoils 3\" straight away from %s (6.7)",
-    u.name, hp, half, before, from.name)), true
+  return (string.format("%s takes %d HP (%s of %s): recoils 3\" straight away from %s (6.7)",
+    u.name, hp, half, of, from.name)), true, "recoils"
 end
 
 -- The winner's option (6.7), once every result is applied: only a stand still on the table,
@@ -280,42 +483,88 @@ umpire.command {
     local before = { [d.id] = strength_before(d) }
     for _, e in ipairs(list) do before[e.unit.id] = strength_before(e.unit) end
     for _, e in ipairs(list) do actions.use(e.unit, "cc", args.force) end
+    -- Who was routing before the blows (for the record of new routs).
+    local involved = { d }
+    for _, e in ipairs(list) do involved[#involved + 1] = e.unit end
+    local was_routing = {}
+    for _, u in ipairs(involved) do was_routing[u.id] = u:has("routed") end
     -- The blows.
-    local hp_d, from = 0, nil
+    local hp_d, from, from_arc = 0, nil, nil
+    local blows, largest = {}, 0
     for _, e in ipairs(list) do
       local a = e.unit
       local opts = { charging = charging(a, args.charge), woods = args.woods,
         defended = args.defended, column = args.column }
-      hp_d = hp_d + M.strike(ctx, a, d, e.arc, opts)
-      if (e.arc == "front" or formed(d)) and not from then from = a end
+      local hp, info = M.strike(ctx, a, d, e.arc, opts)
+      hp_d = hp_d + hp
+      largest = math.max(largest, hp)
+      blows[#blows + 1] = info
+      if (e.arc == "front" or formed(d)) and not from then from, from_arc = a, e.arc end
     end
     local lines = {}
+    local primary = from or list[1].unit
+    local recoiled, outcome = {}, {}
+    local line_d
+    -- Option `blows attackers_first` (AMB-12): the defender's losses come before its blow.
+    local first = umpire.option("blows") == "attackers_first"
+    local how_d = {}
+    if #list > 1 and umpire.option("several_attackers") == "each" then how_d.test_hp = largest end
+    if first then
+      line_d, recoiled[d.id], outcome[d.id] = result(d, hp_d, before[d.id], primary, args.blocked, how_d)
+    end
     local back, hp_back = nil, 0
-    if d:has("routed") then
+    if d:has("routed") and umpire.option("routing_defender") == "no_blow" then
       lines[#lines + 1] = d.name .. " is routing: it does not strike back (AMB-49)"
     elseif not from then
       lines[#lines + 1] = d.name .. " has no enemy on its front: no return blow (6.1)"
+    elseif first and util.off_table(d) then
+      lines[#lines + 1] = d.name .. " is eliminated before it can strike back" .. alt("blows")
+    elseif umpire.option("return_blow") == "uses_action" and actions.refusal(d, "cc") and not args.force then
+      lines[#lines + 1] = actions.refusal(d, "cc") .. ": no return blow" .. alt("return_blow")
     else
       back = from
-      hp_back = M.strike(ctx, d, back, "front", { woods = false })
+      if d:has("routed") then
+        print(d.name .. " is routing but strikes back" .. alt("routing_defender"))
+      end
+      if umpire.option("return_blow") == "uses_action" then
+        actions.use(d, "cc", args.force)
+        print(d.name .. "'s return blow is its CLOSE COMBAT action" .. alt("return_blow"))
+      end
+      local hp, info = M.strike(ctx, d, back, "front", { woods = false, after_losses = first,
+        own_arc = formed(d) and from_arc or "front" })
+      hp_back = hp
+      blows[#blows + 1] = info
     end
     -- The results, for every stand that took HP (AMB-12).
-    local primary = from or list[1].unit
-    local recoiled = {}
-    local line_d, line_back
-    line_d, recoiled[d.id] = result(d, hp_d, before[d.id], primary, args.blocked)
+    local line_back
+    if not first then
+      line_d, recoiled[d.id], outcome[d.id] = result(d, hp_d, before[d.id], primary, args.blocked, how_d)
+    end
     if back then
-      line_back, recoiled[back.id] = result(back, hp_back, before[back.id], d, args.attacker_blocked)
+      line_back, recoiled[back.id], outcome[back.id] =
+        result(back, hp_back, before[back.id], d, args.attacker_blocked,
+          { no_recoil = umpire.option("cc_results") == "defender_only" })
     end
     lines[#lines + 1] = follow_up(line_d, recoiled[d.id], primary, recoiled)
     if back then lines[#lines + 1] = follow_up(line_back, recoiled[back.id], d, recoiled) end
-    -- For programs (docs/json.md): the HP each side took and who left the contact.
+    -- For programs (docs/json.md): the HP each side took, who left the contact, and how.
     local attackers = {}
     for i, e in ipairs(list) do attackers[i] = e.unit.id end
+    local routed, eliminated = {}, {}
+    for _, u in ipairs(involved) do
+      if u.off_table == "eliminated" then eliminated[#eliminated + 1] = u.id
+      elseif u:has("routed") and not was_routing[u.id] then routed[#routed + 1] = u.id end
+    end
+    local p = d.formation == "square" and util.partner(d)
+    if p and p.off_table == "eliminated" then eliminated[#eliminated + 1] = p.id end
     umpire.record("cc", {
       defender = d.id, attackers = attackers, hp_defender = hp_d,
       struck_back = back and back.id or false, hp_back = hp_back,
       defender_leaves = recoiled[d.id] == true, back_leaves = back ~= nil and recoiled[back.id] == true,
+      defender_result = outcome[d.id], back_result = back and outcome[back.id] or false,
+      sp_before = before, blows = blows,
+      -- present only when not empty (an empty Lua table would show as an object)
+      routed = #routed > 0 and routed or nil, eliminated = #eliminated > 0 and eliminated or nil,
     })
     -- Stands still in contact are engaged (a recoil or elimination breaks contact).
     local function present(u) return not util.off_table(u) and not recoiled[u.id] end

@@ -12,6 +12,75 @@ local util = require "olab.util"
 
 local M = {}
 
+-- Readings of 4.1.2, 3.3 and 7.4 the umpire may change mid-game (`option set NAME VALUE`);
+-- each default is the reading README.md recommends.
+umpire.option {
+  name = "command_chain",
+  default = "edition",
+  choices = {
+    { "edition", "PN: the chain ends at the stand's own Command General; 2e: at any friendly General (AMB-27)" },
+    { "own_general", "in both editions, at the stand's own Command General" },
+    { "any_general", "in both editions, at the nearest friendly General" },
+  },
+  doc = "where a stand's chain of command ends",
+  rule = "4.1.2; AMB-27",
+}
+umpire.option {
+  name = "routing_attrition",
+  default = "exempt",
+  choices = {
+    { "exempt", "a routing stand out of command loses no SP: its move is compulsory anyway (AMB-28)" },
+    { "loses", "a routing stand out of command loses 1 SP like any other" },
+  },
+  doc = "PN's 1 SP loss out of command for routing stands",
+  rule = "PN 4.1.2; AMB-28",
+}
+umpire.option {
+  name = "new_general_sp",
+  default = "unchanged",
+  choices = {
+    { "unchanged", "a stand made General keeps its SP: Table 3 is applied when stands are made (AMB-45)" },
+    { "plus_one", "it gains Table 3's General +1 SP (and starting SP), at most 12" },
+  },
+  doc = "the SP of a replacement General",
+  rule = "7.4, Table 3; AMB-45",
+}
+umpire.option {
+  name = "unnamed_cinc",
+  default = "side_rating",
+  choices = {
+    { "side_rating", "a side with no C-in-C stand uses its `cinc_rating` as set (army file, `cinc`)" },
+    { "best_general", "its best-rated General on the table serves as C-in-C for the rating" },
+  },
+  doc = "the C-in-C of a side whose list names none (the Rebels)",
+  rule = "3.3, 7.1; AMB-45",
+}
+
+-- The C-in-C rating of a side (3.3, 7.1), as util.cinc_rating, unless the side has no stand
+-- named C-in-C and option `unnamed_cinc best_general` is in force: then its best-rated General
+-- on the table. Returns the modifier, a label and the stand.
+function M.cinc_rating(side)
+  if util.cinc(side) or umpire.option("unnamed_cinc") ~= "best_general" then
+    return util.cinc_rating(side)
+  end
+  local best
+  for _, g in ipairs(umpire.units("side:" .. side .. " general!=none off_table=no sp>0")) do
+    if not best or (util.rating[g.general] or 0) > (util.rating[best.general] or 0) then best = g end
+  end
+  if not best then return util.cinc_rating(side) end
+  local r = util.rating[best.general] or 0
+  return r, "best-rated General " .. best.name .. " as C-in-C (" .. best.general ..
+    ") (option unnamed_cinc best_general)", best
+end
+
+-- Where the chain of command ends for side `side` (AMB-27): "own" or "any".
+local function chain()
+  local o = umpire.option("command_chain")
+  if o == "own_general" then return "own" end
+  if o == "any_general" then return "any" end
+  return util.is_2e() and "any" or "own"
+end
+
 -- A side's communications: its `comms` attribute; a sci-fi side left at "none" has radio
 -- (8.7.2).
 function M.comms(side)
@@ -89,7 +158,7 @@ umpire.command {
         side:set("cinc_rating", r, "the C-in-C " .. g.name .. " is " .. g.general .. " (3.3)")
       end
     end
-    local r, label = util.cinc_rating(side.id)
+    local r, label = M.cinc_rating(side.id)
     return side.id .. ": " .. label .. ", " .. string.format("%+d", r) ..
       " to initiative and morale (3.3, 7.1)"
   end,
@@ -118,6 +187,14 @@ umpire.command {
     local d, comms = M.distance(u.side)
     local c = ctx:check("Command distance 4.1.2: " .. u.name)
     local general = M.general_of(u)
+    local ends = chain()
+    local target = general and general.name or "a General"
+    if ends == "any" then
+      target = "the nearest friendly General"
+      if umpire.option("command_chain") ~= "edition" then target = target .. " (option command_chain any_general)" end
+    elseif util.is_2e() then
+      target = target .. ", its own Command's (option command_chain own_general)"
+    end
     local inside
     if u.general ~= "none" then
       c:result("a General: in command")
@@ -125,20 +202,25 @@ umpire.command {
     else
       if args.gap == nil then
         umpire.fail("give GAP: the longest gap in inches from " .. u.id .. " along friendly stands " ..
-          "to " .. (general and general.id or "its General") .. ", e.g. `incommand " .. u.id ..
-          " 5`")
+          "to " .. (ends == "any" and "the nearest friendly General" or (general and general.id or
+          "its General")) .. ", e.g. `incommand " .. u.id .. " 5`")
       end
       if args.gap < 0 then umpire.fail("GAP is a distance: 0 or more inches") end
       local gap = util.rhu(args.gap)
-      c:add(gap, "longest gap to " .. (general and general.name or "a General") ..
+      c:add(gap, "longest gap to " .. target ..
         (gap ~= args.gap and " (rounded, 1.2)" or ""), "4.1.2; AMB-27")
       c:add(-d, "command distance, " .. comms, "4.1.2")
       inside = gap <= d
       c:result(inside and "in command" or "out of command")
-      if not general then
+      if not general and ends == "own" then
         print("note: " .. u.command .. " has no General left; `newgeneral` appoints one (7.4)")
       end
     end
+    -- For programs (docs/json.md); `sp_lost` becomes 1 when PN attrition takes its SP.
+    local rec = { unit = u.id, gap = args.gap and util.rhu(args.gap) or false, distance = d,
+      in_command = inside, sp_lost = 0,
+      general = ends == "own" and general and general.id or false }
+    umpire.record("incommand", rec)
     if inside then
       if u:has("out_of_command") then u:unmark("out_of_command", "back within " .. d .. "\" (4.1.2)") end
       return u.name .. " is in command"
@@ -157,7 +239,8 @@ umpire.command {
     if util.is_2e() then
       return u.name .. " is still out of command (2E: no SP loss)"
     end
-    if u:has("routed") then
+    local routing = u:has("routed")
+    if routing and umpire.option("routing_attrition") == "exempt" then
       return u.name .. " is still out of command; it is routing, so no loss (AMB-28)"
     end
     local round = umpire.clock().round
@@ -167,8 +250,12 @@ umpire.command {
     end
     done[u.id] = round
     store.attrition = done
-    u:add("sp", -1, "still out of command after its move (PN 4.1.2; AMB-28)")
-    return u.name .. " stays out of command and loses 1 SP (PN 4.1.2)"
+    u:add("sp", -1, "still out of command after its move (PN 4.1.2; AMB-28)" ..
+      (routing and ", routing as it is (option routing_attrition loses)" or ""))
+    rec.sp_lost = 1
+    umpire.record("incommand", rec)
+    return u.name .. " stays out of command and loses 1 SP (PN 4.1.2)" ..
+      (routing and " (option routing_attrition loses)" or "")
   end,
 }
 
@@ -211,6 +298,13 @@ umpire.command {
     end
     local reason = "replaces " .. old.name .. " (7.4)"
     new:set("general", "inferior", reason)
+    local sp_note = "SP unchanged (AMB-45)"
+    if umpire.option("new_general_sp") == "plus_one" then
+      local why = "a General +1 (Table 3; option new_general_sp plus_one)"
+      if new.sp < 12 then new:add("sp", 1, why) end
+      if new.sp_start < 12 then new:add("sp_start", 1, why) end
+      sp_note = "SP +1 to " .. new.sp .. " (option new_general_sp plus_one)"
+    end
     local was_cinc = old.cinc
     if was_cinc then
       new:set("cinc", true, reason .. "; the new C-in-C is Inferior (AMB-45)")
@@ -229,8 +323,10 @@ umpire.command {
     lost[#lost + 1] = { side = old.side, command = old.command, id = old.id,
       round = umpire.clock().round, replaced_by = new.id }
     store.generals_lost = lost
+    umpire.record("new_general", { old = old.id, new = new.id, command = new.command,
+      cinc = was_cinc == true, rating = -1, sp = new.sp })
     return new.name .. " commands " .. old.command .. " as an Inferior General" ..
-      (was_cinc and ", and is the C-in-C" or "") .. "; SP unchanged (AMB-45)"
+      (was_cinc and ", and is the C-in-C" or "") .. "; " .. sp_note
   end,
 }
 

@@ -410,3 +410,22 @@ test("the attacker's recoil is asked too, after the defender's (6.7)", function(
   eq(s:get("a", "off_table"), "eliminated")
   eq(s:get("d", "sp"), 4)
 end)
+
+-- Formations already formed (6.6) --------------------------------------------------------------
+
+test("a square or testudo already formed is recorded with `formed`, spending no action (6.6)", function()
+  local s = game({ "r1 m1 M1 type=MSK sp=6 sp_start=6", "r1 m2 M2 type=MSK sp=5 sp_start=5",
+    "r1 leg Leg type=INF/A sp=8 sp_start=8" })
+  s:run("period 1815")
+  contains(s:run("square m1 m2 formed"), "M1 [m1] and M2 [m2] are in square (no action spent)")
+  eq(s:get("m1", "formation"), "square")
+  ok(not s:has("m1", "moved") and not s:has("m2", "moved"), "no MOVE action")
+  eq(s:stored("olab", "squares").m1, "m2")
+  contains(s:run("testudo leg formed"), "Leg [leg] is in testudo (no action spent)")
+  ok(not s:has("leg", "moved"), "no MOVE action")
+  contains(s:fails("testudo leg formed"), "already in testudo")
+  -- forming one in play still spends the MOVE action
+  s:run("testudo leg off formed")
+  s:run("testudo leg")
+  ok(s:has("leg", "moved"), "formed in play: MOVE action")
+end)
