@@ -49,6 +49,7 @@ umpire.command {
     { name = "target", type = "unit", help = "the stand fired at (not AIR, not in close combat)" },
     { name = "range", type = "number", help = "inches" },
     arg.arc("arc", "the target's arc hit (default front)"),
+    arg.facing(),
     arg.cover("the target's cover (default: its `cover` attribute)"),
     { name = "indirect", type = "flag", help = "Indirect fire, -4 (5.2.1)" },
     { name = "avoid", type = "flag", help = "the target's choice: the single-D6 avoidance roll instead of its save" },
@@ -64,13 +65,14 @@ umpire.command {
         "; add `force` to override", 0)
     end
     local spec = { firer = f, targets = { t }, range = util.rhu(args.range),
-      arc = args.arc or "front", cover = cover_level(args.cover), indirect = args.indirect,
+      arc = args.arc or "front", facing = args.facing, cover = cover_level(args.cover), indirect = args.indirect,
       force = args.force, suppressive = true }
     spec.weapon = shooting.weapon_of(f, t, nil)
     shooting.prepare(spec)
     shooting.validate(spec)
     local range_text = shooting.check_range(spec)
     actions.use(f, "shoot", args.force)
+    if spec.turret_turns then actions.use(f, "move", args.force) end
 
     local c = ctx:check(string.format("Suppressive fire 8.8.1: %s at %s — %s", f.name, t.name, range_text))
     local pre = shooting.score(ctx, spec, t, c)
