@@ -247,8 +247,8 @@ function M.has_turret(u)
   return u.turret == "yes"
 end
 
-local FACING_TEXT = { oblique = "in its front arc, off its base front", beside = "in its flank arc",
-  behind = "in its rear arc" }
+local FACING_TEXT = { oblique = "front arc, off its base front", beside = "flank arc",
+  behind = "rear arc" }
 
 -- 5.1 (and 8.4 for gas): may the firer fire at a target lying `spec.facing` of it? Returns a
 -- note for the breakdown; sets `spec.turret_turns` when a turret turns (a MOVE). `refuse` is
@@ -257,7 +257,7 @@ function M.check_facing(spec, refuse)
   local f, facing = spec.firer, spec.facing or "ahead"
   if facing == "ahead" or spec.offtable or spec.air then return nil end
   local t = spec.targets[1]
-  local where = (t and t.name or "the target") .. " lies " .. FACING_TEXT[facing] .. " of " .. f.name
+  local where = (t and t.name or "the target") .. " lies in " .. util.poss(f.name) .. " " .. FACING_TEXT[facing]
   if f.formation == "square" then return "a square faces every way (6.6)" end
   if spec.chemical and f.type == "SKI/S" and facing ~= "oblique" then
     refuse(where .. ": SKI/S project gas only to their front (8.4)")
