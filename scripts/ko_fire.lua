@@ -18,8 +18,10 @@ local actions = require "olab.actions"
 local M = {}
 
 -- The KO table row of each Table 6 weapon class that has one. Tank guns use the row of their
--- gun; foot anti-tank weapons have no Table 6 class, so they are named with `as`.
+-- gun; foot anti-tank teams (`weapon=at_rifle` or `rpg`, or as their `weapon2`) the row of
+-- their generation.
 M.ROW_OF_WEAPON = {
+  at_rifle = "at_rifle", rpg = "rpg",
   torsion_art = "torsion_ml", ml_smoothbore = "torsion_ml", ml_rifled = "torsion_ml",
   atgw = "atgw", light_beam_cannon = "atgw", aagw = "aagw",
   bl_to79 = "bl_to79", bl_80_130 = "bl_80_130", heavy_beam_cannon = "bl_80_130",
@@ -27,6 +29,25 @@ M.ROW_OF_WEAPON = {
 }
 M.ROWS = { "at_rifle", "rpg", "torsion_ml", "atgw", "aagw", "bl_to79", "bl_80_130",
   "bl_over130", "ship" }
+umpire.option {
+  name = "ko_plus", default = "once",
+  choices = {
+    { "once", "flank or rear, firing from above, a high wall, a dive-bombing or loitering AIR: +1 once for the group" },
+    { "each", "+1 for each of those conditions that applies" },
+  },
+  doc = "the KO roll's +1 for the first group of conditions", rule = "8.8.2; AMB-11b",
+}
+
+-- The +1 lines for the first group of conditions (AMB-11b): one line, or one per condition.
+local function add_plus(k, plus)
+  if #plus == 0 then return end
+  if umpire.option("ko_plus") == "each" then
+    for _, p in ipairs(plus) do k:add(1, p .. " (option ko_plus each)", "8.8.2, AMB-11b") end
+  else
+    k:add(1, table.concat(plus, ", "), "8.8.2, AMB-11b")
+  end
+end
+
 -- The range bands of the foot anti-tank rows (8.8.2; AMB-11c): outside them, no KO attempt.
 M.BANDS = { at_rifle = 2, rpg = 4 }
 
@@ -34,11 +55,24 @@ M.BANDS = { at_rifle = 2, rpg = 4 }
 -- AAGW (weapon=atgw|aagw) uses that row, not the SKI/S line of the RPG row.
 M.GUIDED = { atgw = true, aagw = true }
 
--- The KO row for a firer: `as` (the umpire's choice: foot AT weapons, rocket ART's best
--- equivalent), a guided weapon's own row, SKI/S at any range, else the row of the weapon fired.
+-- Foot anti-tank classes: their row follows the weapon, whoever carries it.
+M.FOOT_AT = { at_rifle = true, rpg = true }
+
+-- The weapon a KO shot fires: the stand's own, else its `weapon2` when only that has a KO row
+-- (a rifle team with a bazooka: weapon=rifle weapon2=at_rifle).
+function M.ko_weapon(firer, target)
+  local w = shooting.weapon_of(firer, target, nil)
+  if not M.ROW_OF_WEAPON[w] and firer.type ~= "SKI/S" and M.ROW_OF_WEAPON[firer.weapon2] then
+    return firer.weapon2
+  end
+  return w
+end
+
+-- The KO row for a firer: `as` (the umpire's choice: rocket ART's best equivalent), a guided
+-- weapon's own row, a foot AT weapon's row, SKI/S at any range, else the row of the weapon fired.
 function M.row(firer, weapon, as)
   if as then return as, "named with `as`" end
-  if M.GUIDED[weapon] then return weapon, "weapon " .. weapon end
+  if M.GUIDED[weapon] or M.FOOT_AT[weapon] then return weapon, "weapon " .. weapon end
   if firer.type == "SKI/S" then return "rpg", "SKI/S at any range" end
   local r = M.ROW_OF_WEAPON[weapon]
   if not r then
@@ -74,6 +108,7 @@ umpire.command {
     { name = "target", type = "unit", help = "a TNK, AIR or motor TPT" },
     { name = "range", type = "number", help = "inches (direct fire only)" },
     arg.arc("arc", "the target's arc hit (flank or rear of a ground vehicle: +1 on the KO roll)"),
+    arg.facing(),
     arg.cover("the target's cover (default: its `cover` attribute)"),
     { name = "as", type = "choice", values = M.ROWS, optional = true,
       help = "the KO row: foot AT weapons (at_rifle, rpg), rocket ART's best equivalent" },
@@ -91,7 +126,7 @@ umpire.command {
       error("KO fire is for games after c.1900 or sci-fi (8.8.2); the period is " .. y ..
         "; add `force` to override", 0)
     end
-    local weapon = shooting.weapon_of(f, t, nil)
+    local weapon = M.ko_weapon(f, t)
     local row, from = M.row(f, weapon, args.as)
     local range = util.rhu(args.range)
     if M.BANDS[row] and f.type ~= "SKI/S" and (args.range < 0.5 or range > M.BANDS[row]) then
@@ -100,11 +135,12 @@ umpire.command {
     end
     local cover = args.cover and ({ open = 0, cover = 1, double = 2 })[args.cover] or nil
     local spec = { firer = f, targets = { t }, range = range, arc = args.arc or "front",
-      cover = cover, weapon = weapon, full_factor = true, force = args.force }
+      facing = args.facing, cover = cover, weapon = weapon, full_factor = true, force = args.force }
     shooting.prepare(spec)
     shooting.validate(spec)
     local range_text = shooting.check_range(spec)
     actions.use(f, "shoot", args.force)
+    if spec.turret_turns then actions.use(f, "move", args.force) end
 
     local c = ctx:check(string.format("KO fire 8.8.2: %s at %s — %s", f.name, t.name, range_text))
     local pre = shooting.score(ctx, spec, t, c)
@@ -125,7 +161,7 @@ umpire.command {
       plus[#plus + 1] = "vehicle hit in the " .. args.arc
     end
     if args.above then plus[#plus + 1] = "firing from above" end
-    if #plus > 0 then k:add(1, table.concat(plus, ", "), "8.8.2, AMB-11b") end
+    add_plus(k, plus)
     if weapon == "atgw" or weapon == "aagw" then k:add(1, "guided weapon", "8.8.2") end
     if t.type == "AIR" then k:add(-1, "target is flying AIR", "8.8.2") end
     k:point("ko_fire.modifiers", { firer = f, target = t, weapon = weapon, row = row, column = col,
@@ -172,7 +208,7 @@ umpire.command {
     local f = args.firer
     shooting.eligible(f)
     if util.off_table(f) then error(f.name .. " is off the table (" .. f.off_table .. ")", 0) end
-    local weapon = shooting.weapon_of(f, nil, nil)
+    local weapon = M.ko_weapon(f, nil)
     local row, from = M.row(f, weapon, args.as)
     local range = util.rhu(args.range)
     if M.BANDS[row] and f.type ~= "SKI/S" and (args.range < 0.5 or range > M.BANDS[row]) then
@@ -206,7 +242,7 @@ umpire.command {
     local plus = {}
     if args.high_wall then plus[#plus + 1] = "a high wall" end
     if args.above then plus[#plus + 1] = "firing from above" end
-    if #plus > 0 then k:add(1, table.concat(plus, ", "), "8.8.2, AMB-11b") end
+    add_plus(k, plus)
     if weapon == "atgw" or weapon == "aagw" then k:add(1, "guided weapon", "8.8.2") end
     k:point("ko_fire.modifiers", { firer = f, fortification = args.kind, weapon = weapon, row = row,
       column = col, need = need })

@@ -15,6 +15,15 @@ local actions = require "olab.actions"
 
 local DIRECT_RANGE = 24
 
+umpire.option {
+  name = "magic_defence", default = "to_12",
+  choices = {
+    { "to_12", "a defence adds its gain to current SP up to 12, past the starting SP if need be" },
+    { "to_start", "a defence only restores lost SP, up to the stand's `sp_start`" },
+  },
+  doc = "how far a magic defence raises a stand's SP", rule = "8.7.3.1; AMB-05b",
+}
+
 -- The caster may act: a magic user, on the table, not routing, with no action used this round
 -- (its one cast replaces both actions). Marks both actions as used.
 local function use_cast(caster, what, force)
@@ -54,35 +63,42 @@ local function warn_limit(side)
   end
 end
 
--- The hit: one D6, -1 for an indirect cast, 5 or more. Returns whether it hit.
-local function hit_test(ctx, title, caster, target, range, indirect)
+-- The hit: one D6, -1 for an indirect cast, 5 or more. Returns whether it hit and the die.
+-- A target in base contact (`contact`) is direct at 0": no range is needed.
+local function hit_test(ctx, title, caster, target, range, indirect, contact)
+  if contact then
+    if indirect then error("a stand in base contact is in sight: drop `indirect` or `contact`", 0) end
+    range = 0
+  end
   if not indirect and range == nil then
-    error("a direct cast needs the range: `… " .. target.id .. " 18`; or add `indirect`", 0)
+    error("a direct cast needs the range: `… " .. target.id .. " 18`; `contact` for a stand in " ..
+      "base contact; or add `indirect`", 0)
   end
   if not indirect and range > DIRECT_RANGE then
     error(string.format("%s is %d\" away: direct magic reaches %d\" (8.7.3.1); add `indirect` " ..
       "(anywhere on the table, -1)", target.name, range, DIRECT_RANGE), 0)
   end
-  local how = indirect and "indirect, anywhere on the table" or string.format("direct, %d\" of %d\"", range, DIRECT_RANGE)
+  local how = indirect and "indirect, anywhere on the table" or
+    (contact and "direct, in base contact" or string.format("direct, %d\" of %d\"", range, DIRECT_RANGE))
   local c = ctx:check(string.format("%s 8.7.3.1: %s at %s (%s)", title, caster.name, target.name, how))
-  c:roll("1d6", "magic D6", "8.7.3.1", caster)
+  local d = c:roll("1d6", "magic D6", "8.7.3.1", caster)
   if indirect then c:add(-1, "indirect magic", "8.7.3.1, AMB-05d") end
   c:point("magic.hit", { caster = caster, target = target, range = range, indirect = indirect })
   local hit = c:total() >= 5
   c:result(hit and "hit (5+)" or "miss (under 5)")
-  return hit
+  return hit, d
 end
 
 -- 2D6 against the other side's 1D6; returns the net (never below 0).
 local function contest(ctx, title, roller, other, what)
   local c = ctx:check(title)
-  c:roll("2d6", roller .. "'s 2D6", "8.7.3.1", roller)
+  local roll = c:roll("2d6", roller .. "'s 2D6", "8.7.3.1", roller)
   local _, d = umpire.roll("1d6", { label = "1D6 against the magic", by = other })
   c:add(-d[1], string.format("1D6 rolled by %s [%d]", other, d[1]), "8.7.3.1, AMB-05c")
   c:point("magic." .. what, { roller = roller, other = other, what = what })
   local net = math.max(0, c:total())
   c:result(net .. (what == "attack" and " HP" or " SP"))
-  return net
+  return net, roll, d[1]
 end
 
 local cast_args = {
@@ -90,6 +106,7 @@ local cast_args = {
   { name = "target", type = "unit", help = "the one stand it targets" },
   { name = "range", type = "number", optional = true, help = "inches, for a direct cast (24\" at most)" },
   { name = "indirect", type = "flag", help = "out of sight or beyond 24\": anywhere, -1 on the D6" },
+  { name = "contact", type = "flag", help = "the target is in base contact with the caster: direct, no range needed" },
   arg.force("the umpire's override"),
 }
 
@@ -114,10 +131,15 @@ umpire.command {
     end
     use_cast(caster, "magic attack", args.force)
     warn_limit(caster.side)
-    if not hit_test(ctx, "Magic attack", caster, t, range, args.indirect) then
+    local hit, hit_roll = hit_test(ctx, "Magic attack", caster, t, range, args.indirect, args.contact)
+    if not hit then
+      umpire.record("magic", { kind = "attack", caster = caster.id, target = t.id, hit_roll = hit_roll, hit = false })
       return caster.name .. "'s spell misses " .. t.name
     end
-    local hp = contest(ctx, "Magic attack 8.7.3.1: " .. t.name .. " takes", caster.name, t.side, "attack")
+    local hp, roll, against = contest(ctx, "Magic attack 8.7.3.1: " .. t.name .. " takes", caster.name, t.side, "attack")
+    -- For programs: the hit roll, the 2D6 and the 1D6 against it, the HP.
+    umpire.record("magic", { kind = "attack", caster = caster.id, target = t.id, hit_roll = hit_roll,
+      hit = true, roll = roll, against = against, hp = hp })
     local before = t.sp
     util.damage(t, hp, string.format("%d HP from %s's magic (8.7.3.1)", hp, caster.name))
     return string.format("%s: %d HP, SP %d → %d", t.name, hp, before, t.sp)
@@ -139,20 +161,30 @@ umpire.command {
     local range = args.range and util.rhu(args.range)
     use_cast(caster, "magic defence", args.force)
     warn_limit(caster.side)
-    if not hit_test(ctx, "Magic defence", caster, t, range, args.indirect) then
+    local hit, hit_roll = hit_test(ctx, "Magic defence", caster, t, range, args.indirect, args.contact)
+    if not hit then
+      umpire.record("magic", { kind = "defence", caster = caster.id, target = t.id, hit_roll = hit_roll, hit = false })
       return caster.name .. "'s spell fails to reach " .. t.name
     end
     local enemy = "the opposing side"
     for _, s in ipairs(util.sides()) do if s ~= t.side then enemy = s break end end
-    local gain = contest(ctx, "Magic defence 8.7.3.1: " .. t.name .. " gains", caster.name, enemy, "defence")
+    local gain, roll, against = contest(ctx, "Magic defence 8.7.3.1: " .. t.name .. " gains", caster.name, enemy, "defence")
     local before = t.sp
-    local new = math.min(12, before + gain)
-    if new > before then
-      t:add("sp", new - before, string.format("%s's magic defence, never past 12 (8.7.3.1, AMB-05b)",
-        caster.name))
+    local cap, capped = 12, " (capped at 12)"
+    local why = string.format("%s's magic defence, never past 12 (8.7.3.1, AMB-05b)", caster.name)
+    if umpire.option("magic_defence") == "to_start" then
+      cap = math.min(12, math.max(before, t.sp_start))
+      capped = string.format(" (capped at its starting SP %d: option magic_defence to_start)", t.sp_start)
+      why = string.format("%s's magic defence, restoring up to its starting SP (option magic_defence to_start)",
+        caster.name)
     end
+    local new = math.min(cap, before + gain)
+    if new > before then t:add("sp", new - before, why) end
+    -- For programs: the hit roll, the 2D6 and the 1D6 against it, the SP gained.
+    umpire.record("magic", { kind = "defence", caster = caster.id, target = t.id, hit_roll = hit_roll,
+      hit = true, roll = roll, against = against, gain = new - before })
     local note = ""
-    if new < before + gain then note = " (capped at 12)" end
+    if new < before + gain then note = capped end
     if t:has("routed") then note = note .. "; still routing: magic does not rally (AMB-05e)" end
     return string.format("%s: SP %d → %d%s", t.name, before, new, note)
   end,

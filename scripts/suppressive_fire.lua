@@ -18,6 +18,23 @@ local shooting = require "olab.shooting"
 local util = require "olab.util"
 local actions = require "olab.actions"
 
+umpire.option {
+  name = "voluntary_vs", default = "full",
+  choices = {
+    { "full", "going to ground succeeds when the 2D6 save beats the full HP of the shot" },
+    { "quarter", "it succeeds when the 2D6 beats a quarter of the HP" },
+  },
+  doc = "what a stand going to ground must beat", rule = "8.8.1; AMB-08b",
+}
+umpire.option {
+  name = "suppress_order", default = "quarter_then_save",
+  choices = {
+    { "quarter_then_save", "suppressive fire: quarter the HP, then the normal save against the quarter" },
+    { "save_then_quarter", "the normal save against the full HP, then a quarter of what gets through" },
+  },
+  doc = "the order of the quarter and the save under suppressive fire", rule = "8.8.1; AMB-08",
+}
+
 local function cover_level(word)
   return word and ({ open = 0, cover = 1, double = 2 })[word] or nil
 end
@@ -49,6 +66,7 @@ umpire.command {
     { name = "target", type = "unit", help = "the stand fired at (not AIR, not in close combat)" },
     { name = "range", type = "number", help = "inches" },
     arg.arc("arc", "the target's arc hit (default front)"),
+    arg.facing(),
     arg.cover("the target's cover (default: its `cover` attribute)"),
     { name = "indirect", type = "flag", help = "Indirect fire, -4 (5.2.1)" },
     { name = "avoid", type = "flag", help = "the target's choice: the single-D6 avoidance roll instead of its save" },
@@ -64,23 +82,44 @@ umpire.command {
         "; add `force` to override", 0)
     end
     local spec = { firer = f, targets = { t }, range = util.rhu(args.range),
-      arc = args.arc or "front", cover = cover_level(args.cover), indirect = args.indirect,
+      arc = args.arc or "front", facing = args.facing, cover = cover_level(args.cover), indirect = args.indirect,
       force = args.force, suppressive = true }
     spec.weapon = shooting.weapon_of(f, t, nil)
     shooting.prepare(spec)
     shooting.validate(spec)
     local range_text = shooting.check_range(spec)
     actions.use(f, "shoot", args.force)
+    if spec.turret_turns then actions.use(f, "move", args.force) end
 
     local c = ctx:check(string.format("Suppressive fire 8.8.1: %s at %s — %s", f.name, t.name, range_text))
     local pre = shooting.score(ctx, spec, t, c)
     local q = util.quarter(pre)
-    if pre > 0 then c:add(q - pre, "suppressive fire: a quarter of " .. pre .. " HP", "8.8.1, AMB-08") end
+    local save_first = umpire.option("suppress_order") == "save_then_quarter" and not args.avoid
+    if pre > 0 and not save_first then
+      c:add(q - pre, "suppressive fire: a quarter of " .. pre .. " HP", "8.8.1, AMB-08")
+    end
     local hp
-    if args.avoid then
+    local rec = { target = t.id, kind = "suppressive", pre_save = pre, quarter = q, avoid = args.avoid == true }
+    if save_first then
+      if pre <= 0 then
+        c:result("no HP (nothing to save)")
+        hp = 0
+      else
+        local through = shooting.save(ctx, spec, t, c)
+        local s = ctx:check("Suppressive fire 8.8.1: a quarter of what got through " ..
+          "(option suppress_order save_then_quarter)")
+        s:add(through, "HP through the save", "5.2.1")
+        hp = util.quarter(through)
+        if through > 0 then s:add(hp - through, "suppressive fire: a quarter of " .. through .. " HP", "8.8.1, AMB-08") end
+        s:result(hp .. " HP")
+        rec.save = pre - through
+      end
+      suppress(t, "under " .. f.name .. "'s suppressive fire")
+    elseif args.avoid then
       c:result(q .. " HP, taken without a save (the target chose the avoidance roll)")
       local a = ctx:check("Avoiding suppression 8.8.1: " .. t.name)
       local d = a:roll("1d6", "avoidance D6, instead of the save", "8.8.1", t)
+      rec.avoid_roll = d
       if d > q then
         a:result(string.format("%d beats %d HP: not suppressed", d, q))
       else
@@ -98,9 +137,13 @@ umpire.command {
         s = ctx:check("Suppressive fire 8.8.1: " .. t.name .. "'s save against the quarter")
         s:add(q, "a quarter of the HP", "8.8.1")
         hp = shooting.save(ctx, spec, t, s)
+        rec.save = q - hp
       end
       suppress(t, "under " .. f.name .. "'s suppressive fire")
     end
+    rec.hp, rec.suppressed = hp, t:has("suppressed")
+    -- For programs: the score, its quarter, the save or avoidance roll, the HP, the result.
+    umpire.record("suppression", rec)
     return shooting.apply(ctx, spec, t, hp) .. (t:has("suppressed") and ", suppressed" or "")
   end,
 }
@@ -140,15 +183,22 @@ umpire.hook("olab.shooting.save", function(c, ctx, shot)
   g[t.id] = nil
   store.ground = g
   local pre, roll = shot.score, shot.save
-  if roll > pre then
-    local q = util.quarter(pre)
-    c:add(q - c:total(), string.format("gone to ground: the save %d beats %d HP, a quarter taken", roll, pre),
+  local q = util.quarter(pre)
+  local vs, what = pre, "HP"
+  if umpire.option("voluntary_vs") == "quarter" then
+    vs, what = q, "HP quartered (option voluntary_vs quarter)"
+  end
+  local gone = roll > vs
+  if gone then
+    c:add(q - c:total(), string.format("gone to ground: the save %d beats %d %s, a quarter taken", roll, vs, what),
       "8.8.1, AMB-08b")
     suppress(t, "went to ground")
   else
-    c:add(0, string.format("went to ground: the save %d does not beat %d HP and counts as the normal save",
-      roll, pre), "8.8.1, AMB-08b")
+    c:add(0, string.format("went to ground: the save %d does not beat %d %s and counts as the normal save",
+      roll, vs, what), "8.8.1, AMB-08b")
   end
+  umpire.record("suppression", { target = t.id, kind = "ground", pre_save = pre, quarter = q,
+    save = roll, beat = vs, suppressed = gone, hp = math.max(0, c:total()) })
 end)
 
 -- The marker lasts to the end of the round after the one it went on: it is taken off when the

@@ -26,7 +26,27 @@ local ORDNANCE_NAMES = { "guns", "bomb", "dive_bomb", "guided_bomb", "rocket", "
 
 -- The Table 7 row of an AIR's guns (AMB-40): Table 11's "shoots as" when its aircraft type is
 -- listed there (SKI/F: +2 and -2 as SKI; a jet: SKI/S, +3 and -2), else strafing as MSK with rifles.
+umpire.option {
+  name = "air_guns", default = "shoots_as",
+  choices = {
+    { "shoots_as", "an AIR's guns shoot as Table 11's \"shoots as\" (SKI/F +2 -2, SKI/S +3 -2) when its warload is listed" },
+    { "rifles", "an AIR's guns always strafe as MSK with rifles: +2, no SKI -2 (5.2.1)" },
+  },
+  doc = "what an AIR's guns shoot as", rule = "5.2.1, Table 11; AMB-40",
+}
+umpire.option {
+  name = "air_return", default = "tenth_round",
+  choices = {
+    { "tenth_round", "a strike AIR that left in round R may roll to return from round R+10" },
+    { "after_ten", "only after ten whole rounds away: from round R+11" },
+  },
+  doc = "when a strike AIR may first roll to return", rule = "8.3; AMB-46",
+}
+
 local function guns_row(air)
+  if umpire.option("air_guns") == "rifles" then
+    return { key = "small_arms", label = "strafing, as MSK with rifles (option air_guns rifles)" }, nil
+  end
   if air.warload ~= "unarmed" then
     local as = umpire.lookup("aircraft", air.warload).shoots_as
     if as == "SKI/F" then
@@ -36,6 +56,47 @@ local function guns_row(air)
     end
   end
   return { key = "small_arms", label = "strafing, as MSK with rifles (5.2.1)" }, nil
+end
+
+-- The reach of an AIR's ordnance (5.1, Table 11): bombs, guns and gas attack a stand the AIR
+-- flies over (or straight ahead of its base); rockets reach 24" and ATGW and AAGW their Table 6
+-- range, each with the altitude allowance. Returns the range text; fails (with `force` as the
+-- override where the rules allow it) when the target is out of reach. `reach` calls it too.
+function M.air_reach(a, target, ordnance, range, arc, force, items_checked)
+  if not ordnance then
+    umpire.fail("name the ordnance: guns, bomb, dive_bomb, guided_bomb, rocket, atgw, aagw or gas (8.3)")
+  end
+  local kind = ORDNANCE[ordnance]
+  if not kind then umpire.fail("`" .. ordnance .. "` is not AIR ordnance (guns, bomb, …, atgw, aagw, gas)") end
+  if util.off_table(a) then umpire.fail(a.name .. " is not over the table (" .. a.off_table .. ")") end
+  if a.sp <= 0 then umpire.fail(a.name .. " has no SP left") end
+  if util.off_table(target) then umpire.fail(target.name .. " is not on the table") end
+  if target.side == a.side then umpire.fail(target.name .. " is on " .. util.poss(a.name) .. " own side") end
+  local function refuse(msg)
+    if not force then umpire.fail(msg .. "; add `force` to override") end
+    print("(umpire override) " .. msg)
+  end
+  if kind.item and a.ordnance < 1 and not items_checked then refuse(a.name .. " has no ordnance left (Table 11): `arm` it") end
+  local text
+  if ordnance == "rocket" or ordnance == "atgw" or ordnance == "aagw" then
+    if not range then umpire.fail(ordnance .. " need the `range` in inches (5.1)") end
+    local w = ordnance == "rocket" and a.weapon or ordnance
+    if w == "" or not shooting.known(w) then
+      umpire.fail(a.name .. " needs its rockets' comparable ART class: `set " .. a.id ..
+        " weapon bl_to79` (5.1)")
+    end
+    local limit = ordnance == "rocket" and 24 or umpire.lookup("ranges", w)
+    local eff = util.rhu(range) + shooting.altitude(a, target)
+    text = string.format("range %d\" + %d\" altitude = %d\"; %s reach %d\"",
+      util.rhu(range), eff - util.rhu(range), eff, ordnance, limit)
+    if eff > limit then
+      refuse(string.format("%s is out of range: %d\" > %d\" (5.1)", target.name, eff, limit))
+    end
+    return text, w, eff
+  end
+  text = ordnance .. ": " .. kind.doc .. "; on a stand " .. a.name .. " flies over, or straight " ..
+    "ahead of its base (5.1)"
+  return text
 end
 
 umpire.command {
@@ -49,6 +110,8 @@ umpire.command {
     { name = "ordnance", type = "choice", values = ORDNANCE_NAMES, help = "what it delivers" },
     { name = "range", type = "number", optional = true,
       help = "ground distance in inches, for rockets, ATGW and AAGW" },
+    arg.arc("arc", "the target's arc the attack strikes (AMB-51: AIR get no flank or rear bonus " ..
+      "unless option flank_fire at_ground)"),
     arg.cover("the first target's cover (default: its `cover` attribute)"),
     { name = "target2", type = "unit", optional = true,
       help = "Indirect bombs: a second stand within 4\" of the first (5.2.1)" },
@@ -78,7 +141,7 @@ umpire.command {
     -- One pass, one firing action: the first strike of a pass uses SHOOT.
     local pass = store.air_pass or {}
     if pass[a.id] ~= util.round() then actions.use(a, "shoot", args.force) end
-    local spec = { firer = a, targets = targets, arc = "front", air = true, skip_checks = true,
+    local spec = { firer = a, targets = targets, arc = args.arc or "front", air = true, skip_checks = true,
       indirect = kind.indirect, chemical = args.ordnance == "gas", force = args.force,
       cover = args.cover and ({ open = 0, cover = 1, double = 2 })[args.cover] or nil,
       title = "Air strike (" .. args.ordnance .. ")", range = 0, weapon = "bl_80_130" }
@@ -90,25 +153,18 @@ umpire.command {
       spec.as_ski = as
     else
       -- rockets, ATGW, AAGW: in range, with the altitude allowance (5.1)
-      if not args.range then umpire.fail(args.ordnance .. " need the `range` in inches (5.1)") end
-      local w = args.ordnance == "rocket" and a.weapon or args.ordnance
-      if w == "" or not shooting.known(w) then
-        umpire.fail(a.name .. " needs its rockets' comparable ART class: `set " .. a.id ..
-          " weapon bl_to79` (5.1)")
-      end
-      local limit = args.ordnance == "rocket" and 24 or umpire.lookup("ranges", w)
-      local eff = util.rhu(args.range) + shooting.altitude(a, args.target)
-      spec.range_text = string.format("range %d\" + %d\" altitude = %d\"; %s reach %d\"",
-        util.rhu(args.range), eff - util.rhu(args.range), eff, args.ordnance, limit)
-      if eff > limit and not args.force then
-        umpire.fail(string.format("%s is out of range: %d\" > %d\" (5.1); add `force` to override",
-          args.target.name, eff, limit))
-      end
+      local text, w, eff = M.air_reach(a, args.target, args.ordnance, args.range, args.arc, args.force, true)
+      spec.range_text = text
       spec.weapon = w
       spec.range = eff
     end
     if kind.item and a.ordnance > 0 then a:add("ordnance", -1, args.ordnance .. " released (Table 11)") end
     local out = shooting.resolve(ctx, spec)
+    local left = false
+    if not args.more and not a.loiter and a.air ~= "creature" and not util.off_table(a) then left = true end
+    -- For programs: what was delivered, how many items are left, whether the AIR leaves.
+    umpire.record("strike", { air = a.id, ordnance = args.ordnance, items_left = a.ordnance,
+      leaves = left })
     if args.more then
       pass[a.id] = util.round()
       store.air_pass = pass
@@ -220,16 +276,24 @@ umpire.command {
           "anyway", a.name))
       end
       print("(umpire override) " .. a.name .. "'s departure round is not known (8.3)")
-    elseif util.round() < left + 10 then
-      if not args.force then
-        umpire.fail(string.format("%s left in round %d: it may try from round %d (8.3); add " ..
-          "`force` to override", a.name, left, left + 10))
+    else
+      local wait, why = 10, ""
+      if umpire.option("air_return") == "after_ten" then
+        wait, why = 11, ", after ten whole rounds away (option air_return after_ten)"
       end
-      print(string.format("(umpire override) %s left in round %d: it could try from round %d (8.3)",
-        a.name, left, left + 10))
+      if util.round() < left + wait then
+        if not args.force then
+          umpire.fail(string.format("%s left in round %d: it may try from round %d (8.3%s); add " ..
+            "`force` to override", a.name, left, left + wait, why))
+        end
+        print(string.format("(umpire override) %s left in round %d: it could try from round %d (8.3%s)",
+          a.name, left, left + wait, why))
+      end
     end
     local c = ctx:check("AIR return 8.3: " .. a.name)
-    c:roll("1d6", "return D6", "8.3", a)
+    local d = c:roll("1d6", "return D6", "8.3", a)
+    -- For programs: the return roll and whether the AIR came back.
+    umpire.record("airreturn", { air = a.id, left_round = left, roll = d, returns = d >= 6 })
     if c:total() >= 6 then
       c:result("returns")
       a:set("off_table", "no", "returns re-armed (8.3)")

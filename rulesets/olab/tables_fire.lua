@@ -9,6 +9,12 @@ local T = {}
 T.ranges = {
   doc = "Table 6: weapon ranges in inches (5.1); * rows are 6\" shorter for horse artillery",
   entries = {
+    -- Foot anti-tank teams have no Table 6 row; their reach is the band 8.8.2's KO table gives
+    -- their rows: 1st generation (AT rifles, bazookas, Panzerfaust, PIAT) 1/2"-2", 2nd
+    -- generation (RPG, MAW) 1/2"-4". Table 7 gives them no row of their own: the team's own
+    -- small-arms or SKI/S row applies; the KO table row is the class's own.
+    { "at_rifle", 2 },           -- 1st-generation foot AT weapons: AT rifle, bazooka, Panzerfaust, PIAT
+    { "rpg", 4 },                -- 2nd-generation foot AT weapons: RPG, MAW
     { "pre1700", 4 },            -- most pre-c.1700 SKI/F and SKI/M weapons (javelins, slings…)
     { "pistol", 4 },             -- pistol-type weapons (gunpowder, unlike pre1700)
     { "matchlock", 6 },          -- matchlock muskets, SKI with matchlocks

@@ -102,3 +102,36 @@ test("going to ground that fails: the roll is the normal save; the declaration i
   ok(not s:has("rifles", "suppressed"))
   eq(next(s:stored("suppressive_fire", "ground")), nil)
 end)
+
+-- Options of AMB-08 (issue 16) ----------------------------------------------------------------
+
+test("option suppress_order save_then_quarter: the save against the full HP, then a quarter (AMB-08)", function()
+  local s = game()
+  s:dice(4, 1, 1)
+  s:run("suppress mg rifles 20")
+  eq(s:get("rifles", "sp"), 4)                            -- a quarter of 11 is 3, save 2: 1 HP
+  local t = game()
+  t:run("option set suppress_order save_then_quarter")
+  t:dice(4, 1, 1)
+  local out = t:run("suppress mg rifles 20")
+  contains(out, "-2  Rifles [rifles]'s save: 2d6 [1 1] (5.2.1)")
+  contains(out, "a quarter of what got through (option suppress_order save_then_quarter)")
+  contains(out, "-7  suppressive fire: a quarter of 9 HP (8.8.1, AMB-08)")
+  eq(t:get("rifles", "sp"), 3)                            -- 11 - 2 = 9 through, a quarter: 2 HP
+  ok(t:has("rifles", "suppressed"))
+end)
+
+test("option voluntary_vs quarter: going to ground beats a quarter of the HP, not the full HP (AMB-08b)", function()
+  local s = game()
+  s:run("ground rifles")
+  s:dice(4, 3, 3)
+  contains(s:run("shoot mg rifles 20"), "the save 6 does not beat 11 HP and counts as the normal save")
+  eq(s:get("rifles", "sp"), 0)                            -- 11 - 6 = 5 HP
+  local t = game()
+  t:run("option set voluntary_vs quarter")
+  t:run("ground rifles")
+  t:dice(4, 3, 3)
+  contains(t:run("shoot mg rifles 20"), "gone to ground: the save 6 beats 3 HP quartered (option voluntary_vs quarter), a quarter taken")
+  eq(t:get("rifles", "sp"), 2)
+  ok(t:has("rifles", "suppressed"))
+end)

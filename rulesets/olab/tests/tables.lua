@@ -48,3 +48,24 @@ test("every fire table is listed by `table list`", function()
     contains(out, t)
   end
 end)
+
+test("Table 6: the foot anti-tank classes reach the KO table's bands, 2\" and 4\" (8.8.2)", function()
+  local s = session { ruleset = "olab" }
+  contains(lookup(s, "ranges", "at_rifle"), "→ 2")
+  contains(lookup(s, "ranges", "rpg"), "→ 4")
+  -- their names are the KO rows': a team's weapon is its row
+  contains(lookup(s, "knock_out", "at_rifle", "medium"), "→ 4")
+  contains(lookup(s, "knock_out", "rpg", "medium"), "→ 3")
+end)
+
+test("the roster's firer's-arc attributes: turret (auto by type) and fixed_arc (5.1)", function()
+  local s = session { ruleset = "olab" }
+  s:run("add side red Red")
+  s:run("add command red r1 Reds")
+  s:run("add unit r1 stug StuG type=TNK turret=no fixed_arc=true")
+  eq(s:get("stug", "turret"), "no")
+  eq(s:get("stug", "fixed_arc"), true)
+  s:run("add unit r1 t T type=TNK")
+  eq(s:get("t", "turret"), "auto")
+  contains(s:fails("add unit r1 x X turret=maybe"), "turret")
+end)
