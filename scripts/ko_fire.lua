@@ -106,7 +106,7 @@ umpire.command {
   args = {
     { name = "firer", type = "unit", help = "the stand firing" },
     { name = "target", type = "unit", help = "a TNK, AIR or motor TPT" },
-    { name = "range", type = "number", help = "inches (direct fire only)" },
+    { name = "range", type = "distance", help = "inches (direct fire only)" },
     arg.arc("arc", "the target's arc hit (flank or rear of a ground vehicle: +1 on the KO roll)"),
     arg.facing(),
     arg.cover("the target's cover (default: its `cover` attribute)"),
@@ -197,7 +197,7 @@ umpire.command {
     { name = "firer", type = "unit", help = "the stand firing" },
     { name = "kind", type = "choice", values = { "field", "stone" },
       help = "field fortifications, or stone and concrete" },
-    { name = "range", type = "number", help = "inches (direct fire only)" },
+    { name = "range", type = "distance", help = "inches (direct fire only)" },
     { name = "as", type = "choice", values = M.ROWS, optional = true,
       help = "the KO row: foot AT weapons (at_rifle, rpg), rocket ART's best equivalent" },
     { name = "high_wall", type = "flag", help = "the section is a high wall (+1, 8.8.2)" },

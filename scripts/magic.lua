@@ -104,7 +104,7 @@ end
 local cast_args = {
   { name = "caster", type = "unit", help = "the magic user" },
   { name = "target", type = "unit", help = "the one stand it targets" },
-  { name = "range", type = "number", optional = true, help = "inches, for a direct cast (24\" at most)" },
+  { name = "range", type = "distance", optional = true, help = "inches, for a direct cast (24\" at most)" },
   { name = "indirect", type = "flag", help = "out of sight or beyond 24\": anywhere, -1 on the D6" },
   { name = "contact", type = "flag", help = "the target is in base contact with the caster: direct, no range needed" },
   arg.force("the umpire's override"),

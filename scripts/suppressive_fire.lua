@@ -64,7 +64,7 @@ umpire.command {
   args = {
     { name = "firer", type = "unit", help = "the stand firing" },
     { name = "target", type = "unit", help = "the stand fired at (not AIR, not in close combat)" },
-    { name = "range", type = "number", help = "inches" },
+    { name = "range", type = "distance", help = "inches" },
     arg.arc("arc", "the target's arc hit (default front)"),
     arg.facing(),
     arg.cover("the target's cover (default: its `cover` attribute)"),

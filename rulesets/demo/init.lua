@@ -47,6 +47,7 @@ umpire.command {
     local need = umpire.variant == "classic" and 5 or 4
     local total = c:total()
     store.shots = (store.shots or 0) + 1 -- kept in the game, journalled, undone
+    umpire.record("shot", { total = total, need = need, hit = total >= need }) -- for programs
     if total < need then
       c:result("miss")
       return args.firer .. " misses (" .. total .. ")"

@@ -588,7 +588,7 @@ umpire.command {
   args = {
     { name = "defender", type = "unit", help = "the charged stand, which fires" },
     { name = "charger", type = "unit", help = "the charging stand" },
-    { name = "distance", type = "number", help = "inches between them when the charge starts" },
+    { name = "distance", type = "distance", help = "inches between them when the charge starts" },
     arg.cover("the charger's cover (default open: it is moving in)"),
     { name = "canister", type = "flag", help = "smoothbore ART firing canister (8\" or less)" },
     arg.force("umpire's override"),
@@ -606,11 +606,17 @@ umpire.command {
       umpire.fail(string.format("the charge started %d\" away: pre-contact fire needs more than 7\" (6.3)",
         dist))
     end
-    actions.use(f, "shoot", args.force)
+    -- AMB-21: the SHOOT action, unless the umpire reads it as costing none (the option is
+    -- declared in movement.lua, whose `charge` says the same).
+    local free = umpire.option("precontact_action") == "none"
+    if not free then actions.use(f, "shoot", args.force) end
     local cover = ({ open = 0, cover = 1, double = 2 })[args.cover or "open"]
     local out = shooting.resolve(ctx, { firer = f, targets = { ch }, range = dist, weapon = w,
       arc = "front", cover = cover, canister = args.canister, force = args.force,
       title = "Pre-contact fire 6.3," })
+    if free then
+      out = out .. "\nno SHOOT action used (6.3; option precontact_action none)"
+    end
     if util.off_table(ch) or ch:has("routed") then
       out = out .. "\n" .. ch.name .. " does not make contact (6.3, AMB-21)"
     else

@@ -171,7 +171,7 @@ umpire.command {
     "`after` at the end of its manoeuvre: PN, still out and not pinned, it loses 1 SP",
   args = {
     { name = "unit", type = "unit" },
-    { name = "gap", type = "number", optional = true, help = "inches, measured by the umpire" },
+    { name = "gap", type = "distance", optional = true, help = "inches, measured by the umpire" },
     { name = "pinned", type = "flag", help = "pinned in close combat (also: the engaged marker)" },
     { name = "after", type = "flag", help = "the end of its manoeuvre activation" },
   },

@@ -292,7 +292,7 @@ local move_args = {
   { name = "terrain", type = "choice", optional = true,
     values = { "open", "woods", "bua", "marsh", "river", "ford" },
     help = "difficult ground on the route (Table 5)" },
-  { name = "inside", type = "number", optional = true,
+  { name = "inside", type = "distance", optional = true,
     help = "inches of the route inside that ground" },
   { name = "mounting", type = "choice", optional = true, values = transport_names,
     help = "mounting or dismounting this transport: half its speed (4.3)" },
@@ -400,7 +400,7 @@ umpire.command {
     "e.g. `move leg1 6 woods 2 slope`, `move gun1 limber road`, `move ski1 3 medium_tnk`",
   args = with({
     { name = "unit", type = "unit" },
-    { name = "distance", type = "number", optional = true, help = "inches to move (route length)" },
+    { name = "distance", type = "distance", optional = true, help = "inches to move (route length)" },
     { name = "backstep", type = "flag", help = "infantry stepping straight back (4.3)" },
     { name = "disengage", type = "flag", help = "leaving a close combat (4.3)" },
   }),
@@ -441,7 +441,7 @@ umpire.command {
   args = with({
     { name = "unit", type = "unit", help = "the charger" },
     { name = "target", type = "unit", help = "the stand charged" },
-    { name = "distance", type = "number", help = "inches from the charger to the target" },
+    { name = "distance", type = "distance", help = "inches from the charger to the target" },
     arg.arc("arc", "the target's arc the charger will contact (default front)"),
     { name = "about", type = "flag",
       help = "the charger would first turn about (180°): refused, a charge turns at most 90° (4.4)" },
@@ -651,7 +651,7 @@ umpire.command {
     "e.g. `rout war3 9`, `rout war3 off`",
   args = {
     { name = "unit", type = "unit", help = "a routing or retreating stand" },
-    { name = "edge", type = "number", optional = true,
+    { name = "edge", type = "distance", optional = true,
       help = "inches to its own base edge, measured by the umpire" },
     { name = "off", type = "flag", help = "it leaves the table whatever the distance" },
     arg.force("the umpire overrides the action limit (2.1.1)"),

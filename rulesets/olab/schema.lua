@@ -24,6 +24,13 @@ return {
     transport = { type = "choice", values = { "none", "animal", "motor", "jeep", "boat" },
       default = "none", doc = "TPT kind" },
     dedicated = { type = "flag", default = false, doc = "dedicated transport: keeps SP 1 (AMB-25)" },
+    turret = { type = "choice", values = { "auto", "yes", "no" }, default = "auto",
+      doc = "may it turn its weapon to fire into its flank or rear arcs, at the cost of a MOVE " ..
+        "(5.1)? auto: TNK yes (a tank turret), every other stand no; no for a StuG, yes for a " ..
+        "gun on a pivot mount" },
+    fixed_arc = { type = "flag", default = false,
+      doc = "a fixed-arc weapon (StuG, catapult, fixed rocket launcher): fires only straight ahead " ..
+        "across its base front, not across its whole front arc (5.1)" },
     air = { type = "choice", values = { "none", "fixed", "rotary", "creature" }, default = "none",
       doc = "AIR kind" },
     loiter = flag, scifi_armour = flag, armoured_mount = flag, shields = flag, nbc = flag,

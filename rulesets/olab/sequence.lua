@@ -92,7 +92,7 @@ local function contest(ctx, title, rule, holder)
       local label = attempt == 1 and side or (side .. ", roll " .. attempt .. " after a tie")
       local c = ctx:check(title .. ": " .. label)
       c:roll("1d6", "initiative D6", rule, umpire.side(side))
-      local rating, rating_label = util.cinc_rating(side)
+      local rating, rating_label = require("olab.command").cinc_rating(side)
       c:add(rating, rating_label, rule)
       c:result(tostring(c:total()))
       return c

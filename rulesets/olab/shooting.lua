@@ -673,7 +673,7 @@ umpire.command {
   args = {
     { name = "firer", type = "unit", help = "the stand shooting" },
     { name = "target", type = "unit", help = "the stand shot at" },
-    { name = "range", type = "number",
+    { name = "range", type = "distance",
       help = "ground distance in inches (off-table: from the base line); rounded by 1.2" },
     arg.arc("arc", "the target's arc the fire strikes (default front)"),
     arg.facing(),
@@ -715,7 +715,7 @@ umpire.command {
   args = {
     { name = "firer", type = "unit", help = "the stand that would shoot" },
     { name = "target", type = "unit", help = "the stand it would shoot at" },
-    { name = "range", type = "number", help = "ground distance in inches (0 for a stand flown over)" },
+    { name = "range", type = "distance", help = "ground distance in inches (0 for a stand flown over)" },
     arg.arc("arc", "the target's arc the fire would strike"),
     arg.facing(),
     { name = "weapon", type = "choice", values = M.weapons, optional = true,
@@ -758,7 +758,7 @@ umpire.command {
   args = {
     { name = "observer", type = "unit", help = "a stand with the `observer` flag" },
     { name = "target", type = "unit", help = "the enemy stand it sees" },
-    { name = "distance", type = "number", help = "inches from the observer to the target" },
+    { name = "distance", type = "distance", help = "inches from the observer to the target" },
     arg.force("umpire's override"),
   },
   run = function(ctx, args)

@@ -108,7 +108,7 @@ umpire.command {
     { name = "air", type = "unit", help = "the AIR stand" },
     { name = "target", type = "unit", help = "the stand attacked (flown over, or in range)" },
     { name = "ordnance", type = "choice", values = ORDNANCE_NAMES, help = "what it delivers" },
-    { name = "range", type = "number", optional = true,
+    { name = "range", type = "distance", optional = true,
       help = "ground distance in inches, for rockets, ATGW and AAGW" },
     arg.arc("arc", "the target's arc the attack strikes (AMB-51: AIR get no flank or rear bonus " ..
       "unless option flank_fire at_ground)"),

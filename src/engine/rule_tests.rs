@@ -191,8 +191,13 @@ fn root_for(file: &Path) -> PathBuf {
 }
 
 /// A session driven from a test, with the answers queued for the next command's questions
-/// (`s:answers("yes", "no")`; what the command leaves unused is dropped).
-struct TestSession(Session, std::collections::VecDeque<String>);
+/// (`s:answers("yes", "no")`; what the command leaves unused is dropped) and what the last
+/// command recorded for programs (`umpire.record`: `s:record(key)`).
+struct TestSession(
+    Session,
+    std::collections::VecDeque<String>,
+    Option<serde_json::Value>,
+);
 
 /// The umpire as a test plays it: questions answered from the queue (the default when it
 /// is empty); dice are never typed (queue them with `s:dice`).
@@ -220,13 +225,17 @@ fn fail(msg: impl Into<String>) -> mlua::Error {
 
 impl TestSession {
     fn run(&mut self, line: &str) -> Result<String, String> {
+        self.2 = None;
         let mut answers = Answers(&mut self.1);
         let executed = self.0.execute(line, Some(&mut answers));
         // The answers queued are for this command's questions alone.
         self.1.clear();
         match executed {
             None => Ok(String::new()),
-            Some(Ok(out)) => Ok(render::output(&out, &Palette::plain())),
+            Some(Ok(out)) => {
+                self.2 = out.to_json().get("record").cloned();
+                Ok(render::output(&out, &Palette::plain()))
+            }
             Some(Err((_, e))) => {
                 let mut msg = e.to_string();
                 if let Some(h) = e.help() {
@@ -292,6 +301,17 @@ impl UserData for TestSession {
         {
             Some(v) => lua.to_value(v),
             None => Ok(Value::Nil),
+        });
+        // What the last command that succeeded recorded (`umpire.record`): one key, or all.
+        methods.add_method("record", |lua, s, key: Option<String>| {
+            let record = s.2.as_ref();
+            match key {
+                None => record.map_or(Ok(Value::Nil), |r| lua.to_value(r)),
+                Some(k) => match record.and_then(|r| r.get(&k)) {
+                    Some(v) => lua.to_value(v),
+                    None => Ok(Value::Nil),
+                },
+            }
         });
         methods.add_method("exists", |_, s, id: String| {
             Ok(s.0.state.game.kind_of(&id).is_some())
@@ -427,7 +447,7 @@ fn new_session(root: &Path, opts: Option<Table>) -> Result<TestSession, String> 
     let seed = get("seed")?.and_then(|v| v.as_integer()).unwrap_or(1);
     let mut s = Session::new(DiceBox::seeded(seed as u64));
     s.set_rules_root(root.to_path_buf());
-    let mut t = TestSession(s, Default::default());
+    let mut t = TestSession(s, Default::default(), None);
     if let Some(r) = text(get("ruleset")?) {
         let variant = text(get("variant")?).map_or(String::new(), |v| format!(" {v}"));
         t.run(&format!("ruleset use {r}{variant}"))?;

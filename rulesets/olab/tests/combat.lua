@@ -71,6 +71,16 @@ test("pre-contact fire needs a weapon over 7\" and a charge from over 7\" away, 
   contains(s:fails("precontact arc cav 8"), "already used its SHOOT action")
 end)
 
+test("option precontact_action none: pre-contact fire uses no action, so the stand may shoot again (6.3; AMB-21)", function()
+  local s = game({ "b1 cav Cav type=CAV/U sp=9 sp_start=9", "r1 arc Archers type=ARC sp=4" })
+  s:run("option set precontact_action none")
+  s:dice(1, 6, 6)
+  contains(s:run("precontact arc cav 8"), "no SHOOT action used (6.3; option precontact_action none)")
+  ok(not s:has("arc", "shot"), "no SHOOT action recorded")
+  s:dice(1, 6, 6)
+  contains(s:run("precontact arc cav 8"), "charges home")
+end)
+
 -- Table 9: every row ---------------------------------------------------------------------------
 
 test("Table 9: the striker's current SP; a third for TNK and TPT (5 -> 2)", function()

@@ -367,3 +367,15 @@ test("option unnamed_cinc best_general: a side with no C-in-C named takes its be
   contains(out, "holds")
   contains(s:run("cinc red"), "red: best-rated General G [g] as C-in-C (superior) (option unnamed_cinc best_general), +1")
 end)
+
+test("option unnamed_cinc best_general: initiative adds the best-rated General's rating too (3.3)", function()
+  local function initiative(option)
+    local s = h.game({ "r1 g G type=SKI/M sp=6 general=superior", "r1 a A type=INF/U sp=4",
+      "b1 x X type=INF/U sp=4 cinc=true general=competent" })
+    if option then s:run("option set unnamed_cinc best_general") end
+    s:dice(3, 3)
+    return s:run("initiative")
+  end
+  ok(not initiative():find("best-rated General", 1, true), "the side's cinc_rating by default")
+  contains(initiative(true), "+1  best-rated General G [g] as C-in-C (superior) (option unnamed_cinc best_general)")
+end)
