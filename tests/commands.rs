@@ -28,7 +28,7 @@ fn session(ruleset: &str, house: &[&str]) -> (tempfile::TempDir, Session) {
 fn sample(kind: &Kind) -> String {
     match kind {
         Kind::Int => "2".into(),
-        Kind::Number => "2.5".into(),
+        Kind::Number | Kind::Distance(_) => "2.5".into(),
         Kind::Dice => "1d6".into(),
         Kind::Choice(v) => v[0].to_string(),
         Kind::Assignment => "sp=3".into(),

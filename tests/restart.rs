@@ -137,7 +137,7 @@ fn flags_asking_for_other_house_rules_or_variant_are_one_undoable_change() {
         .collect();
     assert_eq!(
         shown[0..2],
-        ["rules: olab + ambushes · generation 2 · 39 commands"; 2],
+        ["rules: olab + ambushes · generation 2 · 41 commands"; 2],
         "{out}"
     );
     assert!(
