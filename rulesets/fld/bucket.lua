@@ -35,7 +35,7 @@ function B.resolve(ctx, spec)
       local p = ctx:check(spec.title .. ": penetrate " .. a.name .. " armour " .. a.value)
       local _, r = p:roll(U.pool(kept, need), "strength " .. spec.strength .. " v armour " .. a.value ..
         " on the Combat Table: " .. need .. "+", "27")
-      if a.why and a.why ~= "" then p:add(0, a.why, "10") end
+      if a.why and a.why ~= "" then p:add(0, "armour: " .. a.why) end
       kept = r.successes
       last = { r }
       p:result(kept .. " get through")

@@ -37,7 +37,9 @@ function M.rest(text, known, what)
   local flags, dist = {}, nil
   for i, w in ipairs(words) do
     local lw = w:lower():gsub("^%-%-", "")
-    if known[lw] then flags[lw] = true
+    local k, v = lw:match("^(%a+)=(%d+)$")
+    if k and known[k] then flags[k] = tonumber(v)
+    elseif known[lw] then flags[lw] = true
     elseif i == 1 or dist == nil then
       local d, err = M.inches(w)
       if not d then umpire.fail(err .. (what and (" (" .. what .. ")") or "")) end
