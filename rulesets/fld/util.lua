@@ -37,7 +37,7 @@ function M.rest(text, known, what)
   local flags, dist = {}, nil
   for i, w in ipairs(words) do
     local lw = w:lower():gsub("^%-%-", "")
-    local k, v = lw:match("^(%a+)=(%d+)$")
+    local k, v = lw:match("^([%a_]+)=(%d+)$")
     if k and known[k] then flags[k] = tonumber(v)
     elseif known[lw] then flags[lw] = true
     elseif i == 1 or dist == nil then
