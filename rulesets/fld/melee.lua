@@ -194,4 +194,18 @@ umpire.command {
   end,
 }
 
+
+
+umpire.command {
+  name = "combat",
+  help = "reads the Combat Table (27) as the option combat_table says: `combat 4 3` (your melee 4 v the opponent's 3, or strength v armour)",
+  args = { { name = "own", type = "int", help = "your melee level, or strength" },
+           { name = "opponent", type = "int", help = "the opponent's melee level, or armour class" } },
+  run = function(ctx, args)
+    local v = U.combat(args.own, args.opponent)
+    umpire.record("combat", v)
+    return string.format("Combat Table: %d v %d needs %d+ (27; combat_table = %s)", args.own, args.opponent, v,
+      umpire.option("combat_table"))
+  end,
+}
 return M

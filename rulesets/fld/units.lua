@@ -210,6 +210,7 @@ umpire.command {
         lines[#lines + 1] = "shooting " .. u.shooting .. " with " .. D.late_arms[u.missile].name .. " (35)"
       end
     end
+    if not u:has("mustered") then lines[#lines + 1] = "not mustered yet: `muster " .. u.id .. "` makes its ranks and integrity" end
     local markers = u:markers()
     if #markers > 0 then lines[#lines + 1] = "markers: " .. table.concat(markers, ", ") end
     M.points_check(ctx, u)
