@@ -130,7 +130,8 @@ function M.additive(u, kind)
   local steps = {}
   local key = u.armour
   local w = D.weapons[u.weapon]
-  local keep = kind == "melee" and w[2] or w[3]
+  local keep
+  if kind == "melee" then keep = w[2] else keep = w[3] end
   if kind == "shooting" and u.weapon == "m2hw" and umpire.option("m2hw_shield") == "shooting" then keep = true end
   if row[4] and not keep then
     key = row[5]
