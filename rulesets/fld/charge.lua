@@ -26,7 +26,8 @@ local function fanatic_reactions(t, c)
   return { "stand", "countercharge" }, "other troops stand or counter-charge (23)"
 end
 
-local function ask(t, allowed, why, typed, what)
+local function ask(t, allowed, why, typed, what, notes)
+  notes[#notes + 1] = t.name .. " may " .. table.concat(allowed, " or ") .. ": " .. why
   if typed then
     for _, a in ipairs(allowed) do if a == typed then return typed end end
     umpire.fail(t.name .. " may not " .. typed .. ": " .. why .. "; allowed: " .. table.concat(allowed, ", "))
@@ -64,13 +65,13 @@ local function resolve(ctx, u, t, dist, words, fanatic)
   local notes = {}
   if fanatic then
     local allowed, why = fanatic_reactions(t, u)
-    reaction = ask(t, allowed, why, typed, "fanatic charge")
+    reaction = ask(t, allowed, why, typed, "fanatic charge", notes)
   elseif U.irregular(t) then
     if typed then umpire.fail(t.name .. " is Irregular: its response is rolled, not chosen (24.5); leave out `" .. typed .. "`") end
     reaction, score = irregular_response(ctx, t)
   else
     local allowed = can_evade(t) and { "stand", "evade", "countercharge" } or { "stand", "countercharge" }
-    reaction = ask(t, allowed, can_evade(t) and "a Regular unit chooses (24.5)" or "a Regular Close order unit cannot evade (24.5, 28.vi)", typed, "charge")
+    reaction = ask(t, allowed, can_evade(t) and "a Regular unit chooses (24.5)" or "a Regular Close order unit cannot evade (24.5, 28.vi)", typed, "charge", notes)
   end
   local rec = { charger = u.id, target = t.id, distance = dist, allowance = allowance, reaction = reaction,
     response_score = score, fanatic = fanatic }
@@ -142,7 +143,7 @@ umpire.command {
   args = {
     { name = "charger", type = "unit" },
     { name = "target", type = "unit" },
-    { name = "rest", type = "text", help = "the distance, then stand|evade|countercharge, open, flank" },
+    { name = "rest", type = "text", optional = true, help = "the distance, then stand|evade|countercharge, open, flank" },
   },
   run = function(ctx, args)
     local dist, words = U.rest(args.rest, WORDS, "the distance to the target")
@@ -159,7 +160,7 @@ umpire.command {
   args = {
     { name = "charger", type = "unit" },
     { name = "target", type = "unit" },
-    { name = "rest", type = "text", help = "the distance, then stand|evade|countercharge, open, flank" },
+    { name = "rest", type = "text", optional = true, help = "the distance, then stand|evade|countercharge, open, flank" },
   },
   run = function(ctx, args)
     local u, t = args.charger, args.target

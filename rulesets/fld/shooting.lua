@@ -22,7 +22,7 @@ umpire.command {
   args = {
     { name = "firer", type = "unit" },
     { name = "target", type = "unit" },
-    { name = "rest", type = "text", help = "the distance (12\", 12in, 30cm), then cover, charging, figures=N" },
+    { name = "rest", type = "text", optional = true, help = "the distance (12\", 12in, 30cm), then cover, charging, figures=N" },
   },
   run = function(ctx, args)
     local f, t = args.firer, args.target
@@ -116,7 +116,7 @@ umpire.command {
   args = {
     { name = "gun", type = "unit" },
     { name = "target", type = "unit" },
-    { name = "rest", type = "text", help = "the distance to the target, then figures=N: its figures within 1\" of the line" },
+    { name = "rest", type = "text", optional = true, help = "the distance to the target, then figures=N: its figures within 1\" of the line" },
   },
   run = function(ctx, args)
     local g, t = args.gun, args.target
