@@ -123,7 +123,9 @@ umpire.command {
 function M.melee_dice(u, opp, first, weapon)
   weapon = weapon or u.weapon
   local a = u.attacks
-  local n1, n2, n3, n4 = U.rank(u, 1), U.rank(u, 2), U.rank(u, 3), U.rank(u, 4)
+  local rk = U.ranks(u)
+  local function nr(i) return rk[i] and rk[i].n or 0 end
+  local n1, n2, n3, n4 = nr(1), nr(2), nr(3), nr(4)
   local half_sum = umpire.option("halves") == "sum_then_floor"
   local function half(...)
     local t, s = 0, 0

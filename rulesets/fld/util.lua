@@ -116,9 +116,10 @@ function M.rank(u, i)
   return r and r.n or 0
 end
 function M.figures(u)
+  local ranks = M.ranks(u)
+  if #ranks == 0 then return u.figures end
   local n = 0
-  for _, r in ipairs(M.ranks(u)) do n = n + r.n end
-  if #M.ranks(u) == 0 then return u.figures end
+  for _, r in ipairs(ranks) do n = n + r.n end
   return n
 end
 
