@@ -4,6 +4,7 @@
 local D = require "fld.data"
 local U = require "fld.util"
 local Mo = require "fld.morale"
+local C = require "fld_common.morale"
 
 local WORDS = { stand = true, evade = true, countercharge = true, flank = true, open = true }
 
@@ -113,15 +114,16 @@ local function resolve(ctx, u, t, dist, words, fanatic)
     notes[#notes + 1] = string.format("no contact: %s stops %s short%s", u.name, U.fmt_in(dist - reach),
       U.irregular(u) and "; Irregulars keep charging next phase until contact (24.4)" or "; Regulars may stop (24.4)")
   end
-  -- morale triggers that the charge sets off (31.1)
-  if u.type == "behemoth" and t.type ~= "behemoth" then
-    notes[#notes + 1] = t.name .. " is charged by a Behemoth: morale test (31.1 b): `morale " .. t.id .. " b charged`"
-  end
-  if U.is_mounted(u) and t.order ~= "close" and U.is_foot(t) and words.open then
-    notes[#notes + 1] = t.name .. " is Loose/Open Foot charged by Mounted in the open: morale test (31.1 c): `morale " .. t.id .. " c charged`"
-  end
-  if words.flank and rec.contact then
-    notes[#notes + 1] = t.name .. " is contacted in flank or rear: morale test (31.1 h): `morale " .. t.id .. " h`"
+  -- morale triggers that the charge sets off (31.1 b, c, h), from the shared trigger list
+  local loose_foot = t.order ~= "close" and U.is_foot(t)
+  local trig = C.triggers { charged_by_behemoth = u.type == "behemoth", is_behemoth = t.type == "behemoth",
+    loose_open_foot = loose_foot, charged_by_mounted_in_open = U.is_mounted(u) and words.open,
+    contacted_flank_or_rear = words.flank and rec.contact }
+  rec.triggers = {}
+  for _, x in ipairs(trig) do
+    local flag = (loose_foot and (u.type == "behemoth" or U.is_mounted(u)) and x[1] ~= "h") and " charged" or ""
+    notes[#notes + 1] = string.format("%s: %s: morale test (31.1 %s): `morale %s %s%s`", t.name, x[2], x[1], t.id, x[1], flag)
+    rec.triggers[#rec.triggers + 1] = x[1]
   end
   return rec, notes
 end

@@ -92,11 +92,62 @@ function M.after_loss(ctx, u, notes)
     u:mark("disordered", string.format("lost %s of %s integrity this phase (31.1 a, 32)", U.fmt(pl), U.fmt(start)))
   end
   local lost = U.lost_fraction(u)
-  if lost > 0.25 then
-    notes[#notes + 1] = string.format("%s has lost %.0f%% of its integrity: morale test due (31.1 a): `morale %s a`",
-      u.name, 100 * lost, u.id)
+  for _, t in ipairs(C.triggers { lost = lost }) do
+    notes[#notes + 1] = string.format("%s has lost %.0f%% of its integrity: morale test due (31.1 %s): `morale %s %s`",
+      u.name, 100 * lost, t[1], u.id, t[1])
   end
 end
+
+-- The triggers of §31.1 that umpire can see for itself: a (loss over 25%) and g (a command of
+-- its side demoralised). The others come from charges (b, c, h), wishes (d, e) and the table (f).
+function M.standing_triggers(u)
+  local list = C.triggers { lost = U.lost_fraction(u), mtu_demoralised_now = #M.side_demoralised(u.side) > 0 }
+  return list
+end
+
+umpire.command {
+  name = "due",
+  help = "which units must test morale now for the triggers umpire can see (31.1 a, g): `due side:dark`; a test is due again every phase while the trigger holds",
+  args = { { name = "units", type = "selector", optional = true, help = "default: every unit" } },
+  run = function(ctx, args)
+    local lines, rec = {}, {}
+    for _, u in ipairs(args.units or umpire.units("all")) do
+      if u.type ~= "commander" and not u:has("broken") and u.integrity_start > 0 then
+        local t = M.standing_triggers(u)
+        if #t > 0 then
+          local ks = {}
+          for _, x in ipairs(t) do ks[#ks + 1] = x[1] .. " (" .. x[2] .. ")" end
+          lines[#lines + 1] = u.name .. ": " .. table.concat(ks, "; ") .. " — `morale " .. u.id .. " " .. t[1][1] .. "`"
+          rec[u.id] = (function() local r = {} for _, x in ipairs(t) do r[#r + 1] = x[1] end return r end)()
+        end
+      end
+    end
+    umpire.record("due", rec)
+    if #lines == 0 then return "no morale test due for the triggers umpire can see (31.1 a, g)" end
+    return table.concat(lines, "\n")
+  end,
+}
+
+umpire.command {
+  name = "reform",
+  help = "changes a unit between formed and unformed after a morale test (4, 28.iv, 31.1 e): `reform bows unformed`",
+  args = { { name = "unit", type = "unit" }, { name = "to", type = "choice", values = { "formed", "unformed" } },
+           { name = "unsupported", type = "flag", help = "the unit is unsupported (-1)" } },
+  run = function(ctx, args)
+    local u = args.unit
+    local want = args.to == "formed"
+    if u.formed == want then umpire.fail(u.name .. " is already " .. args.to) end
+    if not want then
+      local always = u.order == "close" or ((u.type == "leviathan" or u.type == "behemoth") and u.order == "loose") or
+        (u.type == "chariot" and u.order == "loose" and (u.animals == 2 or u.animals == 4))
+      if always then umpire.fail(u.name .. " is always formed (4): " .. u.order .. " order " .. u.type .. " may not become unformed") end
+    end
+    local band = M.test(ctx, u, { trigger = "e", unsupported = args.unsupported })
+    if band == "break" then return u.name .. " breaks instead of changing formation" end
+    u:set("formed", want, "changes formation (28.iv)")
+    return u.name .. " is now " .. args.to
+  end,
+}
 
 umpire.command {
   name = "morale",

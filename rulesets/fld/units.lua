@@ -103,7 +103,6 @@ umpire.command {
       local mass, how = U.mass(u)
       local c = ctx:check("Integrity 8.2: " .. u.name)
       c:add(buiv * u.figures, "BUIV " .. txt .. " (" .. u.order .. " order, " .. how .. ") x " .. u.figures .. " figures", "8.2")
-      if u.type == "commander" or u.type == "artillery" then c:set("BUIV " .. txt .. " (" .. u.order .. " order, " .. how .. ") x " .. u.figures .. " figures", buiv * u.figures, "8.2") end
       c:result(U.fmt(c:total()) .. " Integrity Points")
       u:set("integrity_start", c:total(), "starting integrity (8.2)")
       u:set("integrity", c:total(), "starting integrity (8.2)")
