@@ -78,10 +78,13 @@ local function side_spec(ctx, u, o, first, words, me)
   c:point("fld.melee.modifiers", { unit = u, opponent = o, first_contact = first })
   local need = c:total()
   local n, why
-  local unformed_n = words[me .. "_figures"]
-  if not u.formed and unformed_n then
-    n = unformed_n * u.attacks
-    why = unformed_n .. " figures in contact x " .. u.attacks .. " (unformed, 26.2)"
+  local part = words[me .. "_figures"]
+  if not u.formed and part then
+    n = part * u.attacks
+    why = part .. " figures in contact x " .. u.attacks .. " (unformed, 26.2)"
+  elseif part then
+    n, why = Un.melee_dice(u, o, first, weapon, part)
+    why = part .. " files of the front rank, with the ranks behind them: " .. why
   else
     n, why = Un.melee_dice(u, o, first, weapon)
   end

@@ -119,11 +119,15 @@ umpire.command {
 }
 
 -- The melee dice of a unit by its weapon (§26.2), with the rule for each term. Used by melee.
-function M.melee_dice(u, opp, first, weapon)
+function M.melee_dice(u, opp, first, weapon, part)
   weapon = weapon or u.weapon
   local a = u.attacks
   local rk = U.ranks(u)
-  local function nr(i) return rk[i] and rk[i].n or 0 end
+  local function nr(i)
+    local n = rk[i] and rk[i].n or 0
+    if part then n = math.min(n, part) end     -- 26.2: only the files of the figures in contact
+    return n
+  end
   local n1, n2, n3, n4 = nr(1), nr(2), nr(3), nr(4)
   local half_sum = umpire.option("halves") == "sum_then_floor"
   local function half(...)
@@ -134,6 +138,7 @@ function M.melee_dice(u, opp, first, weapon)
   if not u.formed then
     return n1 * a, string.format("unformed: %d figures in contact x %d attacks, no rear ranks (26.2)", n1, a)
   end
+
   if weapon == "p" then
     if opp and U.is_foot(opp) then
       local h = half(n2, n3)
