@@ -88,6 +88,7 @@ umpire.command {
       req:result("needs " .. need .. "+, " .. (need + 2) .. "+ from ranks 2-3")
     elseif not f.formed then
       local n = w.figures or U.figures(f)
+      if n > U.figures(f) then umpire.fail(f.name .. " has only " .. U.figures(f) .. " figures; figures=" .. n .. " is too many (25.2)") end
       pools[1] = { n = n, need = need, label = n .. " unformed figures in range", rule = "25.2" }
       req:result("needs " .. need .. "+")
     else

@@ -5,8 +5,8 @@ local M = {}
 
 function M.clamp(x, lo, hi) return math.max(lo, math.min(hi, x)) end
 
--- Distances typed by the umpire: `12"`, `12in`, `12` (inches) or `30cm` (converted at
--- 2.54 cm to the inch). A local parser until fld_common/distance.lua (the other half of the
+-- Distances typed by the umpire: `12"`, `12in`, `12` (inches), `2'` or `2ft` (feet) or `30cm`
+-- (converted at 2.54 cm to the inch). A local parser until fld_common/distance.lua (the other half of the
 -- issue) can be merged. Returns inches, or nil and a message.
 function M.inches(word)
   if type(word) == "number" then return word end
@@ -16,7 +16,8 @@ function M.inches(word)
   n = tonumber(n)
   if unit == "" or unit == "\"" or unit == "in" or unit == "''" then return n end
   if unit == "cm" then return n / 2.54 end
-  return nil, "`" .. word .. "`: unknown unit `" .. unit .. "` (use \", in or cm)"
+  if unit == "'" or unit == "ft" then return n * 12 end
+  return nil, "`" .. word .. "`: unknown unit `" .. unit .. "` (use \", in, ' or ft, or cm)"
 end
 
 function M.fmt_in(x)

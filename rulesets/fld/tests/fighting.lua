@@ -48,9 +48,12 @@ test("who may shoot: range, no weapon, friends, unformed figures, in melee (25.1
   contains(s:fails("shoot x y 5\""), "is a friend")
   contains(s:fails("shoot x t"), "type the distance")
   contains(s:fails("shoot x t 5furlongs"), "unknown unit `furlongs`")
+  s:dice(1, 1, 1, 1)
+  contains(s:run("shoot x t 1.5'"), "18\"")
   s:run("set x formed false")
   s:dice(1, 1)
   contains(s:run("shoot x t 45.72cm figures=2"), "2 unformed figures in range")   -- 18"
+  contains(s:fails("shoot x t 10\" figures=9"), "too many")
   s:run("mark x in_melee")
   contains(s:fails("shoot x t 5\""), "only short bows, javelins or darts")
 end)
