@@ -53,6 +53,9 @@ function B.resolve(ctx, spec)
   if kept == 0 then sixes = 0 end
   local hp = ctx:check(spec.title .. ": hit points")
   hp:add(kept, "dice that got through", "25.4")
+  for _, st in ipairs(out.steps) do
+    if st.skipped then hp:add(0, st.armour .. " armour 0: no roll", "FLD-D05") end
+  end
   hp:add(sixes, umpire.option("sixes_bonus") == "to_hit_roll" and "sixes of the to-hit roll (option sixes_bonus)"
     or "sixes of the last roll", "25.4, 26.4; FLD-D07")
   hp:result(hp:total() .. " hit points")
