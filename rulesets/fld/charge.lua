@@ -110,7 +110,12 @@ local function resolve(ctx, u, t, dist, words, fanatic)
     store.charger[u.id] = { target = t.id, fanatic = fanatic }
     if reaction == "countercharge" then store.charger[t.id] = { target = u.id, fanatic = false } end
     notes[#notes + 1] = string.format("contact: %s and %s melee this phase (`melee %s %s`)", u.name, t.name, u.id, t.id)
+    if store.pending then store.pending[u.id] = nil end
   else
+    if fanatic or U.irregular(u) then
+      store.pending = store.pending or {}
+      store.pending[u.id] = { target = t.id, fanatic = fanatic }
+    end
     notes[#notes + 1] = string.format("no contact: %s stops %s short%s", u.name, U.fmt_in(dist - reach),
       U.irregular(u) and "; Irregulars keep charging next phase until contact (24.4)" or "; Regulars may stop (24.4)")
   end

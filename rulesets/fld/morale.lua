@@ -122,6 +122,13 @@ umpire.command {
         end
       end
     end
+    for id, p in pairs(store.pending or {}) do
+      local u = umpire.units(id)[1]
+      if u and not u:has("broken") then
+        lines[#lines + 1] = string.format("%s must go on %s %s until contact (23.5, 24.4): `%s %s %s DIST`", u.name,
+          p.fanatic and "fanatic charging" or "charging", p.target, p.fanatic and "fanatic" or "charge", id, p.target)
+      end
+    end
     umpire.record("due", rec)
     if #lines == 0 then return "no morale test due for the triggers umpire can see (31.1 a, g)" end
     return table.concat(lines, "\n")

@@ -299,3 +299,13 @@ test("part of a formed unit fights a unit it ran into, with its rear support; th
   s:dice(table.unpack(h.rep(1, 2 + 8)))
   contains(s:run("melee a c first_figures=2"), "2 figures in contact x 1 (unformed, 26.2)")
 end)
+
+test("an Irregular charge that falls short goes on next phase until contact (24.4)", function()
+  local s = h.game({ h.war, h.pk })
+  s:dice(3)                       -- Regular pikes: the ask takes its default (stand)
+  contains(s:run("charge war pk 9\""), "Irregulars keep charging next phase")
+  contains(s:run("due"), "must go on charging pk until contact (23.5, 24.4)")
+  s:run("next")
+  s:run("charge war pk 4\"")
+  ok(not s:run("due"):find("must go on", 1, true))
+end)
