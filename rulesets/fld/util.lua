@@ -165,11 +165,13 @@ function M.take_hits(u, hp, reason)
   local new = u.integrity - hp
   if umpire.option("integrity_floor") == "floor_zero" and new < 0 then new = 0 end
   u:set("integrity", new, reason .. ": -" .. M.fmt(hp) .. " integrity")
+  -- the loss of this phase, one plain value per unit: "CLOCK|HP"
   local clock = umpire.clock().text
-  store.phase_loss = store.phase_loss or {}
-  local pl = store.phase_loss[u.id]
-  if not pl or pl.clock ~= clock then store.phase_loss[u.id] = { clock = clock, hp = hp }
-  else pl.hp = pl.hp + hp end
+  local key = "loss_" .. u.id
+  local was = store[key]
+  local wclock, whp = nil, 0
+  if was then wclock, whp = was:match("^(.*)|([%d%.]+)$") end
+  store[key] = clock .. "|" .. ((wclock == clock) and (tonumber(whp) + hp) or hp)
   return M.remove_figures(u, reason)
 end
 
@@ -202,8 +204,10 @@ end
 
 -- Hit points lost this phase (for the disorder trigger, §31.1 a).
 function M.phase_loss(u)
-  local pl = store.phase_loss and store.phase_loss[u.id]
-  if pl and pl.clock == umpire.clock().text then return pl.hp end
+  local was = store["loss_" .. u.id]
+  if not was then return 0 end
+  local c, hp = was:match("^(.*)|([%d%.]+)$")
+  if c == umpire.clock().text then return tonumber(hp) end
   return 0
 end
 
