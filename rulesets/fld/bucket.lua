@@ -1,0 +1,76 @@
+-- The bucket of dice (§25.4, used by shooting, melee and gunnes): roll the pools to hit, roll
+-- the hits again to penetrate each armour (natural then additive, FLD-D06; an armour of 0 is
+-- no roll, FLD-D05), then count hit points: the dice that got through plus one per six
+-- (FLD-D07). Each step is a check with its rule; the numbers go to the record.
+local U = require "fld.util"
+local B = {}
+
+-- spec: { title, pools = { {n, need, label, rule}, … }, strength, armours = { {name, value, why}, … },
+--         penetration_dice = n (gunnes: dice that go straight to penetration) }
+function B.resolve(ctx, spec)
+  local out = { dice = 0, hits = 0, pools = {}, steps = {} }
+  local last = {}
+  local sixes_to_hit = 0
+  if spec.pools then
+    local hit = ctx:check(spec.title .. ": to hit")
+    for _, p in ipairs(spec.pools) do
+      if p.n > 0 then
+        local expr, eff = U.pool(p.n, p.need)
+        local _, r = hit:roll(expr, p.label .. ", " .. eff .. "+" .. (eff ~= p.need and (" (needs " .. p.need .. ")") or ""), p.rule)
+        out.dice = out.dice + p.n
+        out.hits = out.hits + r.successes
+        out.pools[#out.pools + 1] = { dice = p.n, need = p.need, hits = r.successes, sixes = U.sixes(r) }
+        sixes_to_hit = sixes_to_hit + U.sixes(r)
+        last[#last + 1] = r
+      end
+    end
+    hit:result(out.hits .. " hit" .. (out.hits == 1 and "" or "s") .. " from " .. out.dice .. " dice")
+  else
+    out.dice, out.hits = spec.penetration_dice, spec.penetration_dice
+  end
+  local kept = out.hits
+  for _, a in ipairs(spec.armours) do
+    if kept > 0 and a.value > 0 then
+      local need = U.combat(spec.strength, a.value)
+      local p = ctx:check(spec.title .. ": penetrate " .. a.name .. " armour " .. a.value)
+      local _, r = p:roll(U.pool(kept, need), "strength " .. spec.strength .. " v armour " .. a.value ..
+        " on the Combat Table: " .. need .. "+", "27")
+      if a.why and a.why ~= "" then p:add(0, "armour: " .. a.why) end
+      kept = r.successes
+      last = { r }
+      p:result(kept .. " get through")
+      out.steps[#out.steps + 1] = { armour = a.name, value = a.value, need = need, dice = r.total and #r.dice, through = kept }
+    elseif a.value <= 0 then
+      out.steps[#out.steps + 1] = { armour = a.name, value = 0, skipped = true }
+    end
+  end
+  local sixes = 0
+  if umpire.option("sixes_bonus") == "to_hit_roll" then
+    sixes = math.min(sixes_to_hit, kept)
+  else
+    for _, r in ipairs(last) do sixes = sixes + U.sixes(r) end
+  end
+  if kept == 0 then sixes = 0 end
+  local hp = ctx:check(spec.title .. ": hit points")
+  hp:add(kept, "dice that got through", "25.4")
+  for _, st in ipairs(out.steps) do
+    if st.skipped then hp:add(0, st.armour .. " armour 0: no roll", "FLD-D05") end
+  end
+  hp:add(sixes, umpire.option("sixes_bonus") == "to_hit_roll" and "sixes of the to-hit roll (option sixes_bonus)"
+    or "sixes of the last roll", "25.4, 26.4; FLD-D07")
+  hp:result(hp:total() .. " hit points")
+  out.through, out.sixes, out.hp = kept, sixes, hp:total()
+  return out
+end
+
+-- The armour steps in the order of the option penetration_order.
+function B.armours(target, kind, natural_too)
+  local add, why = U.additive(target, kind)
+  local list = {}
+  if natural_too ~= false then list[#list + 1] = { name = "natural", value = target.natural } end
+  list[#list + 1] = { name = "additive (" .. kind .. ")", value = add, why = why }
+  if umpire.option("penetration_order") == "additive_first" and #list == 2 then list = { list[2], list[1] } end
+  return list
+end
+
+return B

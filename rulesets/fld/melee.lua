@@ -1,0 +1,214 @@
+-- TA4 melee (§26): both sides roll their buckets at once, the losses land together, then the
+-- combat result (§30: recoil) and the morale checks. Pursuit and breaking off (§28 vi, §31.3).
+local D = require "fld.data"
+local U = require "fld.util"
+local B = require "fld.bucket"
+local Mo = require "fld.morale"
+local Un = require "fld.units"
+
+local M = {}
+
+-- Is this unit charging (or fanatic charging) for the to-hit factors of this round (FLD-D12)?
+local function charge_state(u)
+  local mem = store.charger and store.charger[u.id]
+  if umpire.option("charge_effects") == "whole_melee" then
+    return mem ~= nil, mem and mem.fanatic
+  end
+  return u:has("charging") or u:has("fanatic"), u:has("fanatic")
+end
+
+-- The chance that one die of a pool needing n succeeds (for choosing the better weapon).
+local function p(n)
+  return math.max(0, math.min(6, 7 - math.max(1, n))) / 6
+end
+
+-- One side's required score, dice and strength against the other (§26.2-26.3, §27).
+local function side_spec(ctx, u, o, first, words, me)
+  -- the better of the weapon classes against this opponent (1)
+  local weapon, melee = u.weapon, u.melee
+  if u.weapon2 ~= "none" then
+    local function value(w, m)
+      local n = Un.melee_dice(u, o, first, w)
+      local s = math.min(6, u.strength + D.weapons[w][4])
+      local e = n * p(U.combat(m, o.melee))
+      if o.natural > 0 then e = e * p(U.combat(s, o.natural)) end
+      local a = U.additive(o, "melee")
+      if a > 0 then e = e * p(U.combat(s, a)) end
+      return e
+    end
+    if value(u.weapon2, u.melee - 1) > value(u.weapon, u.melee) then weapon, melee = u.weapon2, u.melee - 1 end
+  end
+  local c = ctx:check("Score to hit 26.3: " .. u.name .. " v " .. o.name)
+  local base = U.combat(melee, o.melee)
+  c:add(base, "melee " .. melee .. (weapon ~= u.weapon and " (secondary " .. D.weapons[weapon][1] .. ", -1)" or "") ..
+    " v melee " .. o.melee .. " on the Combat Table", "27; FLD-D01")
+  local charging, fanatic = charge_state(u)
+  local my_mass, o_mass = U.mass(u), U.mass(o)
+  local mass_ok = umpire.option("mass_who") == "both" or charging
+  if mass_ok and o_mass > my_mass then
+    if o_mass > 2 * my_mass then
+      if umpire.option("mass_factors") == "cumulative" then
+        c:add(1, "opponent has greater Mass (" .. o_mass .. " v " .. my_mass .. ")", "26.3; FLD-D10")
+      end
+      c:add(2, "opponent has over twice your Mass (" .. o_mass .. " v " .. my_mass .. ")", "26.3; FLD-D10")
+    else
+      c:add(1, "opponent has greater Mass (" .. o_mass .. " v " .. my_mass .. ")", "26.3")
+    end
+  end
+  if u:has("disordered") then
+    if u.order == "close" or U.is_mounted(u) then c:add(2, "disordered Close order or Mounted", "26.3")
+    else c:add(1, "disordered " .. u.order .. " order", "26.3") end
+  end
+  if words[(me == "first" and "second" or "first") .. "_uphill"] then
+    c:add(1, "fighting troops uphill of you", "26.3")
+  end
+  if u:has("fragmented") and umpire.option("uphill_fragmented") == "separate" then
+    c:add(1, "Fragmented", "26.3; FLD-D13")
+  end
+  if fanatic then c:add(-1, "fanatic charging", "26.3") end
+  if charging and not (fanatic and umpire.option("fanatic_factors") == "fanatic_only") then
+    c:add(-1, "charging", "26.3; FLD-D11")
+  end
+  if charging and u.type == "behemoth" and ((o.order == "close" and U.is_foot(o)) or U.is_mounted(o)) then
+    c:add(-1, "Behemoth charging Close order Foot or Mounted", "26.3")
+  end
+  if u.type == "chariot" and o.order == "close" and U.is_foot(o) then c:add(-1, "chariots fighting Close order Foot", "26.3") end
+  if U.is_mounted(u) and o.order ~= "close" and U.is_foot(o) then c:add(-1, "Mounted fighting Loose or Open order Foot", "26.3") end
+  if charging and U.irregular(u) and u.order == "loose" and U.is_foot(u) then c:add(-1, "Irregular Loose order Foot charging", "26.3") end
+  c:point("fld.melee.modifiers", { unit = u, opponent = o, first_contact = first })
+  local need = c:total()
+  local n, why
+  local part = words[me .. "_figures"]
+  if not u.formed and part then
+    n = part * u.attacks
+    why = part .. " figures in contact x " .. u.attacks .. " (unformed, 26.2)"
+  elseif part then
+    n, why = Un.melee_dice(u, o, first, weapon, part)
+    why = part .. " files of the front rank, with the ranks behind them: " .. why
+  else
+    n, why = Un.melee_dice(u, o, first, weapon)
+  end
+  local strength = math.min(6, u.strength + D.weapons[weapon][4])
+  c:result("needs " .. need .. "+ with " .. n .. " dice (" .. why .. "); strength " .. strength ..
+    (D.weapons[weapon][4] > 0 and (" (" .. u.strength .. " +" .. D.weapons[weapon][4] .. " " .. D.weapons[weapon][1] .. ")") or ""))
+  return { need = need, n = n, why = why, strength = strength, weapon = weapon }
+end
+
+umpire.command {
+  name = "melee",
+  help = "TA4: a round of melee between two units in contact (26, 27, 30): `melee cw pk`; words: second_uphill, first_uphill, contact (first-contact round), later, first_figures=N, second_figures=N (unformed figures in contact)",
+  args = {
+    { name = "first", type = "unit" },
+    { name = "second", type = "unit" },
+    { name = "rest", type = "text", optional = true, help = "first_uphill, second_uphill, contact, later, first_figures=N, second_figures=N" },
+  },
+  run = function(ctx, args)
+    local a, b = args.first, args.second
+    local _, w = U.rest(args.rest, { first_uphill = true, second_uphill = true, contact = true, later = true,
+      first_figures = true, second_figures = true })
+    if a.side == b.side then umpire.fail(a.name .. " and " .. b.name .. " are on the same side (26)") end
+    for _, u in ipairs({ a, b }) do
+      if u:has("march") then umpire.fail(u.name .. " is in march formation and cannot fight (28.i)") end
+      if u:has("broken") then umpire.fail(u.name .. " is broken: it flees; use `pursue` (31.3)") end
+      if U.figures(u) <= 0 then umpire.fail(u.name .. " has no figures left") end
+    end
+    local first = (a:has("first_contact") or b:has("first_contact") or w.contact) and not w.later
+    if umpire.option("charge_effects") == "whole_melee" and not w.later then
+      local mem = store.charger or {}
+      if mem[a.id] or mem[b.id] then first = true end
+    end
+    local sa = side_spec(ctx, a, b, first, w, "first")
+    local sb = side_spec(ctx, b, a, first, w, "second")
+    local ra = B.resolve(ctx, { title = "Melee 26.4: " .. a.name, strength = sa.strength, armours = B.armours(b, "melee"),
+      pools = { { n = sa.n, need = sa.need, label = sa.why, rule = "26.2" } } })
+    local rb = B.resolve(ctx, { title = "Melee 26.4: " .. b.name, strength = sb.strength, armours = B.armours(a, "melee"),
+      pools = { { n = sb.n, need = sb.need, label = sb.why, rule = "26.2" } } })
+    -- losses land together (26.1)
+    local fb = U.take_hits(b, ra.hp, "melee with " .. a.name .. " (26.4)")
+    local fa = U.take_hits(a, rb.hp, "melee with " .. b.name .. " (26.4)")
+    for _, u in ipairs({ a, b }) do
+      if not u:has("in_melee") then u:mark("in_melee", "in melee (26)") end
+    end
+    local notes = {}
+    -- §30 recoil: who took more hit points than it dealt
+    local rec = { first = { unit = a.id, dice = ra.dice, need = sa.need, hits = ra.hits, through = ra.through, sixes = ra.sixes,
+      hp = ra.hp, steps = ra.steps, figures_lost = fa, integrity = a.integrity },
+      second = { unit = b.id, dice = rb.dice, need = sb.need, hits = rb.hits, through = rb.through, sixes = rb.sixes,
+      hp = rb.hp, steps = rb.steps, figures_lost = fb, integrity = b.integrity }, first_contact = first }
+    local loser
+    if rb.hp > ra.hp then loser = a elseif ra.hp > rb.hp then loser = b end
+    if loser then
+      local big = loser.type == "behemoth" or loser.type == "artillery"
+      local dice = (U.is_mounted(loser) or (big and umpire.option("recoil_big") == "two_dice")) and "2d6" or "1d6"
+      local c = ctx:check("Combat result 30: " .. loser.name .. " recoils")
+      c:roll(dice, (U.is_mounted(loser) and "Mounted" or (big and "Behemoth/Artillery (option recoil_big)" or "Foot")), "30; FLD-D25")
+      c:result("recoils " .. U.fmt_in(c:total()) .. " straight back")
+      rec.recoil = { unit = loser.id, distance = c:total() }
+    else
+      notes[#notes + 1] = "equal hit points: no recoil (30)"
+    end
+    for _, u in ipairs({ a, b }) do Mo.after_loss(ctx, u, notes) end
+    if U.mass(b) > U.mass(a) then notes[#notes + 1] = "in morale tests " .. a.name .. " counts as outmassed (31.2): add `outmassed`" end
+    if U.mass(a) > U.mass(b) then notes[#notes + 1] = "in morale tests " .. b.name .. " counts as outmassed (31.2): add `outmassed`" end
+    umpire.record("melee", rec)
+    notes[#notes + 1] = string.format("%s %d hit points, %s %d; figures lost: %s %d, %s %d",
+      a.name, ra.hp, b.name, rb.hp, a.name, fa, b.name, fb)
+    return table.concat(notes, "\n")
+  end,
+}
+
+-- §28 vi: Loose or Open order units in melee may break formation and move back.
+umpire.command {
+  name = "breakoff",
+  help = "break formation and move (28.vi): a Loose or Open unit in melee falls back 1d6\" (Foot) or 2d6\" (Mounted) + half its move, unformed",
+  args = { { name = "unit", type = "unit" } },
+  run = function(ctx, args)
+    local u = args.unit
+    if u.order == "close" then umpire.fail(u.name .. " is Close order: only Loose or Open order units break formation (28.vi)") end
+    if not u:has("in_melee") then umpire.fail(u.name .. " is not in melee: break formation and move is for units in melee; an evade is part of `respond` (28.vi)") end
+    local mv = U.move(u)
+    local c = ctx:check("Break formation 28.vi: " .. u.name)
+    c:add(mv / 2, "half its move " .. U.fmt_in(mv), "28.vi")
+    c:roll(Mo.rides(u) and "2d6" or "1d6", Mo.rides(u) and "Mounted" or "Foot", "28.vi")
+    c:result("moves " .. U.fmt_in(c:total()) .. " to its rear, unformed")
+    u:unmark("in_melee", "broke formation (28.vi)")
+    if u.formed then u:set("formed", false, "ends unformed (28.vi)") end
+    if store.charger then store.charger[u.id] = nil end
+    umpire.record("breakoff", { unit = u.id, distance = c:total() })
+    return "regular enemies may pursue, irregular must: `pursue UNIT`"
+  end,
+}
+
+umpire.command {
+  name = "pursue",
+  help = "a pursuit move (28.vi, 31.3): `pursue war` rolls half move + 1d6 (Foot) or 2d6 (Mounted); `broken` adds the +1/+2 of 31.3",
+  args = { { name = "unit", type = "unit" }, { name = "broken", type = "flag", help = "pursuing a broken unit (31.3): +1 Foot, +2 Mounted" } },
+  run = function(ctx, args)
+    local u = args.unit
+    local mv = U.move(u)
+    local rides = Mo.rides(u)
+    local c = ctx:check("Pursuit " .. (args.broken and "31.3" or "28.vi") .. ": " .. u.name)
+    c:add(mv / 2, "half its move " .. U.fmt_in(mv), args.broken and "31.3" or "28.vi")
+    c:roll(rides and "2d6" or "1d6", rides and "Mounted" or "Foot", args.broken and "31.3" or "28.vi")
+    if args.broken then c:add(rides and 2 or 1, rides and "Mounted pursuit +2" or "Foot pursuit +1", "31.3") end
+    c:result("pursues " .. U.fmt_in(c:total()) .. (U.irregular(u) and " (irregulars must pursue)" or " (regulars may)"))
+    umpire.record("pursue", { unit = u.id, distance = c:total() })
+    return "if the pursuers reach the enemy the melee goes on next phase (28.vi)"
+  end,
+}
+
+
+
+umpire.command {
+  name = "combat",
+  help = "reads the Combat Table (27) as the option combat_table says: `combat 4 3` (your melee 4 v the opponent's 3, or strength v armour)",
+  args = { { name = "own", type = "int", help = "your melee level, or strength" },
+           { name = "opponent", type = "int", help = "the opponent's melee level, or armour class" } },
+  run = function(ctx, args)
+    local v = U.combat(args.own, args.opponent)
+    umpire.record("combat", v)
+    return string.format("Combat Table: %d v %d needs %d+ (27; combat_table = %s)", args.own, args.opponent, v,
+      umpire.option("combat_table"))
+  end,
+}
+return M

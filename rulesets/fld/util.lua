@@ -1,0 +1,214 @@
+-- Helpers the FLD fighting rules share: distances, the Combat Table, dice pools, a unit's
+-- derived record (mass, BUIV, move, armour), losses and figure removal.
+local D = require "fld.data"
+local M = {}
+
+function M.clamp(x, lo, hi) return math.max(lo, math.min(hi, x)) end
+
+-- Distances typed by the umpire: `12"`, `12in`, `12` (inches), `2'` or `2ft` (feet) or `30cm`
+-- (converted at 2.54 cm to the inch). A local parser until fld_common/distance.lua (the other half of the
+-- issue) can be merged. Returns inches, or nil and a message.
+function M.inches(word)
+  if type(word) == "number" then return word end
+  local w = tostring(word or ""):lower()
+  local n, unit = w:match("^(%d+%.?%d*)%s*(.*)$")
+  if not n then return nil, "`" .. tostring(word) .. "` is not a distance: type inches as 12\", 12in or 12, or centimetres as 30cm" end
+  n = tonumber(n)
+  if unit == "" or unit == "\"" or unit == "in" or unit == "''" then return n end
+  if unit == "cm" then return n / 2.54 end
+  if unit == "'" or unit == "ft" then return n * 12 end
+  return nil, "`" .. word .. "`: unknown unit `" .. unit .. "` (use \", in, ' or ft, or cm)"
+end
+
+function M.fmt_in(x)
+  if x == math.floor(x) then return string.format("%d\"", x) end
+  return string.format("%.1f\"", x)
+end
+
+function M.fmt(x)
+  if x == math.floor(x) then return string.format("%d", x) end
+  return (string.format("%.2f", x):gsub("0+$", ""))
+end
+
+-- The text argument of a command: a distance first, then words that act as flags. Returns the
+-- inches and a set of the flag words; fails naming any unknown word.
+function M.rest(text, known, what)
+  local words = {}
+  for w in tostring(text or ""):gmatch("%S+") do words[#words + 1] = w end
+  local flags, dist = {}, nil
+  for i, w in ipairs(words) do
+    local lw = w:lower():gsub("^%-%-", "")
+    local k, v = lw:match("^([%a_]+)=(%d+)$")
+    if k and known[k] then flags[k] = tonumber(v)
+    elseif known[lw] then flags[lw] = true
+    elseif i == 1 or dist == nil then
+      local d, err = M.inches(w)
+      if not d then umpire.fail(err .. (what and (" (" .. what .. ")") or "")) end
+      dist = d
+    else
+      local list = {}
+      for k in pairs(known) do list[#list + 1] = k end
+      table.sort(list)
+      umpire.fail("unknown word `" .. w .. "`; expected one of: " .. table.concat(list, ", "))
+    end
+  end
+  return dist, flags
+end
+
+-- §27 the Combat Table read by the option combat_table (FLD-D01), inputs clamped (FLD-D04).
+function M.combat(own, opp)
+  own, opp = M.clamp(own, 1, 6), M.clamp(opp, 1, 6)
+  local how = umpire.option("combat_table")
+  if how == "literal" then return D.grid[opp][own] end
+  if how == "reverse_both" then return D.grid[7 - opp][7 - own] end
+  return D.grid[own][opp]
+end
+
+-- A pool of n d6 needing `need`: the expression, and the need actually used (FLD-D03).
+function M.pool(n, need)
+  local eff = need
+  if eff < 1 then eff = 1 end
+  if eff > 6 then eff = umpire.option("impossible_score") == "six_always" and 6 or 7 end
+  return n .. "d6>=" .. eff, eff
+end
+
+function M.sixes(r)
+  return r:count(function(d) return d.success and d.value == 6 end)
+end
+
+-- Mass (§8.1): typed by hand, else from height. Returns mass and how it was found.
+function M.mass(u)
+  if u.mass > 0 then return u.mass, "Mass " .. u.mass .. " typed" end
+  local h = u.height
+  for m, limit in ipairs(D.mass_limits) do
+    if h <= limit then return m, "height " .. M.fmt(h) .. "' is up to " .. limit .. "': Mass " .. m end
+  end
+  return 6, "height " .. M.fmt(h) .. "' is over 12': Mass 6"
+end
+
+function M.buiv(u)
+  local m = M.mass(u)
+  return D.buiv[u.order][m], D.buiv_text[u.order][m]
+end
+
+-- Broad classes used throughout.
+function M.is_mounted(u) return u.type == "mounted" or u.type == "chariot" end
+function M.is_foot(u) return u.type == "foot" or u.type == "leviathan" or u.type == "commander" end
+function M.irregular(u) return u.discipline == "irregular" or u.type == "behemoth" end
+function M.light_chariot(u)
+  return u.type == "chariot" and (u.order == "open" or (u.order == "loose" and u.animals <= 2))
+end
+
+-- Move in inches (§6): base, plus the Loose or Open bonus by legs.
+function M.move(u)
+  local legs = D.move[u.legs]
+  local bonus = (u.order == "loose" and legs.loose) or (u.order == "open" and legs.open) or 0
+  return u.base_move + bonus, bonus
+end
+
+-- The ranks now: a list of { element, figures }, front first.
+function M.ranks(u)
+  local out = {}
+  for _, e in ipairs(u:elements()) do out[#out + 1] = { e = e, n = e.figures } end
+  return out
+end
+function M.rank(u, i)
+  local r = M.ranks(u)[i]
+  return r and r.n or 0
+end
+function M.figures(u)
+  local ranks = M.ranks(u)
+  if #ranks == 0 then return u.figures end
+  local n = 0
+  for _, r in ipairs(ranks) do n = n + r.n end
+  return n
+end
+
+-- Effective additive armour (§10): row (shield allowed?) -> + animal armour -> cap 6 ->
+-- - disorder -> floor 0. `kind` is "melee" or "shooting". Returns value and the steps.
+function M.additive(u, kind)
+  local col = kind == "melee" and 1 or 2
+  local row = D.armour[u.armour]
+  local steps = {}
+  local key = u.armour
+  local w = D.weapons[u.weapon]
+  local keep
+  if kind == "melee" then keep = w[2] else keep = w[3] end
+  if kind == "shooting" and u.weapon == "m2hw" and umpire.option("m2hw_shield") == "shooting" then keep = true end
+  if row[4] and not keep then
+    key = row[5]
+    steps[#steps + 1] = w[1] .. ": no shield " .. (kind == "melee" and "in melee" or "at all") .. " (10)"
+  end
+  local v = D.armour[key][col]
+  steps[#steps + 1] = D.armour[key][3] .. " " .. v .. " (" .. kind .. " column, 10)"
+  local b = D.barding[u.barding][col]
+  if b > 0 then v = v + b; steps[#steps + 1] = "+" .. b .. " " .. u.barding .. " animal armour (10)" end
+  if v > 6 then v = 6; steps[#steps + 1] = "capped at 6 (10)" end
+  if u:has("disordered") then
+    local cut = u.order == "close" and 2 or 1
+    v = math.max(0, v - cut)
+    steps[#steps + 1] = "-" .. cut .. " disordered " .. u.order .. " order (10, 32)"
+  end
+  return v, table.concat(steps, "; ")
+end
+
+-- Loss so far as a fraction of starting integrity (FLD-D24).
+function M.lost_fraction(u)
+  if u.integrity_start <= 0 then return 0 end
+  return (u.integrity_start - u.integrity) / u.integrity_start
+end
+
+-- Applies hit points to a unit's integrity (FLD-D33), keeps the loss of this phase for the
+-- disorder trigger, and takes figures off by the option figure_loss. Returns the figures lost.
+function M.take_hits(u, hp, reason)
+  if hp <= 0 then return 0 end
+  local new = u.integrity - hp
+  if umpire.option("integrity_floor") == "floor_zero" and new < 0 then new = 0 end
+  u:set("integrity", new, reason .. ": -" .. M.fmt(hp) .. " integrity")
+  -- the loss of this phase, one plain value per unit: "CLOCK|HP"
+  local clock = umpire.clock().text
+  local key = "loss_" .. u.id
+  local was = store[key]
+  local wclock, whp = nil, 0
+  if was then wclock, whp = was:match("^(.*)|([%d%.]+)$") end
+  store[key] = clock .. "|" .. ((wclock == clock) and (tonumber(whp) + hp) or hp)
+  return M.remove_figures(u, reason)
+end
+
+-- Figures follow integrity (our reading; the rulebook gives no removal rule): a figure leaves
+-- for each full Base Unit Integrity Value lost, taken from the rearmost rank first so the
+-- front rank stays full as long as it can.
+function M.remove_figures(u, reason)
+  if umpire.option("figure_loss") == "none" then return 0 end
+  local buiv = M.buiv(u)
+  local start = u.figures
+  if start <= 0 or buiv <= 0 then return 0 end
+  local lost = math.floor((u.integrity_start - u.integrity) / buiv + 1e-9)
+  local should = math.max(0, start - lost)
+  local have = M.figures(u)
+  local take = have - should
+  if take <= 0 then return 0 end
+  local ranks = M.ranks(u)
+  local left = take
+  for i = #ranks, 1, -1 do
+    if left <= 0 then break end
+    local t = math.min(left, ranks[i].n)
+    if t > 0 then
+      ranks[i].e:add("figures", -t, t .. " figure" .. (t > 1 and "s" or "") .. " lost from rank " .. i ..
+        " (" .. reason .. "; a figure per " .. M.fmt(buiv) .. " integrity lost, rear rank first)")
+      left = left - t
+    end
+  end
+  return take
+end
+
+-- Hit points lost this phase (for the disorder trigger, §31.1 a).
+function M.phase_loss(u)
+  local was = store["loss_" .. u.id]
+  if not was then return 0 end
+  local c, hp = was:match("^(.*)|([%d%.]+)$")
+  if c == umpire.clock().text then return tonumber(hp) end
+  return 0
+end
+
+return M
