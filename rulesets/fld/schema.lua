@@ -30,6 +30,9 @@ S.command.demoralised = { type = "flag", default = false, doc = "the Major Tacti
 -- does, these lines give way to it).
 S.unit.discipline = S.unit.discipline or { type = "choice", values = { "regular", "irregular" }, default = "regular",
   doc = "Regular or Irregular (1, 2.1)" }
+-- Read by winning and losing (34); the morale rules of the units' block set them.
+S.markers.fragmented = S.markers.fragmented or { doc = "Fragmented by a morale test (31.3)" }
+S.markers.broken = S.markers.broken or { doc = "Broken by a morale test (31.3)" }
 S.markers.activated = { doc = "the \"A\" counter: activated for this turn (21)", expires = "round" }
 S.markers.own_initiative = { doc = "not activated: acts on its own initiative this turn (21, 29)", expires = "round" }
 -- end of command and sequence

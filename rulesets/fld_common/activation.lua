@@ -121,7 +121,7 @@ local function parse_sc(cfg, side, text)
     elseif cfg.orders[lw] then
       if lw == "rush" then umpire.fail("scactivate: RUSH is never given by the C-in-C, only by own initiative (" .. cfg.rules.sc_own .. ")") end
       cur.order = lw
-    elseif distance.is_distance(w) then
+    elseif w:match("^%.?%d") then
       cur.dist = distance.need(w, cfg.unit, "scactivate " .. cur.g.id)
     else
       umpire.fail("scactivate " .. cur.g.id .. ": `" .. w .. "` is not understood; after a sub-commander give " ..

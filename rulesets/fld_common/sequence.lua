@@ -87,11 +87,11 @@ end
 function M.may_fanatic(u)
   local t = tostring(util.attr(u, "type", "")):lower()
   if t == "behemoth" then return true end
-  local order = util.attr(u, "order", nil)
-  if order == nil then return true end
-  order = tostring(order):lower()
   if not commanders.irregular_unit(u) then return false, "only irregular troops and Behemoths may fanatic charge" end
-  if order ~= "close" and order ~= "loose" then return false, "only Close or Loose order irregulars (and Behemoths) may fanatic charge" end
+  local order = util.attr(u, "order", nil)
+  if order ~= nil and not tostring(order):lower():match("^close") and not tostring(order):lower():match("^loose") then
+    return false, "only Close or Loose order irregulars (and Behemoths) may fanatic charge"
+  end
   return true
 end
 
