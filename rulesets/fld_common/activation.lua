@@ -145,6 +145,7 @@ function M.activate_scs(ctx, cfg, side, text)
   local entries = parse_sc(cfg, side, text)
   local lines = {}
   local done = {}
+  local rec = {}
   if #entries > 0 then
     local flags = {}
     for i, e in ipairs(entries) do flags[i] = commanders.irregular_sc(e.g) end
@@ -174,8 +175,11 @@ function M.activate_scs(ctx, cfg, side, text)
         if e.order and e.order ~= g.orders then parts[#parts + 1] = { 1, "orders changed: " .. g.orders .. " to " .. e.order, R.sc } end
         if cfg.ally_modifier and g.ally then parts[#parts + 1] = { cfg.ally_modifier, "an allied sub-commander", R.sc } end
         if cfg.wait_modifier and g.orders == "wait" then parts[#parts + 1] = { cfg.wait_modifier, "on WAIT orders", R.sc } end
-        ok, need = attempt(ctx, title, R.sc, parts, g, one)
+        local d
+        ok, need, d = attempt(ctx, title, R.sc, parts, g, one)
+        rec[#rec + 1] = { command = g.id, die = d, need = need, activated = ok }
       end
+      if base == "no" then rec[#rec + 1] = { command = g.id, need = "no", activated = false } end
       done[g.id] = true
       if ok then
         g:set("activation", "activated", "activated by the " .. cfg.words.cinc .. " (" .. R.sc .. ")")
@@ -195,6 +199,7 @@ function M.activate_scs(ctx, cfg, side, text)
       g:set("activation", "not_tried", "not in the " .. cfg.words.cinc .. "'s attempt (" .. R.sc .. ")")
     end
   end
+  umpire.record("sc_activation", rec)
   -- Those not activated act on their own initiative (FLD-D27: they roll for it).
   for _, g in ipairs(commanders.mtus(side)) do
     if g.activation ~= "activated" then
@@ -258,6 +263,7 @@ function M.activate_units(ctx, cfg, g, text)
   end
   local lines = {}
   local tried = {}
+  local rec = {}
   if #groups > 0 then
     local flags = {}
     for _, grp in ipairs(groups) do
@@ -288,8 +294,11 @@ function M.activate_units(ctx, cfg, g, text)
           local red = cfg.link_reduction(#grp)
           if red ~= 0 then parts[#parts + 1] = { -red, "a linked group of " .. #grp .. " units", R.link } end
         end
-        ok = attempt(ctx, title, R.tu, parts, grp[1], one)
+        local need, d
+        ok, need, d = attempt(ctx, title, R.tu, parts, grp[1], one)
+        rec[#rec + 1] = { units = util.ids(grp, "+"), die = d, need = need, activated = ok }
       end
+      if base == "no" then rec[#rec + 1] = { units = util.ids(grp, "+"), need = "no", activated = false } end
       for _, u in ipairs(grp) do
         tried[u.id] = true
         if ok then
@@ -302,6 +311,7 @@ function M.activate_units(ctx, cfg, g, text)
         " not activated: own initiative (`tuinit` each phase)")
     end
   end
+  umpire.record("unit_activation", rec)
   local idle = {}
   for _, u in ipairs(commanders.units(g)) do
     if not tried[u.id] and not u:has("activated") and not u:has("own_initiative") then

@@ -21,11 +21,11 @@ local function rank(ctx, cfg, list, attempt, totals)
     totals[g.id] = totals[g.id] or {}
     table.insert(totals[g.id], score[g.id])
   end
-  local sorted = {}
-  for i, g in ipairs(list) do sorted[i] = g end
+  local sorted, pos = {}, {}
+  for i, g in ipairs(list) do sorted[i] = g; pos[g.id] = i end
   table.sort(sorted, function(a, b)
     if score[a.id] ~= score[b.id] then return score[a.id] > score[b.id] end
-    return a.id < b.id
+    return pos[a.id] < pos[b.id]
   end)
   if attempt >= 50 then umpire.fail("tactical initiative: still tied after 50 rolls; check the dice queue") end
   local out, i = {}, 1

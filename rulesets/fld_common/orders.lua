@@ -143,6 +143,7 @@ function M.sc_own_initiative(ctx, cfg, g, why)
     end
   end
   local result = code .. (note and (", " .. note) or "")
+  umpire.record("own_initiative_" .. g.id, { die = d, table = tname, code = code, orders = new or old })
   g:set("oi_result", result, "own initiative (" .. R.sc_own .. ")")
   if new and new ~= old then
     g:set("orders", new, "own initiative " .. code .. " (" .. R.sc_own .. ")")
@@ -292,6 +293,7 @@ function M.register(cfg)
         end
       end
       seq.own_results(cfg)[u.id] = { result = result, ta = ta }
+      umpire.record("unit_initiative", { unit = u.id, die = d, column = col, result = result, ta = ta })
       if ta then seq.record(cfg, u, ta, true) end
       return u.id .. " on its own initiative: " .. result ..
         (ta and ("; declared " .. seq.ta_name(ta) .. ", compulsory (" .. R.seq .. ")") or
