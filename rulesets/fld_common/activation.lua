@@ -148,7 +148,7 @@ function M.activate_scs(ctx, cfg, side, text)
   local rec = {}
   if #entries > 0 then
     local flags = {}
-    for i, e in ipairs(entries) do flags[i] = commanders.irregular_sc(e.g) end
+    for i, e in ipairs(entries) do flags[i] = (cfg.sc_irregular or commanders.irregular_sc)(e.g) end
     local irr, nirr = M.irregular_attempt(flags, cfg.labels())
     local base, blabel = M.base(cfg.cells, s.cinc_rating, #entries, irr, cfg.columns())
     local why_rows = nirr .. " of " .. #entries .. " with irregular troops (" .. cfg.labels() .. ")"
@@ -221,6 +221,14 @@ end
 local function parse_units(cfg, g, text)
   local words = util.words(text)
   local out, seen = {}, {}
+  -- Units activated without a roll (UL 6: the commander's own unit) are not counted.
+  local auto = {}
+  if cfg.auto_activated then
+    for _, u in ipairs(commanders.units(g)) do
+      local yes, why = cfg.auto_activated(u, g)
+      if yes then auto[u.id] = why end
+    end
+  end
   local function take(id)
     local u = umpire.unit(id)
     if u.command ~= g.id then
@@ -228,13 +236,18 @@ local function parse_units(cfg, g, text)
         "; a sub-commander activates only his own units (" .. cfg.rules.tu .. ")")
     end
     if seen[u.id] then umpire.fail("activate " .. g.id .. ": " .. u.id .. " is named twice") end
+    if auto[u.id] then umpire.fail("activate " .. g.id .. ": " .. u.id .. " needs no roll: " .. auto[u.id]) end
     seen[u.id] = true
     return u
+  end
+  for id, why in pairs(auto) do
+    local u = umpire.unit(id)
+    if not u:has("activated") then u:mark("activated", why, "round") end
   end
   if #words == 1 and words[1]:lower() == "none" then return out end
   if #words == 1 and words[1]:lower() == "all" then
     for _, u in ipairs(commanders.units(g)) do
-      if not u:has("activated") and not u:has("own_initiative") then out[#out + 1] = { take(u.id) } end
+      if not auto[u.id] and not u:has("activated") and not u:has("own_initiative") then out[#out + 1] = { take(u.id) } end
     end
     return out
   end

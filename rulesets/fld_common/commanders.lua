@@ -40,10 +40,10 @@ function M.sc_label(g)
   return g.id .. " (" .. (name ~= "" and (name .. ", ") or "") .. "rating " .. g.sc_rating .. ")"
 end
 
-function M.cinc_label(side)
+function M.cinc_label(side, word)
   local s = umpire.side(side)
   local name = util.attr(s, "cinc_name", "")
-  return (name ~= "" and name or (s.id .. "'s C-in-C")) .. ", rating " .. s.cinc_rating
+  return (name ~= "" and name or (s.id .. "'s " .. (word or "C-in-C"))) .. ", rating " .. s.cinc_rating
 end
 
 -- Whether a sub-commander goes by the irregular own-initiative table (FLD 19, UL 12): he is
@@ -135,7 +135,7 @@ function M.register(cfg)
       end
       local name = table.concat(w, " ", i)
       if name ~= "" and name ~= s.cinc_name then s:set("cinc_name", name, chief .. "'s name") end
-      return s.id .. ": " .. M.cinc_label(s.id) ..
+      return s.id .. ": " .. M.cinc_label(s.id, chief) ..
         (s.cinc_with ~= "" and (", with " .. s.cinc_with) or ", acting alone") .. " (" .. R.commanders .. ")"
     end,
   }
@@ -221,7 +221,7 @@ function M.register(cfg)
       local sides = args.side and { args.side.id } or umpire.sides()
       for _, side in ipairs(sides) do
         local s = umpire.side(side)
-        lines[#lines + 1] = side .. ": " .. chief .. " " .. M.cinc_label(side) ..
+        lines[#lines + 1] = side .. ": " .. chief .. " " .. M.cinc_label(side, chief) ..
           (s.cinc_with ~= "" and (", with " .. s.cinc_with) or "")
         for _, g in ipairs(M.mtus(side)) do
           local irr, n = M.irregular_count(g)

@@ -273,7 +273,7 @@ function M.register(cfg)
             default = "none", context = "own initiative · " .. u.id,
           }
           local t = seq.ta_number(a)
-          if t and cfg.own_initiative_obeys_orders and not M.allows(cfg, umpire.group(u.command).orders, t) then
+          if t and util.value(cfg.own_initiative_obeys_orders) and not M.allows(cfg, umpire.group(u.command).orders, t) then
             n:result("the neighbour's " .. a .. " is not allowed under " .. umpire.group(u.command).orders:upper() .. ": throw again")
           elseif t then
             n:result("to the " .. dir .. ": " .. seq.ta_name(t))

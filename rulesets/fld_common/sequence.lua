@@ -138,7 +138,7 @@ function M.register(cfg)
           problems[#problems + 1] = u.id .. "'s own initiative: " .. own.result .. " (" .. R.tu_own .. ")"
         end
       end
-      if (not compulsory or cfg.own_initiative_obeys_orders) and not orders.allows(cfg, g.orders, ta) then
+      if (not compulsory or util.value(cfg.own_initiative_obeys_orders)) and not orders.allows(cfg, g.orders, ta) then
         problems[#problems + 1] = g.id .. "'s " .. g.orders:upper() .. " orders do not allow " .. M.ta_name(ta) ..
           orders.allowed_text(cfg, g.orders) .. " (" .. R.orders .. ")"
       end

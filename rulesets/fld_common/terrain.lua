@@ -22,6 +22,12 @@ M.KINDS = {
 }
 M.KIND_WORDS = { "open", "gentle_hill", "steep_hill", "wood", "built_up", "impassable" }
 
+-- A ruleset may relabel kinds (UL: a built-up area is `**`): cfg.terrain.labels = { built_up = "…" }.
+local function label(cfg, kind)
+  local l = cfg.terrain.labels and cfg.terrain.labels[kind]
+  return l or M.KINDS[kind].text
+end
+
 local function square_name(c, r) return LETTERS:sub(c, c) .. r end
 
 local function parse_square(t, word)
@@ -126,7 +132,7 @@ function M.register(cfg)
             chk:roll("1d8", "terrain d8", R.terrain)
             if edge then chk:add(T.edge, "borders the table edge", R.terrain) end
             local kind = tbl:lookup(chk:total())
-            chk:result(M.KINDS[kind].text)
+            chk:result(label(cfg, kind))
             t.cells[name] = kind
             counts[kind] = (counts[kind] or 0) + 1
           end
@@ -160,7 +166,7 @@ function M.register(cfg)
           for _, word in ipairs(w) do
             local sqn = parse_square(t, word)
             if t.cells[sqn] == "open" then umpire.fail("terrain remove: " .. sqn .. " is open: nothing to take away") end
-            out[#out + 1] = sqn .. " (" .. M.KINDS[t.cells[sqn]].text .. ")"
+            out[#out + 1] = sqn .. " (" .. label(cfg, t.cells[sqn]) .. ")"
             t.cells[sqn] = "open"
             t.removed = t.removed + 1
           end
@@ -179,7 +185,7 @@ function M.register(cfg)
         local kind = (w[2] or ""):lower()
         if not M.KINDS[kind] then umpire.fail("terrain set: the kinds are " .. table.concat(M.KIND_WORDS, ", ")) end
         t.cells[sqn] = kind
-        return sqn .. " set to " .. M.KINDS[kind].text .. " by the umpire\n" .. map(t)
+        return sqn .. " set to " .. label(cfg, kind) .. " by the umpire\n" .. map(t)
       end
     end,
   }

@@ -70,6 +70,12 @@ function M.signed(n)
   return tostring(n)
 end
 
+-- A configuration value that may be a function (read when the rule applies, e.g. an option).
+function M.value(v, ...)
+  if type(v) == "function" then return v(...) end
+  return v
+end
+
 -- 1st, 2nd, 3rd, 4th… (the suffix only).
 function M.ordinal(n)
   local t = n % 100
