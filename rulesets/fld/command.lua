@@ -45,6 +45,7 @@ umpire.option {
 -- Everything the shared commands need to know about FLD.
 M.cfg = {
   name = "FLD",
+  point = "fld",                     -- hook points: fld.activation, fld.ti
   unit = "in",
   example_distance = "12\" or 30cm",
   words = { cinc = "C-in-C" },

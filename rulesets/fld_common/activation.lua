@@ -68,7 +68,7 @@ end
 -- One activation roll, compared with the needed score: a check with the die, the table's
 -- score and each modifier taken off, so that 0 or more is a pass. `parts` is a list of
 -- { value, label, rule }. `die` is a roll already made (one roll for the set) or nil.
-local function attempt(ctx, title, rule, parts, by, die)
+local function attempt(ctx, cfg, title, rule, parts, by, die, situation)
   local c = ctx:check(title)
   local d
   if die then
@@ -77,16 +77,17 @@ local function attempt(ctx, title, rule, parts, by, die)
   else
     d = c:roll("1d6", "activation d6", rule, by)
   end
-  local need = 0
   for i, p in ipairs(parts) do
-    need = need + p[1]
     local head
     if i == 1 then head = "needs " .. p[1] .. ": "
     elseif p[1] >= 0 then head = "needs " .. p[1] .. " more: "
     else head = "needs " .. -p[1] .. " less: " end
     c:add(-p[1], head .. p[2], p[3])
   end
-  local ok = d >= need
+  -- House rules add here: +1 makes the activation easier (the margin over the score needed).
+  c:point(cfg.point .. ".activation", situation)
+  local need = d - c:total()
+  local ok = c:total() >= 0
   c:result((ok and "activated" or "not activated") .. " (rolled " .. d .. ", needed " .. need .. "+)")
   return ok, need, d
 end
@@ -176,7 +177,7 @@ function M.activate_scs(ctx, cfg, side, text)
         if cfg.ally_modifier and g.ally then parts[#parts + 1] = { cfg.ally_modifier, "an allied sub-commander", R.sc } end
         if cfg.wait_modifier and g.orders == "wait" then parts[#parts + 1] = { cfg.wait_modifier, "on WAIT orders", R.sc } end
         local d
-        ok, need, d = attempt(ctx, title, R.sc, parts, g, one)
+        ok, need, d = attempt(ctx, cfg, title, R.sc, parts, g, one, { stage = "subcommander", side = side, commander = g })
         rec[#rec + 1] = { command = g.id, die = d, need = need, activated = ok }
       end
       if base == "no" then rec[#rec + 1] = { command = g.id, need = "no", activated = false } end
@@ -308,7 +309,7 @@ function M.activate_units(ctx, cfg, g, text)
           if red ~= 0 then parts[#parts + 1] = { -red, "a linked group of " .. #grp .. " units", R.link } end
         end
         local need, d
-        ok, need, d = attempt(ctx, title, R.tu, parts, grp[1], one)
+        ok, need, d = attempt(ctx, cfg, title, R.tu, parts, grp[1], one, { stage = "unit", commander = g, units = grp })
         rec[#rec + 1] = { units = util.ids(grp, "+"), die = d, need = need, activated = ok }
       end
       if base == "no" then rec[#rec + 1] = { units = util.ids(grp, "+"), need = "no", activated = false } end

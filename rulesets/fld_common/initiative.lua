@@ -16,6 +16,7 @@ local function rank(ctx, cfg, list, attempt, totals)
       (attempt > 1 and (", roll " .. attempt .. " after a tie (" .. cfg.ti.tie_rule .. ")") or ""))
     c:roll(cfg.ti.dice, "tactical initiative " .. cfg.ti.dice, R.ti, g)
     c:add(cfg.ti.sign * g.sc_rating, (cfg.ti.sign < 0 and "less" or "plus") .. " the sub-commander's rating", R.ti)
+    c:point(cfg.point .. ".ti", { commander = g, attempt = attempt })
     score[g.id] = c:total()
     c:result("TI " .. score[g.id])
     totals[g.id] = totals[g.id] or {}
