@@ -232,6 +232,9 @@ local function parse_units(cfg, g, text)
   end
   local function take(id)
     local u = umpire.unit(id)
+    if util.is_figure(u) then
+      umpire.fail("activate " .. g.id .. ": " .. u.id .. " is a commander figure, not a Tactical Unit")
+    end
     if u.command ~= g.id then
       umpire.fail("activate " .. g.id .. ": " .. u.id .. " is in " .. u.command .. ", not " .. g.id ..
         "; a sub-commander activates only his own units (" .. cfg.rules.tu .. ")")

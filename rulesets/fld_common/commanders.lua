@@ -16,12 +16,43 @@ local M = {}
 
 -- Whether a unit is irregular (a unit without a `discipline` attribute is regular).
 function M.irregular_unit(u)
+  if tostring(util.attr(u, "type", "")):lower() == "behemoth" then return true end   -- FLD 1: always
   return tostring(util.attr(u, "discipline", "regular")):lower():sub(1, 3) == "irr"
+end
+
+-- Keeps the units' own record of a commander figure (the attribute `commander`: none, sub,
+-- cinc, where the units' part declares it) in step with `cinc_with` / `sc_with`.
+local function sync_figure(old_id, new_id, value, reason)
+  if old_id ~= "" and old_id ~= new_id then
+    local ok, u = pcall(umpire.unit, old_id)
+    if ok and util.attr(u, "commander", nil) == value then u:set("commander", "none", reason) end
+  end
+  if new_id ~= "" then
+    local u = umpire.unit(new_id)
+    local cur = util.attr(u, "commander", nil)
+    if cur ~= nil and cur ~= value and not (value == "sub" and cur == "cinc") then
+      u:set("commander", value, reason)
+    end
+  end
 end
 
 -- The troops of a command (its units still in the game).
 function M.units(g)
-  return util.units_of(g.id)
+  local out = {}
+  for _, u in ipairs(util.units_of(g.id)) do
+    if not util.is_figure(u) then out[#out + 1] = u end
+  end
+  return out
+end
+
+-- A commander figure named in `cinc … figure UNIT` or `sc … figure UNIT`: its rating and name.
+local function figure(id, side, what)
+  local u = umpire.unit(id)
+  if not util.is_figure(u) then
+    umpire.fail(what .. " figure " .. u.id .. ": " .. u.name .. " is not a commander figure (type=commander)")
+  end
+  if u.side ~= side then umpire.fail(what .. " figure " .. u.id .. ": it is on " .. u.side .. "'s side, not " .. side .. "'s") end
+  return u, util.attr(u, "rating", 0), (u.name:gsub(" %[[^%]]*%]$", ""))
 end
 
 -- How many of the command's units are irregular, and how many units it has.
@@ -105,11 +136,12 @@ function M.register(cfg)
     name = "cinc",
     help = "name a side's " .. chief .. " and give his rating 1-6 (" .. R.commanders .. "); `with UNIT`\n" ..
       "if his figure has joined a unit, `alone` if it acts on its own; without RATING, shows him\n" ..
-      "e.g. `cinc red 4 with guard Duke Ulric`",
+      "`figure UNIT` takes the rating and name of his commander figure (a unit of type=commander)\n" ..
+      "e.g. `cinc red 4 with guard Duke Ulric`, `cinc light figure warden`",
     args = {
       { name = "side", type = "side", help = "the side" },
       { name = "rating", type = "int", optional = true, help = "Commander Rating, 1 to 6" },
-      { name = "rest", type = "text", optional = true, help = "`with UNIT` or `alone`, then the name" },
+      { name = "rest", type = "text", optional = true, help = "[figure UNIT] [with UNIT | alone] [NAME]" },
     },
     run = function(ctx, args)
       local s = args.side
@@ -123,14 +155,29 @@ function M.register(cfg)
       end
       local w = util.words(args.rest)
       local i = 1
+      if w[1] == "figure" then
+        if not w[2] then umpire.fail("cinc " .. s.id .. " figure: name his figure's unit, e.g. `figure warden`") end
+        local f, r, fname = figure(w[2], s.id, "cinc " .. s.id)
+        if r >= 1 and r <= 6 and s.cinc_rating ~= r and not args.rating then
+          s:set("cinc_rating", r, "the rating of his figure " .. f.id .. " (" .. R.commanders .. ")")
+        end
+        if s.cinc_name ~= fname then s:set("cinc_name", fname, "his figure " .. f.id) end
+        table.remove(w, 1); table.remove(w, 1)
+      end
       if w[1] == "with" then
         if not w[2] then umpire.fail("cinc " .. s.id .. " with: name the unit his figure joins, e.g. `with guard`") end
         local u = umpire.unit(w[2])
         if u.side ~= s.id then umpire.fail(u.id .. " is on " .. u.side .. "'s side, not " .. s.id .. "'s") end
-        if s.cinc_with ~= u.id then s:set("cinc_with", u.id, chief .. " joins " .. u.name .. " (" .. R.commanders .. ")") end
+        if s.cinc_with ~= u.id then
+          sync_figure(s.cinc_with, u.id, "cinc", chief .. " joins " .. u.name .. " (" .. R.commanders .. ")")
+          s:set("cinc_with", u.id, chief .. " joins " .. u.name .. " (" .. R.commanders .. ")")
+        end
         i = 3
       elseif w[1] == "alone" then
-        if s.cinc_with ~= "" then s:set("cinc_with", "", chief .. " acts alone (" .. R.commanders .. ")") end
+        if s.cinc_with ~= "" then
+          sync_figure(s.cinc_with, "", "cinc", chief .. " acts alone (" .. R.commanders .. ")")
+          s:set("cinc_with", "", chief .. " acts alone (" .. R.commanders .. ")")
+        end
         i = 2
       end
       local name = table.concat(w, " ", i)
@@ -145,7 +192,8 @@ function M.register(cfg)
     help = "set up a sub-commander: his command (Major Tactical Unit), rating 1-6 and, in any\n" ..
       "order: regular|irregular, ally|own (FLD: an ally is +1 to activate), wing N (his place\n" ..
       "in the line, 1 = leftmost, for `as left or right`), with UNIT|alone, staff|mtu (staff:\n" ..
-      "a command that is not a Major Tactical Unit), name NAME (the rest of the line)\n" ..
+      "a command that is not a Major Tactical Unit), figure UNIT (his commander figure's\n" ..
+      "rating and name), name NAME (the rest of the line)\n" ..
       "e.g. `sc left 3 irregular wing 1 with warband1 name Gorbag`",
     args = {
       { name = "command", type = "group", help = "the sub-commander's command" },
@@ -188,10 +236,24 @@ function M.register(cfg)
           if not id then umpire.fail("sc " .. g.id .. " with: name the unit his figure joins, e.g. `with " .. g.id .. "1`") end
           local u = umpire.unit(id)
           if u.side ~= g.side then umpire.fail(u.id .. " is on " .. u.side .. "'s side, not " .. g.side .. "'s") end
-          if g.sc_with ~= u.id then g:set("sc_with", u.id, "the sub-commander joins " .. u.name .. why) end
+          if g.sc_with ~= u.id then
+            sync_figure(g.sc_with, u.id, "sub", "the sub-commander joins " .. u.name .. why)
+            g:set("sc_with", u.id, "the sub-commander joins " .. u.name .. why)
+          end
           i = i + 1
         elseif k == "alone" then
-          if g.sc_with ~= "" then g:set("sc_with", "", "the sub-commander acts alone" .. why) end
+          if g.sc_with ~= "" then
+            sync_figure(g.sc_with, "", "sub", "the sub-commander acts alone" .. why)
+            g:set("sc_with", "", "the sub-commander acts alone" .. why)
+          end
+        elseif k == "figure" then
+          if not w[i + 1] then umpire.fail("sc " .. g.id .. " figure: name his figure's unit, e.g. `figure marshal`") end
+          local f, r, fname = figure(w[i + 1], g.side, "sc " .. g.id)
+          if r >= 1 and r <= 6 and g.sc_rating ~= r and not args.rating then
+            g:set("sc_rating", r, "the rating of his figure " .. f.id .. why)
+          end
+          if g.sc_name ~= fname then g:set("sc_name", fname, "his figure " .. f.id) end
+          i = i + 1
         elseif k == "name" then
           local name = table.concat(w, " ", i + 1)
           if name == "" then umpire.fail("sc " .. g.id .. " name: give the name after `name`") end
@@ -199,7 +261,7 @@ function M.register(cfg)
           break
         else
           umpire.fail("sc " .. g.id .. ": `" .. w[i] .. "` is not understood; give regular|irregular, " ..
-            "ally|own, wing N, with UNIT|alone, staff|mtu or name NAME")
+            "ally|own, wing N, with UNIT|alone, staff|mtu, figure UNIT or name NAME")
         end
         i = i + 1
       end

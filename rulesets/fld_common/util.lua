@@ -29,13 +29,19 @@ function M.ids(list, sep)
   return table.concat(out, sep or ", ")
 end
 
--- The commands (groups) of a side that have units, in the order their first units appear;
--- with `role`, only commands whose `role` attribute is that (`"mtu"`: the sub-commanders').
+-- Whether a unit is a commander figure (the units' part gives them `type = "commander"`).
+function M.is_figure(u)
+  return tostring(M.attr(u, "type", "")):lower() == "commander"
+end
+
+-- The commands (groups) of a side that have Tactical Units (commander figures alone do not
+-- make one), in the order their first units appear; with `role`, only commands whose `role`
+-- attribute is that (`"mtu"`: the sub-commanders').
 function M.commands(side, role)
   local seen, out = {}, {}
   for _, u in ipairs(umpire.units("side:" .. side)) do
     local c = u.command
-    if not seen[c] then
+    if not seen[c] and not M.is_figure(u) then
       seen[c] = true
       local g = umpire.group(c)
       if role == nil or M.attr(g, "role", "mtu") == role then out[#out + 1] = g end

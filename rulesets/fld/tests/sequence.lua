@@ -149,3 +149,15 @@ test("marking a unit Fragmented or Broken demoralises its MTU at once (34)", fun
   contains(out, "blue: 1 of 3 Major Tactical Units demoralised")
   ok(not out:find("LOST", 1, true))
 end)
+
+test("TA1 fanatic charge: irregular Close or Loose order troops, and Behemoths (23)", function()
+  local s = game()
+  s:run("set orc2 order open")
+  s:run("set sp2 type behemoth")
+  s:run("activate bl orc1 orc2")
+  for _ = 1, 3 do s:run("next") end
+  s:dice(6, 6, 6, 6)
+  s:run("activate left sp1 sp2")
+  contains(s:fails("declare sp1 fanatic"), "only irregular troops and Behemoths may fanatic charge (23)")
+  contains(s:run("declare sp2 fanatic"), "sp2 declares TA1 fanatic charge")
+end)
