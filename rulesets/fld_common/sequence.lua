@@ -191,7 +191,12 @@ function M.register(cfg)
         for n = 1, 5 do
           local t = by_ta[n]
           if n == 4 then
-            lines[#lines + 1] = "   TA4 melee: every unit in contact fights"
+            local fighting = {}
+            for _, u in ipairs(commanders.units(g)) do
+              if util.has(u, "in_melee") then fighting[#fighting + 1] = u.id end
+            end
+            lines[#lines + 1] = "   TA4 melee: every unit in contact fights" ..
+              (#fighting > 0 and (": " .. table.concat(fighting, ", ")) or "")
           elseif t then
             local parts = {}
             if #t.must > 0 then parts[#parts + 1] = "compulsory first: " .. table.concat(t.must, ", ") end

@@ -190,6 +190,37 @@ function M.register(cfg)
     end,
   }
 
+  umpire.command {
+    name = "diagram",
+    help = "a side's deployment diagram, or a flank-marching side's order of march, written in\n" ..
+      "secret before deployment (" .. R.deploy .. "): kept for the umpire's eyes (`diagrams` shows them)\n" ..
+      "e.g. `diagram red pikes centre, bows on the hill at B2, knights left`",
+    args = {
+      { name = "side", type = "side", help = "the side that wrote it" },
+      { name = "text", type = "text", secret = true, help = "the diagram, in words" },
+    },
+    run = function(ctx, args)
+      secret.diagrams = secret.diagrams or {}
+      secret.diagrams[args.side.id] = args.text
+      return args.side.id .. "'s diagram is recorded (secret until `diagrams`) (" .. R.deploy .. ")"
+    end,
+  }
+  umpire.command {
+    name = "diagrams",
+    secret = true,
+    help = "the deployment diagrams and orders of march written so far, for the umpire (" .. R.deploy .. ")\n" ..
+      "e.g. `diagrams`",
+    args = {},
+    run = function(ctx)
+      local lines = {}
+      for _, side in ipairs(umpire.sides()) do
+        local d = (secret.diagrams or {})[side]
+        lines[#lines + 1] = side .. ": " .. (d or "(none written)")
+      end
+      return table.concat(lines, "\n")
+    end,
+  }
+
   local D = cfg.deploy
   umpire.command {
     name = "deploy",

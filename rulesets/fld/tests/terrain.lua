@@ -76,3 +76,11 @@ test("deployment: the higher d6 chooses; ties roll again; by 5 or more the loser
   contains(out, "anywhere within 12\" of the enemy")
   ok(s:stored("fld_common", "deploy").flank_march)
 end)
+
+test("deployment diagrams are written in secret and shown to the umpire (15)", function()
+  local s = game()
+  contains(s:run("diagram red pikes centre, bows on B2"), "red's diagram is recorded")
+  contains(s:run("log"), "diagram red ‹secret›")
+  contains(s:run("diagrams"), "red: pikes centre, bows on B2")
+  contains(s:run("diagrams"), "blue: (none written)")
+end)
