@@ -294,7 +294,7 @@ function M.register(cfg)
           end
           lines[#lines + 1] = string.format("  %s: %s%s%s; orders %s; %s%s; TI %s; units %d (%d irregular): %d activated, %d own initiative%s",
             g.id, M.sc_label(g), g.sc_discipline == "irregular" and ", irregular" or "",
-            g.ally and ", ally" or "", g.orders, g.activation,
+            g.ally and ", ally" or "", g.orders:upper(), g.activation == "none" and "activation not rolled" or g.activation,
             g.oi_result ~= "" and (" (own initiative: " .. g.oi_result .. ")") or "",
             g.ti_rank > 0 and (tostring(g.ti) .. ", acts " .. g.ti_rank .. util.ordinal(g.ti_rank)) or "not rolled",
             n, irr, act, aunits, g.demoralised and "; DEMORALISED" or "")

@@ -48,7 +48,7 @@ test("commanders: ratings, names, figures joined, and the chain shown (5, 12)", 
   local out = s:run("commanders")
   contains(out, "red: C-in-C Duke Ulric, rating 4")
   contains(out, "blue: C-in-C Gorbag, rating 2, with orc1")
-  contains(out, "right: right (rating 5); orders advance")
+  contains(out, "right: right (rating 5); orders ADVANCE; activation not rolled; TI not rolled")
   contains(s:fails("cinc red 7"), "a Commander Rating is 1 to 6, not 7 (5, 12)")
   contains(s:fails("sc left 3 brave"), "`brave` is not understood")
   contains(s:fails("sc left wing x"), "whole number")
