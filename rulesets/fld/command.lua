@@ -42,6 +42,27 @@ umpire.option {
   doc = "what a sub-commander who is not activated does", rule = "18; FLD-D27",
 }
 
+umpire.option {
+  name = "wait_order", default = "half_move",
+  choices = {
+    { "half_move", "WAIT: units may close on the enemy by at most half their move" },
+    { "printed", "WAIT as printed: units may not end nearer an enemy unit than half their move rate" },
+  },
+  doc = "what WAIT orders allow (the movement rules and the umpire apply it; `orders` prints it)", rule = "17",
+}
+
+-- FLD's orders, with WAIT read by the option.
+local fld_orders = {}
+for k, v in pairs(orders.FLD) do fld_orders[k] = v end
+fld_orders.wait = { text = function()
+  if umpire.option("wait_order") == "printed" then
+    return "units may move up to a full move, but may not end nearer to an enemy unit than half " ..
+      "their move rate (as printed)"
+  end
+  return "units may move up to a full move, but may close on an enemy unit by no more than half " ..
+    "their move (option wait_order half_move)"
+end }
+
 -- Everything the shared commands need to know about FLD.
 M.cfg = {
   name = "FLD",
@@ -70,7 +91,7 @@ M.cfg = {
   unit_labels = function(g, flags)
     return activation.irregular_attempt(flags, umpire.option("activation_labels"))
   end,
-  orders = orders.FLD,
+  orders = fld_orders,
   own_initiative_obeys_orders = false,   -- FLD sets no limit on the actions under each order
   irregular_no_neighbour = { ta = 2, text = "charges the nearest enemy (no usable neighbour after three throws)" },
   phases = { "phase1", "phase2", "phase3", "phase4" },

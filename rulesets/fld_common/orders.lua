@@ -73,7 +73,7 @@ end
 function M.describe(cfg, order)
   local o = cfg.orders[order]
   if not o then return "no orders yet" end
-  return o.text
+  return util.value(o.text)
 end
 
 -- Whether order `order` allows Tactical Action `ta` (cfg.orders[order].allowed; none: all).
