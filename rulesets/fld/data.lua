@@ -1,5 +1,5 @@
 -- FLD's tables as plain Lua data, read by the rules (tables.lua also shows them in the shell).
--- Every number is the rulebook's; the section of the digest is beside each.
+-- Every number is the rulebook's; its section (umpire's numbering, README.md) is beside each.
 local D = {}
 
 -- §27 the Combat Table, as printed: GRID[printed row][printed column].

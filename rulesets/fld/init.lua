@@ -1,16 +1,20 @@
--- The Forces of Light and Darkness v1.1 (FLD): units of identical figures in ranks, buckets of
--- d6 to hit and to penetrate, Integrity Points. Section numbers in breakdowns are the digest's
--- (../shared/rules/fld.md), which follows the rulebook's order; readings are options (README).
--- Two engineers share this file; each adds lines only inside his own block.
+-- The Forces of Light and Darkness v1.1 (FLD): units of identical figures in ranks, operational
+-- orders and sub-commander activation, buckets of d6 to hit and to penetrate, Integrity Points.
+-- The rulebook's sections are headed but not numbered: the numbers in breakdowns (§25) are
+-- umpire's numbering of its headings, in the rulebook's order, listed in README.md with the
+-- heading each stands for. Readings of ambiguous rules are options (README).
 
 local schema = require "fld.schema"
 local tables = require "fld.tables"
 
 umpire.ruleset {
   name = "fld",
-  doc = "The Forces of Light and Darkness v1.1: figures in ranks, buckets of d6, integrity",
+  doc = "The Forces of Light and Darkness v1.1: figures in ranks, orders and activation, buckets of d6",
   schema = schema,
   tables = tables,
+  -- a turn (16) is Stage 1 orders, Stage 2 activation, Stage 3 initiative, then four phases
+  sequence = require("fld_common.sequence").steps(4),
+  distance = "in",
 }
 
 -- units and fighting
@@ -20,7 +24,8 @@ require "fld.shooting"   -- TA3 shooting (25) and gunnes (35)
 require "fld.melee"      -- TA4 melee (26), combat results (30)
 require "fld.charge"     -- TA1 fanatic charge, TA2 charge and responses (23, 24)
 require "fld.morale"     -- morale tests (31), disorder and rally (32), interpenetration (33)
--- end units and fighting
 
 -- command and sequence
--- end command and sequence
+require "fld.command"    -- commanders (5, 12), orders (17), activation (18, 21), own initiative (19, 29)
+require "fld.sequence"   -- turn (16), tactical initiative (20), sequencing (22), winning and losing (34)
+require "fld.terrain"    -- table generation (14), deployment (15)

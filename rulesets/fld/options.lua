@@ -1,6 +1,6 @@
 -- Every reading of an unclear rule in the units-and-fighting half of FLD, as an option the
 -- umpire can change mid-game (`option list`, `option set NAME VALUE`). The default is the
--- digest's recommended reading (§37 FLD-Dnn); README.md lists them with a test for each.
+-- recommended reading (FLD-Dnn); README.md lists them with a test for each.
 local function opt(name, rule, doc, choices)
   umpire.option { name = name, default = choices[1][1], choices = choices, doc = doc, rule = rule }
 end
@@ -56,4 +56,4 @@ opt("shooting_penetration", "25.4; FLD-D37", "penetration rolls when shooting", 
   { "two_rolls", "natural, then additive (shooting column)" }, { "one_roll", "one roll against the additive value only" } })
 opt("figure_loss", "25.4, 26.4 (our reading)", "whether lost integrity takes figures off", {
   { "follow_integrity", "a figure leaves for each full BUIV of integrity lost, rear rank first" },
-  { "none", "figures stay; only integrity falls (the digest's reading of §8.2)" } })
+  { "none", "figures stay; only integrity falls (the other reading of §8.2)" } })

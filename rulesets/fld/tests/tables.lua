@@ -11,7 +11,7 @@ test("the Combat Table, all 36 cells: row = own, column = opponent (27; FLD-D01)
       contains(s:run("combat " .. own .. " " .. opp), own .. " v " .. opp .. " needs " .. GRID[own][opp] .. "+")
     end
   end
-  contains(s:run("combat 4 3"), "needs 4+")   -- the digest's example: melee 4 v 3
+  contains(s:run("combat 4 3"), "needs 4+")   -- melee 4 v 3
   contains(s:run("combat 6 1"), "needs 2+")   -- strength 6 v armour 1
   contains(s:run("combat 9 0"), "9 v 0 needs 2+")  -- clamped to 6 v 1 (FLD-D04)
 end)

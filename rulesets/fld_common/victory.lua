@@ -1,0 +1,97 @@
+-- Winning and losing (FLD 34, UL 26): a Major Tactical Unit is demoralised when at least half
+-- of its units count against it (FLD: Fragmented or Broken; UL: lost half their IP), and a
+-- side has lost when at least half of its Major Tactical Units are demoralised.
+-- When an MTU becomes demoralised the rule event `mtu_demoralised` is raised with fields
+-- `command`, `side` (ids): the morale rules test every unit of that side (FLD 31 trigger g).
+local util = require "fld_common.util"
+local commanders = require "fld_common.commanders"
+
+local M = {}
+
+-- Counts one MTU: how many units, and which count against it (cfg.counts(u) -> bool, why).
+function M.count(cfg, g)
+  local units = commanders.units(g)
+  local bad = {}
+  for _, u in ipairs(units) do
+    local yes, why = cfg.counts(u)
+    if yes then bad[#bad + 1] = u.id .. " " .. why end
+  end
+  return #units, bad
+end
+
+-- Checks an MTU and marks it demoralised when at least half its units count (never undone
+-- by the rules: no recovery is given). Returns the check's lines.
+function M.check_mtu(ctx, cfg, g, quiet)
+  local R = cfg.rules
+  local n, bad = M.count(cfg, g)
+  if n == 0 then return false end
+  local demo = #bad * 2 >= n
+  if not quiet or (demo and not g.demoralised) then
+    local c = ctx:check("Demoralisation " .. R.win .. ": " .. commanders.sc_label(g) .. ", " .. g.side)
+    c:add(#bad, "units " .. cfg.counts_text .. (#bad > 0 and (": " .. table.concat(bad, ", ")) or ""), R.win)
+    c:add(-math.ceil(n / 2), "at least half of its " .. n .. " unit" .. (n == 1 and "" or "s") .. " needed", R.win)
+    c:result(demo and "demoralised" or "holds")
+  end
+  if demo and not g.demoralised then
+    g:set("demoralised", true, #bad .. " of " .. n .. " units " .. cfg.counts_text .. " (" .. R.win .. ")")
+    umpire.emit("mtu_demoralised", { command = g.id, side = g.side })
+    if cfg.on_demoralised then cfg.on_demoralised(g) end
+  end
+  return g.demoralised
+end
+
+-- Checks every MTU of a side and whether it has lost. Returns lost, demoralised, total.
+function M.check_side(ctx, cfg, side, quiet)
+  local R = cfg.rules
+  local mtus = commanders.mtus(side)
+  local demo, names = 0, {}
+  for _, g in ipairs(mtus) do
+    if M.check_mtu(ctx, cfg, g, quiet) then demo = demo + 1; names[#names + 1] = g.id end
+  end
+  local lost = #mtus > 0 and demo * 2 >= #mtus
+  if not quiet or lost then
+    local c = ctx:check("Winning and losing " .. R.win .. ": " .. side)
+    c:add(demo, "Major Tactical Units demoralised" .. (#names > 0 and (": " .. table.concat(names, ", ")) or ""), R.win)
+    c:add(-math.ceil(#mtus / 2), "at least half of its " .. #mtus .. " needed", R.win)
+    c:result(lost and "has lost the battle" or "fights on")
+  end
+  return lost, demo, #mtus
+end
+
+function M.register(cfg)
+  local R = cfg.rules
+  umpire.command {
+    name = "victory",
+    help = "winning and losing (" .. R.win .. "): each Major Tactical Unit is demoralised when at least half\n" ..
+      "its units " .. cfg.counts_text .. "; a side with at least half its MTUs demoralised has lost\n" ..
+      "e.g. `victory`",
+    args = {},
+    run = function(ctx)
+      local lines = {}
+      for _, side in ipairs(umpire.sides()) do
+        local lost, demo, n = M.check_side(ctx, cfg, side, false)
+        lines[#lines + 1] = side .. ": " .. demo .. " of " .. n .. " Major Tactical Units demoralised" ..
+          (lost and " — has LOST the battle" or "")
+        umpire.record("victory_" .. side, { lost = lost, demoralised = demo, mtus = n })
+      end
+      return table.concat(lines, "\n")
+    end,
+  }
+  -- A unit marked as counting (FLD: fragmented, broken) may demoralise its MTU at once.
+  for _, marker in ipairs(cfg.count_markers or {}) do
+    umpire.on("unit_marked", function(ev)
+      if ev.marker ~= marker then return end
+      local g = umpire.group(ev.unit.command)
+      if util.attr(g, "role", "mtu") ~= "mtu" or g.demoralised then return end
+      local n, bad = M.count(cfg, g)
+      if n > 0 and #bad * 2 >= n then
+        g:set("demoralised", true, #bad .. " of " .. n .. " units " .. cfg.counts_text .. " (" .. R.win .. ")")
+        print(g.id .. " is demoralised: " .. #bad .. " of " .. n .. " units " .. cfg.counts_text .. " (" .. R.win .. "); `victory` shows the sides")
+        umpire.emit("mtu_demoralised", { command = g.id, side = g.side })
+        if cfg.on_demoralised then cfg.on_demoralised(g) end
+      end
+    end)
+  end
+end
+
+return M
