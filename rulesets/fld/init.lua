@@ -1,5 +1,6 @@
--- The Forces of Light and Darkness v1.1 (FLD): units of identical figures in ranks, operational
--- orders and sub-commander activation, buckets of d6 to hit and to penetrate, Integrity Points.
+-- The Forces of Light and Darkness v1.1 (FLD): figures in ranks, orders, buckets of d6.
+-- Units of identical figures in ranks, operational orders and sub-commander activation, buckets
+-- of d6 to hit and to penetrate armour, Integrity Points.
 -- The rulebook's sections are headed but not numbered: the numbers in breakdowns (§25) are
 -- umpire's numbering of its headings, in the rulebook's order, listed in README.md with the
 -- heading each stands for. Readings of ambiguous rules are options (README).
