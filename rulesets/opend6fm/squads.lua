@@ -178,8 +178,12 @@ umpire.command {
       attrs = { troop = o.troop or "", quality = quality, morale = m, morale_start = m, state = "steady",
                 soldiers = #elems, start_size = #elems },
       elements = elems, reason = "raised (Ch7 Creating Squads)" }
-    local per, total = S.price(ctx, sq)
+    local okp, per, total = pcall(S.price, ctx, sq)
     local p = S.problems(sq)
+    if not okp then
+      p[#p + 1] = "not priced: " .. tostring(per):gsub("^.-: ", "")
+      per, total = "?", "?"
+    end
     local out = { name .. ": " .. #elems .. " soldiers, " .. per .. " SGP a soldier, " .. total .. " SGP in all; morale " .. m }
     for _, x in ipairs(p) do out[#out + 1] = "LIMIT: " .. x end
     return table.concat(out, "\n")

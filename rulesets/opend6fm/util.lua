@@ -125,7 +125,7 @@ function U.weapon(key, where)
   for a, b in pairs(w) do out[a] = b end
   out.key = k
   if k == "heavy_crossbow" and umpire.option("heavy_crossbow_ds") == "sheet" then out.ds = w.ds_sheet end
-  if umpire.option("sheet_ranges") == "metres" and w.src and w.src:find("record sheet", 1, true) then
+  if umpire.option("sheet_ranges") == "metres" and w.sheet then
     for _, b in ipairs { "s", "m", "l" } do if out[b] then out[b] = out[b] / 2 end end
   end
   return out
@@ -211,6 +211,62 @@ function U.num(x)
   return tostring(x)
 end
 
+-- Marks a squad or soldier unless it already carries the marker.
+function U.mark(x, m, reason)
+  if not x:has(m) then x:mark(m, reason) end
+end
+
+function U.unmark(x, m, reason)
+  if x:has(m) then x:unmark(m, reason) end
+end
+
 function U.sign(n) return n >= 0 and ("+" .. n) or tostring(n) end
+
+-- Ch5 Morale Levels: set the level, never above the start nor below 0, and the status with it.
+function U.set_morale(sq, m, reason)
+  if m > sq.morale_start then m = sq.morale_start end
+  if m < 0 then m = 0 end
+  if m ~= sq.morale then sq:set("morale", m, reason) end
+  local st = U.state_of(m)
+  if st ~= sq.state then sq:set("state", st, reason) end
+  return m, st
+end
+
+-- Ch5 "50% or more casualties" (AMB-20, option half_casualties).
+function U.half_down(sq)
+  local lost = sq.cas_total
+  if umpire.option("half_casualties") == "wounded_count" then
+    lost = lost + #sq:elements("marked:wounded unmarked:incapacitated")
+  end
+  return sq.start_size > 0 and lost * 2 >= sq.start_size, lost
+end
+
+-- A soldier's damage result applied (Ch3 Effects of Damage; AMB-17): `wounds` new wound
+-- results, `incap` an incapacitated result. Counts the squad's casualties of the turn once a
+-- soldier (the sergeant sets sergeant_hit instead, Ch5). Returns what became of him.
+function U.apply_damage(e, wounds, incap, why, from)
+  if e:has("incapacitated") or (wounds == 0 and not incap) then return "no effect" end
+  local sq = umpire.unit(e.unit)
+  local total = wounds + (e:has("wounded") and 1 or 0)
+  local res
+  if incap or total >= 2 then
+    e:mark("incapacitated", why .. (incap and "" or " (a second wound, AMB-17)"))
+    sq:add("soldiers", -1, e.name .. " out of the battle")
+    sq:add("cas_total", 1, e.name .. " incapacitated")
+    res = "incapacitated"
+  else
+    e:mark("wounded", why)
+    if not e:has("prone") then e:mark("prone", "a wounded soldier is laid prone (Ch3 Effects of Damage)") end
+    res = "wounded"
+  end
+  store.hit_this_turn = store.hit_this_turn or {}
+  if not store.hit_this_turn[e.id] then
+    store.hit_this_turn[e.id] = true
+    if e.role == "sergeant" then sq:set("sergeant_hit", true, "the sergeant is hit (Ch5 threat +2)")
+    else sq:add("cas_turn", 1, "a casualty this turn (Ch5)") end
+    if from == "close" then sq:add("cas_cc", 1, "a close combat casualty (AMB-34)") end
+  end
+  return res
+end
 
 return U
