@@ -51,3 +51,6 @@ opt("terrain_values", "chart", { { "chart", "the printed Terrain and Barrier Eff
 opt("rally_eligibility", "neither", { { "neither", "a squad that shot or fought may not rally" },
   { "either", "it may rally unless it both shot and fought" } },
   "who may rally", "Ch5 Rally; AMB-21")
+opt("cc_damage", "end_of_phase", { { "end_of_phase", "close combat results apply together at the end of the phase" },
+  { "at_once", "each fight's result applies at once" } },
+  "when close combat casualties take effect", "Ch4; AMB-16")

@@ -181,7 +181,7 @@ umpire.command {
     local okp, per, total = pcall(S.price, ctx, sq)
     local p = S.problems(sq)
     if not okp then
-      p[#p + 1] = "not priced: " .. tostring(per):gsub("^.-: ", "")
+      p[#p + 1] = "not priced: " .. (tostring(per):match("^[^\n]*"):gsub("^[%w/_%.]+:%d+: ", ""))
       per, total = "?", "?"
     end
     local out = { name .. ": " .. #elems .. " soldiers, " .. per .. " SGP a soldier, " .. total .. " SGP in all; morale " .. m }
@@ -228,6 +228,29 @@ umpire.command {
     end
     out[#out + 1] = "— : not in the source (its Weapons Chart is absent); a rule needing it refuses and asks for the value"
     return table.concat(out, "\n")
+  end,
+}
+
+-- The Weapons Chart is absent (§0.2): the umpire fills in the values his game uses.
+umpire.command {
+  name = "weapon",
+  help = "fill in a weapon's values the source leaves blank, for this game (the Weapons Chart is absent): weapon longbow cost=12 · weapon sword ds=1",
+  args = { { name = "key", type = "text", help = "KEY then ds=, s=, m=, l=, cost=" } },
+  run = function(ctx, args)
+    local key, rest = args.key:match("^(%S+)%s*(.*)$")
+    local w = U.weapon(key)
+    local o = U.opts(rest, { ds = "int", s = "number", m = "number", l = "number", cost = "int" }, "weapon")
+    if next(o) == nil then umpire.fail("weapon: give at least one value: ds=, s=, m=, l=, cost=") end
+    for f, v in pairs(o) do
+      local given = D.WEAPONS[w.key][f]
+      if given ~= nil then umpire.fail("weapon: the source gives " .. w.name .. " " .. f .. " " .. given .. "; only blanks are filled in (options change the disputed values)") end
+    end
+    store.weapons = store.weapons or {}
+    store.weapons[w.key] = store.weapons[w.key] or {}
+    local set = {}
+    for f, v in pairs(o) do store.weapons[w.key][f] = v; set[#set + 1] = f .. "=" .. v end
+    table.sort(set)
+    return w.name .. ": " .. table.concat(set, " ") .. " for this game (the umpire's values, not the source's)"
   end,
 }
 

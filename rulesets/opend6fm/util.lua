@@ -124,6 +124,11 @@ function U.weapon(key, where)
   local out = {}
   for a, b in pairs(w) do out[a] = b end
   out.key = k
+  local filled = store.weapons and store.weapons[k]
+  if filled then
+    for a, b in pairs(filled) do out[a] = b end
+    out.src = w.src .. "; the umpire's values for this game: `weapon " .. k .. "`"
+  end
   if k == "heavy_crossbow" and umpire.option("heavy_crossbow_ds") == "sheet" then out.ds = w.ds_sheet end
   if umpire.option("sheet_ranges") == "metres" and w.sheet then
     for _, b in ipairs { "s", "m", "l" } do if out[b] then out[b] = out[b] / 2 end end
@@ -134,7 +139,7 @@ end
 function U.need(w, field, what)
   if w[field] == nil then
     umpire.fail(w.name .. " has no " .. what .. " in the source (" .. w.src ..
-      "): the Weapons Chart (Ch3/Ch7, absent) must be filled in; give the value on the command line")
+      "): fill in the absent Weapons Chart for this game with `weapon " .. w.key .. " " .. field .. "=N`")
   end
   return w[field]
 end
@@ -262,6 +267,8 @@ function U.apply_damage(e, wounds, incap, why, from)
   store.hit_this_turn = store.hit_this_turn or {}
   if not store.hit_this_turn[e.id] then
     store.hit_this_turn[e.id] = true
+    store.hits_turn = store.hits_turn or {}
+    store.hits_turn[sq.id] = (store.hits_turn[sq.id] or 0) + 1
     if e.role == "sergeant" then sq:set("sergeant_hit", true, "the sergeant is hit (Ch5 threat +2)")
     else sq:add("cas_turn", 1, "a casualty this turn (Ch5)") end
     if from == "close" then sq:add("cas_cc", 1, "a close combat casualty (AMB-34)") end
