@@ -56,6 +56,8 @@ local function cc_roll(ctx, e, o, title)
   if e:has("separated") then c:add(D.CC.separated, "separated from the squad", "Ch1 Separation") end
   local st = U.state(sq)
   if st == "shaken" then c:add(D.CC.shaken, "squad shaken", "Ch5") elseif st == "demoralized" then c:add(D.CC.demoralized, "squad demoralized", "Ch5") end
+  -- hook point for house rules: a soldier's close combat roll (heroes, creatures, spells)
+  c:point("opend6fm.cc.modifiers", { soldier = e, squad = sq, skill = skill_name, swing = o.swing or false })
   if r.dice[1].value == 1 then c:add(-c:total(), "critical failure: the score is 0", "Ch1 Critical Failures") end
   return c:total(), melee
 end
@@ -188,7 +190,11 @@ umpire.command {
         out[#out + 1] = d.name .. " gives way: no defensive fire, no fire this turn; " .. a.name .. " moves onto its old position and may go on with movement left (Ch4)"
         umpire.record("receive", r.state == "broken" and "routs" or "withdraws")
       else
-        out[#out + 1] = d.name .. " stands" .. (o.flank and "" or "; defensive fire at the midpoint or where the chargers come into view, the nearer (`deffire " .. d.id .. " " .. a.id .. " range=…`)")
+        local ranged = false
+        for _, e in ipairs(U.standing(d)) do if U.weapon_of(e, "ranged") then ranged = true end end
+        local can = ranged and not o.flank and not d:has("no_fire")
+        out[#out + 1] = d.name .. " stands" .. (can and ("; defensive fire at the midpoint or where the chargers come into view, the nearer (`deffire " .. d.id .. " " .. a.id .. " range=…`)")
+          or "; no defensive fire (" .. (not ranged and "no ranged weapons" or (o.flank and "charged in flank or rear" or "it ran or opportunity-fired")) .. ", Ch4; AMB-40)")
         umpire.record("receive", "stands")
       end
     end

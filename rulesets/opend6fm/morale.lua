@@ -86,9 +86,14 @@ function M.test(ctx, sq, kind, o)
 end
 
 function M.rout_text(sq)
-  local b = sq:elements("unmarked:incapacitated")[1]
-  local run = b and select(2, U.rates(b)) or "?"
-  return "ROUT: " .. sq.name .. " runs " .. tostring(run or "its walk") .. "\" toward " .. sq.rally_point
+  local fast, slow = nil, nil
+  for _, e in ipairs(sq:elements("unmarked:incapacitated")) do
+    local walk, run = U.rates(e)
+    if run then fast = math.max(fast or 0, run) else slow = math.min(slow or 99, walk) end
+  end
+  local how = fast and ("its Run Rate, " .. U.num(fast) .. "\"") or "at a walk"
+  if slow then how = how .. " (its wounded walk " .. U.num(slow) .. "\" and may be left behind)" end
+  return "ROUT: " .. sq.name .. " moves " .. how .. " toward " .. sq.rally_point
     .. " (or the nearest edge; the closest unblocked edge if an enemy is nearer to it); it drops assembled weapons, every skill but the sergeant's command is 0 (Ch5 Broken Squads)"
 end
 

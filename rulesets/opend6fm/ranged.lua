@@ -173,11 +173,15 @@ function R.volley(ctx, firer, target, o, mode)
     local g = groups[key]
     local dk = key:gsub("^[^|]*|[^|]*|", "")
     if not diffs[g.w.key .. dk] then
-      diffs[g.w.key .. dk] = true
       local c = ctx:check("Final difficulty: " .. g.w.name .. " at " .. g.band .. " range (Ch3 Determining Final Difficulty)")
       for _, x in ipairs(g.f) do c:add(x[1], x[2], x[3]) end
-      c:result("difficulty " .. g.diff)
+      -- hook point for house rules: the final difficulty of one group's shots
+      c:point("opend6fm.ranged.difficulty", { firer = firer, target = target, weapon = g.w.key, band = g.band,
+        mode = mode, cover = cover, soldiers = #g.who })
+      diffs[g.w.key .. dk] = c:total()
+      c:result("difficulty " .. c:total())
     end
+    g.diff = diffs[g.w.key .. dk]
     local rolls = U.many(#g.who, g.skill)
     local hits, txt, chains = 0, {}, {}
     for i, x in ipairs(rolls) do

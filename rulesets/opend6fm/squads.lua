@@ -231,6 +231,37 @@ umpire.command {
   end,
 }
 
+umpire.command {
+  name = "roster",
+  help = "a squad soldier by soldier: role, skills now (with wounds and morale), Strength, rates, weapons, markers: roster rangers",
+  args = { { name = "squad", type = "unit" } },
+  run = function(ctx, args)
+    local sq = args.squad
+    local L = { sq.name .. " · " .. sq.quality .. " · morale " .. sq.morale .. "/" .. sq.morale_start .. " " .. U.state(sq)
+      .. " · soldiers " .. sq.soldiers .. "/" .. sq.start_size .. " · casualties this turn " .. sq.cas_turn
+      .. (sq.sergeant_hit and " + sergeant" or "") .. " · in all " .. sq.cas_total }
+    local rec = {}
+    for i, e in ipairs(sq:elements()) do
+      local sk = {}
+      local r = { id = e.id, role = e.role, markers = e:markers() }
+      for _, s in ipairs { "marksmanship", "melee", "brawling", "command" } do
+        local v = U.skill(e, s)
+        sk[#sk + 1] = s:sub(1, 4) .. " " .. v
+        r[s] = v
+      end
+      local walk, run = U.rates(e)
+      r.strength = U.strength(e); r.walk = walk; r.run = run or 0
+      rec[#rec + 1] = r
+      local m = e:markers()
+      L[#L + 1] = string.format("%2d. %-22s %-9s %s · Str %d · walk %s run %s · %s%s", i, e.name, e.role,
+        table.concat(sk, " "), U.strength(e), U.num(walk), run and U.num(run) or "—", e.weapons,
+        #m > 0 and (" · " .. table.concat(m, ", ")) or "")
+    end
+    umpire.record("soldiers", rec)
+    return table.concat(L, "\n")
+  end,
+}
+
 -- The Weapons Chart is absent (§0.2): the umpire fills in the values his game uses.
 umpire.command {
   name = "weapon",
