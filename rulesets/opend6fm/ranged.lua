@@ -78,7 +78,7 @@ end
 
 local FIRE_OPTS = { range = "list", cover = { "none", "light", "medium", "heavy" }, covers = "word",
   prone = "flag", walked = "flag", opportunity = "flag", defensive = "flag", only = "word",
-  visible = "word", weapon = "word", band = { "short", "medium", "long" }, melee = "word" }
+  visible = "word", weapon = "word", terrain = "word", band = { "short", "medium", "long" }, melee = "word" }
 
 -- Who fires, with which weapon: standard soldiers their squad weapon, a champion the ranged
 -- weapon the standard soldiers lack (the heavy crossbow of the sample), else his first.
@@ -140,6 +140,15 @@ function R.volley(ctx, firer, target, o, mode)
       counts[g] = tonumber(n)
     end
     cover = R.cover_of(counts)
+  end
+  -- Cover from a named terrain or barrier (Ch6 charts; AMB-19 for where the text differs).
+  if o.terrain then
+    local t = D.TERRAIN[o.terrain] or D.BARRIER[o.terrain]
+    if not t or t.cover == nil then
+      umpire.fail("fire: terrain=" .. o.terrain .. " has no cover value in the charts (swamp is set by the scenario: give cover=light|medium|heavy)")
+    end
+    local v = (umpire.option("terrain_values") == "text" and t.text_cover) or t.cover
+    cover = D.COVER_ORDER[v + 1]
   end
   -- Steps 2-4, grouped by weapon, skill and difficulty.
   local groups, order, diffs = {}, {}, {}
@@ -262,7 +271,7 @@ local function fire_cmd(name, mode, help)
     args = { { name = "firer", type = "unit", help = "the squad shooting" },
              { name = "target", type = "unit", help = "the squad shot at" },
              { name = "inputs", type = "text", optional = true,
-               help = "range=14 (or 12/14/16) [cover=light | covers=light:6,none:4] [prone] [walked] [only=ids] [visible=ids] [weapon=KEY] [band=short] [melee=SQUAD]" } },
+               help = "range=14 (or 12/14/16) [terrain=heavy_woods | cover=light | covers=light:6,none:4] [prone] [walked] [only=ids] [visible=ids] [weapon=KEY] [band=short] [melee=SQUAD]" } },
     run = function(ctx, args)
       return R.volley(ctx, args.firer, args.target, U.opts(args.inputs, FIRE_OPTS, name), mode)
     end,
