@@ -79,7 +79,8 @@ function M.test(ctx, sq, kind, o)
   t:result("TR " .. TR .. " v CR " .. CR .. ": " .. res .. " → morale " .. new .. ", " .. st .. (delta == -2 and st == "broken" and " (the rout replaces the withdraw)" or ""))
   umpire.record("threat", threat); umpire.record("tr", TR); umpire.record("cr", CR)
   umpire.record("result", res); umpire.record("morale", new); umpire.record("state", st); umpire.record("withdraw", withdraw)
-  local words = { sq.name .. ": " .. res .. ", morale " .. old .. " → " .. new .. " (" .. st .. ")" }
+  local words = { sq.name .. ": " .. res .. ", morale " .. old .. " → " .. new .. " (" .. st .. ")"
+    .. ((delta > 0 and new == old) and " — no higher than its starting level (Ch5 Morale Levels)" or "") }
   if withdraw then words[#words + 1] = "WITHDRAW: move it 4\" straight away from the nearest enemy squad, terrain ignored, any facing (Ch5)" end
   if st == "broken" and old > 0 then words[#words + 1] = M.rout_text(sq) end
   return table.concat(words, "\n"), { withdraw = withdraw, state = st, result = res }
