@@ -262,6 +262,58 @@ umpire.command {
   end,
 }
 
+-- Ch1 Squad Coherence, Separation (AMB-10): from the base-edge distances the umpire measures,
+-- who is linked to the sergeant; the rest are separated (marked, or unmarked on rejoining).
+umpire.command {
+  name = "coherence",
+  help = "who is separated: links within the squad's command distance (the sergeant's own for his links), from measured base-edge gaps (Ch1 Squad Coherence): "
+    .. "coherence rangers r_sgt-r1=3,r1-r2=2.5,r2-r3=4",
+  args = { { name = "squad", type = "unit" },
+           { name = "gaps", type = "text", help = "A-B=INCHES,… between soldiers (ids), the gaps that matter" } },
+  run = function(ctx, args)
+    local sq = args.squad
+    local sg = U.sergeant(sq)
+    local std = sq:elements("role=standard unmarked:incapacitated")[1]
+    if not std then umpire.fail(sq.name .. " has no standard soldier standing to give the squad's command") end
+    local squad_cmd = U.skill(std, "command")
+    local members = {}
+    for _, e in ipairs(U.standing(sq)) do members[e.id] = e end
+    local adj = {}
+    local c = ctx:check("Coherence " .. sq.name .. " (Ch1 Squad Coherence; AMB-10)")
+    for a, b, d in args.gaps:gmatch("([%w_]+)%-([%w_]+)=([%d%.]+)") do
+      local ea, eb = members[a], members[b]
+      if not ea or not eb then umpire.fail("coherence: `" .. a .. "-" .. b .. "`: both must be soldiers of " .. sq.id .. " standing (ids: show " .. sq.id .. ")") end
+      local lim = squad_cmd
+      if ea.role == "sergeant" or eb.role == "sergeant" then lim = U.skill(ea.role == "sergeant" and ea or eb, "command") end
+      local linked = tonumber(d) <= lim
+      c:add(0, a .. "-" .. b .. " " .. d .. "\" " .. (linked and "≤" or ">") .. " " .. lim .. "\"" .. (linked and "" or ": no link"))
+      if linked then
+        adj[a] = adj[a] or {}; adj[b] = adj[b] or {}
+        table.insert(adj[a], b); table.insert(adj[b], a)
+      end
+    end
+    if not sg then umpire.fail(sq.name .. "'s sergeant is out: the player names the soldiers who form the squad; mark the rest `separated` (AMB-10)") end
+    local seen, queue = { [sg.id] = true }, { sg.id }
+    while #queue > 0 do
+      local x = table.remove(queue, 1)
+      for _, y in ipairs(adj[x] or {}) do if not seen[y] then seen[y] = true; queue[#queue + 1] = y end end
+    end
+    local sep = {}
+    for id, e in pairs(members) do
+      if not seen[id] then
+        sep[#sep + 1] = id
+        U.mark(e, "separated", "out of command distance of the sergeant's group (Ch1 Separation)")
+      else
+        U.unmark(e, "separated", "back within the squad's command distance (Ch1)")
+      end
+    end
+    table.sort(sep)
+    c:result(#sep == 0 and "coherent" or (#sep .. " separated"))
+    umpire.record("separated", sep)
+    return #sep == 0 and (sq.name .. " is coherent") or (sq.name .. ": separated " .. table.concat(sep, ", ") .. " (+1 to shoot, -1 in close combat, may not start one, Ch1)")
+  end,
+}
+
 -- The Weapons Chart is absent (§0.2): the umpire fills in the values his game uses.
 umpire.command {
   name = "weapon",
