@@ -226,7 +226,7 @@ umpire.command {
     if #applied > 0 then print("The phase's fights are over: their damage takes effect now (AMB-16)\n  " .. table.concat(applied, "\n  ")) end
     local key = umpire.option("forceback_count") == "all" and "all" or "cc"
     local function cas(sq)
-      if key == "all" then return (store.hits_turn or {})[sq.id] or 0 end
+      if key == "all" then return sq.cas_all end
       return sq.cas_cc
     end
     local c = ctx:check("Force back (Ch4 Force Back and Advance After Combat; AMB-34)")

@@ -54,25 +54,33 @@ function R.damage(ctx, e, hits, why)
 end
 
 -- Damage results held to the end of the phase (Ch3 Effects of Damage), or applied at once.
+-- Held results are markers on the soldier: pending_wound, pending_incap (two wounds make one).
 function R.hold(e, wounds, incap, why, now, from)
   if now then return U.apply_damage(e, wounds, incap, why, from) end
   if wounds == 0 and not incap then return "no effect" end
-  store.pending = store.pending or {}
-  table.insert(store.pending, { id = e.id, wounds = wounds, incap = incap, why = why, from = from or "ranged" })
-  return (incap or wounds + (e:has("wounded") and 1 or 0) >= 2) and "incapacitated (at the end of the phase)"
-    or (wounds > 0 and "wounded (at the end of the phase)" or "no effect")
+  local total = wounds + (e:has("pending_wound") and 1 or 0)
+  local cc = from == "close" and " (close combat)" or ""
+  if incap or total >= 2 or (e:has("wounded") and total >= 1) then
+    if not e:has("pending_incap") then e:mark("pending_incap", why .. cc) end
+    if e:has("pending_wound") then e:unmark("pending_wound", "incapacitated instead (AMB-17)") end
+    return "incapacitated (at the end of the phase)"
+  end
+  if not e:has("pending_wound") and not e:has("pending_incap") then e:mark("pending_wound", why .. cc) end
+  return e:has("pending_incap") and "incapacitated (at the end of the phase)" or "wounded (at the end of the phase)"
 end
 
+-- Applies every held result; `from` = "close" marks them close combat casualties (AMB-34).
 function R.apply_pending(from)
   local out = {}
-  local keep = {}
-  for _, p in ipairs(store.pending or {}) do
-    if from == nil or p.from == from then
-      local e = umpire.element(p.id)
-      if e then out[#out + 1] = e.name .. ": " .. U.apply_damage(e, p.wounds, p.incap, p.why, p.from) end
-    else keep[#keep + 1] = p end
+  for _, sq in ipairs(umpire.units("all")) do
+    for _, e in ipairs(sq:elements("marked:pending_wound|pending_incap")) do
+      local incap, wound = e:has("pending_incap"), e:has("pending_wound")
+      if incap then e:unmark("pending_incap", "takes effect") end
+      if wound then e:unmark("pending_wound", "takes effect") end
+      out[#out + 1] = e.name .. ": " .. U.apply_damage(e, wound and 1 or 0, incap,
+        "damage of the phase takes effect (Ch3 Effects of Damage; AMB-16)", from)
+    end
   end
-  store.pending = keep
   return out
 end
 
@@ -82,13 +90,14 @@ local FIRE_OPTS = { range = "list", cover = { "none", "light", "medium", "heavy"
 
 -- Who fires, with which weapon: standard soldiers their squad weapon, a champion the ranged
 -- weapon the standard soldiers lack (the heavy crossbow of the sample), else his first.
-local function firing_weapon(e, base, forced)
+local function firing_weapon(e, base_weapons, forced, memo)
   if forced then return U.weapon(forced, "weapon=") end
   local have = {}
-  for _, k in ipairs(base and U.weapons_of(base) or {}) do have[k] = true end
+  for k in base_weapons:gmatch("[%w_]+") do have[k] = true end
   local first
-  for _, k in ipairs(U.weapons_of(e)) do
-    local w = U.weapon(k, e.name)
+  for k in tostring(e.weapons or ""):gmatch("[%w_]+") do
+    local w = memo[k]
+    if not w then w = U.weapon(k, e.name); memo[k] = w end
     if w.kind == "ranged" then
       if e.role ~= "standard" and not have[k] then return w end
       first = first or w
@@ -123,11 +132,12 @@ function R.volley(ctx, firer, target, o, mode)
   local only
   if o.only then only = {}; for x in o.only:gmatch("[^,]+") do only[x] = true end end
   local base = firer:elements("role=standard")[1]
-  local shooters = {}
+  local base_weapons = base and tostring(base.weapons or "") or ""
+  local shooters, memo = {}, {}
   for _, e in ipairs(firer:elements("unmarked:incapacitated")) do
-    if (not only or only[e.id] or only[e.name]) and not (mode ~= "defensive" and e:has("charged")) then
-      local w = firing_weapon(e, base, o.weapon)
-      if w then shooters[#shooters + 1] = { e = e, w = w } end
+    if not only or only[e.id] or only[e.name] then
+      local w = firing_weapon(e, base_weapons, o.weapon, memo)
+      if w then shooters[#shooters + 1] = { e = e, w = w, marks = e:markers() } end
     end
   end
   if #shooters == 0 then umpire.fail(firer.name .. " has nobody able to shoot (a ranged weapon, not incapacitated" .. (o.only and ", among only=" .. o.only or "") .. ")") end
@@ -152,8 +162,8 @@ function R.volley(ctx, firer, target, o, mode)
   end
   -- Steps 2-4, grouped by weapon, skill and difficulty.
   local groups, order, diffs = {}, {}, {}
-  for _, s in ipairs(shooters) do
-    local e, w = s.e, s.w
+  for _, sh in ipairs(shooters) do
+    local e, w = sh.e, sh.w
     local band = o.band or R.band(w, d)
     if band then
       local f = { { D.RANGE_BASE[band], band .. " range" .. (d and (" (" .. U.num(d) .. "\" for " .. w.name .. ")") or ""), "Ch3 Ranged Combat Chart" } }
@@ -162,13 +172,17 @@ function R.volley(ctx, firer, target, o, mode)
       if o.walked or firer:has("fire_plus1") then f[#f + 1] = { 1, "squad walked (Fire +1)", "Ch3 Shooter Conditions" } end
       if mode == "opportunity" then f[#f + 1] = { 1, "opportunity fire", "Ch3 Shooter Conditions" } end
       if mode == "defensive" then f[#f + 1] = { 1, "defensive fire", "Ch3 Shooter Conditions" } end
-      if e:has("separated") then f[#f + 1] = { 1, "separated from the squad", "Ch1 Separation" } end
+      local sep, wounded = false, false
+      for _, m in ipairs(sh.marks) do
+        if m == "separated" then sep = true elseif m == "wounded" then wounded = true end
+      end
+      if sep then f[#f + 1] = { 1, "separated from the squad", "Ch1 Separation" } end
       if st == "shaken" then f[#f + 1] = { 1, "squad shaken", "Ch5 Morale Statuses" }
       elseif st == "demoralized" then f[#f + 1] = { 2, "squad demoralized", "Ch5 Morale Statuses" } end
       local diff = 0
       for _, x in ipairs(f) do diff = diff + x[1] end
-      local skill = U.skill(e, w.skill or "marksmanship")
-      local key = w.key .. "|" .. skill .. "|" .. diff .. "|" .. (e:has("separated") and "s" or "")
+      local skill = U.base_skill(e, w.skill or "marksmanship") - (wounded and 1 or 0)
+      local key = w.key .. "|" .. skill .. "|" .. diff .. "|" .. (sep and "s" or "")
       if not groups[key] then
         groups[key] = { w = w, skill = skill, diff = diff, f = f, band = band, who = {} }
         order[#order + 1] = key
@@ -228,14 +242,15 @@ function R.volley(ctx, firer, target, o, mode)
   if total_hits > 0 then
     local c = ctx:check("Hit allocation: " .. total_hits .. " hits among " .. #pool .. " visible soldiers (Ch3 Assigning Hits)")
     local gi = 1
+    local picks = {}
+    if #pool > 1 then
+      local _, r = umpire.roll(total_hits .. "d" .. #pool, { label = "hit allocation" })
+      for i, d in ipairs(r.dice) do picks[i] = d.value end
+    end
     for _, key in ipairs(order) do
       local g = groups[key]
       for _ = 1, g.hits do
-        local k = 1
-        if #pool > 1 then
-          local t, r = umpire.roll("1d" .. #pool, { label = "hit allocation" })
-          k = t
-        end
+        local k = picks[gi] or 1
         local e = pool[k]
         if not per[e.id] then per[e.id] = { e = e, hits = {} }; porder[#porder + 1] = e.id end
         table.insert(per[e.id].hits, { ds = U.need(g.w, "ds", "Damage Strength"), label = g.w.name })
@@ -310,14 +325,16 @@ umpire.command {
   help = "apply the damage held until the end of the phase now (done by itself when `next` ends the Ranged Combat or Close Combat Phase): apply",
   args = {},
   run = function()
-    local out = R.apply_pending()
+    local ph = umpire.clock().phase
+    local out = R.apply_pending(ph == "close_combat" and "close" or nil)
     return #out == 0 and "no damage pending" or table.concat(out, "\n")
   end,
 }
 
 umpire.on("step_ends", function(ev)
-  if (ev.phase == "ranged" or ev.phase == "close_combat") and store.pending and #store.pending > 0 then
-    local out = R.apply_pending()
+  if (ev.phase == "ranged" or ev.phase == "close_combat") and umpire.count("all") > 0 then
+    local out = R.apply_pending(ev.phase == "close_combat" and "close" or nil)
+    if #out == 0 then return end
     print("End of the " .. ev.phase .. " phase: damage takes effect (Ch3 Effects of Damage; AMB-16)")
     for _, l in ipairs(out) do print("  " .. l) end
   end

@@ -136,12 +136,11 @@ local function end_turn()
     end
     if sq.cas_turn > 0 then sq:set("cas_turn", 0, "end of turn") end
     if sq.cas_cc > 0 then sq:set("cas_cc", 0, "end of turn") end
+    if sq.cas_all > 0 then sq:set("cas_all", 0, "end of turn") end
     if sq.cc_result ~= "none" then sq:set("cc_result", "none", "end of turn") end
     if sq.sergeant_hit then sq:set("sergeant_hit", false, "end of turn") end
   end
-  store.hit_this_turn = {}
-  store.hits_turn = {}
-  store.special_done = {}
+  if store.special_done then store.special_done = nil end
   return out
 end
 

@@ -264,14 +264,16 @@ function U.apply_damage(e, wounds, incap, why, from)
     if not e:has("prone") then e:mark("prone", "a wounded soldier is laid prone (Ch3 Effects of Damage)") end
     res = "wounded"
   end
-  store.hit_this_turn = store.hit_this_turn or {}
-  if not store.hit_this_turn[e.id] then
-    store.hit_this_turn[e.id] = true
-    store.hits_turn = store.hits_turn or {}
-    store.hits_turn[sq.id] = (store.hits_turn[sq.id] or 0) + 1
+  -- a soldier counts once a turn as a casualty, however often he is hit (AMB-17)
+  if not e:has("hit_turn") then
+    e:mark("hit_turn", "a casualty this turn", "round")
+    sq:add("cas_all", 1, "a soldier hit this turn (Ch4 force back)")
     if e.role == "sergeant" then sq:set("sergeant_hit", true, "the sergeant is hit (Ch5 threat +2)")
     else sq:add("cas_turn", 1, "a casualty this turn (Ch5)") end
-    if from == "close" then sq:add("cas_cc", 1, "a close combat casualty (AMB-34)") end
+  end
+  if from == "close" and not e:has("hit_cc") then
+    e:mark("hit_cc", "a close combat casualty this turn (AMB-34)", "round")
+    sq:add("cas_cc", 1, "a close combat casualty (AMB-34)")
   end
   return res
 end
