@@ -317,23 +317,55 @@ umpire.command {
 -- The Weapons Chart is absent (§0.2): the umpire fills in the values his game uses.
 umpire.command {
   name = "weapon",
-  help = "fill in a weapon's values the source leaves blank, for this game (the Weapons Chart is absent): weapon longbow cost=12 · weapon sword ds=1",
-  args = { { name = "key", type = "text", help = "KEY then ds=, s=, m=, l=, cost=" } },
+  help = "fill in what the absent Weapons Chart would give, for this game: a blank of a weapon the source names "
+    .. "(weapon longbow cost=12 · weapon sword ds=1), or a new weapon with its kind "
+    .. "(weapon javelin kind=thrown ds=3 s=3 m=6 l=10 cost=2)",
+  args = { { name = "key", type = "text", help = "KEY then ds=, s=, m=, l=, cost=, and for a new weapon kind=ranged|thrown|melee|siege" } },
   run = function(ctx, args)
-    local key, rest = args.key:match("^(%S+)%s*(.*)$")
-    local w = U.weapon(key)
-    local o = U.opts(rest, { ds = "int", s = "number", m = "number", l = "number", cost = "int" }, "weapon")
+    local key, rest = args.key:match("^([%w_]+)%s*(.*)$")
+    if not key then umpire.fail("weapon: write weapon KEY field=value… (help weapon)") end
+    local o = U.opts(rest, { ds = "int", s = "number", m = "number", l = "number", cost = "int",
+      kind = { "ranged", "thrown", "melee", "siege" } }, "weapon")
+    local k = D.WEAPON_ALIASES[key] or key
+    local known = D.WEAPONS[k]
     if next(o) == nil then umpire.fail("weapon: give at least one value: ds=, s=, m=, l=, cost=") end
-    for f, v in pairs(o) do
-      local given = D.WEAPONS[w.key][f]
-      if given ~= nil then umpire.fail("weapon: the source gives " .. w.name .. " " .. f .. " " .. given .. "; only blanks are filled in (options change the disputed values)") end
+    if known then
+      if o.kind then umpire.fail("weapon: " .. known.name .. " is a " .. known.kind .. " weapon in the source; kind= is for new weapons") end
+      for f in pairs(o) do
+        if known[f] ~= nil then umpire.fail("weapon: the source gives " .. known.name .. " " .. f .. " " .. tostring(known[f]) .. "; only blanks are filled in (options change the disputed values)") end
+      end
+    else
+      local have = store.weapons and store.weapons[k]
+      if not o.kind and not (have and have.kind) then
+        umpire.fail("weapon: `" .. k .. "` is not a weapon of the source: give its kind= (ranged, thrown, melee, siege) to enter it for this game")
+      end
     end
     store.weapons = store.weapons or {}
-    store.weapons[w.key] = store.weapons[w.key] or {}
+    local entry = store.weapons[k] or {}
     local set = {}
-    for f, v in pairs(o) do store.weapons[w.key][f] = v; set[#set + 1] = f .. "=" .. v end
+    for f, v in pairs(o) do entry[f] = v; set[#set + 1] = f .. "=" .. v end
+    if entry.kind == "thrown" then entry.skill = "throwing"; entry.kind = "ranged"; entry.thrown = true end
+    if entry.kind == "siege" then entry.skill = "siege" end
+    if entry.kind == "melee" and entry.cc == nil then entry.cc = "standard" end
+    store.weapons[k] = entry
     table.sort(set)
-    return w.name .. ": " .. table.concat(set, " ") .. " for this game (the umpire's values, not the source's)"
+    return (known and known.name or k) .. ": " .. table.concat(set, " ") .. " for this game (the umpire's values, not the source's)"
+  end,
+}
+
+umpire.command {
+  name = "troops",
+  help = "the troop listings the source gives (only the Arctic Human Soldiers; its Troop List is absent) (Ch7): troops",
+  args = {},
+  run = function()
+    local out = {}
+    for k, t in pairs(D.TROOPS) do
+      out[#out + 1] = string.format("%s (%s): %s, size %d-%d, AGI %d INT %d COR %d ACU %d PHY %d CHA %d, Move %d; skills level %d (any); weapons any; armour %s; sergeants level %d; champions level %d (any)",
+        t.name, k, t.quality, t.size[1], t.size[2], t.attrs.agi, t.attrs.int, t.attrs.cor, t.attrs.acu, t.attrs.phy, t.attrs.cha,
+        t.move, t.skills, t.armor, t.sergeant, t.champions)
+    end
+    table.sort(out)
+    return table.concat(out, "\n")
   end,
 }
 

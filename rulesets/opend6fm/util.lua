@@ -114,6 +114,10 @@ end
 function U.weapon(key, where)
   local k = D.WEAPON_ALIASES[key] or key
   local w = D.WEAPONS[k]
+  if not w and store.weapons and store.weapons[k] and store.weapons[k].kind then
+    -- a weapon the umpire entered for this game (the Weapons Chart is absent, AMB-49)
+    w = { name = k, src = "the umpire's entry for this game, not the source's" }
+  end
   if not w then
     local names = {}
     for n in pairs(D.WEAPONS) do names[#names + 1] = n end
@@ -127,7 +131,7 @@ function U.weapon(key, where)
   local filled = store.weapons and store.weapons[k]
   if filled then
     for a, b in pairs(filled) do out[a] = b end
-    out.src = w.src .. "; the umpire's values for this game: `weapon " .. k .. "`"
+    if D.WEAPONS[k] then out.src = w.src .. "; the umpire's values for this game: `weapon " .. k .. "`" end
   end
   if k == "heavy_crossbow" and umpire.option("heavy_crossbow_ds") == "sheet" then out.ds = w.ds_sheet end
   if umpire.option("sheet_ranges") == "metres" and w.sheet then
