@@ -83,6 +83,9 @@ function M.test(ctx, sq, kind, o)
     .. ((delta > 0 and new == old) and " — no higher than its starting level (Ch5 Morale Levels)" or "") }
   if withdraw then words[#words + 1] = "WITHDRAW: move it 4\" straight away from the nearest enemy squad, terrain ignored, any facing (Ch5)" end
   if st == "broken" and old > 0 then words[#words + 1] = M.rout_text(sq) end
+  if (withdraw or (st == "broken" and old > 0)) and #sq:elements("marked:engaged unmarked:incapacitated") > 0 then
+    words[#words + 1] = "in close combat: the enemy first gets a parting swing (`swing " .. sq.id .. " ENEMY`, Ch4; Ch5)"
+  end
   return table.concat(words, "\n"), { withdraw = withdraw, state = st, result = res }
 end
 

@@ -110,7 +110,8 @@ end
 function R.volley(ctx, firer, target, o, mode)
   local st = U.state(firer)
   if st == "broken" then umpire.fail(firer.name .. " is broken: a routing squad may not shoot (Ch5)") end
-  if firer:has("no_fire") and mode ~= "defensive" then umpire.fail(firer.name .. " has a No Fire marker: it ran or opportunity-fired this turn (Ch2)") end
+  if firer:has("no_fire") then umpire.fail(firer.name .. " has a No Fire marker: it ran, charged, gave way to a charge or opportunity-fired this turn (Ch2; Ch4; AMB-40)") end
+  if mode == "opportunity" and firer:has("fire_plus1") then umpire.fail(firer.name .. " has moved this turn: only a squad that has not moved may opportunity-fire (Ch2 Opportunity Fire)") end
   if mode == "ranged" and (firer:has("charged") or firer:has("defensive_fired")) then
     umpire.fail(firer.name .. " charged or used defensive fire this turn and may not fire (Ch4 The Ranged Combat Phase)")
   end
@@ -137,10 +138,13 @@ function R.volley(ctx, firer, target, o, mode)
   for _, e in ipairs(firer:elements("unmarked:incapacitated")) do
     if not only or only[e.id] or only[e.name] then
       local w = firing_weapon(e, base_weapons, o.weapon, memo)
-      if w then shooters[#shooters + 1] = { e = e, w = w, marks = e:markers() } end
+      local marks = e:markers()
+      local engaged = false
+      for _, m in ipairs(marks) do if m == "engaged" then engaged = true end end
+      if w and not engaged then shooters[#shooters + 1] = { e = e, w = w, marks = marks } end
     end
   end
-  if #shooters == 0 then umpire.fail(firer.name .. " has nobody able to shoot (a ranged weapon, not incapacitated" .. (o.only and ", among only=" .. o.only or "") .. ")") end
+  if #shooters == 0 then umpire.fail(firer.name .. " has nobody able to shoot (a ranged weapon, not incapacitated, not in base contact: Ch4" .. (o.only and ", among only=" .. o.only or "") .. ")") end
   -- Target condition (majority / best, AMB-03)
   local cover = o.cover or "none"
   if o.covers then

@@ -129,3 +129,12 @@ test("the opportunity-fire test: OF 4 + modifiers against command; a tie cannot 
   h.squad(s, "r", "bow", { n = 3, weapons = "longbow" })
   contains(s:fails("opfiretest bow"), "only crossbow squads")
 end)
+
+test("a squad in close combat that withdraws is told of the parting swing (Ch4; Ch5)", function()
+  local s = h.game()
+  h.squad(s, "r", "sq", { n = 5, attrs = "cha=3" })
+  s:run("set sq cas_turn 1")
+  s:run("mark sq.2 engaged")
+  s:dice(1, 3)
+  contains(s:run("morale sq"), "parting swing (`swing sq ENEMY`")
+end)
