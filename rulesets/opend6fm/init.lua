@@ -28,8 +28,8 @@ umpire.ruleset {
       off_table = { type = "choice", values = { "no", "removed" }, default = "no", doc = "removed from play" },
     },
     element = {
-      role = { type = "choice", values = { "standard", "sergeant", "champion" }, default = "standard",
-               doc = "sergeant, standard soldier or champion (Ch1 Soldiers and Squads)" },
+      role = { type = "choice", values = { "standard", "sergeant", "champion", "hero", "creature" }, default = "standard",
+               doc = "sergeant, standard soldier or champion (Ch1 Soldiers and Squads); hero or creature for the Advanced Game's house rules" },
       agi = { type = "int", min = 0, default = 2, doc = "Agility" },
       int = { type = "int", min = 0, default = 2, doc = "Intellect (KNO on the sample)" },
       cor = { type = "int", min = 0, default = 2, doc = "Coordination (MEC on the sample)" },

@@ -325,7 +325,7 @@ umpire.command {
     local key, rest = args.key:match("^([%w_]+)%s*(.*)$")
     if not key then umpire.fail("weapon: write weapon KEY field=value… (help weapon)") end
     local o = U.opts(rest, { ds = "int", s = "number", m = "number", l = "number", cost = "int",
-      kind = { "ranged", "thrown", "melee", "siege" } }, "weapon")
+      kind = { "ranged", "thrown", "melee", "natural", "siege" } }, "weapon")
     local k = D.WEAPON_ALIASES[key] or key
     local known = D.WEAPONS[k]
     if next(o) == nil then umpire.fail("weapon: give at least one value: ds=, s=, m=, l=, cost=") end
@@ -347,9 +347,28 @@ umpire.command {
     if entry.kind == "thrown" then entry.skill = "throwing"; entry.kind = "ranged"; entry.thrown = true end
     if entry.kind == "siege" then entry.skill = "siege" end
     if entry.kind == "melee" and entry.cc == nil then entry.cc = "standard" end
+    if entry.kind == "natural" then entry.kind = "melee"; entry.cc = "natural" end   -- claws, fangs: +1 (Ch4 chart)
     store.weapons[k] = entry
     table.sort(set)
     return (known and known.name or k) .. ": " .. table.concat(set, " ") .. " for this game (the umpire's values, not the source's)"
+  end,
+}
+
+-- Advanced Weapons and Equipment is absent (§10): the umpire gives a squad's armour.
+umpire.command {
+  name = "armor",
+  help = "give a squad's soldiers armour with the umpire's values (armour types are in the absent Advanced Game): armor rangers str=1 agi=-1 cost=4",
+  args = { { name = "squad", type = "unit" }, { name = "values", type = "text", help = "str=N agi=N cost=N" } },
+  run = function(ctx, args)
+    local o = U.opts(args.values, { str = "int", agi = "int", cost = "int" }, "armor")
+    local n = 0
+    for _, e in ipairs(args.squad:elements()) do
+      if o.str then e:set("armor_str", o.str, "armour (the umpire's values; Advanced Game absent)") end
+      if o.agi then e:set("armor_agi", o.agi, "armour (the umpire's values; Advanced Game absent)") end
+      if o.cost then e:set("armor_cost", o.cost, "armour (the umpire's values; Advanced Game absent)") end
+      n = n + 1
+    end
+    return args.squad.name .. ": armour on " .. n .. " soldiers (Strength only for resisting damage, Ch3)"
   end,
 }
 

@@ -169,3 +169,24 @@ umpire.command {
     return args.hero.name .. ": special action `" .. act .. "`" .. " (Advanced Game: resolved by a house rule, if one is on)"
   end,
 }
+
+-- The GM's surprises (§10): recorded in the journal and raised as `opend6fm_gm_event` for a
+-- house rule; the game changes with the ordinary commands (`set`, `mark`) or the house rule.
+umpire.command {
+  name = "gmevent",
+  help = "record a gamemaster's event and raise it for house rules (the Advanced Game's GM rules are absent): gmevent smoke drifts over the ford",
+  args = { { name = "text", type = "text" } },
+  run = function(ctx, args)
+    local name = args.text:match("^(%S+)")
+    umpire.emit("opend6fm_gm_event", { name = name, text = args.text, round = umpire.clock().round })
+    return "GM event: " .. args.text
+  end,
+}
+
+-- The Special Actions phase begins: battlefield conditions may change (weather, smoke, fire:
+-- Advanced Game, absent). House rules update their templates on this event.
+umpire.on("step_begins", function(ev)
+  if ev.phase == "special" then
+    umpire.emit("opend6fm_special_phase", { round = ev.round })
+  end
+end)
