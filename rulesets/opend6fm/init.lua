@@ -61,6 +61,7 @@ umpire.ruleset {
       shot = { doc = "shot this turn (may not rally, Ch5)" },
       fought = { doc = "fought in close combat this turn (may not rally, Ch5)" },
       engaged = { doc = "in base contact with the enemy" },
+      moved = { doc = "has taken (or declined) its move this Movement Phase (Ch2)", expires = "round" },
       pending_wound = { doc = "a wound result, taking effect at the end of the phase (Ch3 Effects of Damage)" },
       pending_incap = { doc = "an incapacitated result, taking effect at the end of the phase (Ch3)" },
       hit_turn = { doc = "counted as a casualty this turn (Ch5)" },

@@ -48,30 +48,48 @@ umpire.command {
 -- Ch2: how the squad moved this phase sets its markers (Fire +1 / No Fire).
 umpire.command {
   name = "move",
-  help = "record how a squad moved: still, facing, crawl, prone, walk, run (Ch2 Walk vs Run): move rangers walk",
+  help = "record how a squad moved: still, facing, crawl, prone, walk, run: its markers, and who moves next (Ch2 Walk vs Run): move rangers walk",
   args = { { name = "squad", type = "unit" },
            { name = "mode", type = "choice", values = { "still", "facing", "crawl", "prone", "walk", "run" } } },
   run = function(ctx, args)
     local sq, m = args.squad, args.mode
     local st = U.state(sq)
+    local after = function(text)
+      -- Ch2 / AMB-25: sides alternate a squad at a time; a side with none left lets the other finish.
+      U.mark(sq, "moved", "moved (or stayed) this Movement Phase (Ch2)")
+      local left, sides = {}, umpire.sides()
+      for _, sd in ipairs(sides) do
+        left[sd] = umpire.count("side:" .. sd .. " off_table=no unmarked:moved state!=broken")
+      end
+      local nextside
+      for _, sd in ipairs(sides) do
+        if sd ~= sq.side and left[sd] > 0 then nextside = sd end
+      end
+      if not nextside and left[sq.side] > 0 then nextside = sq.side end
+      local parts = {}
+      for _, sd in ipairs(sides) do parts[#parts + 1] = sd .. " " .. left[sd] end
+      umpire.record("unmoved", left)
+      return text .. "\nsquads still to move: " .. table.concat(parts, ", ") ..
+        (nextside and ("; next: " .. nextside .. " (Ch2; AMB-25)") or "; every squad has moved")
+    end
     if st == "broken" then umpire.fail(sq.name .. " is broken: it moves in the Morale Phase, at its Run Rate toward " .. sq.rally_point .. " (Ch5)") end
     if m == "run" then
       local w = sq:elements("marked:wounded unmarked:incapacitated")
       if #w > 0 then
         return (function()
           U.mark(sq, "no_fire", "ran: the squad may not fire this turn (Ch2)")
-          return sq.name .. " runs: No Fire. Its wounded (" .. #w .. ") cannot run and may walk only: they may fall behind (separation, Ch1)"
+          return after(sq.name .. " runs: No Fire. Its wounded (" .. #w .. ") cannot run and may walk only: they may fall behind (separation, Ch1)")
         end)()
       end
       U.mark(sq, "no_fire", "ran: the squad may not fire this turn (Ch2)")
-      return sq.name .. " runs: No Fire marker (Ch2)"
+      return after(sq.name .. " runs: No Fire marker (Ch2)")
     end
     local walks = m == "walk" or m == "facing" or ((m == "crawl" or m == "prone") and umpire.option("crawl_is_walk") == "walk")
     if walks then
       U.mark(sq, "fire_plus1", (m == "walk" and "walked" or (m .. ", counted as walking (AMB-15)")) .. ": +1 to its ranged difficulty (Ch2)")
-      return sq.name .. ": Fire +1 marker" .. (st == "demoralized" and "; demoralized: not toward any visible enemy (Ch5)" or "")
+      return after(sq.name .. ": Fire +1 marker" .. (st == "demoralized" and "; demoralized: not toward any visible enemy (Ch5)" or ""))
     end
-    return sq.name .. " stays still: no marker"
+    return after(sq.name .. " stays still: no marker")
   end,
 }
 

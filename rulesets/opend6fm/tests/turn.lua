@@ -103,3 +103,13 @@ test("Advanced Game hooks: armour given by the umpire counts for Strength only; 
   contains(s:run("gmevent smoke drifts over the ford"), "GM event: smoke drifts over the ford")
   s:run("set wolf.1 role creature")
 end)
+
+test("squads move in turn, side by side; a side with none left lets the other finish (Ch2; AMB-25)", function()
+  local s = two()
+  h.squad(s, "r", "hx", { n = 3 })
+  h.squad(s, "r", "hy", { n = 3 })
+  contains(s:run("move hum walk"), "squads still to move: red 2, blue 1; next: blue")
+  contains(s:run("move gob still"), "red 2, blue 0; next: red")
+  contains(s:run("move hx run"), "red 1, blue 0; next: red")
+  contains(s:run("move hy still"), "every squad has moved")
+end)
