@@ -24,6 +24,7 @@ umpire.ruleset {
       sergeant_hit = { type = "flag", default = false, doc = "sergeant wounded or incapacitated this turn, not yet tested (Ch5)" },
       cc_result = { type = "choice", values = { "none", "won", "lost" }, default = "none",
                     doc = "forced its opponent back / was forced back this turn (Ch5 threat modifiers)" },
+      targets = { type = "text", default = "", doc = "squads it fired at this turn: at most two (Ch1 Squad Shooting)" },
       rally_point = { type = "text", default = "home edge", doc = "where it routs to (Ch5 Rally Points)" },
       off_table = { type = "choice", values = { "no", "removed" }, default = "no", doc = "removed from play" },
     },

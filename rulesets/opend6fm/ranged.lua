@@ -117,6 +117,14 @@ function R.volley(ctx, firer, target, o, mode)
   end
   if mode == "opportunity" and st == "demoralized" then umpire.fail(firer.name .. " is demoralized: no opportunity fire (Ch5)") end
   if firer.side == target.side then umpire.fail(firer.name .. " and " .. target.name .. " are on the same side") end
+  -- Ch1 Squad Shooting, Ch3: fire may be split between two enemy squads at most.
+  local tl, has = {}, false
+  for x in tostring(firer.targets or ""):gmatch("[^,]+") do tl[#tl + 1] = x; if x == target.id then has = true end end
+  if not has then
+    if #tl >= 2 then umpire.fail(firer.name .. " has already fired at " .. table.concat(tl, " and ") .. " this turn: a squad splits its fire between two squads at most (Ch1 Squad Shooting)") end
+    tl[#tl + 1] = target.id
+    firer:set("targets", table.concat(tl, ","), "its targets this turn (Ch1 Squad Shooting)")
+  end
   if not o.range and not o.band then umpire.fail("fire: give the measured range in inches, range=14 (or range=12/14/16 from each firer, AMB-02)") end
   local d
   if o.range then

@@ -155,6 +155,7 @@ local function end_turn()
     if sq.cas_turn > 0 then sq:set("cas_turn", 0, "end of turn") end
     if sq.cas_cc > 0 then sq:set("cas_cc", 0, "end of turn") end
     if sq.cas_all > 0 then sq:set("cas_all", 0, "end of turn") end
+    if sq.targets ~= "" then sq:set("targets", "", "end of turn") end
     if sq.cc_result ~= "none" then sq:set("cc_result", "none", "end of turn") end
     if sq.sergeant_hit then sq:set("sergeant_hit", false, "end of turn") end
   end
