@@ -3,7 +3,8 @@
 //! in order, then `[exit N]` when the exit code is not 0) is compared with `NAME.out`.
 //!
 //! A first line `# args: --json` adds arguments (`--echo` is left out in JSON mode, so the
-//! output is exactly one JSON object per command). Accept intended changes with
+//! output is exactly one JSON object per command). A first line `# example: PATH` feeds the
+//! repository's file PATH instead (an example a newcomer runs: its transcript keeps it true). Accept intended changes with
 //! `SNAPSHOTS=overwrite cargo test`, then read the diff.
 
 use std::fs::File;
@@ -31,6 +32,11 @@ fn run(input: &Path) -> String {
         .map(|a| a.split_whitespace().collect())
         .unwrap_or_default();
     let json = extra.contains(&"--json");
+    let example = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("# example:"))
+        .map(|p| crate::common::shipped().join(p.trim()));
     let mut args = vec!["run", "-", "--no-color", "--seed", "1"];
     if !json {
         args.push("--echo");
@@ -46,7 +52,7 @@ fn run(input: &Path) -> String {
         .current_dir(crate::common::shipped())
         .env_remove("NO_COLOR")
         .env("UMPIRE_HISTORY", "/nonexistent/never-used")
-        .stdin(File::open(input).unwrap())
+        .stdin(File::open(example.as_deref().unwrap_or(input)).unwrap())
         .stdout(Stdio::from(out.try_clone().unwrap()))
         .stderr(Stdio::from(out))
         .status()

@@ -1,5 +1,5 @@
 -- OpenD6 Fantasy Miniatures: the charts of the source as data. Every number is the source's;
--- references name the chapter and heading of the source (the digest's section in brackets).
+-- references name the chapter and heading of the source (umpire's section number in brackets, README.md).
 -- Nothing here is invented: where the source gives no value the entry says so (nil), and a
 -- rule that needs it refuses with the name of the table to fill in.
 

@@ -1,4 +1,4 @@
--- OpenD6 Fantasy Miniatures (Basic Game), from the forum draft in ../shared/seeds/ (see README.md).
+-- OpenD6 Fantasy Miniatures (Basic Game), from its forum draft (see README.md).
 -- Each soldier is an element of his squad (`ice.s1`); every test is an open-ended d6 plus a
 -- skill. References in breakdowns name the source's chapter and heading ("Ch3 Damage Table");
 -- README.md maps them to commands and tests, and lists every reading chosen (AMB-nn).

@@ -1,4 +1,4 @@
--- Every ambiguity of the source that is a choice between readings (digest §14, AMB-nn): the
+-- Every ambiguity of the source that is a choice between readings (AMB-nn, README.md): the
 -- recommended reading is the default. README.md lists them with the tests of each alternative.
 
 local function opt(name, default, choices, doc, rule)
