@@ -55,6 +55,10 @@ pub struct Args {
     /// the game last played).
     #[arg(long, global = true, value_name = "NAME", conflicts_with = "journal")]
     pub game: Option<String>,
+    /// The campaign folder to open (`campaign new DIR` makes one): its battle in progress is
+    /// continued. The shell started inside a campaign folder opens it without this.
+    #[arg(long, global = true, value_name = "DIR", conflicts_with_all = ["journal", "game", "no_journal"])]
+    pub campaign: Option<PathBuf>,
     /// The rule system to load from `rulesets/NAME/` (see `ruleset list`).
     #[arg(long, global = true, value_name = "NAME")]
     pub ruleset: Option<String>,
@@ -141,7 +145,30 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     }
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let games = crate::engine::games::games_dir();
+    // A campaign: the one named, or the shell started in a campaign folder.
+    let here = std::env::current_dir().ok();
+    let campaign_dir = args.campaign.clone().or_else(|| {
+        let bare = args.mode.is_none() && args.journal.is_none() && args.game.is_none();
+        here.filter(|d| {
+            bare && !args.no_journal && crate::engine::commands::campaign::is_campaign(d)
+        })
+    });
+    let campaign = match &campaign_dir {
+        Some(d) => Some(
+            crate::campaign::Campaign::open(d)
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?,
+        ),
+        None => None,
+    };
+    let battle = match &campaign {
+        Some(c) => c
+            .open_battle()
+            .map_err(|e| io::Error::other(e.to_string()))?
+            .map(|b| c.battle_path(&b)),
+        None => None,
+    };
     let journal_path = match (&args.journal, &args.game, args.no_journal, &args.mode) {
+        _ if campaign.is_some() => battle,
         (Some(p), _, _, _) => Some(p.clone()),
         (None, Some(name), _, _) => {
             crate::engine::games::check_name(name)
@@ -159,6 +186,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         None => Session::new(DiceBox::seeded(seed)),
     };
     session.state.games_dir = games;
+    session.state.campaign = campaign;
     session.set_limits(limits);
     session.set_rules_root(crate::engine::rules::rules_root(args.rules.as_deref()));
     let use_color = if args.no_color {

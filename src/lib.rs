@@ -3,6 +3,7 @@
 //! The Rust core owns dice, tables, unit state and the journal; rules are Lua scripts.
 //! See `src/README.md` for the module map.
 
+pub mod campaign;
 pub mod cli;
 pub mod dice;
 pub mod distance;

@@ -29,3 +29,4 @@ require "olab.morale"
 require "olab.combat"
 require "olab.formations"
 require "olab.special"
+require "olab.campaign"   -- what carries over between the battles of a campaign

@@ -251,7 +251,16 @@ fn folder(ctx: &Context<'_>, cmd: &CommandLine) -> Result<PathBuf, CommandError>
 }
 
 /// Opens (or creates) the journal at `path` and makes it the session's, with the game it
-/// holds; returns how many entries it had. Nothing changes if it cannot be opened.
+/// holds; returns how many entries it had. Nothing changes if it cannot be opened. (A
+/// campaign's battles open theirs with it too.)
+pub(crate) fn open_journal_at(
+    ctx: &mut Context<'_>,
+    path: &Path,
+    cmd: &CommandLine,
+) -> Result<u64, CommandError> {
+    open_journal(ctx, path, cmd)
+}
+
 fn open_journal(
     ctx: &mut Context<'_>,
     path: &Path,

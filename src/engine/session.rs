@@ -51,6 +51,11 @@ pub struct State {
     /// Set by a command that opened another game's journal (`game new`, `game open`): the
     /// rules to bring back or set up once it ends (see [`Session::resume_rules`]).
     pub resume: Option<super::rules::AskedRules>,
+    /// Command lines a command asked to run after it, each its own journalled command (a
+    /// battle's set-up: its options, then its rosters).
+    pub follow_up: Vec<String>,
+    /// The campaign open, if any (`campaign open`, `--campaign`).
+    pub campaign: Option<crate::campaign::Campaign>,
 }
 
 /// The rolls and changes of the command being run, committed together when it succeeds.
@@ -197,6 +202,8 @@ impl Session {
                 ),
                 games_dir: None,
                 resume: None,
+                follow_up: Vec::new(),
+                campaign: None,
             },
         }
     }
@@ -239,10 +246,42 @@ impl Session {
     pub fn execute(&mut self, line: &str, entry: Option<&mut dyn DieEntry>) -> Option<Executed> {
         let cmd = line::parse(line)?;
         let executed = self.run(&cmd, entry);
-        Some(match self.state.resume.take() {
+        let executed = match self.state.resume.take() {
             Some(asked) => executed.map(|out| self.resumed(out, &asked)),
             None => executed,
+        };
+        let follow = std::mem::take(&mut self.state.follow_up);
+        Some(match executed {
+            Ok(out) if !follow.is_empty() => Ok(self.followed(out, follow)),
+            other => other,
         })
+    }
+
+    /// `out`, then each of `lines` run as its own command and what it printed; the first that
+    /// fails stops the rest, saying so.
+    fn followed(&mut self, mut out: Output, lines: Vec<String>) -> Output {
+        use super::output::Text;
+        use super::style::Style;
+        for (i, line) in lines.iter().enumerate() {
+            out = out.text(Text::new().push(Style::Dim, format!("› {line}")));
+            match self.execute(line, None) {
+                None => {}
+                Some(Ok(o)) => {
+                    out = out.text(Text::from_plain(render::output(&o, &Palette::plain())))
+                }
+                Some(Err((_, e))) => {
+                    out = out.text(Text::new().push(Style::Error, format!("`{line}` failed: {e}")));
+                    if i + 1 < lines.len() {
+                        out = out.text(Text::new().push(
+                            Style::Error,
+                            format!("not run: {}", lines[i + 1..].join("; ")),
+                        ));
+                    }
+                    break;
+                }
+            }
+        }
+        out
     }
 
     /// `out` of a command that opened another game, followed by what bringing back (or

@@ -34,7 +34,7 @@ pub use error::{FilePos, StateError, StateErrorKind};
 pub use game::{Attrs, Command, Element, Game, Kind, Side, Unit};
 pub use id::Id;
 pub use marker::{Expiry, Marker};
-pub use roster::{load_roster, write_roster};
+pub use roster::{load_roster, write_roster, write_roster_where};
 pub use schema::{AttrDef, AttrType, AwaySpec, MarkerDef, Schema, StatusSpec, StrengthMax};
 pub use selector::Selector;
 pub use value::Value;

@@ -118,6 +118,16 @@ pub fn load_roster(game: &Game, file: &str, src: &str) -> Result<Vec<Change>, St
 /// each unit's markers that last until removed (markers that expire belong to the moment,
 /// not to the army). The error names a side the game does not have.
 pub fn write_roster(game: &Game, sides: &[&str]) -> Result<String, String> {
+    write_roster_where(game, sides, &|_| true)
+}
+
+/// [`write_roster`] with only the units `keep` says yes to (a campaign leaves out the units
+/// a battle destroyed).
+pub fn write_roster_where(
+    game: &Game,
+    sides: &[&str],
+    keep: &dyn Fn(&super::game::Unit) -> bool,
+) -> Result<String, String> {
     use toml::{Table, Value as Toml};
     // What differs from the schema's default, and always the attributes `status` shows (the
     // strength above all): the roster stays short enough to edit by hand, its key numbers
@@ -161,7 +171,7 @@ pub fn write_roster(game: &Game, sides: &[&str]) -> Result<String, String> {
             let mut ct = head(&command.id, &command.name);
             attrs(&mut ct, Kind::Command, &command.attrs);
             let mut units = Vec::new();
-            for unit in game.units_of(command) {
+            for unit in game.units_of(command).filter(|u| keep(u)) {
                 let mut ut = head(&unit.id, &unit.name);
                 attrs(&mut ut, Kind::Unit, &unit.attrs);
                 let lasting: Vec<Toml> = unit

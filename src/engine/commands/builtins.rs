@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use serde_json::json;
 
-use super::{dice, game, journal, table};
+use super::{campaign, dice, game, journal, table};
 use crate::engine::error::CommandError;
 use crate::engine::output::{Output, Text};
 use crate::engine::registry::{CommandSpec, Commands, Invocation, Run, Source};
@@ -536,6 +536,62 @@ fn specs() -> Vec<CommandSpec> {
             ),
             examples: &["game list", "game new", "game new hastings", "game open 2026-11-20"],
             run: crate::engine::games::game,
+            game: false,
+        },
+        Builtin {
+            name: "campaign",
+            aliases: &[],
+            summary: "a campaign: start one, open one, or see where it stands",
+            help: "A campaign is a folder the club keeps: campaign.toml (name, ruleset, house rules,\n\
+                   options), rosters/SIDE.toml (each side as it stands, the format `army load` reads:\n\
+                   edit them by hand between battles if you like), battles/NAME.jsonl (one journal a\n\
+                   battle), reports/, and campaign.jsonl (hash-chained: every battle begun and ended\n\
+                   and every roster written). `campaign new DIR` starts one with the rules and options\n\
+                   in force, the sides in play becoming its rosters; `campaign open DIR` (or `umpire\n\
+                   --campaign DIR`) opens one and continues its battle in progress; `campaign` shows\n\
+                   the battles fought, their results and each side's strength after each.",
+            signature: Signature::subs(
+                true,
+                vec![
+                    sub("new", "start a campaign in DIR with the rules in force and the sides in play", vec![
+                        p("dir", Kind::File),
+                        p("name", Kind::Text).optional(),
+                    ]),
+                    sub("open", "open the campaign in DIR (and continue its battle in progress)", vec![p("dir", Kind::File)]),
+                ],
+            ),
+            examples: &["campaign new revolt Boudicca's revolt", "campaign open revolt", "campaign"],
+            run: campaign::campaign,
+            game: false,
+        },
+        Builtin {
+            name: "battle",
+            aliases: &[],
+            summary: "a campaign's battle: start one from the rosters, or end it and carry over",
+            help: "`battle new NAME` starts a battle of the open campaign: a fresh game (journal\n\
+                   battles/NAME.jsonl) under the campaign's rules and options, each side's roster\n\
+                   loaded; `leave ID,ID` keeps units at home (they come through unchanged).\n\
+                   Reinforcements: `army load FILE`. `battle end RESULT` tells the rules (event\n\
+                   `battle_ends`: the ruleset and house rules decide what carries over, such as\n\
+                   fallen heroes returning), then writes each side's roster as it stands, less the\n\
+                   units destroyed (strength 0), showing every change; `plan` shows them and writes\n\
+                   nothing, so they can be adjusted first. `undo` takes the end back (the rosters as\n\
+                   they were); `battle` shows where the campaign stands.",
+            signature: Signature::subs(
+                true,
+                vec![
+                    sub("new", "start battle NAME from the campaign's rosters", vec![
+                        p("name", Kind::Word),
+                        Param::keyed("leave", "leave", Kind::Word).many().help("ids of units left at home: leave leg3,cav2"),
+                    ]),
+                    sub("end", "end the battle: carry over to the rosters", vec![
+                        p("result", Kind::Text),
+                        Param::flag("plan").help("show what would be written, write nothing"),
+                    ]),
+                ],
+            ),
+            examples: &["battle new watling", "battle new watling leave cav2", "battle end romans win plan", "battle end romans win"],
+            run: campaign::battle,
             game: false,
         },
         Builtin {

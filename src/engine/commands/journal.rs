@@ -128,6 +128,9 @@ pub fn undo(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comma
             t = t.plain("\n");
         }
         t = t.extend(reversal_text("undo", "undone", &r));
+        if let Some(more) = super::campaign::undone(ctx, &r) {
+            t = t.plain("\n").extend(more);
+        }
         done.push(r);
     }
     finish("undo", done, t)
@@ -151,6 +154,9 @@ pub fn redo(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comma
             t = t.plain("\n");
         }
         t = t.extend(reversal_text("redo", "redone", &r));
+        if let Some(more) = super::campaign::redone(ctx, &r) {
+            t = t.plain("\n").extend(more);
+        }
         done.push(r);
     }
     finish("redo", done, t)

@@ -2,6 +2,7 @@
 //! and `quit`), and the commands by area.
 
 pub mod builtins;
+pub mod campaign;
 pub mod dice;
 pub mod game;
 pub mod journal;
