@@ -165,10 +165,10 @@ test("gunnes: every period, weight and band, and out of range (35)", function()
       s:run("add unit l1 " .. id .. " G type=artillery figures=1 files=1 gun=" .. wt .. " period=" .. p)
       for b = 1, 3 do
         s:dice(1)
-        local out = s:run("cannon " .. id .. " t " .. rows[i][b] .. "\" figures=1")
+        local out = s:run("cannon " .. id .. " t " .. rows[i][b] .. "\" 1")
         contains(out, rows[5][b] .. "  " .. ({ "short", "medium", "long" })[b] .. " range (up to " .. rows[i][b] .. "\"): strength")
       end
-      contains(s:fails("cannon " .. id .. " t " .. (rows[i][3] + 1) .. "\" figures=1"), "long range " .. rows[i][3] .. "\"")
+      contains(s:fails("cannon " .. id .. " t " .. (rows[i][3] + 1) .. "\" 1"), "long range " .. rows[i][3] .. "\"")
     end
   end
 end)
