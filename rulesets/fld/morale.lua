@@ -9,21 +9,15 @@ function M.rides(u)
   return U.is_mounted(u) or (u.type == "behemoth" and u.legs == "quadruped")
 end
 
--- §34 demoralisation of a command (Major Tactical Unit), counted without reading units.
+-- §34 demoralisation of a command (Major Tactical Unit), as fld_common/victory.lua computes it
+-- for `victory` (the one count: at least half its units Fragmented or Broken, sticky).
+local V = require "fld_common.victory"
+local function cfg() return require("fld.command").cfg end
 function M.command_demoralised(cmd)
-  local n = umpire.count("command:" .. cmd .. " type!=commander")
-  local gone = umpire.count("command:" .. cmd .. " type!=commander marked:fragmented|broken")
-  return C.demoralised(n, gone)
+  return (V.demoralised(cfg(), umpire.group(cmd)))
 end
 function M.side_demoralised(side)
-  local list, seen = {}, {}
-  for _, u in ipairs(umpire.units("side:" .. side .. " type!=commander")) do
-    if not seen[u.command] then
-      seen[u.command] = true
-      if M.command_demoralised(u.command) then list[#list + 1] = u.command end
-    end
-  end
-  return list
+  return V.side_demoralised(cfg(), side)
 end
 
 -- A morale test (§31.2, §11). opts: trigger letter, charged_in_open, outmassed, unsupported,
@@ -72,13 +66,11 @@ function M.apply(ctx, u, band, rec)
     if rec then rec.flee = f:total() end
     print("Broken: friendly units within 12\" of " .. u.name .. " test morale (31.1 f: `morale UNIT f`); " ..
       "irregular opponents must pursue, regular may (`pursue UNIT`)")
-    local cmd = u.command
-    if M.command_demoralised(cmd) then
-      print("Command " .. cmd .. " is demoralised (34): every unit of side " .. u.side .. " tests (31.1 g)")
-    end
   end
-  if band == "fragment" and M.command_demoralised(u.command) then
-    print("Command " .. u.command .. " is demoralised (34): every unit of side " .. u.side .. " tests (31.1 g)")
+  -- §34: marking the unit has already demoralised its MTU if it should (fld_common/victory.lua
+  -- prints it); what it means for the morale rules is trigger g.
+  if (band == "fragment" or band == "break") and M.command_demoralised(u.command) then
+    print("every unit of side " .. u.side .. " tests morale now (31.1 g: `due side:" .. u.side .. "`)")
   end
 end
 

@@ -100,6 +100,7 @@ test("the morale table: every level's pass, fragment and break bands (11)", func
     if 6 - L >= 1 then
       s:dice(6 - L); contains(s:run("morale m"), ": fragment")
       s:run("unmark m fragmented")
+      s:run("set l1 demoralised false")   -- the one-unit command was demoralised by it (34)
     end
     -- -7: over 100% lost (-4), disordered (-1), the C-in-C with the unit (-2)
     s:run("set m integrity -1"); s:run("mark m disordered"); s:run("set m commander cinc")
