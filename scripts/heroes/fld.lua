@@ -4,8 +4,10 @@
 -- umpire):
 --
 -- * OLAB's +1 SP becomes +1 Integrity Point: SP are what an OLAB stand loses to hits, Integrity
---   Points what an FLD unit loses (FLD 8.2), so a Hero's unit starts with one more (both
---   `integrity` and `integrity_start`; declared after `muster`, which computes them).
+--   Points what an FLD unit loses (FLD 8.2), so a Hero's unit has one more than its start: the
+--   first hit point it takes costs no figure and counts for no loss. `integrity_start`, the
+--   base of the loss fractions (25%, 50%) and of figure removal, stays as `muster` computed it
+--   (so declare after `muster`).
 -- * OLAB's "never routs" becomes "never Breaks": a Hero's unit never fails a morale test (FLD
 --   31) so badly that it Breaks: a score in the Break band is raised to the bottom of the
 --   Fragment band, on the breakdown as a line of its own. It can still Fragment, and still fail a fanatic charge's test by two (23.2). Any other
@@ -36,7 +38,6 @@ function A.declare(u, kind)
   d[u.id] = kind
   store.declared = d
   if kind == "hero" then
-    u:add("integrity_start", 1, "a Hero's +1 Integrity Point, in place of OLAB's +1 SP (8.8.4; FLD 8.2)")
     u:add("integrity", 1, "a Hero's +1 Integrity Point, in place of OLAB's +1 SP (8.8.4; FLD 8.2)")
   end
   return u.name .. " is a " .. (kind == "hero" and "Hero" or "Main Character")
