@@ -146,7 +146,7 @@ umpire.command {
     local rec = { first = { unit = a.id, dice = ra.dice, need = sa.need, hits = ra.hits, through = ra.through, sixes = ra.sixes,
       hp = ra.hp, steps = ra.steps, figures_lost = fa, integrity = a.integrity },
       second = { unit = b.id, dice = rb.dice, need = sb.need, hits = rb.hits, through = rb.through, sixes = rb.sixes,
-      hp = rb.hp, steps = rb.steps, figures_lost = fb, integrity = b.integrity }, first_contact = first }
+      hp = rb.hp, steps = rb.steps, figures_lost = fb, integrity = b.integrity }, first_contact = first and true or false }
     local loser
     if rb.hp > ra.hp then loser = a elseif ra.hp > rb.hp then loser = b end
     if loser then

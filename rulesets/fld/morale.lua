@@ -38,15 +38,20 @@ function M.test(ctx, u, opts)
   }
   local why = opts.trigger and (" (trigger " .. opts.trigger .. ": " .. (C.trigger_text[opts.trigger] or "") .. ")") or ""
   local c = ctx:check("Morale 31: " .. u.name .. ", morale " .. u.morale .. why)
-  c:roll("1d6", "d6", "31.2", u)
-  for _, m in ipairs(mods) do c:add(m[1], m[2], m[3]) end
+  local die = c:roll("1d6", "d6", "31.2", u)
+  local modifiers = {}
+  for _, m in ipairs(mods) do
+    c:add(m[1], m[2], m[3])
+    modifiers[#modifiers + 1] = { value = m[1], why = m[2] }
+  end
   c:point("fld.morale.modifiers", { unit = u, trigger = opts.trigger })
   local score = c:total()
   local band = C.band(u.morale, score)
   local label = string.format("%s (pass %d+, break below %d; 11)", band, 7 - u.morale, 2 - u.morale)
   if opts.need then label = label .. string.format("; needs %d to pass by two: %s", opts.need, score >= opts.need and "passed by two" or "not passed by two") end
   c:result(label)
-  local rec = { unit = u.id, trigger = opts.trigger, score = score, band = band, morale = u.morale }
+  local rec = { unit = u.id, trigger = opts.trigger, die = die, modifiers = modifiers, score = score, band = band,
+    morale = u.morale, pass_at = 7 - u.morale, break_below = 2 - u.morale }
   if opts.apply ~= false then M.apply(ctx, u, band, rec) end
   umpire.record("morale", rec)
   return band, score, c
