@@ -143,9 +143,9 @@ umpire.command {
     end
     local notes = {}
     -- §30 recoil: who took more hit points than it dealt
-    local rec = { first = { unit = a.id, dice = ra.dice, need = sa.need, hits = ra.hits, through = ra.through, sixes = ra.sixes,
+    local rec = { first = { unit = a.id, dice = ra.dice, need = sa.need, hits = ra.hits, pools = ra.pools, through = ra.through, sixes = ra.sixes,
       hp = ra.hp, steps = ra.steps, figures_lost = fa, integrity = a.integrity },
-      second = { unit = b.id, dice = rb.dice, need = sb.need, hits = rb.hits, through = rb.through, sixes = rb.sixes,
+      second = { unit = b.id, dice = rb.dice, need = sb.need, hits = rb.hits, pools = rb.pools, through = rb.through, sixes = rb.sixes,
       hp = rb.hp, steps = rb.steps, figures_lost = fb, integrity = b.integrity }, first_contact = first and true or false }
     local loser
     if rb.hp > ra.hp then loser = a elseif ra.hp > rb.hp then loser = b end

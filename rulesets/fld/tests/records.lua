@@ -32,6 +32,7 @@ test("melee records both sides: dice, need, hits, armour steps, hit points, figu
   local r = s:record("melee")
   eq(r.first.unit, "a"); eq(r.second.unit, "b")
   eq(r.first.dice, 8); eq(r.first.need, 4); eq(r.first.hits, 5)
+  eq(table.concat(r.first.pools[1].rolled, ","), "6,5,4,4,4,1,1,1")
   eq(r.second.need, 5); eq(r.second.hits, 1)
   eq(r.first.hp, 6)                      -- 5 through, one six of the last roll
   eq(r.second.hp, 2)
