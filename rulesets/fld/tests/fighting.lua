@@ -313,3 +313,12 @@ test("an Irregular charge that falls short goes on next phase until contact (24.
   s:run("charge war pk 4\"")
   ok(not s:run("due"):find("must go on", 1, true))
 end)
+
+test("Light and Heavy (2.4): stats names the class; a Light chariot charged by Foot may also evade (23)", function()
+  local s = h.game({ "l1 lch Light_chariots type=chariot legs=quadruped order=loose animals=2 crew=2 figures=4 files=4",
+    "l1 hch Heavy_chariots type=chariot legs=quadruped order=loose animals=4 crew=4 figures=4 files=4", h.war })
+  contains(s:run("stats lch"), "Light")
+  contains(s:run("stats hch"), "Heavy")
+  s:dice(6)
+  contains(s:run("fanatic war lch 4\" evade"), "Loose/Open order or Light Chariots charged by Foot (23)")
+end)
