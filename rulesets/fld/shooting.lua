@@ -30,6 +30,13 @@ umpire.command {
     local f, t = args.firer, args.target
     local dist = args.distance
     local w = { cover = args.cover, charging = args.charging, figures = args.figures }
+    if w.figures and f.formed then
+      umpire.fail("FIGURES " .. w.figures .. ": " .. f.name .. " is formed and shoots with its front rank and half " ..
+        "the second (25.2); type figures in range only for an unformed unit, or drop `" .. w.figures .. "`")
+    end
+    if w.figures and w.figures < 1 then
+      umpire.fail("FIGURES " .. w.figures .. ": type how many of " .. f.name .. "'s figures are in range, 1 or more (25.2)")
+    end
     if f.side == t.side then umpire.fail(t.name .. " is a friend of " .. f.name .. ": shoot at an enemy (25.1)") end
     if f.missile == "none" or f.shooting <= 0 then
       umpire.fail(f.name .. " has no missile weapon: set `missile` and `shooting` (25.6)")

@@ -49,6 +49,7 @@ test("who may shoot: range, no weapon, friends, unformed figures, in melee (25.1
   contains(s:fails("shoot x t"), "DISTANCE is missing")
   contains(s:fails("shoot x t 5furlongs"), "`furlongs` is not a unit of length")
   contains(s:fails("shoot x t 10 cover 2 3"), "too much")
+  contains(s:fails("shoot x t 10 2"), "is formed and shoots with its front rank")
   s:dice(1, 1, 1, 1)
   contains(s:run("shoot x t 457.2mm"), "18\"")
   s:run("set x formed false")
