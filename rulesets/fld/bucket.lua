@@ -5,6 +5,13 @@
 local U = require "fld.util"
 local B = {}
 
+-- Every face of a roll, in order, for the record (`--json`: all the dice of a big bucket).
+local function faces(r)
+  local out = {}
+  for i, d in ipairs(r.dice or {}) do out[i] = d.value end
+  return out
+end
+
 -- spec: { title, pools = { {n, need, label, rule}, … }, strength, armours = { {name, value, why}, … },
 --         penetration_dice = n (gunnes: dice that go straight to penetration) }
 function B.resolve(ctx, spec)
@@ -19,7 +26,7 @@ function B.resolve(ctx, spec)
         local _, r = hit:roll(expr, p.label .. ", " .. eff .. "+" .. (eff ~= p.need and (" (needs " .. p.need .. ")") or ""), p.rule)
         out.dice = out.dice + p.n
         out.hits = out.hits + r.successes
-        out.pools[#out.pools + 1] = { dice = p.n, need = p.need, hits = r.successes, sixes = U.sixes(r) }
+        out.pools[#out.pools + 1] = { dice = p.n, need = p.need, hits = r.successes, sixes = U.sixes(r), rolled = faces(r) }
         sixes_to_hit = sixes_to_hit + U.sixes(r)
         last[#last + 1] = r
       end
@@ -39,7 +46,8 @@ function B.resolve(ctx, spec)
       kept = r.successes
       last = { r }
       p:result(kept .. " get through")
-      out.steps[#out.steps + 1] = { armour = a.name, value = a.value, need = need, dice = r.total and #r.dice, through = kept }
+      out.steps[#out.steps + 1] = { armour = a.name, value = a.value, need = need, dice = #(r.dice or {}), through = kept,
+        rolled = faces(r) }
     elseif a.value <= 0 then
       out.steps[#out.steps + 1] = { armour = a.name, value = 0, skipped = true }
     end

@@ -6,7 +6,26 @@ local U = require "fld.util"
 local Mo = require "fld.morale"
 local C = require "fld_common.morale"
 
-local WORDS = { stand = true, evade = true, countercharge = true, flank = true, open = true }
+-- The arguments `charge` and `fanatic` share: the distance measured by the umpire, the
+-- target's reaction when the umpire types it, and what he sees of the ground and the contact.
+local function charge_args()
+  return {
+    { name = "charger", type = "unit", help = "the unit charging" },
+    { name = "target", type = "unit", help = "the enemy unit charged" },
+    { name = "distance", type = "distance", help = "from the charger to the target when the charge starts (12, 12\", 30cm)" },
+    { name = "reaction", type = "choice", values = { "stand", "evade", "countercharge" }, optional = true,
+      help = "how a Regular target meets it, if its player has said (else umpire asks when there is a choice)" },
+    { name = "open", type = "flag", help = "Mounted charging Loose/Open Foot in the open (31.1 b)" },
+    { name = "flank", type = "flag", help = "the charge contacts the target's flank or rear (31.1 h)" },
+  }
+end
+
+-- The words `resolve` reads, from the declared arguments.
+local function words_of(args)
+  local w = { open = args.open, flank = args.flank }
+  if args.reaction then w[args.reaction] = true end
+  return w
+end
 
 -- §28.vi: who can break formation and move (so evade).
 local function can_evade(t) return t.order ~= "close" end
@@ -146,14 +165,10 @@ end
 
 umpire.command {
   name = "charge",
-  help = "TA2: a charge at a target at a distance (24): `charge kn arc 7\"`; words: stand|evade|countercharge (a Regular target's choice), open (in the open), flank",
-  args = {
-    { name = "charger", type = "unit" },
-    { name = "target", type = "unit" },
-    { name = "rest", type = "text", optional = true, help = "the distance, then stand|evade|countercharge, open, flank" },
-  },
+  help = "TA2: a charge at a target at a distance (24): `charge kn arc 7\"`, `charge kn arc 7\" evade open`",
+  args = charge_args(),
   run = function(ctx, args)
-    local dist, words = U.rest(args.rest, WORDS, "the distance to the target")
+    local dist, words = args.distance, words_of(args)
     checks(args.charger, args.target, dist)
     local rec, notes = resolve(ctx, args.charger, args.target, dist, words, false)
     umpire.record("charge", rec)
@@ -164,14 +179,10 @@ umpire.command {
 umpire.command {
   name = "fanatic",
   help = "TA1: a fanatic charge (23): a morale test passed by two, then 1.5 x move; else an ordinary charge: `fanatic war pk 9\"`",
-  args = {
-    { name = "charger", type = "unit" },
-    { name = "target", type = "unit" },
-    { name = "rest", type = "text", optional = true, help = "the distance, then stand|evade|countercharge, open, flank" },
-  },
+  args = charge_args(),
   run = function(ctx, args)
     local u, t = args.charger, args.target
-    local dist, words = U.rest(args.rest, WORDS, "the distance to the target")
+    local dist, words = args.distance, words_of(args)
     checks(u, t, dist)
     if not (u.type == "behemoth" or (U.irregular(u) and (u.order == "close" or u.order == "loose"))) then
       umpire.fail(u.name .. " may not fanatic charge: only Irregular Close or Loose order troops and Behemoths (23.1); use `charge`")

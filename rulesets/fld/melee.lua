@@ -96,16 +96,28 @@ end
 
 umpire.command {
   name = "melee",
-  help = "TA4: a round of melee between two units in contact (26, 27, 30): `melee cw pk`; words: second_uphill, first_uphill, contact (first-contact round), later, first_figures=N, second_figures=N (unformed figures in contact)",
+  help = "TA4: a round of melee between two units in contact (26, 27, 30): `melee cw pk`, `melee cw pk second_uphill later`, `melee sk pk 4` (4 of sk's figures in contact), `melee pk sk 0 4` (0: all that fight)",
   args = {
-    { name = "first", type = "unit" },
-    { name = "second", type = "unit" },
-    { name = "rest", type = "text", optional = true, help = "first_uphill, second_uphill, contact, later, first_figures=N, second_figures=N" },
+    { name = "first", type = "unit", help = "one unit in the melee" },
+    { name = "second", type = "unit", help = "the unit it fights" },
+    { name = "first_figures", type = "int", optional = true,
+      help = "the first unit's figures in contact if unformed, or the files of a formed unit that ran into a unit not its target (26.2); 0 or left out: all that fight" },
+    { name = "second_figures", type = "int", optional = true, help = "the same for the second unit" },
+    { name = "uphill", type = "choice", values = { "first_uphill", "second_uphill" }, optional = true,
+      help = "which unit fights from uphill (+1 to hit it, 26.3)" },
+    { name = "round", type = "choice", values = { "contact", "later" }, optional = true,
+      help = "contact: the first-contact round; later: a later round (read from the charge markers when left out, 26.2)" },
   },
   run = function(ctx, args)
     local a, b = args.first, args.second
-    local _, w = U.rest(args.rest, { first_uphill = true, second_uphill = true, contact = true, later = true,
-      first_figures = true, second_figures = true })
+    local w = {}
+    if args.uphill then w[args.uphill] = true end
+    if args.round then w[args.round] = true end
+    for _, k in ipairs({ "first_figures", "second_figures" }) do
+      local n = args[k]
+      if n and n < 0 then umpire.fail(k .. " " .. n .. ": type the figures in contact, 1 or more (0: all that fight) (26.2)") end
+      if n and n > 0 then w[k] = n end
+    end
     if a.side == b.side then umpire.fail(a.name .. " and " .. b.name .. " are on the same side (26)") end
     for _, u in ipairs({ a, b }) do
       if u:has("march") then umpire.fail(u.name .. " is in march formation and cannot fight (28.i)") end
@@ -131,10 +143,10 @@ umpire.command {
     end
     local notes = {}
     -- §30 recoil: who took more hit points than it dealt
-    local rec = { first = { unit = a.id, dice = ra.dice, need = sa.need, hits = ra.hits, through = ra.through, sixes = ra.sixes,
+    local rec = { first = { unit = a.id, dice = ra.dice, need = sa.need, hits = ra.hits, pools = ra.pools, through = ra.through, sixes = ra.sixes,
       hp = ra.hp, steps = ra.steps, figures_lost = fa, integrity = a.integrity },
-      second = { unit = b.id, dice = rb.dice, need = sb.need, hits = rb.hits, through = rb.through, sixes = rb.sixes,
-      hp = rb.hp, steps = rb.steps, figures_lost = fb, integrity = b.integrity }, first_contact = first }
+      second = { unit = b.id, dice = rb.dice, need = sb.need, hits = rb.hits, pools = rb.pools, through = rb.through, sixes = rb.sixes,
+      hp = rb.hp, steps = rb.steps, figures_lost = fb, integrity = b.integrity }, first_contact = first and true or false }
     local loser
     if rb.hp > ra.hp then loser = a elseif ra.hp > rb.hp then loser = b end
     if loser then

@@ -9,21 +9,15 @@ function M.rides(u)
   return U.is_mounted(u) or (u.type == "behemoth" and u.legs == "quadruped")
 end
 
--- §34 demoralisation of a command (Major Tactical Unit), counted without reading units.
+-- §34 demoralisation of a command (Major Tactical Unit), as fld_common/victory.lua computes it
+-- for `victory` (the one count: at least half its units Fragmented or Broken, sticky).
+local V = require "fld_common.victory"
+local function cfg() return require("fld.command").cfg end
 function M.command_demoralised(cmd)
-  local n = umpire.count("command:" .. cmd .. " type!=commander")
-  local gone = umpire.count("command:" .. cmd .. " type!=commander marked:fragmented|broken")
-  return C.demoralised(n, gone)
+  return (V.demoralised(cfg(), umpire.group(cmd)))
 end
 function M.side_demoralised(side)
-  local list, seen = {}, {}
-  for _, u in ipairs(umpire.units("side:" .. side .. " type!=commander")) do
-    if not seen[u.command] then
-      seen[u.command] = true
-      if M.command_demoralised(u.command) then list[#list + 1] = u.command end
-    end
-  end
-  return list
+  return V.side_demoralised(cfg(), side)
 end
 
 -- A morale test (§31.2, §11). opts: trigger letter, charged_in_open, outmassed, unsupported,
@@ -44,15 +38,20 @@ function M.test(ctx, u, opts)
   }
   local why = opts.trigger and (" (trigger " .. opts.trigger .. ": " .. (C.trigger_text[opts.trigger] or "") .. ")") or ""
   local c = ctx:check("Morale 31: " .. u.name .. ", morale " .. u.morale .. why)
-  c:roll("1d6", "d6", "31.2", u)
-  for _, m in ipairs(mods) do c:add(m[1], m[2], m[3]) end
+  local die = c:roll("1d6", "d6", "31.2", u)
+  local modifiers = {}
+  for _, m in ipairs(mods) do
+    c:add(m[1], m[2], m[3])
+    modifiers[#modifiers + 1] = { value = m[1], why = m[2] }
+  end
   c:point("fld.morale.modifiers", { unit = u, trigger = opts.trigger })
   local score = c:total()
   local band = C.band(u.morale, score)
   local label = string.format("%s (pass %d+, break below %d; 11)", band, 7 - u.morale, 2 - u.morale)
   if opts.need then label = label .. string.format("; needs %d to pass by two: %s", opts.need, score >= opts.need and "passed by two" or "not passed by two") end
   c:result(label)
-  local rec = { unit = u.id, trigger = opts.trigger, score = score, band = band, morale = u.morale }
+  local rec = { unit = u.id, trigger = opts.trigger, die = die, modifiers = modifiers, score = score, band = band,
+    morale = u.morale, pass_at = 7 - u.morale, break_below = 2 - u.morale }
   if opts.apply ~= false then M.apply(ctx, u, band, rec) end
   umpire.record("morale", rec)
   return band, score, c
@@ -72,13 +71,11 @@ function M.apply(ctx, u, band, rec)
     if rec then rec.flee = f:total() end
     print("Broken: friendly units within 12\" of " .. u.name .. " test morale (31.1 f: `morale UNIT f`); " ..
       "irregular opponents must pursue, regular may (`pursue UNIT`)")
-    local cmd = u.command
-    if M.command_demoralised(cmd) then
-      print("Command " .. cmd .. " is demoralised (34): every unit of side " .. u.side .. " tests (31.1 g)")
-    end
   end
-  if band == "fragment" and M.command_demoralised(u.command) then
-    print("Command " .. u.command .. " is demoralised (34): every unit of side " .. u.side .. " tests (31.1 g)")
+  -- §34: marking the unit has already demoralised its MTU if it should (fld_common/victory.lua
+  -- prints it); what it means for the morale rules is trigger g.
+  if (band == "fragment" or band == "break") and M.command_demoralised(u.command) then
+    print("every unit of side " .. u.side .. " tests morale now (31.1 g: `due side:" .. u.side .. "`)")
   end
 end
 

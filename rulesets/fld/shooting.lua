@@ -14,20 +14,29 @@ local function land(ctx, target, hp, reason)
   return lost, notes
 end
 
-local SHOOT_WORDS = { cover = true, charging = true, figures = true }
-
 umpire.command {
   name = "shoot",
-  help = "TA3: a unit shoots at a target at a distance (25): `shoot arc kn 10\" cover`; words: cover, charging (target charged into contact), figures=N (unformed: figures in range)",
+  help = "TA3: a unit shoots at a target at a distance (25): `shoot arc kn 10\" cover`, `shoot sk kn 8 5` (an unformed unit: 5 figures in range)",
   args = {
-    { name = "firer", type = "unit" },
-    { name = "target", type = "unit" },
-    { name = "rest", type = "text", optional = true, help = "the distance (12\", 12in, 30cm), then cover, charging, figures=N" },
+    { name = "firer", type = "unit", help = "the unit shooting" },
+    { name = "target", type = "unit", help = "the enemy unit shot at" },
+    { name = "distance", type = "distance", help = "from the firer to the target, measured by the umpire (12, 12\", 30cm)" },
+    { name = "figures", type = "int", optional = true,
+      help = "an unformed firer: its figures within range (25.2); leave out for a formed unit" },
+    { name = "cover", type = "flag", help = "the target is in cover (+2 to the score, 25.3)" },
+    { name = "charging", type = "flag", help = "the target charged into contact with the firer (+2, 25.3)" },
   },
   run = function(ctx, args)
     local f, t = args.firer, args.target
-    local dist, w = U.rest(args.rest, SHOOT_WORDS, "the distance from " .. f.id .. " to " .. t.id)
-    if not dist then umpire.fail("type the distance from " .. f.id .. " to " .. t.id .. ": `shoot " .. f.id .. " " .. t.id .. " 10\"`") end
+    local dist = args.distance
+    local w = { cover = args.cover, charging = args.charging, figures = args.figures }
+    if w.figures and f.formed then
+      umpire.fail("FIGURES " .. w.figures .. ": " .. f.name .. " is formed and shoots with its front rank and half " ..
+        "the second (25.2); type figures in range only for an unformed unit, or drop `" .. w.figures .. "`")
+    end
+    if w.figures and w.figures < 1 then
+      umpire.fail("FIGURES " .. w.figures .. ": type how many of " .. f.name .. "'s figures are in range, 1 or more (25.2)")
+    end
     if f.side == t.side then umpire.fail(t.name .. " is a friend of " .. f.name .. ": shoot at an enemy (25.1)") end
     if f.missile == "none" or f.shooting <= 0 then
       umpire.fail(f.name .. " has no missile weapon: set `missile` and `shooting` (25.6)")
@@ -88,7 +97,7 @@ umpire.command {
       req:result("needs " .. need .. "+, " .. (need + 2) .. "+ from ranks 2-3")
     elseif not f.formed then
       local n = w.figures or U.figures(f)
-      if n > U.figures(f) then umpire.fail(f.name .. " has only " .. U.figures(f) .. " figures; figures=" .. n .. " is too many (25.2)") end
+      if n > U.figures(f) then umpire.fail(f.name .. " has only " .. U.figures(f) .. " figures; " .. n .. " figures in range is too many (25.2)") end
       pools[1] = { n = n, need = need, label = n .. " unformed figures in range", rule = "25.2" }
       req:result("needs " .. need .. "+")
     else
@@ -113,19 +122,19 @@ umpire.command {
 -- 1" of it; each takes one penetration die at the band's strength (FLD-D31).
 umpire.command {
   name = "cannon",
-  help = "a gunne fires along a line (35): `cannon gun1 pk 14\" figures=5` (figures of pk within 1\" of the line)",
+  help = "a gunne fires along a line (35): `cannon gun1 pk 14\" 5` (5 figures of pk within 1\" of the line)",
   args = {
-    { name = "gun", type = "unit" },
-    { name = "target", type = "unit" },
-    { name = "rest", type = "text", optional = true, help = "the distance to the target, then figures=N: its figures within 1\" of the line" },
+    { name = "gun", type = "unit", help = "the gunne firing" },
+    { name = "target", type = "unit", help = "the enemy unit the line of fire crosses" },
+    { name = "distance", type = "distance", help = "the range from the gun to the target (12, 12\", 30cm)" },
+    { name = "figures", type = "int", help = "the target's figures within 1\" of the line of fire, counted by the umpire (35)" },
   },
   run = function(ctx, args)
     local g, t = args.gun, args.target
-    local dist, w = U.rest(args.rest, { figures = true }, "the range from " .. g.id .. " to " .. t.id)
-    if not dist then umpire.fail("type the range: `cannon " .. g.id .. " " .. t.id .. " 14\" figures=5`") end
+    local dist = args.distance
     if g.gun == "none" then umpire.fail(g.name .. " is not a gunne: set its `gun` weight (light, medium, heavy, siege) and `period` (35)") end
-    local n = w.figures
-    if not n then umpire.fail("how many figures of " .. t.name .. " are within 1\" of the line of fire? add figures=N (35)") end
+    local n = args.figures
+    if n < 1 then umpire.fail("figures " .. n .. ": type how many figures of " .. t.name .. " are within 1\" of the line of fire, 1 or more (35)") end
     local bands = D.gunnes[g.period][g.gun]
     local band
     for i, lim in ipairs(bands) do if dist <= lim then band = i; break end end

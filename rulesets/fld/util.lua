@@ -1,24 +1,9 @@
--- Helpers the FLD fighting rules share: distances, the Combat Table, dice pools, a unit's
+-- Helpers the FLD fighting rules share: distances shown in inches, the Combat Table, dice pools, a unit's
 -- derived record (mass, BUIV, move, armour), losses and figure removal.
 local D = require "fld.data"
 local M = {}
 
 function M.clamp(x, lo, hi) return math.max(lo, math.min(hi, x)) end
-
--- Distances typed by the umpire: `12"`, `12in`, `12` (inches), `2'` or `2ft` (feet) or `30cm`
--- (converted at 2.54 cm to the inch). A local parser until fld_common/distance.lua (the other half of the
--- issue) can be merged. Returns inches, or nil and a message.
-function M.inches(word)
-  if type(word) == "number" then return word end
-  local w = tostring(word or ""):lower()
-  local n, unit = w:match("^(%d+%.?%d*)%s*(.*)$")
-  if not n then return nil, "`" .. tostring(word) .. "` is not a distance: type inches as 12\", 12in or 12, or centimetres as 30cm" end
-  n = tonumber(n)
-  if unit == "" or unit == "\"" or unit == "in" or unit == "''" then return n end
-  if unit == "cm" then return n / 2.54 end
-  if unit == "'" or unit == "ft" then return n * 12 end
-  return nil, "`" .. word .. "`: unknown unit `" .. unit .. "` (use \", in, ' or ft, or cm)"
-end
 
 function M.fmt_in(x)
   if x == math.floor(x) then return string.format("%d\"", x) end
@@ -28,31 +13,6 @@ end
 function M.fmt(x)
   if x == math.floor(x) then return string.format("%d", x) end
   return (string.format("%.2f", x):gsub("0+$", ""))
-end
-
--- The text argument of a command: a distance first, then words that act as flags. Returns the
--- inches and a set of the flag words; fails naming any unknown word.
-function M.rest(text, known, what)
-  local words = {}
-  for w in tostring(text or ""):gmatch("%S+") do words[#words + 1] = w end
-  local flags, dist = {}, nil
-  for i, w in ipairs(words) do
-    local lw = w:lower():gsub("^%-%-", "")
-    local k, v = lw:match("^([%a_]+)=(%d+)$")
-    if k and known[k] then flags[k] = tonumber(v)
-    elseif known[lw] then flags[lw] = true
-    elseif i == 1 or dist == nil then
-      local d, err = M.inches(w)
-      if not d then umpire.fail(err .. (what and (" (" .. what .. ")") or "")) end
-      dist = d
-    else
-      local list = {}
-      for k in pairs(known) do list[#list + 1] = k end
-      table.sort(list)
-      umpire.fail("unknown word `" .. w .. "`; expected one of: " .. table.concat(list, ", "))
-    end
-  end
-  return dist, flags
 end
 
 -- §27 the Combat Table read by the option combat_table (FLD-D01), inputs clamped (FLD-D04).

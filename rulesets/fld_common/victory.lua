@@ -19,11 +19,29 @@ function M.count(cfg, g)
   return #units, bad
 end
 
+-- Whether an MTU is demoralised now: marked so already, or at least half its units count
+-- against it (the one place the rule is computed; the morale rules ask here too). A command
+-- that is not an MTU (role staff) never is. Returns demoralised, units, the list that count.
+function M.demoralised(cfg, g)
+  if util.attr(g, "role", "mtu") ~= "mtu" then return false, 0, {} end
+  local n, bad = M.count(cfg, g)
+  return g.demoralised or (n > 0 and #bad * 2 >= n), n, bad
+end
+
+-- The ids of a side's demoralised MTUs, in wing order.
+function M.side_demoralised(cfg, side)
+  local list = {}
+  for _, g in ipairs(commanders.mtus(side)) do
+    if M.demoralised(cfg, g) then list[#list + 1] = g.id end
+  end
+  return list
+end
+
 -- Checks an MTU and marks it demoralised when at least half its units count (never undone
 -- by the rules: no recovery is given). Returns the check's lines.
 function M.check_mtu(ctx, cfg, g, quiet)
   local R = cfg.rules
-  local n, bad = M.count(cfg, g)
+  local _, n, bad = M.demoralised(cfg, g)
   if n == 0 then return false end
   local demo = #bad * 2 >= n
   if not quiet or (demo and not g.demoralised) then
@@ -77,20 +95,21 @@ function M.register(cfg)
       return table.concat(lines, "\n")
     end,
   }
-  -- A unit marked as counting (FLD: fragmented, broken) may demoralise its MTU at once.
+  -- A unit marked as counting (FLD: fragmented, broken) may demoralise its MTU: at once, so
+  -- the rest of the command that marked it (a morale test's flight, the next test) sees it.
   for _, marker in ipairs(cfg.count_markers or {}) do
     umpire.on("unit_marked", function(ev)
       if ev.marker ~= marker then return end
       local g = umpire.group(ev.unit.command)
       if util.attr(g, "role", "mtu") ~= "mtu" or g.demoralised then return end
-      local n, bad = M.count(cfg, g)
-      if n > 0 and #bad * 2 >= n then
+      local demo, n, bad = M.demoralised(cfg, g)
+      if demo then
         g:set("demoralised", true, #bad .. " of " .. n .. " units " .. cfg.counts_text .. " (" .. R.win .. ")")
         print(g.id .. " is demoralised: " .. #bad .. " of " .. n .. " units " .. cfg.counts_text .. " (" .. R.win .. "); `victory` shows the sides")
         umpire.emit("mtu_demoralised", { command = g.id, side = g.side })
         if cfg.on_demoralised then cfg.on_demoralised(g) end
       end
-    end)
+    end, { at_once = true })
   end
 end
 

@@ -100,6 +100,7 @@ test("the morale table: every level's pass, fragment and break bands (11)", func
     if 6 - L >= 1 then
       s:dice(6 - L); contains(s:run("morale m"), ": fragment")
       s:run("unmark m fragmented")
+      s:run("set l1 demoralised false")   -- the one-unit command was demoralised by it (34)
     end
     -- -7: over 100% lost (-4), disordered (-1), the C-in-C with the unit (-2)
     s:run("set m integrity -1"); s:run("mark m disordered"); s:run("set m commander cinc")
@@ -165,10 +166,10 @@ test("gunnes: every period, weight and band, and out of range (35)", function()
       s:run("add unit l1 " .. id .. " G type=artillery figures=1 files=1 gun=" .. wt .. " period=" .. p)
       for b = 1, 3 do
         s:dice(1)
-        local out = s:run("cannon " .. id .. " t " .. rows[i][b] .. "\" figures=1")
+        local out = s:run("cannon " .. id .. " t " .. rows[i][b] .. "\" 1")
         contains(out, rows[5][b] .. "  " .. ({ "short", "medium", "long" })[b] .. " range (up to " .. rows[i][b] .. "\"): strength")
       end
-      contains(s:fails("cannon " .. id .. " t " .. (rows[i][3] + 1) .. "\" figures=1"), "long range " .. rows[i][3] .. "\"")
+      contains(s:fails("cannon " .. id .. " t " .. (rows[i][3] + 1) .. "\" 1"), "long range " .. rows[i][3] .. "\"")
     end
   end
 end)
