@@ -133,8 +133,15 @@ pub fn write_roster_where(
     // strength above all): the roster stays short enough to edit by hand, its key numbers
     // are in it, and loading fills the rest in again.
     let status = &game.schema().status;
-    let key =
-        |k: &str| status.attrs.iter().any(|a| a == k) || status.strength.as_deref() == Some(k);
+    let max_attr = match &status.max {
+        Some(super::schema::StrengthMax::Attr(a)) => Some(a.as_str()),
+        _ => None,
+    };
+    let key = |k: &str| {
+        status.attrs.iter().any(|a| a == k)
+            || status.strength.as_deref() == Some(k)
+            || max_attr == Some(k)
+    };
     let attrs = |t: &mut Table, kind: Kind, attrs: &super::game::Attrs| {
         for (k, v) in attrs {
             let default = game.schema().attrs(kind).get(k).map(|d| &d.default);
