@@ -7,7 +7,7 @@
 //!
 //! - OpenD6: a volley of the ten Ice Rangers with its damage rolls, and one soldier fighting
 //!   three in close combat;
-//! - FLD: a melee of two 48-figure units.
+//! - FLD: a melee of two 48-figure units (four ranks of twelve).
 //!
 //! Every resolution is undone (untimed) to run the same one again; the session is rebuilt
 //! every `REBUILD` iterations to keep the in-memory journal small. `cargo bench --bench
@@ -121,6 +121,18 @@ fn benches(c: &mut Criterion) {
         &od6,
         "melee icebreakers.2 warband.2,warband.3,warband.4 target=warband.2",
     );
+    // Two units of 48 figures in four ranks of 12, hand weapons, both fighting in full.
+    let fld = [
+        "ruleset use fld",
+        "add side light Light",
+        "add side dark Dark",
+        "add command light l1 Lights",
+        "add command dark d1 Darks",
+        "add unit l1 sw Swordsmen figures=48 files=12 height=6 melee=3 strength=3 armour=partial_sh morale=4",
+        "add unit d1 cw Chaos_Warriors figures=48 files=12 height=7 attacks=2 melee=4 strength=4 natural=1 armour=plate_sh morale=5",
+        "muster",
+    ];
+    compare(c, "fld/melee_48_v_48", &fld, "melee sw cw");
 }
 
 criterion_group!(rulesets, benches);
