@@ -80,6 +80,25 @@ umpire.on("unit_damaged", function(ev)
     u.name, kind))
 end)
 
+-- A campaign's battle ends (`battle end`): the fallen come back for the next one (8.8.4), as
+-- the adapter restores them (at their starting strength), so the roster keeps them.
+umpire.on("battle_ends", function()
+  local A = adapter()
+  local back = {}
+  for id, f in pairs(store.fallen or {}) do
+    local u = umpire.unit(id)
+    if u and A.restore then
+      A.restore(u, "fallen, " .. f.name .. " returns for the next battle (8.8.4)")
+      back[#back + 1] = f.name
+    end
+  end
+  store.fallen = nil
+  if #back > 0 then
+    table.sort(back)
+    print("back for the next battle (8.8.4): " .. table.concat(back, ", "))
+  end
+end)
+
 -- A Hero never routs (a Main Character does), unless the ruleset sees to it itself.
 umpire.on("unit_marked", function(ev)
   local A = adapter()

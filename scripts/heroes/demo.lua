@@ -26,4 +26,10 @@ end
 
 A.rout_marker = "routed"
 
+-- A fallen hero back for the next battle: full SP again.
+function A.restore(u, reason)
+  if u.sp < A.max_sp then u:set("sp", A.max_sp, reason) end
+  for _, m in ipairs(u:markers()) do u:unmark(m, reason) end
+end
+
 return A

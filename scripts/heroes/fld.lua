@@ -47,6 +47,13 @@ function A.eliminated(u)
   return u.integrity <= 0
 end
 
+-- A fallen Hero back for the campaign's next battle: its Integrity Points as at the start and
+-- no marker of the battle it fell in (the ranks' figures follow when it is mustered again).
+function A.restore(u, reason)
+  if u.integrity < u.integrity_start then u:set("integrity", u.integrity_start, reason) end
+  for _, m in ipairs(u:markers()) do u:unmark(m, reason) end
+end
+
 -- What `heroes` shows of a unit's strength.
 function A.strength(u)
   return string.format("integrity %g of %g", u.integrity, u.integrity_start)

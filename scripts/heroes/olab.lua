@@ -38,4 +38,12 @@ end
 
 A.rout_marker = "routed"
 
+-- A fallen Hero or Main Character back for the campaign's next battle: on the table at its
+-- starting SP, with no marker of the battle it fell in.
+function A.restore(u, reason)
+  if u.off_table ~= "no" then u:set("off_table", "no", reason) end
+  if u.sp ~= u.sp_start then u:set("sp", u.sp_start, reason) end
+  for _, m in ipairs(u:markers()) do u:unmark(m, reason) end
+end
+
 return A

@@ -1,0 +1,201 @@
+//! Campaigns: a folder of rosters and battles. Two OLAB battles in a row: losses carried over,
+//! the eliminated left out, a unit left at home coming through unchanged, ending a battle
+//! undone and redone, and a roster edited by hand between battles still loading.
+
+use std::path::Path;
+
+use crate::common::shipped;
+use umpire::campaign::{Campaign, Entry, rosters};
+use umpire::dice::DiceBox;
+use umpire::engine::Session;
+
+fn session() -> Session {
+    let mut s = Session::new(DiceBox::seeded(1));
+    s.set_rules_root(shipped().to_path_buf());
+    s
+}
+
+/// Runs `line`, which must succeed; what it printed.
+fn ok(s: &mut Session, line: &str) -> String {
+    match s.execute(line, None).expect("a command") {
+        Ok(out) => umpire::engine::render::output(&out, &umpire::engine::Palette::plain()),
+        Err((_, e)) => panic!("`{line}` failed: {e}"),
+    }
+}
+
+/// Runs `line`, which must fail; the error and its help.
+fn fails(s: &mut Session, line: &str) -> String {
+    match s.execute(line, None).expect("a command") {
+        Ok(out) => panic!(
+            "`{line}` should have failed: {}",
+            umpire::engine::render::output(&out, &umpire::engine::Palette::plain())
+        ),
+        Err((_, e)) => format!("{e} {}", e.help().unwrap_or_default()),
+    }
+}
+
+/// The attribute `attr` of unit `id` in side `side`'s roster file (`None`: not listed).
+fn in_roster(dir: &Path, side: &str, id: &str, attr: &str) -> Option<toml::Value> {
+    let text = std::fs::read_to_string(dir.join("rosters").join(format!("{side}.toml"))).unwrap();
+    let u = rosters::units(&text).into_iter().find(|u| u.id == id)?;
+    Some(
+        u.table
+            .get(attr)
+            .cloned()
+            .unwrap_or(toml::Value::String("(default)".into())),
+    )
+}
+
+#[test]
+fn two_olab_battles_carry_losses_over_and_an_end_can_be_undone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("revolt");
+    let d = dir.display().to_string();
+    let mut s = session();
+    ok(&mut s, "ruleset use olab");
+    ok(&mut s, "house on heroes");
+    ok(&mut s, "army load examples/olab/romans.toml");
+    ok(&mut s, "army load examples/olab/britons.toml");
+    ok(&mut s, "option set canister adds");
+    let made = ok(&mut s, &format!("campaign new {d} Boudicca's revolt"));
+    assert!(
+        made.contains("rosters written: romans (20 units), britons (20 units)"),
+        "{made}"
+    );
+    assert!(fails(&mut s, &format!("campaign new {d}")).contains("already holds a campaign"));
+    let file = std::fs::read_to_string(dir.join("campaign.toml")).unwrap();
+    assert!(
+        file.contains("ruleset = \"olab\"")
+            && file.contains("canister = \"adds\"")
+            && file.contains("house = [\"heroes\"]"),
+        "{file}"
+    );
+
+    // Battle one: the campaign's rules and options, both rosters loaded.
+    let begun = ok(&mut s, "battle new watling");
+    assert!(begun.contains("› army load"), "{begun}");
+    assert!(begun.contains("› option set canister adds"), "{begun}");
+    assert_eq!(s.state.game.unit_count(), 40);
+    assert!(fails(&mut s, "battle new again").contains("has not ended"));
+    ok(&mut s, "set leg1 sp 3");
+    ok(&mut s, "set chariot1 sp 0");
+    // Boudica, a Main Character, falls: the heroes house rule brings her back next battle.
+    assert!(ok(&mut s, "set boudica sp 0").contains("will return in the next battle"));
+    let plan = ok(&mut s, "battle end romans win plan");
+    assert!(plan.contains("chariot1: lost"), "{plan}");
+    assert!(plan.contains("nothing written"), "{plan}");
+    assert_eq!(
+        in_roster(&dir, "romans", "leg1", "sp"),
+        Some(toml::Value::Integer(7))
+    );
+    let end = ok(&mut s, "battle end romans win");
+    assert!(end.contains("leg1: sp 7 → 3"), "{end}");
+    assert!(
+        end.contains("back for the next battle (8.8.4): Boudica"),
+        "{end}"
+    );
+    assert_eq!(
+        in_roster(&dir, "romans", "leg1", "sp"),
+        Some(toml::Value::Integer(3))
+    );
+    assert_eq!(
+        in_roster(&dir, "romans", "leg1", "sp_start"),
+        Some(toml::Value::Integer(3))
+    );
+    assert_eq!(
+        in_roster(&dir, "romans", "leg1", "markers"),
+        Some(toml::Value::String("(default)".into())),
+        "the rout does not carry over"
+    );
+    assert_eq!(
+        in_roster(&dir, "britons", "chariot1", "sp"),
+        None,
+        "the eliminated are left out"
+    );
+    assert_eq!(
+        in_roster(&dir, "britons", "boudica", "sp"),
+        in_roster(&dir, "britons", "boudica", "sp_start"),
+        "the fallen Main Character is back at her starting SP"
+    );
+    assert_ne!(in_roster(&dir, "britons", "boudica", "sp"), None);
+
+    // Undo takes the end back: the rosters as they were; redo writes them again.
+    let undone = ok(&mut s, "undo");
+    assert!(undone.contains("rosters are as they were"), "{undone}");
+    assert_eq!(
+        in_roster(&dir, "romans", "leg1", "sp"),
+        Some(toml::Value::Integer(7))
+    );
+    assert!(ok(&mut s, "campaign").contains("in progress: battle `watling`"));
+    ok(&mut s, "redo");
+    assert_eq!(
+        in_roster(&dir, "romans", "leg1", "sp"),
+        Some(toml::Value::Integer(3))
+    );
+    let shown = ok(&mut s, "campaign");
+    assert!(shown.contains("watling: romans win"), "{shown}");
+    assert!(shown.contains("britons       19 units"), "{shown}");
+
+    // Between battles the club edits a roster by hand: it still loads.
+    let path = dir.join("rosters/romans.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replace("name = \"Legionaries 2\"", "name = \"Legio II (veterans)\""),
+    )
+    .unwrap();
+
+    // Battle two, in a fresh session opening the campaign; leg3 stays at home.
+    let mut t = session();
+    ok(&mut t, &format!("campaign open {d}"));
+    assert!(fails(&mut t, "battle new second leave nobody").contains("no unit `nobody`"));
+    ok(&mut t, "battle new second leave leg3");
+    assert!(t.state.game.unit("leg3").is_none(), "left at home");
+    assert_eq!(
+        t.state.game.unit("leg2").map(|u| u.name.as_str()),
+        Some("Legio II (veterans)")
+    );
+    assert_eq!(
+        t.state.game.attr("leg1", "sp"),
+        Some(&umpire::state::Value::Int(3)),
+        "battle one's losses carried over"
+    );
+    ok(&mut t, "set leg2 sp 0");
+    ok(&mut t, "battle end britons win");
+    assert_eq!(
+        in_roster(&dir, "romans", "leg3", "sp"),
+        Some(toml::Value::Integer(7)),
+        "home unit unchanged"
+    );
+    assert_eq!(in_roster(&dir, "romans", "leg2", "sp"), None);
+
+    // The campaign journal holds every step, chained.
+    let c = Campaign::open(&dir).unwrap();
+    let kinds: Vec<&str> = c
+        .entries()
+        .unwrap()
+        .iter()
+        .map(|e| match e {
+            Entry::Created { .. } => "created",
+            Entry::Roster { .. } => "roster",
+            Entry::BattleBegun { .. } => "begun",
+            Entry::BattleEnded { .. } => "ended",
+            Entry::BattleReopened { .. } => "reopened",
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "created", "roster", "roster", "begun", "ended", "reopened", "ended", "begun", "ended"
+        ]
+    );
+    assert!(umpire::journal::verify_file(&dir.join("campaign.jsonl"), Default::default()).is_ok());
+}
+
+#[test]
+fn battle_commands_without_a_campaign_say_how_to_open_one() {
+    let mut s = session();
+    assert!(fails(&mut s, "battle new x").contains("`campaign open DIR`"));
+    assert!(fails(&mut s, "campaign").contains("no campaign is open"));
+    assert!(fails(&mut s, "campaign open /nonexistent/place").contains("holds no campaign"));
+}
