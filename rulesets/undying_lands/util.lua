@@ -33,7 +33,7 @@ end
 function M.baseline(e)
   local k = M.phase_key()
   if e.phase_key ~= k then
-    e:set("ip_phase", e.ip, "IP at the start of phase " .. k .. " (24)")
+    if e.ip_phase ~= e.ip then e:set("ip_phase", e.ip, "IP at the start of phase " .. k .. " (24)") end
     e:set("phase_key", k, "phase " .. k)
   end
 end
