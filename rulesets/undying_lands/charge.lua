@@ -12,6 +12,9 @@ local M = {}
 function M.order_allows(u, ta, what)
   local g = umpire.group(u.command)
   if u:has("own_initiative") and umpire.option("own_initiative_limits") == "carried_out" then return end
+  if g.orders == "none" and ta <= 2 then
+    umpire.fail(what .. ": " .. u.id .. "'s wing has no orders yet; charges need ATTACK or RUSH orders (10; UL-D18): `orders " .. g.id .. " attack`")
+  end
   if not orders.allows(cfg, g.orders, ta) then
     umpire.fail(what .. ": " .. u.id .. "'s wing is on " .. g.orders:upper() .. " orders, which do not allow " ..
       seq.ta_name(ta) .. orders.allowed_text(cfg, g.orders) .. " (10; UL-D18)" ..
@@ -131,14 +134,15 @@ function M.charge(ctx, a, t, args, fanatic)
     end
   end
   -- contact
-  a:mark("charging", what .. " into contact (" .. (fanatic and "16" or "17") .. ")", "phase")
-  if #fan_ids > 0 then a:mark("fanatic", "fanatic charge (16)", "phase") end
-  a:mark("first_contact", "first contact (19)", "phase")
-  t:mark("first_contact", "first contact (19)", "phase")
+  if not a:has("charging") then a:mark("charging", what .. " into contact (" .. (fanatic and "16" or "17") .. ")", "phase") end
+  if #fan_ids > 0 and not a:has("fanatic") then a:mark("fanatic", "fanatic charge (16)", "phase") end
+  for _, x in ipairs({ a, t }) do
+    if not x:has("first_contact") then x:mark("first_contact", "first contact (19)", "phase") end
+  end
   store.charges = store.charges or {}
   store.charges[a.id] = { charged = true, fanatic = fan_ids }
   if react == "counter" then
-    t:mark("charging", "counter-charged: the two meet half-way (16, 17)", "phase")
+    if not t:has("charging") then t:mark("charging", "counter-charged: the two meet half-way (16, 17)", "phase") end
     store.charges[t.id] = { charged = true, counter = true, fanatic = {} }
   else
     store.charges[t.id] = nil

@@ -33,7 +33,7 @@ function M.problems(u, n)
   if n then
     local min = data.MIN_TU[u.discipline]
     if u.discipline == "regular" and w == "pike" then min = data.MIN_TU.regular_pike end
-    if n < min then bad(n .. " vignette" .. (n == 1 and "" or "s") .. ": a " .. u.discipline .. (w == "pike" and " pike" or "") ..
+    if n < min then bad(n .. " vignette" .. (n == 1 and "" or "s") .. ": " .. (u.discipline == "irregular" and "an " or "a ") .. u.discipline .. (w == "pike" and " pike" or "") ..
       " TU needs at least " .. min .. " (2.3)") end
   end
   return p
