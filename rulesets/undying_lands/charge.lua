@@ -62,7 +62,7 @@ end
 -- UL-D25) or + 1d12 (Mounted).
 function M.breakoff_move(ctx, u, why)
   local c = ctx:check("Break off 20.v: " .. u.id .. " " .. why)
-  c:add(U.move(u), "full Tactical Move", "5, 20.v")
+  U.move_factor(c, u, nil, "full Tactical Move")
   c:roll(u.type == "mounted" and "1d12" or "1d8", "to the rear", "20.v" .. ((u.type == "leviathan" or u.type == "behemoth") and "; UL-D25" or ""))
   c:result(c:total() .. " cm to the rear")
   return c:total()
@@ -89,9 +89,11 @@ function M.charge(ctx, a, t, args, fanatic)
   end
   if a:has("own_initiative") and t.ip * 2 > a.ip then
     return a.id .. " will not charge " .. t.id .. " on its own initiative: the enemy has more than half its IP (" ..
-      t.ip .. " > " .. a.ip .. "/2); it retreats two full moves (" .. 2 * U.move(a) .. " cm) instead (21; UL-D24)"
+      t.ip .. " > " .. a.ip .. "/2); it retreats two full moves (" .. 2 * U.move(a) .. " cm " ..
+      require("undying_lands.placeholders").label("with the defence Move column") .. ") instead (21; UL-D24)"
   end
-  local lines, rec = {}, { charger = a.id, target = t.id, fanatic = fanatic }
+  local lines, rec = {}, { charger = a.id, target = t.id, fanatic = fanatic, placeholder = true,
+    placeholder_note = "reach and evade distances include the defence Move column, a PLACEHOLDER" }
   -- 16: fanatic chargers test (trigger d) and must pass by five
   local fan_ids = {}
   if fanatic then
@@ -127,7 +129,8 @@ function M.charge(ctx, a, t, args, fanatic)
     if react == "counter" then need = dist / 2 end
     if need > reach then
       lines[#lines + 1] = a.id .. " reaches " .. reach .. " cm of the " .. (react == "counter" and "half-way " or "") .. need ..
-        " cm needed: no contact; " .. (a.discipline == "irregular" and "it must go on charging next phase (17)" or
+        " cm needed: no contact (its reach includes the defence Move column " ..
+        require("undying_lands.placeholders").label("") .. "); " .. (a.discipline == "irregular" and "it must go on charging next phase (17)" or
         "as a regular it may stop after this move (17)")
       umpire.record("charge", rec)
       return table.concat(lines, "\n")
@@ -150,7 +153,7 @@ function M.charge(ctx, a, t, args, fanatic)
   local av, tv = a:elements(), t:elements()
   for i, e in ipairs(av) do I.touch(e, tv[math.min(i, #tv)]) end
   lines[#lines + 1] = a.id .. " contacts " .. t.id .. (dist and (" (" .. dist .. " cm" .. (react == "counter" and ", meeting half-way" or "") ..
-    " of " .. reach .. " cm)") or "") .. "; melee follows: `melee " .. a.id .. " " .. t.id .. "` (19)"
+    " of " .. reach .. " cm reach " .. require("undying_lands.placeholders").label("with the defence Move column") .. ")") or "") .. "; melee follows: `melee " .. a.id .. " " .. t.id .. "` (19)"
   -- integrity triggers of the target (23.1 b, c, h)
   local function test(trigger, o)
     o.trigger = trigger

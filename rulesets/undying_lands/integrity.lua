@@ -113,7 +113,6 @@ end
 -- opponents in contact follow up (irregular ones must, for 1d4 turns).
 function M.repulse(ctx, e, c, lines, rec)
   local u = U.unit_of(e)
-  local mv = U.move(u)
   local die = u.type == "mounted" and "1d12" or "1d8"
   local back
   if u.type == "mounted" and umpire.option("repulse_mounted") == "d12_only" then
@@ -122,7 +121,8 @@ function M.repulse(ctx, e, c, lines, rec)
     r:result(back .. " cm to the rear, facing the enemy")
   else
     local r = ctx:check("Repulse 23.3: " .. U.vname(e))
-    r:add(mv, "Tactical Move", "5")
+    U.move_factor(r, u, nil)
+    rec.placeholder = true
     r:roll(die, "moves back", "23.3" .. (u.type == "mounted" and "; UL-D23" or ""))
     back = r:total()
     r:result(back .. " cm to the rear, facing the enemy")
@@ -136,7 +136,7 @@ function M.repulse(ctx, e, c, lines, rec)
     if not followed[o.id] then
       followed[o.id] = true
       local f = ctx:check("Follow-up 23.3: " .. o.id .. " after " .. U.vname(e))
-      f:add(U.move(o), "Tactical Move", "5")
+      U.move_factor(f, o, nil)
       f:roll(o.type == "mounted" and "1d10" or "1d6", "follow-up", "23.3")
       if o.discipline == "irregular" then
         local _, r = umpire.roll("1d4")

@@ -20,7 +20,8 @@ umpire.command {
       loose = reg and "up to 90 degrees, then a full move" or "up to 45 degrees, then a full move",
       open = reg and "up to 180 degrees, then a full move" or "up to 90 degrees, then a full move" })[u.order]
     local lines = {
-      u.id .. ": Tactical Move " .. mv .. " cm (5)",
+      u.id .. ": Tactical Move " .. U.move_text(u) .. " (5)",
+      "(every distance below includes the defence Move column " .. require("undying_lands.placeholders").label("") .. ")",
       "march move " .. 2 * mv .. " cm in column, never within 30 cm of an enemy; cannot fight (20.i)",
       "move: " .. wheel .. " (20.ii)",
       "wheel: the outer corner up to " .. (reg and mv or mv / 2) .. " cm; not with an enemy within 20 cm (20.iii)",
@@ -33,7 +34,8 @@ umpire.command {
       if args.enemy <= 20 then lines[#lines + 1] = "enemy at " .. args.enemy .. " cm: no wheel manoeuvre (20.iii)" end
       if args.enemy <= 30 then lines[#lines + 1] = "enemy at " .. args.enemy .. " cm: no march move this close (20.i)" end
     end
-    umpire.record("moves", { move = mv, march = 2 * mv })
+    umpire.record("moves", { move = mv, march = 2 * mv, placeholder = true,
+      note = "every distance here includes the defence class's Move column, a PLACEHOLDER" })
     return table.concat(lines, "\n")
   end,
 }
@@ -50,7 +52,8 @@ umpire.command {
     end
     if u:has("in_melee") then umpire.fail("march: " .. u.id .. " is in melee") end
     if not u:has("march") then u:mark("march", "march column, one vignette wide (20.i)") end
-    return u.id .. " is in march column: " .. 2 * U.move(u) .. " cm a move; it cannot fight (20.i)"
+    return u.id .. " is in march column: " .. 2 * U.move(u) .. " cm a move " ..
+      require("undying_lands.placeholders").label("with the defence Move column") .. "; it cannot fight (20.i)"
   end,
 }
 
@@ -73,10 +76,10 @@ umpire.command {
     local lines = { u.id .. " moves " .. back .. " cm to the rear (20.v)" }
     for _, e in ipairs(u:elements()) do I.untouch(e.id) end
     if u:has("in_melee") then u:unmark("in_melee", "broke off (20.v)") end
-    local rec = { back = back }
+    local rec = { back = back, placeholder = true }
     if enemy then
       local c = ctx:check("Pursuit 20.v: " .. enemy.id)
-      c:add(U.move(enemy), "Tactical Move", "5")
+      U.move_factor(c, enemy, nil)
       c:roll(enemy.type == "mounted" and "1d8" or "1d6", "pursuit", "20.v")
       c:result(c:total() .. " cm" .. (c:total() >= back and ": catches them, the melee goes on next phase" or ": does not catch them"))
       rec.pursuit = c:total()

@@ -99,13 +99,14 @@ umpire.command {
   },
   run = function(ctx, args)
     local f, t = args.firer, args.target
+    local fname, tname = U.vname(f), U.vname(t)
     if f.unit == t.unit or U.unit_of(f).side == U.unit_of(t).side then umpire.fail("shoot: " .. U.vname(t) .. " is a friend") end
     local o = { range = args.range, long = args.long, cover = args.cover, charger = args.charger, hill = args.hill, sbw = args.sbw }
     local loss, rec = M.shot(ctx, f, t, o)
     local back, brec = 0, nil
     if args["return"] then back, brec = M.shot(ctx, t, f, { range = args.range, long = args.long }) end
-    U.lose(t, loss, "shot by " .. U.vname(f) .. " (18)")
-    if back > 0 then U.lose(f, back, "shot back by " .. U.vname(t) .. " (18)") end
+    U.lose(t, loss, "shot by " .. fname .. " (18)")
+    if back > 0 then U.lose(f, back, "shot back by " .. tname .. " (18)") end
     local units = { U.unit_of(t) }
     if brec then units[2] = U.unit_of(f) end
     local lines = I.after_losses(ctx, units)
@@ -116,7 +117,7 @@ umpire.command {
       umpire.record("integrity", r)
     end
     umpire.record("shooting", { shot = rec, ["return"] = brec })
-    table.insert(lines, 1, U.vname(t) .. " loses " .. loss .. " IP" .. (brec and ("; " .. U.vname(f) .. " loses " .. back) or ""))
+    table.insert(lines, 1, tname .. " loses " .. loss .. " IP" .. (brec and ("; " .. fname .. " loses " .. back) or ""))
     return table.concat(lines, "\n")
   end,
 }

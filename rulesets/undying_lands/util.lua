@@ -101,4 +101,14 @@ end
 
 function M.signed(n) return n > 0 and ("+" .. n) or tostring(n) end
 
+
+-- The Tactical Move as a factor of a check: it includes the defence class's Move column, a
+-- placeholder (2.7, table p.8), so the line says so.
+function M.move_factor(c, u, list, label)
+  M.factor(c, list, M.move(u), (label or "Tactical Move") .. " (with the defence Move column)", "5", true)
+end
+function M.move_text(u)
+  return M.move(u) .. " cm " .. ph.label("with the defence Move column")
+end
+
 return M

@@ -240,7 +240,7 @@ end)
 test("own initiative: no charge on an enemy TU with more than half its IP; it retreats two moves (21; UL-D24)", function()
   local s = h.game({ "rw kn Kn type=mounted", "bw big Big vignettes=4" })
   s:run("mark kn own_initiative")
-  contains(s:run("charge kn big"), "retreats two full moves (20 cm) instead (21; UL-D24)")
+  contains(s:run("charge kn big"), "retreats two full moves (20 cm with the defence Move column [PLACEHOLDER")
 end)
 
 test("break off and pursuit; march column; interpenetration (20, 25)", function()
