@@ -21,7 +21,7 @@ umpire.command {
       open = reg and "up to 180 degrees, then a full move" or "up to 90 degrees, then a full move" })[u.order]
     local lines = {
       u.id .. ": Tactical Move " .. U.move_text(u) .. " (5)",
-      "(every distance below includes the defence Move column " .. require("undying_lands.placeholders").label("") .. ")",
+      "(every distance below includes the defence Move column" .. require("undying_lands.placeholders").label("") .. ")",
       "march move " .. 2 * mv .. " cm in column, never within 30 cm of an enemy; cannot fight (20.i)",
       "move: " .. wheel .. " (20.ii)",
       "wheel: the outer corner up to " .. (reg and mv or mv / 2) .. " cm; not with an enemy within 20 cm (20.iii)",
