@@ -5,7 +5,14 @@ local data = require "undying_lands.data"
 local U = require "undying_lands.util"
 local I = require "undying_lands.integrity"
 
+local fmorale = require "fld_common.morale"
+
 local M = {}
+
+local SHOOTER_LOSS = {
+  { 0.5, -1, "4. shooter has lost 50% of its IP" },
+  { 1.0, -2, "5. shooter has lost 100% of its IP" },
+}
 
 -- The target column (UL-D02): "foot", "heavy" (Le, Be, CO) or "mounted".
 function M.column(t)
@@ -50,13 +57,11 @@ function M.shot(ctx, f, t, o)
   if tu.order == "close" then U.factor(c, F, 2, "1. target is Close order", "18") end
   if o.charger then U.factor(c, F, -2, "2. target is a charger that moved into contact", "18") end
   if o.cover or tu.order == "open" then U.factor(c, F, -2, "3. target " .. (o.cover and "in cover" or "is Open order"), "18") end
-  local lost = f.ip_start - f.ip
-  if umpire.option("shooter_ip") == "cumulative" then
-    if lost * 2 >= f.ip_start then U.factor(c, F, -1, "4. shooter has lost 50% of its IP", "18; option shooter_ip cumulative") end
-    if lost >= f.ip_start then U.factor(c, F, -2, "5. shooter has lost 100% of its IP", "18; option shooter_ip cumulative") end
-  else
-    if lost >= f.ip_start then U.factor(c, F, -2, "5. shooter has lost 100% of its IP", "18; UL-D03")
-    elseif lost * 2 >= f.ip_start then U.factor(c, F, -1, "4. shooter has lost 50% of its IP", "18; UL-D03") end
+  -- 18 lines 4-5, one graded condition: fld_common's loss brackets, the larger only or both (UL-D03)
+  local cumulative = umpire.option("shooter_ip") == "cumulative"
+  local lost = f.ip_start > 0 and (f.ip_start - f.ip) / f.ip_start or 0
+  for _, b in ipairs(fmorale.brackets(lost, SHOOTER_LOSS, cumulative, false)) do
+    U.factor(c, F, b[2], b[3], "18; " .. (cumulative and "option shooter_ip cumulative" or "UL-D03"))
   end
   if long or o.hill then
     U.factor(c, F, -3, "6. " .. (long and ("long range" .. (o.range and (": " .. o.range .. " cm of " .. range) or "")) or "shooting up a Gentle Hill"),
