@@ -3,14 +3,15 @@
 -- The rule is written once here and fitted to a rule system by a small adapter in
 -- scripts/heroes/RULESET.lua, chosen by the name of the ruleset in force. Each adapter says how
 -- to read and declare a Hero, when a stand is out of the battle, and what the ruleset already
--- does itself (`builtin`), so that nothing is done twice. To use the rule with another
+-- does itself (`builtin`), so that nothing is done twice; an adapter may also say how `heroes`
+-- shows a unit's strength (`strength(u)`, else its SP). To use the rule with another
 -- ruleset, copy scripts/heroes/demo.lua and add it to ADAPTERS.
 --
 -- What it does, where the ruleset does not: a Hero gets +1 SP when declared; a Hero never
 -- routs (a Main Character does); a Hero adds +1 to a single dispute test (`herotest`). Always:
 -- a Hero or Main Character that is eliminated is noted in the store to come back in the next
 -- battle of the campaign (`heroes` lists them).
-local ADAPTERS = { olab = "heroes.olab", demo = "heroes.demo" }
+local ADAPTERS = { olab = "heroes.olab", demo = "heroes.demo", undying_lands = "heroes.undying_lands" }
 
 local ruleset = umpire.ruleset_name()
 if not ADAPTERS[ruleset or ""] then
@@ -46,8 +47,8 @@ umpire.command {
     for _, u in ipairs(all) do
       local kind = A.kind(u)
       if kind then
-        lines[#lines + 1] = string.format("%s (%s, %s): SP %d%s", u.id, u.side, kind, u.sp,
-          A.eliminated(u) and ", fallen" or "")
+        lines[#lines + 1] = string.format("%s (%s, %s): %s%s", u.id, u.side, kind,
+          A.strength and A.strength(u) or string.format("SP %d", u.sp), A.eliminated(u) and ", fallen" or "")
       end
     end
     local fallen = store.fallen or {}
