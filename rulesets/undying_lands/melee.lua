@@ -29,9 +29,10 @@ end
 
 -- One vignette's score against `opp` (a vignette). `s` = situation of this side: charging,
 -- fanatic (set of vignette ids), first, uphill (gentle), slope, opp_flank. Returns score, record.
-function M.score(ctx, e, opp, s)
-  local u, o = U.unit_of(e), U.unit_of(opp)
-  local c = ctx:check("Melee 19: " .. U.vname(e) .. " against " .. U.vname(opp))
+function M.score(ctx, e, opp, s, u, o)
+  u, o = u or U.unit_of(e), o or U.unit_of(opp)
+  local names, opt = s.names or {}, s.opt or {}
+  local c = ctx:check("Melee 19: " .. (names[e.id] or U.vname(e)) .. " against " .. (names[opp.id] or U.vname(opp)))
   local rec = { vignette = e.id, opponent = opp.id, factors = {} }
   local F = rec.factors
   local die = data.MELEE_DICE[u.discipline][u.proficiency]
@@ -42,19 +43,23 @@ function M.score(ctx, e, opp, s)
   local vs = o.type == "foot" and "foot" or "other"
   wcell(c, F, w, vs, w:upper() .. " vs " .. (vs == "foot" and "Foot" or "Other"))
   local dis = u:has("disordered")
-  local charge_ok = s.first or umpire.option("charge_factors") == "every_round"
+  local function option(name)
+    if opt[name] == nil then opt[name] = umpire.option(name) end
+    return opt[name]
+  end
+  local charge_ok = s.first or option("charge_factors") == "every_round"
   local line1 = (dis and u.order == "close") or e.ip <= 0
   if line1 then U.factor(c, F, -4, "1. " .. (e.ip <= 0 and "has lost all its IP" or "disordered Close order"), "19") end
-  local literal = umpire.option("uphill_lines") == "literal"
+  local literal = option("uphill_lines") == "literal"
   if s.uphill then U.factor(c, F, -2, "2. opponent higher up a Gentle Hill", "19; UL-D07") end
   if dis and (u.order == "close" or u.type == "mounted") then
-    if u.order == "close" and umpire.option("disordered_close") == "minus4_only" and line1 then
+    if u.order == "close" and option("disordered_close") == "minus4_only" and line1 then
       c:add(0, "3. disordered Close order: -4 only (option disordered_close minus4_only)", "19; UL-D06")
     else
       U.factor(c, F, -2, "3. disordered Close order or Mounted", "19; UL-D06")
     end
   end
-  if umpire.option("more_ip_factor") == "applies" then
+  if option("more_ip_factor") == "applies" then
     if opp.ip > e.ip then U.factor(c, F, -1, "4. opponent has more IP (" .. opp.ip .. " > " .. e.ip .. ")", "19; UL-D08") end
   end
   if dis and u.order ~= "close" then U.factor(c, F, -1, "5. disordered Loose or Open order", "19") end
@@ -147,10 +152,16 @@ function M.fight(ctx, a, b, o)
   local sb = side(b, { charged = o.b_charged, fanatic = false, uphill = o.b_uphill, slope = o.b_slope, opp_flank = o.a_flank })
   if o.b_charged then sb.counter = true end
   local P = pairs_of(a, b, o.pairs)
+  local names, opt = {}, {}
+  for _, u in ipairs({ a, b }) do
+    for i, e in ipairs(u:elements()) do names[e.id] = u.id .. "." .. i end
+  end
+  sa.names, sb.names, sa.opt, sb.opt = names, names, opt, opt
   local hits, rec = {}, { first_contact = first, blows = {} }
   local per = {}   -- per vignette: inflicted, received
   local function blow(e, f, s)
-    local sc, r = M.score(ctx, e, f, s)
+    local eu, fu = (e.unit == a.id) and a or b, (f.unit == a.id) and a or b
+    local sc, r = M.score(ctx, e, f, s, eu, fu)
     hits[#hits + 1] = { f, sc, e }
     rec.blows[#rec.blows + 1] = r
     per[e.id] = per[e.id] or { e = e, inflicted = 0, received = 0 }
@@ -176,7 +187,9 @@ function M.fight(ctx, a, b, o)
     tot[f.unit].rec = tot[f.unit].rec + sc
     tot[e.unit].inf = tot[e.unit].inf + sc
   end
-  for _, h in ipairs(hits) do U.lose(h[1], h[2], "melee with " .. U.vname(h[3]) .. " (19)") end
+  for _, h in ipairs(hits) do U.lose(h[1], h[2], "melee with " .. names[h[3].id] .. " (19)", true) end
+  U.sync(a, "melee (19)")
+  U.sync(b, "melee (19)")
   for _, u in ipairs({ a, b }) do if not u:has("in_melee") then u:mark("in_melee", "in contact (19)") end end
   rec.totals = { [a.id] = tot[a.id], [b.id] = tot[b.id] }
   local lines = { a.id .. " inflicted " .. tot[a.id].inf .. " IP and lost " .. tot[a.id].rec ..
@@ -193,7 +206,7 @@ function M.fight(ctx, a, b, o)
   end
   if umpire.option("recoil_count") == "per_vignette" then
     for _, x in pairs(per) do
-      if x.received > x.inflicted then recoil(U.unit_of(x.e), U.vname(x.e) .. " (option recoil_count per_vignette)") end
+      if x.received > x.inflicted then recoil(U.unit_of(x.e), names[x.e.id] .. " (option recoil_count per_vignette)") end
     end
   else
     for _, u in ipairs({ a, b }) do

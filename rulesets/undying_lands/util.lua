@@ -45,14 +45,15 @@ function M.sync(u, reason)
   if u.ip ~= t then u:set("ip", t, reason) end
 end
 
--- A vignette loses `n` IP (n >= 0). IP floor by option ip_minimum (UL-D01).
-function M.lose(e, n, reason)
+-- A vignette loses `n` IP (n >= 0). IP floor by option ip_minimum (UL-D01). With `nosync`
+-- the caller brings the TU's total up to date afterwards (M.sync), once for many losses.
+function M.lose(e, n, reason, nosync)
   if n <= 0 then return e.ip end
   M.baseline(e)
   local new = e.ip - n
   if umpire.option("ip_minimum") == "always" and new < 1 then new = math.min(e.ip, 1) end
   if new ~= e.ip then e:set("ip", new, reason) end
-  M.sync(M.unit_of(e), reason)
+  if not nosync then M.sync(M.unit_of(e), reason) end
   return new
 end
 
