@@ -84,8 +84,9 @@ function M.muster_unit(ctx, u)
       e:set("ip_phase", ip, "built (3)")
     end
   end
-  u:set("ip_start", ip * #els, #els .. " vignettes of " .. ip .. " IP (3)")
-  u:set("ip", ip * #els, #els .. " vignettes of " .. ip .. " IP (3)")
+  local why = #els .. " vignette" .. (#els == 1 and "" or "s") .. " of " .. ip .. " IP (3)"
+  u:set("ip_start", ip * #els, why)
+  u:set("ip", ip * #els, why)
   if not u:has("mustered") then u:mark("mustered", "IP built (3)") end
   return ip, f, #els
 end
