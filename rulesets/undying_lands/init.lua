@@ -1,5 +1,5 @@
--- Undying Lands (ASP 2004), the publisher's revision of FLD: Tactical Units of vignettes, each
--- vignette with its own Integrity Points, one polyhedral die per vignette, integrity tests.
+-- Undying Lands (ASP 2004): vignettes with their own Integrity Points, polyhedral dice, FLD's command structure.
+-- The publisher's revision of FLD: Tactical Units of vignettes, each with its own IP, one roll per vignette, integrity tests.
 -- The rulebook's headings are not numbered: the numbers in breakdowns are umpire's numbering
 -- of them, in the rulebook's order (README.md lists them). UL-Dnn: readings, all options.
 -- The command structure (orders, activation, initiative, sequence) is the shared module
