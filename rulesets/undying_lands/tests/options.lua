@@ -16,14 +16,14 @@ end)
 test("ip_minimum (UL-D01): IP may fall to 0 or less in play, or never below 1", function()
   local function run(opt)
     local s = h.game({ h.rom, "bw c Cross missile=lrw vignettes=1" })
-    if opt then s:run("option set ip_minimum " .. opt) end
+    if opt then s:run("option set " .. opt) end
     s:run("set rom_v1 ip 3")
     s:dice(2, 1, 1, 1)                 -- 2 + 2 = 4 lost; a vignette at 0 or less tests (23.1 a)
     s:run("shoot c.1 rom.1")
     return s:get("rom_v1", "ip")
   end
   eq(run(), -1)
-  eq(run("always"), 1)
+  eq(run("ip_minimum always"), 1)
 end)
 
 test("ip_clamp_step (UL-D29): the minimum of 1 once at the end, or after the morale class", function()
@@ -37,37 +37,37 @@ end)
 test("target_column (UL-D02): Close order Mounted in the Mounted column, or Le/Be/CO", function()
   local function run(opt)
     local s = h.game({ "rw cb CB missile=lrw", "bw kn Kn type=mounted vignettes=1" })
-    if opt then s:run("option set target_column " .. opt) end
+    if opt then s:run("option set " .. opt) end
     s:dice(5, 5)
     return s:run("shoot cb.1 kn.1")
   end
   contains(run(), "2d10 [")
-  contains(run("close_first"), "1d10 [")
+  contains(run("target_column close_first"), "1d10 [")
 end)
 
 test("shooter_ip (UL-D03): the larger line only, or both", function()
   local function run(opt)
     local s = h.game({ "rw cb CB missile=lrw", "bw c C" })
-    if opt then s:run("option set shooter_ip " .. opt) end
+    if opt then s:run("option set " .. opt) end
     s:run("set cb_v1 ip 0")
     s:dice(9)
     s:run("shoot cb.1 c.1")
     return s:record("shooting").shot.loss
   end
   eq(run(), 9 + 2 - 2)
-  eq(run("cumulative"), 9 + 2 - 3)
+  eq(run("shooter_ip cumulative"), 9 + 2 - 3)
 end)
 
 test("reduce_rounding (UL-D04): the reduced value rounded down, or the reduction rounded down", function()
   local function run(opt)
     local s = h.game({ h.bow, "bw c C" })
-    if opt then s:run("option set reduce_rounding " .. opt) end
+    if opt then s:run("option set " .. opt) end
     s:dice(5)
     s:run("shoot bow.1 c.1")           -- 5 + 2 = 7, -25%
     return s:record("shooting").shot.loss
   end
   eq(run(), 5)
-  eq(run("floor_reduction"), 6)
+  eq(run("reduce_rounding floor_reduction"), 6)
 end)
 
 local function melee_total(units, prep, cmd, opt, dice)
@@ -123,20 +123,20 @@ end)
 test("fanatic_fail (UL-D13): failing the test gives a normal charge, or a repulse", function()
   local function run(opt)
     local s = h.game({ "rw ft Ft", "bw war War order=loose discipline=irregular morale_class=II" })
-    if opt then s:run("option set fanatic_fail " .. opt) end
+    if opt then s:run("option set " .. opt) end
     s:run("orders bw attack")
     s:dice(10, 1, 1, 1, 1, 1, 1, 1)
     s:run("fanatic war ft")
     return s:has("war", "disordered")
   end
   eq(run(), false)
-  eq(run("repulse"), true)
+  eq(run("fanatic_fail repulse"), true)
 end)
 
 test("rally_cap (UL-D14): not above the starting IP, or uncapped", function()
   local function run(opt)
     local s = h.game({ h.rom })
-    if opt then s:run("option set rally_cap " .. opt) end
+    if opt then s:run("option set " .. opt) end
     s:run("mark rom disordered")
     s:run("set rom_v1 ip 28")
     s:dice(1)
@@ -147,26 +147,26 @@ test("rally_cap (UL-D14): not above the starting IP, or uncapped", function()
     return s:get("rom_v1", "ip")
   end
   eq(run(), 30)
-  eq(run("uncapped"), 36)
+  eq(run("rally_cap uncapped"), 36)
 end)
 
 test("disorder_base (UL-D16): half the IP at the start of the phase, or half the starting IP", function()
   local function run(opt)
     local s = h.game({ h.rom, "bw c C missile=lrw vignettes=1" })
-    if opt then s:run("option set disorder_base " .. opt) end
+    if opt then s:run("option set " .. opt) end
     s:run("set rom_v1 ip 10")
     s:dice(4)
     s:run("shoot c.1 rom.1")            -- 4 + 2 = 6 of 10
     return s:has("rom", "disordered")
   end
   eq(run(), true)
-  eq(run("starting"), false)
+  eq(run("disorder_base starting"), false)
 end)
 
 test("tu_lost_half (UL-D17): the TU's total at half, or most of its vignettes at half", function()
   local function run(opt)
     local s = h.game({ "rw a A", "bw c C missile=lrw vignettes=1" })
-    if opt then s:run("option set tu_lost_half " .. opt) end
+    if opt then s:run("option set " .. opt) end
     s:run("set a_v1 ip 4")
     s:run("set a_v2 ip 14")
     s:dice(1)
@@ -174,7 +174,7 @@ test("tu_lost_half (UL-D17): the TU's total at half, or most of its vignettes at
     return s:get("rw", "demoralised")
   end
   eq(run(), true)
-  eq(run("majority"), false)
+  eq(run("tu_lost_half majority"), false)
 end)
 
 test("allowed_actions (UL-D18): charges only under ATTACK and RUSH, or the printed lists (ADVANCE: all)", function()
@@ -188,38 +188,38 @@ end)
 test("recoil_count (UL-D19): TU totals, or each vignette", function()
   local function run(opt)
     local s = h.game({ "rw a A", "bw z Z" })
-    if opt then s:run("option set recoil_count " .. opt) end
+    if opt then s:run("option set " .. opt) end
     s:dice(6, 6, 1, 1, 1, 1, 1, 2, 5, 5, 5)
     s:run("melee a z")
     return #s:record("melee").recoils
   end
   eq(run(), 1)
-  eq(run("per_vignette"), 2)
+  eq(run("recoil_count per_vignette"), 2)
 end)
 
 test("long_range (UL-D22): over half the range, or half or more", function()
   local function run(opt)
     local s = h.game({ "rw cb CB missile=lrw", "bw c C" })
-    if opt then s:run("option set long_range " .. opt) end
+    if opt then s:run("option set " .. opt) end
     s:dice(6)
     s:run("shoot cb.1 c.1 20cm")
     return s:record("shooting").shot.loss
   end
   eq(run(), 8)
-  eq(run("half_or_more"), 5)
+  eq(run("long_range half_or_more"), 5)
 end)
 
 test("repulse_mounted (UL-D23): Tactical Move + 1d12, or 1d12 only", function()
   local function run(opt)
     local s = h.game({ "rw kn Kn type=mounted vignettes=1" })
-    if opt then s:run("option set repulse_mounted " .. opt) end
+    if opt then s:run("option set " .. opt) end
     s:run("set kn_v1 ip 5")
     s:dice(10, 4)
     s:run("integrity kn f")
     return s:record("integrity")[1].back
   end
   eq(run(), 14)
-  eq(run("d12_only"), 4)
+  eq(run("repulse_mounted d12_only"), 4)
 end)
 
 test("sbw_range (UL-D26): 3 cm as printed, or 30 cm", function()
@@ -233,14 +233,14 @@ end)
 test("commander_unit (UL-D27): the commander's TU not counted, or counted in the number tried", function()
   local function run(opt)
     local s = h.game({ "rw a A", "rw b2 B", "rw c3 C", "rw d4 D" })
-    if opt then s:run("option set commander_unit " .. opt) end
+    if opt then s:run("option set " .. opt) end
     s:run("sc rw 3 with a")
     s:run("next"); s:run("next")
     s:dice(6, 6, 6)
     return s:run("activate rw b2 c3 d4")
   end
   contains(run(), "3 tried: regular row 1-3")
-  contains(run("counted"), "4 tried: regular row 4-6")
+  contains(run("commander_unit counted"), "4 tried: regular row 4-6")
 end)
 
 test("own_initiative_limits (UL-D30): own-initiative results carried out whatever the order, or void", function()
@@ -258,13 +258,13 @@ end)
 test("more_ip_test (UL-D31): the vignettes in contact, or the TU totals", function()
   local function run(opt)
     local s = h.game({ "rw a A vignettes=2", "bw z Z vignettes=3" })
-    if opt then s:run("option set more_ip_test " .. opt) end
+    if opt then s:run("option set " .. opt) end
     s:run("orders bw attack")
     s:run("charge z a")                -- z1 on a1; z2 and z3 on a2
     s:dice(1, 1)
     return s:run("integrity a f")
   end
-  local d, o = run(), run("tu_totals")
+  local d, o = run(), run("more_ip_test tu_totals")
   contains(d, "melee opponents have more IP (30 > 15, the enemy vignettes in contact")
   eq(#h.lines(d, "more IP"), 1)
   contains(o, "melee opponents have more IP (45 > 30, TU totals")
