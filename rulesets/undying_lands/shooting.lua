@@ -37,6 +37,19 @@ function M.shot(ctx, f, t, o)
   if o.sbw and not fu.sbw then umpire.fail("shoot: " .. fu.id .. " has no special breath weapon (sbw=true) (2.4)") end
   if o.sbw and fu:has("sbw_used") then umpire.fail("shoot: " .. fu.id .. " has used its breath weapon: once per game (2.4)") end
   if fu:has("march") then umpire.fail("shoot: " .. fu.id .. " is in march formation and cannot fight (20.i)") end
+  -- 18: a vignette in melee shoots only at the enemy it fights, and only with SSW or SBW
+  local foes = I.enemies(f)
+  if #foes > 0 then
+    local fights = false
+    for _, x in ipairs(foes) do if x.id == t.id then fights = true end end
+    if not fights then
+      umpire.fail("shoot: " .. U.vname(f) .. " is in melee and may shoot only at the enemy it fights (" ..
+        U.vname(foes[1]) .. ") (18)")
+    end
+    if weapon ~= "ssw" and weapon ~= "sbw" then
+      umpire.fail("shoot: " .. U.vname(f) .. " is in melee and may shoot only with SSW or SBW, not " .. weapon:upper() .. " (18)")
+    end
+  end
   local w = data.SHOOT[weapon]
   local range = weapon == "sbw" and umpire.option("sbw_range") or w.range
   local long = o.long
