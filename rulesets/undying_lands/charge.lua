@@ -142,7 +142,7 @@ function M.charge(ctx, a, t, args, fanatic)
   for _, x in ipairs({ a, t }) do
     if not x:has("first_contact") then x:mark("first_contact", "first contact (19)", "phase") end
   end
-  store.charges = store.charges or {}
+  if store.charges == nil then store.charges = {} end
   store.charges[a.id] = { charged = true, fanatic = fan_ids }
   if react == "counter" then
     if not t:has("charging") then t:mark("charging", "counter-charged: the two meet half-way (16, 17)", "phase") end

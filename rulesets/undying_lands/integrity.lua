@@ -33,11 +33,13 @@ end
 
 -- Records contact between two vignettes (both ways).
 function M.touch(a, b)
-  store.contact = store.contact or {}
+  if store.contact == nil then store.contact = {} end
+  local contact = store.contact
   local function add(x, y)
-    store.contact[x] = store.contact[x] or {}
-    for _, id in ipairs(store.contact[x]) do if id == y then return end end
-    table.insert(store.contact[x], y)
+    local l = contact[x]
+    if l == nil then contact[x] = { y }; return end
+    for _, id in ipairs(l) do if id == y then return end end
+    table.insert(l, y)
   end
   add(a.id, b.id)
   add(b.id, a.id)
@@ -210,19 +212,23 @@ end
 function M.after_losses(ctx, units)
   local out = {}
   local key = U.phase_key()
+  local from_start = umpire.option("disorder_base") == "starting"
   for _, u in ipairs(units) do
     local any_zero = false
+    local disordered = u:has("disordered")
     for _, e in ipairs(u:elements()) do
-      if e.phase_key == key then
-        local base = umpire.option("disorder_base") == "starting" and e.ip_start or e.ip_phase
-        local lost = e.ip_phase - e.ip
-        if base > 0 and lost * 2 >= base and not u:has("disordered") then
+      local ip = e.ip
+      if not disordered and e.phase_key == key then
+        local base = from_start and e.ip_start or e.ip_phase
+        local lost = e.ip_phase - ip
+        if base > 0 and lost * 2 >= base then
+          disordered = true
           u:mark("disordered", U.vname(e) .. " lost " .. lost .. " of " .. base .. " IP this phase (24; UL-D16" ..
-            (umpire.option("disorder_base") == "starting" and ", option disorder_base starting" or "") .. ")")
+            (from_start and ", option disorder_base starting" or "") .. ")")
           out[#out + 1] = u.id .. " is disordered: " .. U.vname(e) .. " lost half its IP or more in this phase (24)"
         end
       end
-      if e.ip <= 0 then any_zero = true end
+      if ip <= 0 then any_zero = true end
     end
     if any_zero then
       out[#out + 1] = u.id .. " tests: a vignette has lost all its IP (23.1 a)"

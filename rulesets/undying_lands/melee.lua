@@ -116,10 +116,10 @@ local function pairs_of(a, b, text)
   for _, f in ipairs(bv) do bset[f.id] = f end
   local used = {}
   for i, e in ipairs(av) do
-    local opp
-    for _, x in ipairs(I.enemies(e)) do if bset[x.id] then opp = x; break end end
+    local opp, known
+    for _, x in ipairs(I.enemies(e)) do if bset[x.id] then opp, known = x, true; break end end
     if not opp then opp = bv[math.min(i, #bv)] end
-    out[#out + 1] = { e, opp }
+    out[#out + 1] = { e, opp, known = known }
     used[opp.id] = true
   end
   -- B's vignettes not fought by anyone fight the A vignette facing them
@@ -178,7 +178,7 @@ function M.fight(ctx, a, b, o)
       p.answered = bfights
     end
     if bfights then blow(p[2], p[1], sb) end
-    I.touch(p[1], p[2])
+    if not p.known then I.touch(p[1], p[2]) end
   end
   -- losses together (19)
   local tot = { [a.id] = { inf = 0, rec = 0 }, [b.id] = { inf = 0, rec = 0 } }
@@ -187,7 +187,8 @@ function M.fight(ctx, a, b, o)
     tot[f.unit].rec = tot[f.unit].rec + sc
     tot[e.unit].inf = tot[e.unit].inf + sc
   end
-  for _, h in ipairs(hits) do U.lose(h[1], h[2], "melee with " .. names[h[3].id] .. " (19)", true) end
+  local key = U.phase_key()
+  for _, h in ipairs(hits) do U.lose(h[1], h[2], "melee with " .. names[h[3].id] .. " (19)", true, key) end
   U.sync(a, "melee (19)")
   U.sync(b, "melee (19)")
   for _, u in ipairs({ a, b }) do if not u:has("in_melee") then u:mark("in_melee", "in contact (19)") end end

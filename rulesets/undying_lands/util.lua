@@ -30,8 +30,8 @@ function M.phase_key()
 end
 
 -- Keeps each vignette's IP at the start of the phase (24; UL-D16), before a loss.
-function M.baseline(e)
-  local k = M.phase_key()
+function M.baseline(e, key)
+  local k = key or M.phase_key()
   if e.phase_key ~= k then
     if e.ip_phase ~= e.ip then e:set("ip_phase", e.ip, "IP at the start of phase " .. k .. " (24)") end
     e:set("phase_key", k, "phase " .. k)
@@ -47,9 +47,9 @@ end
 
 -- A vignette loses `n` IP (n >= 0). IP floor by option ip_minimum (UL-D01). With `nosync`
 -- the caller brings the TU's total up to date afterwards (M.sync), once for many losses.
-function M.lose(e, n, reason, nosync)
+function M.lose(e, n, reason, nosync, key)
   if n <= 0 then return e.ip end
-  M.baseline(e)
+  M.baseline(e, key)
   local new = e.ip - n
   if umpire.option("ip_minimum") == "always" and new < 1 then new = math.min(e.ip, 1) end
   if new ~= e.ip then e:set("ip", new, reason) end
