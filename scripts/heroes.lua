@@ -11,7 +11,8 @@
 -- routs (a Main Character does); a Hero adds +1 to a single dispute test (`herotest`). Always:
 -- a Hero or Main Character that is eliminated is noted in the store to come back in the next
 -- battle of the campaign (`heroes` lists them).
-local ADAPTERS = { olab = "heroes.olab", demo = "heroes.demo", fld = "heroes.fld" }
+local ADAPTERS = { olab = "heroes.olab", demo = "heroes.demo", fld = "heroes.fld",
+  undying_lands = "heroes.undying_lands" }
 
 local ruleset = umpire.ruleset_name()
 if not ADAPTERS[ruleset or ""] then

@@ -65,6 +65,12 @@ function M.irregular_attempt(flags, rule)
   return n > 0, n
 end
 
+-- cfg.table_placeholder (UL: its table's numbers are lost): the words added to every line
+-- that reads the table, and `placeholder = true` in the records. FLD sets none.
+local function note(cfg)
+  return cfg.table_placeholder and (" [" .. cfg.table_placeholder .. "]") or ""
+end
+
 -- One activation roll, compared with the needed score: a check with the die, the table's
 -- score and each modifier taken off, so that 0 or more is a pass. `parts` is a list of
 -- { value, label, rule }. `die` is a roll already made (one roll for the set) or nil.
@@ -165,11 +171,11 @@ function M.activate_scs(ctx, cfg, side, text)
       local ok, need
       if base == "no" then
         local c = ctx:check(title)
-        c:add(0, "command control table: " .. blabel .. ": no", R.table)
+        c:add(0, "command control table: " .. blabel .. ": no" .. note(cfg), R.table)
         c:result("cannot be activated")
         ok = false
       else
-        local parts = { { base, "command control table, " .. cfg.words.cinc .. " " .. blabel .. "; " .. why_rows, R.table } }
+        local parts = { { base, "command control table, " .. cfg.words.cinc .. " " .. blabel .. "; " .. why_rows .. note(cfg), R.table } }
         local mod, label = distance.band(e.dist, cfg.bands)
         if mod ~= 0 then parts[#parts + 1] = { mod, label .. " from the " .. cfg.words.cinc .. ": " .. distance.show(e.dist, cfg.unit), R.sc .. cfg.bands_rule } end
         if e.blocked then parts[#parts + 1] = { 1, "line from the " .. cfg.words.cinc .. " blocked by terrain", R.sc } end
@@ -178,9 +184,9 @@ function M.activate_scs(ctx, cfg, side, text)
         if cfg.wait_modifier and g.orders == "wait" then parts[#parts + 1] = { cfg.wait_modifier, "on WAIT orders", R.sc } end
         local d
         ok, need, d = attempt(ctx, cfg, title, R.sc, parts, g, one, { stage = "subcommander", side = side, commander = g })
-        rec[#rec + 1] = { command = g.id, die = d, need = need, activated = ok }
+        rec[#rec + 1] = { command = g.id, die = d, need = need, activated = ok, placeholder = cfg.table_placeholder and true or nil }
       end
-      if base == "no" then rec[#rec + 1] = { command = g.id, need = "no", activated = false } end
+      if base == "no" then rec[#rec + 1] = { command = g.id, need = "no", activated = false, placeholder = cfg.table_placeholder and true or nil } end
       done[g.id] = true
       if ok then
         g:set("activation", "activated", "activated by the " .. cfg.words.cinc .. " (" .. R.sc .. ")")
@@ -287,7 +293,15 @@ function M.activate_units(ctx, cfg, g, text)
       for _, u in ipairs(grp) do flags[#flags + 1] = commanders.irregular_unit(u) end
     end
     local irr, nirr = cfg.unit_labels(g, flags)
-    local base, blabel = M.base(cfg.cells, g.sc_rating, #groups, irr, cfg.columns())
+    -- cfg.auto_counted (UL-D27 alternative): units activated without a roll still count in
+    -- the number tried.
+    local counted = #groups
+    if cfg.auto_activated and util.value(cfg.auto_counted) then
+      for _, u in ipairs(commanders.units(g)) do
+        if cfg.auto_activated(u, g) then counted = counted + 1 end
+      end
+    end
+    local base, blabel = M.base(cfg.cells, g.sc_rating, counted, irr, cfg.columns())
     local one = nil
     if base ~= "no" and cfg.rolls() == "one_roll" then
       local c = ctx:check("Unit activation " .. R.tu .. ": one roll for " .. g.id .. "'s set")
@@ -301,21 +315,21 @@ function M.activate_units(ctx, cfg, g, text)
       local ok
       if base == "no" then
         local c = ctx:check(title)
-        c:add(0, "command control table: " .. blabel .. ": no", R.table)
+        c:add(0, "command control table: " .. blabel .. ": no" .. note(cfg), R.table)
         c:result("cannot be activated")
         ok = false
       else
         local parts = { { base, "command control table, sub-commander " .. blabel .. "; " .. nirr ..
-          " irregular" .. (#groups > 1 and (" of " .. #flags .. " units") or ""), R.table } }
+          " irregular" .. (#groups > 1 and (" of " .. #flags .. " units") or "") .. note(cfg), R.table } }
         if #grp > 1 then
           local red = cfg.link_reduction(#grp)
           if red ~= 0 then parts[#parts + 1] = { -red, "a linked group of " .. #grp .. " units", R.link } end
         end
         local need, d
         ok, need, d = attempt(ctx, cfg, title, R.tu, parts, grp[1], one, { stage = "unit", commander = g, units = grp })
-        rec[#rec + 1] = { units = util.ids(grp, "+"), die = d, need = need, activated = ok }
+        rec[#rec + 1] = { units = util.ids(grp, "+"), die = d, need = need, activated = ok, placeholder = cfg.table_placeholder and true or nil }
       end
-      if base == "no" then rec[#rec + 1] = { units = util.ids(grp, "+"), need = "no", activated = false } end
+      if base == "no" then rec[#rec + 1] = { units = util.ids(grp, "+"), need = "no", activated = false, placeholder = cfg.table_placeholder and true or nil } end
       for _, u in ipairs(grp) do
         tried[u.id] = true
         if ok then

@@ -76,11 +76,13 @@ function M.describe(cfg, order)
   return util.value(o.text)
 end
 
--- Whether order `order` allows Tactical Action `ta` (cfg.orders[order].allowed; none: all).
+-- Whether order `order` allows Tactical Action `ta` (cfg.orders[order].allowed, a list or a
+-- function returning one, read when the rule applies (UL reads an option); none: all).
 function M.allows(cfg, order, ta)
   local o = cfg.orders[order]
-  if not o or not o.allowed then return true end
-  for _, n in ipairs(o.allowed) do if n == ta then return true end end
+  local allowed = o and util.value(o.allowed)
+  if not allowed then return true end
+  for _, n in ipairs(allowed) do if n == ta then return true end end
   return false
 end
 
@@ -305,9 +307,10 @@ end
 -- ", allows TA 3, 4, 5" for an order with limits, else "".
 function M.allowed_text(cfg, order)
   local o = cfg.orders[order]
-  if not o or not o.allowed then return "" end
+  local allowed = o and util.value(o.allowed)
+  if not allowed then return "" end
   local t = {}
-  for _, n in ipairs(o.allowed) do t[#t + 1] = tostring(n) end
+  for _, n in ipairs(allowed) do t[#t + 1] = tostring(n) end
   return " (Tactical Actions allowed: " .. table.concat(t, ", ") .. ")"
 end
 

@@ -1,0 +1,253 @@
+-- TA4 melee (19): each vignette in contact rolls its proficiency dice + its weapon class + the
+-- tactical factors in the printed order, -half for Open order; the total is the IP its
+-- opponent loses (never below 0). Losses land together. Combat results (22): the TU that lost
+-- more than it inflicted recoils.
+local data = require "undying_lands.data"
+local ph = require "undying_lands.placeholders"
+local U = require "undying_lands.util"
+local I = require "undying_lands.integrity"
+
+local M = {}
+
+-- The weapon class a vignette fights with this round (19; UL-D09: the Lance only in the
+-- first-contact round, then SA).
+function M.weapon(u, first)
+  if u.weapon == "lance" and not first then return "sa", "Lance after first contact: fights with SA (UL-D09)" end
+  return u.weapon, nil
+end
+
+local function wcell(c, F, w, col, label)
+  local v = ph.weapon[w][col]
+  local key = w .. "." .. col
+  local src = ph.from_text[key]
+  if src then
+    U.factor(c, F, v, label .. " (value from " .. src .. ")", "19, table p.20")
+  else
+    U.factor(c, F, v, label, "19, table p.20", true)
+  end
+end
+
+-- One vignette's score against `opp` (a vignette). `s` = situation of this side: charging,
+-- fanatic (set of vignette ids), first, uphill (gentle), slope, opp_flank. Returns score, record.
+function M.score(ctx, e, opp, s, u, o)
+  u, o = u or U.unit_of(e), o or U.unit_of(opp)
+  local names, opt = s.names or {}, s.opt or {}
+  local c = ctx:check("Melee 19: " .. (names[e.id] or U.vname(e)) .. " against " .. (names[opp.id] or U.vname(opp)))
+  local rec = { vignette = e.id, opponent = opp.id, factors = {} }
+  local F = rec.factors
+  local die = data.MELEE_DICE[u.discipline][u.proficiency]
+  rec.rolled = c:roll(die, u.discipline .. " " .. u.proficiency, "19")
+  local w, note = M.weapon(u, s.first)
+  if note then c:add(0, note, "19; UL-D09") end
+  if s.first then wcell(c, F, w, "first", w:upper() .. " at first contact") end
+  local vs = o.type == "foot" and "foot" or "other"
+  wcell(c, F, w, vs, w:upper() .. " vs " .. (vs == "foot" and "Foot" or "Other"))
+  local dis = u:has("disordered")
+  local function option(name)
+    if opt[name] == nil then opt[name] = umpire.option(name) end
+    return opt[name]
+  end
+  local charge_ok = s.first or option("charge_factors") == "every_round"
+  local line1 = (dis and u.order == "close") or e.ip <= 0
+  if line1 then U.factor(c, F, -4, "1. " .. (e.ip <= 0 and "has lost all its IP" or "disordered Close order"), "19") end
+  local literal = option("uphill_lines") == "literal"
+  if s.uphill then U.factor(c, F, -2, "2. opponent higher up a Gentle Hill", "19; UL-D07") end
+  if dis and (u.order == "close" or u.type == "mounted") then
+    if u.order == "close" and option("disordered_close") == "minus4_only" and line1 then
+      c:add(0, "3. disordered Close order: -4 only (option disordered_close minus4_only)", "19; UL-D06")
+    else
+      U.factor(c, F, -2, "3. disordered Close order or Mounted", "19; UL-D06")
+    end
+  end
+  if option("more_ip_factor") == "applies" then
+    if opp.ip > e.ip then U.factor(c, F, -1, "4. opponent has more IP (" .. opp.ip .. " > " .. e.ip .. ")", "19; UL-D08") end
+  end
+  if dis and u.order ~= "close" then U.factor(c, F, -1, "5. disordered Loose or Open order", "19") end
+  if s.slope or (s.uphill and literal) then
+    U.factor(c, F, -1, "6. fighting troops uphill" .. (s.uphill and " (option uphill_lines literal)" or ""), "19; UL-D07")
+  end
+  if literal and dis and u.order == "loose" then
+    U.factor(c, F, -1, "6. 'Disordered Loose Order' as printed (option uphill_lines literal)", "19; UL-D07")
+  end
+  if charge_ok and s.charging then
+    local rule = "19" .. (s.first and "; UL-D10" or "; option charge_factors every_round")
+    if u.type == "behemoth" and ((o.type == "foot" and o.order == "close") or o.type == "mounted") then
+      U.factor(c, F, 1, "7. Behemoth charging Close order Foot or Mounted", rule)
+    end
+    U.factor(c, F, 1, "8. " .. (s.counter and "counter-charging" or "charging"), rule)
+    if u.discipline == "irregular" and u.order == "loose" and u.type == "foot" and not s.counter then
+      U.factor(c, F, 2, "9. Irregular Loose order Foot charging", rule)
+    end
+  end
+  if u.type == "mounted" and o.type == "foot" and o.order ~= "close" then
+    U.factor(c, F, 2, "10. Mounted fighting Loose or Open order Foot", "19")
+  end
+  if s.opp_flank and o.order == "close" then U.factor(c, F, 3, "11. opponent is Close order, contacted in flank or rear", "19") end
+  if charge_ok and s.fanatic and s.fanatic[e.id] then U.factor(c, F, 4, "12. fanatic charging", "19" .. (s.first and "; UL-D10" or "")) end
+  c:point("ul.melee.factors", { vignette = e, opponent = opp, first = s.first })
+  if u.order == "open" then
+    local v = c:total()
+    local r = U.reduce(v, "half")
+    if r ~= v then U.factor(c, F, r - v, "13. Open order: -half, round down", "19; UL-D04") end
+  end
+  local score = math.max(0, c:total())
+  if score ~= c:total() then U.factor(c, F, score - c:total(), "never below 0", "19; UL-D05") end
+  c:result(opp.id .. " loses " .. score .. " IP")
+  rec.score = score
+  return score, rec
+end
+
+-- Pairs: each vignette of a against its opponent. From `text` ("1-1,2-1"), else the contacts
+-- in the store, else side by side (1 v 1, 2 v 2; extras against the last).
+local function pairs_of(a, b, text)
+  local av, bv = U.vignettes(a, "melee: "), U.vignettes(b, "melee: ")
+  local out = {}
+  if text and text ~= "" then
+    for x, y in text:gmatch("(%d+)%-(%d+)") do
+      local e, f = av[tonumber(x)], bv[tonumber(y)]
+      if not e or not f then umpire.fail("melee: pair " .. x .. "-" .. y .. ": " .. a.id .. " has " .. #av ..
+        " vignettes, " .. b.id .. " " .. #bv .. " (pairs are A-B numbers: 1-1,2-1)") end
+      out[#out + 1] = { e, f }
+    end
+    if #out == 0 then umpire.fail("melee: pairs are written A-B, comma-separated: 1-1,2-2") end
+    return out
+  end
+  local bset = {}
+  for _, f in ipairs(bv) do bset[f.id] = f end
+  local used = {}
+  for i, e in ipairs(av) do
+    local opp, known
+    for _, x in ipairs(I.enemies(e)) do if bset[x.id] then opp, known = x, true; break end end
+    if not opp then opp = bv[math.min(i, #bv)] end
+    out[#out + 1] = { e, opp, known = known }
+    used[opp.id] = true
+  end
+  -- B's vignettes not fought by anyone fight the A vignette facing them
+  for i, f in ipairs(bv) do
+    if not used[f.id] then
+      local opp
+      for _, x in ipairs(I.enemies(f)) do if x.unit == a.id then opp = x; break end end
+      out[#out + 1] = { opp or av[math.min(i, #av)], f, back = true }
+    end
+  end
+  return out
+end
+
+function M.fight(ctx, a, b, o)
+  if a.side == b.side then umpire.fail("melee: " .. a.id .. " and " .. b.id .. " are on the same side") end
+  for _, u in ipairs({ a, b }) do
+    if u:has("march") then umpire.fail("melee: " .. u.id .. " is in march formation and cannot fight (20.i)") end
+  end
+  local first = o.first or a:has("first_contact") or b:has("first_contact")
+  local st = store.charges or {}
+  local function side(u, flags)
+    local ch = st[u.id] or {}
+    local fan = {}
+    for _, id in ipairs(ch.fanatic or {}) do fan[id] = true end
+    if flags.fanatic then for _, e in ipairs(u:elements()) do fan[e.id] = true end end
+    return { first = first, charging = flags.charged or flags.fanatic or u:has("charging") or (not first and ch.charged),
+      counter = ch.counter, fanatic = fan, uphill = flags.uphill, slope = flags.slope, opp_flank = flags.opp_flank }
+  end
+  local sa = side(a, { charged = o.a_charged, fanatic = o.a_fanatic, uphill = o.a_uphill, slope = o.a_slope, opp_flank = o.b_flank })
+  local sb = side(b, { charged = o.b_charged, fanatic = false, uphill = o.b_uphill, slope = o.b_slope, opp_flank = o.a_flank })
+  if o.b_charged then sb.counter = true end
+  local P = pairs_of(a, b, o.pairs)
+  local names, opt = {}, {}
+  for _, u in ipairs({ a, b }) do
+    for i, e in ipairs(u:elements()) do names[e.id] = u.id .. "." .. i end
+  end
+  sa.names, sb.names, sa.opt, sb.opt = names, names, opt, opt
+  local hits, rec = {}, { first_contact = first, blows = {} }
+  local per = {}   -- per vignette: inflicted, received
+  local function blow(e, f, s)
+    local eu, fu = (e.unit == a.id) and a or b, (f.unit == a.id) and a or b
+    local sc, r = M.score(ctx, e, f, s, eu, fu)
+    hits[#hits + 1] = { f, sc, e }
+    rec.blows[#rec.blows + 1] = r
+    per[e.id] = per[e.id] or { e = e, inflicted = 0, received = 0 }
+    per[f.id] = per[f.id] or { e = f, inflicted = 0, received = 0 }
+    per[e.id].inflicted = per[e.id].inflicted + sc
+    per[f.id].received = per[f.id].received + sc
+  end
+  for _, p in ipairs(P) do
+    if not p.back then blow(p[1], p[2], sa) end
+    local bfights = true
+    if not p.back then
+      -- a B vignette answers only the first A vignette it is paired with
+      for _, q in ipairs(P) do if q ~= p and q[2].id == p[2].id and not q.back and q.answered then bfights = false end end
+      p.answered = bfights
+    end
+    if bfights then blow(p[2], p[1], sb) end
+    if not p.known then I.touch(p[1], p[2]) end
+  end
+  -- losses together (19)
+  local tot = { [a.id] = { inf = 0, rec = 0 }, [b.id] = { inf = 0, rec = 0 } }
+  for _, h in ipairs(hits) do
+    local f, sc, e = h[1], h[2], h[3]
+    tot[f.unit].rec = tot[f.unit].rec + sc
+    tot[e.unit].inf = tot[e.unit].inf + sc
+  end
+  local key = U.phase_key()
+  for _, h in ipairs(hits) do U.lose(h[1], h[2], "melee with " .. names[h[3].id] .. " (19)", true, key) end
+  U.sync(a, "melee (19)")
+  U.sync(b, "melee (19)")
+  for _, u in ipairs({ a, b }) do if not u:has("in_melee") then u:mark("in_melee", "in contact (19)") end end
+  rec.totals = { [a.id] = tot[a.id], [b.id] = tot[b.id] }
+  local lines = { a.id .. " inflicted " .. tot[a.id].inf .. " IP and lost " .. tot[a.id].rec ..
+    "; " .. b.id .. " inflicted " .. tot[b.id].inf .. " and lost " .. tot[b.id].rec }
+  -- 22: combat results
+  local recoils = {}
+  local function recoil(u, label)
+    local c = ctx:check("Combat result 22: " .. label .. " recoils")
+    local die = (u.type == "mounted" or u.type == "leviathan") and "1d20" or "1d10"
+    c:roll(die, "straight back, facing the enemy", "22")
+    c:result(c:total() .. " cm")
+    recoils[#recoils + 1] = { who = label, cm = c:total() }
+    lines[#lines + 1] = label .. " recoils " .. c:total() .. " cm, still facing the enemy (22)"
+  end
+  if umpire.option("recoil_count") == "per_vignette" then
+    for _, x in pairs(per) do
+      if x.received > x.inflicted then recoil(U.unit_of(x.e), names[x.e.id] .. " (option recoil_count per_vignette)") end
+    end
+  else
+    for _, u in ipairs({ a, b }) do
+      local t = tot[u.id]
+      if t.rec > t.inf then recoil(u, u.id) end
+    end
+  end
+  rec.recoils = recoils
+  for _, x in ipairs(I.after_losses(ctx, { a, b })) do lines[#lines + 1] = x end
+  umpire.record("melee", rec)
+  return table.concat(lines, "\n")
+end
+
+umpire.command {
+  name = "melee",
+  help = "TA4 (19): two TUs in contact fight a round; every vignette rolls, losses land together,\n" ..
+    "then the combat result (22), disorder (24) and tests for vignettes with no IP left (23.1 a).\n" ..
+    "Pairs come from the charge (who contacted whom), else side by side; `pairs 1-1,2-1` to say.\n" ..
+    "The first-contact round is the phase of the charge (or `first`). Flags (a = first unit):\n" ..
+    "a_charged a_fanatic b_charged (counter-charge), a_uphill/b_uphill (opponent higher up a\n" ..
+    "Gentle Hill), a_slope/b_slope (fighting uphill on another slope), a_flank/b_flank (contacted\n" ..
+    "in flank or rear).    melee gal rom    melee pk kn first b_charged pairs 1-1",
+  args = {
+    { name = "a", type = "unit", help = "one TU" },
+    { name = "b", type = "unit", help = "the other" },
+    { name = "first", type = "flag", help = "the first-contact round" },
+    { name = "a_charged", type = "flag" }, { name = "a_fanatic", type = "flag" }, { name = "b_charged", type = "flag" },
+    { name = "a_uphill", type = "flag" }, { name = "b_uphill", type = "flag" },
+    { name = "a_slope", type = "flag" }, { name = "b_slope", type = "flag" },
+    { name = "a_flank", type = "flag" }, { name = "b_flank", type = "flag" },
+    { name = "pairs", type = "text", optional = true, help = "`pairs 1-1,2-1`: A-B vignette numbers" },
+  },
+  run = function(ctx, args)
+    local p = args.pairs
+    if p then p = p:gsub("^%s*pairs%s*", "") end
+    local o = {}
+    for k, v in pairs(args) do o[k] = v end
+    o.pairs = p
+    return M.fight(ctx, args.a, args.b, o)
+  end,
+}
+
+return M

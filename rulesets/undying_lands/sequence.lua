@@ -1,0 +1,25 @@
+-- UL's turn of two phases (9), tactical initiative d20 + rating (13), the Tactical Action
+-- sequence (15), winning and losing (26), table and deployment (8) on fld_common.
+local cfg = require("undying_lands.command").cfg
+require("fld_common.sequence").register(cfg)
+require("fld_common.initiative").register(cfg)
+require("fld_common.victory").register(cfg)
+require("fld_common.terrain").register(cfg)
+
+-- 26: a wing is demoralised as soon as half its TUs have lost half their IP (checked when a
+-- TU loses IP); its orders become RETREAT, and every TU of the side tests (23.1 g).
+local victory = require "fld_common.victory"
+local futil = require "fld_common.util"
+umpire.on("unit_damaged", function(ev)
+  if ev.attr ~= "ip" then return end
+  local g = umpire.group(ev.unit.command)
+  if futil.attr(g, "role", "mtu") ~= "mtu" or g.demoralised then return end
+  local n, bad = victory.count(cfg, g)
+  if n > 0 and #bad * 2 >= n then
+    g:set("demoralised", true, #bad .. " of " .. n .. " TUs " .. cfg.counts_text .. " (26)")
+    print(g.id .. " is demoralised: " .. #bad .. " of " .. n .. " TUs " .. cfg.counts_text ..
+      " (26); its orders become RETREAT; every TU of " .. g.side .. " tests (`integrity UNIT g`, 23.1 g); `victory` shows the sides")
+    cfg.on_demoralised(g)
+    umpire.emit("mtu_demoralised", { command = g.id, side = g.side })
+  end
+end)

@@ -1,0 +1,115 @@
+-- Helpers the Undying Lands parts share: vignettes and their IP, the phase's losses, factors
+-- recorded for --json with their placeholder flags.
+local data = require "undying_lands.data"
+local ph = require "undying_lands.placeholders"
+
+local M = {}
+
+-- A factor in a check and in a record list: { label, value, rule, placeholder }.
+function M.factor(c, list, value, label, rule, placeholder)
+  if placeholder then label = ph.label(label) end
+  c:add(value, label, rule)
+  if list then list[#list + 1] = { label = label, value = value, rule = rule, placeholder = placeholder or false } end
+end
+
+-- The vignettes of a TU, refusing a TU that has none (not mustered).
+function M.vignettes(u, what)
+  local v = u:elements()
+  if #v == 0 then
+    umpire.fail((what or "") .. u.id .. " has no vignettes: run `muster " .. u.id .. "` first (3)")
+  end
+  return v
+end
+
+function M.unit_of(e) return umpire.unit(e.unit) end
+
+-- The phase under way, as a key.
+function M.phase_key()
+  local c = umpire.clock()
+  return tostring(c.round) .. "." .. tostring(c.phase)
+end
+
+-- Keeps each vignette's IP at the start of the phase (24; UL-D16), before a loss.
+function M.baseline(e, key)
+  local k = key or M.phase_key()
+  if e.phase_key ~= k then
+    if e.ip_phase ~= e.ip then e:set("ip_phase", e.ip, "IP at the start of phase " .. k .. " (24)") end
+    e:set("phase_key", k, "phase " .. k)
+  end
+end
+
+-- The TU's IP total kept in step with its vignettes (routed vignettes count 0).
+function M.sync(u, reason)
+  local t = 0
+  for _, e in ipairs(u:elements()) do t = t + e.ip end
+  if u.ip ~= t then u:set("ip", t, reason) end
+end
+
+-- A vignette loses `n` IP (n >= 0). IP floor by option ip_minimum (UL-D01). With `nosync`
+-- the caller brings the TU's total up to date afterwards (M.sync), once for many losses.
+function M.lose(e, n, reason, nosync, key)
+  if n <= 0 then return e.ip end
+  M.baseline(e, key)
+  local new = e.ip - n
+  if umpire.option("ip_minimum") == "always" and new < 1 then new = math.min(e.ip, 1) end
+  if new ~= e.ip then e:set("ip", new, reason) end
+  if not nosync then M.sync(M.unit_of(e), reason) end
+  return new
+end
+
+-- A vignette gains `n` IP (rally), capped by option rally_cap (UL-D14). Returns the gain.
+function M.gain(e, n, reason)
+  local new = e.ip + n
+  if umpire.option("rally_cap") == "start" and new > e.ip_start then new = math.max(e.ip, e.ip_start) end
+  local g = new - e.ip
+  if g ~= 0 then e:set("ip", new, reason) end
+  M.sync(M.unit_of(e), reason)
+  return g
+end
+
+-- Reductions of -25% and -half, rounded down (UL-D04). Returns the new value and the text.
+function M.reduce(v, kind)
+  local how = umpire.option("reduce_rounding")
+  if v <= 0 then return v end
+  if kind == "quarter" then
+    if how == "floor_value" then return math.floor(v * 3 / 4) end
+    return v - math.floor(v / 4)
+  end
+  if how == "floor_value" then return math.floor(v / 2) end
+  return v - math.floor(v / 2)
+end
+
+-- Tactical Move in cm (5, 2.7): by order and class, + Fast, + the defence Move column.
+function M.move(u)
+  local m = data.MOVE[u.order][u.type]
+  local fast = u.fast and data.FAST[u.type] or 0
+  local d = ph.defence[u.defence].move
+  return m + fast + d, m, fast, d
+end
+
+function M.class_text(u)
+  return (u.discipline == "irregular" and "Irregular " or "Regular ") .. data.ORDER_NAME[u.order] .. " " ..
+    data.TYPE_NAME[u.type]
+end
+
+-- A vignette's label: "rom.1 (Romans vignette 1)".
+function M.vname(e)
+  local u = M.unit_of(e)
+  local i = 0
+  for n, x in ipairs(u:elements()) do if x.id == e.id then i = n end end
+  return u.id .. "." .. i
+end
+
+function M.signed(n) return n > 0 and ("+" .. n) or tostring(n) end
+
+
+-- The Tactical Move as a factor of a check: it includes the defence class's Move column, a
+-- placeholder (2.7, table p.8), so the line says so.
+function M.move_factor(c, u, list, label)
+  M.factor(c, list, M.move(u), (label or "Tactical Move") .. " (with the defence Move column)", "5", true)
+end
+function M.move_text(u)
+  return M.move(u) .. " cm " .. ph.label("with the defence Move column")
+end
+
+return M
