@@ -7,7 +7,8 @@
 //!
 //! - OpenD6: a volley of the ten Ice Rangers with its damage rolls, and one soldier fighting
 //!   three in close combat;
-//! - FLD: a melee of two 48-figure units (four ranks of twelve).
+//! - FLD: a melee of two 48-figure units (four ranks of twelve);
+//! - Undying Lands: a melee of two units of three vignettes.
 //!
 //! Every resolution is undone (untimed) to run the same one again; the session is rebuilt
 //! every `REBUILD` iterations to keep the in-memory journal small. `cargo bench --bench
@@ -133,6 +134,14 @@ fn benches(c: &mut Criterion) {
         "muster",
     ];
     compare(c, "fld/melee_48_v_48", &fld, "melee sw cw");
+    // Undying Lands: the example armies' warband (three vignettes) against the pikes (three).
+    let ul = [
+        "ruleset use undying_lands",
+        "army load examples/undying_lands/vale.toml",
+        "army load examples/undying_lands/horde.toml",
+        "muster",
+    ];
+    compare(c, "undying_lands/melee_3_v_3", &ul, "melee warband pikes");
 }
 
 criterion_group!(rulesets, benches);
