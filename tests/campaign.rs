@@ -199,3 +199,115 @@ fn battle_commands_without_a_campaign_say_how_to_open_one() {
     assert!(fails(&mut s, "campaign").contains("no campaign is open"));
     assert!(fails(&mut s, "campaign open /nonexistent/place").contains("holds no campaign"));
 }
+
+/// A campaign of `ruleset` begun from `armies` (after `setup`): battle one's `battle_lines`
+/// then its end; returns the campaign folder (kept alive by the temp dir) for checks.
+fn one_battle(
+    ruleset: &str,
+    armies: &[&str],
+    setup: &[&str],
+    battle_lines: &[&str],
+) -> (tempfile::TempDir, std::path::PathBuf, String) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("c");
+    let mut s = session();
+    ok(&mut s, &format!("ruleset use {ruleset}"));
+    for a in armies {
+        ok(&mut s, &format!("army load {a}"));
+    }
+    for l in setup {
+        ok(&mut s, l);
+    }
+    ok(&mut s, &format!("campaign new {}", dir.display()));
+    let begun = ok(&mut s, "battle new first");
+    assert!(!begun.contains("failed"), "{begun}");
+    for l in battle_lines {
+        ok(&mut s, l);
+    }
+    let end = ok(&mut s, "battle end a draw");
+    (tmp, dir, end)
+}
+
+#[test]
+fn an_fld_battle_carries_its_losses_over() {
+    let (_tmp, dir, end) = one_battle(
+        "fld",
+        &["examples/fld/light.toml", "examples/fld/dark.toml"],
+        &["muster"],
+        &["set pikes integrity 20", "set bows integrity 0"],
+    );
+    assert!(end.contains("bows: lost"), "{end}");
+    let integrity = in_roster(&dir, "light", "pikes", "integrity")
+        .and_then(|v| v.as_float().or(v.as_integer().map(|i| i as f64)));
+    assert_eq!(integrity, Some(20.0));
+    assert_eq!(
+        in_roster(&dir, "light", "pikes", "integrity_start"),
+        in_roster(&dir, "light", "pikes", "integrity"),
+        "the next battle's losses count from what is left"
+    );
+    assert_eq!(in_roster(&dir, "light", "bows", "integrity"), None);
+}
+
+#[test]
+fn an_undying_lands_battle_loses_the_vignettes_left_with_no_ip() {
+    let (_tmp, dir, end) = one_battle(
+        "undying_lands",
+        &[
+            "examples/undying_lands/vale.toml",
+            "examples/undying_lands/horde.toml",
+        ],
+        &["muster"],
+        &["set pikes.1 ip 0", "set pikes.2 ip 5"],
+    );
+    assert!(end.contains("pikes:"), "{end}");
+    let text = std::fs::read_to_string(dir.join("rosters/vale.toml")).unwrap();
+    let pikes = rosters::units(&text)
+        .into_iter()
+        .find(|u| u.id == "pikes")
+        .unwrap();
+    let vignettes = pikes
+        .table
+        .get("element")
+        .and_then(|e| e.as_array())
+        .unwrap();
+    assert_eq!(
+        vignettes.len(),
+        1,
+        "the vignette with no IP is gone: {text}"
+    );
+    assert_eq!(vignettes[0].get("ip"), vignettes[0].get("ip_start"));
+}
+
+#[test]
+fn an_opend6_battle_loses_the_incapacitated_and_heals_the_wounded() {
+    let (_tmp, dir, end) = one_battle(
+        "opend6fm",
+        &[
+            "examples/opend6fm/frostmere.toml",
+            "examples/opend6fm/goblins.toml",
+        ],
+        &[],
+        &["mark wardens.w1 incapacitated", "mark wardens.w2 wounded"],
+    );
+    assert!(end.contains("wardens:"), "{end}");
+    let text = std::fs::read_to_string(dir.join("rosters/frostmere.toml")).unwrap();
+    let wardens = rosters::units(&text)
+        .into_iter()
+        .find(|u| u.id == "wardens")
+        .unwrap();
+    let soldiers: Vec<&str> = wardens
+        .table
+        .get("element")
+        .and_then(|e| e.as_array())
+        .unwrap()
+        .iter()
+        .filter_map(|e| e.get("id").and_then(|i| i.as_str()))
+        .collect();
+    assert!(!soldiers.contains(&"w1"), "{soldiers:?}");
+    assert!(soldiers.contains(&"w2"), "{soldiers:?}");
+    assert_eq!(
+        wardens.table.get("start_size"),
+        Some(&toml::Value::Integer(soldiers.len() as i64))
+    );
+    assert!(!text.contains("wounded"), "{text}");
+}

@@ -30,3 +30,4 @@ require "fld.morale"     -- morale tests (31), disorder and rally (32), interpen
 require "fld.command"    -- commanders (5, 12), orders (17), activation (18, 21), own initiative (19, 29)
 require "fld.sequence"   -- turn (16), tactical initiative (20), sequencing (22), winning and losing (34)
 require "fld.terrain"    -- table generation (14), deployment (15)
+require "fld.campaign"     -- what carries over between the battles of a campaign

@@ -82,3 +82,4 @@ require "opend6fm.ranged"
 require "opend6fm.close"
 require "opend6fm.morale"
 require "opend6fm.turn"
+require "opend6fm.campaign"   -- what carries over between the battles of a campaign

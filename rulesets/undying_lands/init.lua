@@ -23,3 +23,4 @@ require "undying_lands.shooting"   -- TA3 (18)
 require "undying_lands.melee"      -- TA4 (19), combat results (22)
 require "undying_lands.charge"     -- TA1 (16), TA2 (17)
 require "undying_lands.movement"   -- TA5 (20), interpenetration (25)
+require "undying_lands.campaign"   -- what carries over between the battles of a campaign
