@@ -120,54 +120,44 @@ pub fn put_back(after: &str, before: &str, left: &[String]) -> String {
         return after.to_string();
     };
     for u in units(before).into_iter().filter(|u| left.contains(&u.id)) {
-        let sides = root
-            .entry("side")
-            .or_insert_with(|| Value::Array(Vec::new()));
-        let Value::Array(sides) = sides else { continue };
-        let side = match sides
-            .iter()
-            .position(|s| s.as_table().map(id).as_deref() == Some(u.side.as_str()))
-        {
-            Some(i) => i,
-            None => {
-                let mut t = Table::new();
-                t.insert("id".into(), Value::String(u.side.clone()));
-                sides.push(Value::Table(t));
-                sides.len() - 1
-            }
-        };
-        let Some(Value::Table(side)) = sides.get_mut(side) else {
-            continue;
-        };
-        let commands = side
-            .entry("command")
-            .or_insert_with(|| Value::Array(Vec::new()));
-        let Value::Array(commands) = commands else {
-            continue;
-        };
-        let command = match commands
-            .iter()
-            .position(|c| c.as_table().map(id).as_deref() == Some(u.command.as_str()))
-        {
-            Some(i) => i,
-            None => {
-                let mut t = Table::new();
-                t.insert("id".into(), Value::String(u.command.clone()));
-                commands.push(Value::Table(t));
-                commands.len() - 1
-            }
-        };
-        let Some(Value::Table(command)) = commands.get_mut(command) else {
-            continue;
-        };
-        let list = command
+        let side = member(&mut root, "side", &u.side);
+        let command = member(side, "command", &u.command);
+        if let Value::Array(list) = command
             .entry("unit")
-            .or_insert_with(|| Value::Array(Vec::new()));
-        if let Value::Array(list) = list {
+            .or_insert_with(|| Value::Array(Vec::new()))
+        {
             list.push(Value::Table(u.table.clone()));
         }
     }
     toml::to_string(&root).unwrap_or_else(|_| after.to_string())
+}
+
+/// The table with id `id` in the array of tables `key` of `t`, added (with just its id) when
+/// there is none.
+fn member<'a>(t: &'a mut Table, key: &str, id_wanted: &str) -> &'a mut Table {
+    let list = t.entry(key).or_insert_with(|| Value::Array(Vec::new()));
+    if !list.is_array() {
+        *list = Value::Array(Vec::new());
+    }
+    let Value::Array(list) = list else {
+        unreachable!("made an array above")
+    };
+    let at = match list
+        .iter()
+        .position(|v| v.as_table().map(id).as_deref() == Some(id_wanted))
+    {
+        Some(i) => i,
+        None => {
+            let mut new = Table::new();
+            new.insert("id".into(), Value::String(id_wanted.to_string()));
+            list.push(Value::Table(new));
+            list.len() - 1
+        }
+    };
+    match &mut list[at] {
+        Value::Table(found) => found,
+        _ => unreachable!("only tables are matched or pushed"),
+    }
 }
 
 #[cfg(test)]

@@ -1,32 +1,9 @@
 -- The readings of 3.2-3.4 and PN 1.3 the umpire may switch (issue 16), and the off-day roll.
 
--- Red: a Superior C-in-C and 6 more stands; blue: an Inferior C-in-C and 5 more.
-local function game(opts)
-  local s = session(opts or { ruleset = "olab" })
-  s:run("add side red Red")
-  s:run("add side blue Blue")
-  s:run("add command red rc R")
-  s:run("add command blue bc B")
-  s:run("add unit rc rgen RedGen type=SKI/M general=superior cinc=true")
-  for i = 1, 6 do s:run("add unit rc r" .. i .. " R" .. i .. " type=INF/U") end
-  s:run("add unit bc bgen BlueGen type=SKI/M general=inferior cinc=true")
-  for i = 1, 5 do s:run("add unit bc b" .. i .. " B" .. i .. " type=WBD") end
-  s:run("cinc red rgen")
-  s:run("cinc blue bgen")
-  return s
-end
+local h = require "_helpers"
+local game, to_phase = h.cinc_game, h.to_phase
 
-local function to_phase(s, phase)
-  for _ = 1, 8 do
-    if s:run("clock"):find(phase) then return end
-    s:run("next")
-  end
-end
-
-local function next_round(s)
-  local r = s:run("clock"):match("round (%d+)")
-  repeat s:run("next") until s:run("clock"):match("round (%d+)") ~= r
-end
+local next_round = h.next_round
 
 test("option initiative_ties holder_keeps: last round's holder keeps a tie (3.3; AMB-33 rolls again)", function()
   local s = game()

@@ -1,28 +1,7 @@
 -- Deployment, reserves, initiative and sets of five (3.2, 3.3).
 
--- Red: a Superior C-in-C and 6 more stands; blue: an Inferior C-in-C and 5 more.
-local function game(opts)
-  local s = session(opts or { ruleset = "olab" })
-  s:run("add side red Red")
-  s:run("add side blue Blue")
-  s:run("add command red rc R")
-  s:run("add command blue bc B")
-  s:run("add unit rc rgen RedGen type=SKI/M general=superior cinc=true")
-  for i = 1, 6 do s:run("add unit rc r" .. i .. " R" .. i .. " type=INF/U") end
-  s:run("add unit bc bgen BlueGen type=SKI/M general=inferior cinc=true")
-  for i = 1, 5 do s:run("add unit bc b" .. i .. " B" .. i .. " type=WBD") end
-  s:run("cinc red rgen")
-  s:run("cinc blue bgen")
-  return s
-end
-
--- Moves the clock to the named phase of round 1.
-local function to_phase(s, phase)
-  for _ = 1, 8 do
-    if s:run("clock"):find(phase) then return end
-    s:run("next")
-  end
-end
+local h = require "_helpers"
+local game, to_phase = h.cinc_game, h.to_phase
 
 test("background initiative: D6 + C-in-C rating, winner chooses (3.2)", function()
   local s = game()
