@@ -353,3 +353,45 @@ umpire.command {
     let e = fails(&mut s, "ruleset use metric");
     assert!(e.contains("the unit is \"in\" or \"cm\""), "{e}");
 }
+
+/// A `units` argument: words of unit ids (`a+b` joined in one word) or one of its words; each
+/// id is checked before `run` and completed, after a `+` or `,` too; `run` gets the words.
+#[test]
+fn a_units_argument_checks_and_completes_each_id() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("rulesets/groups")).unwrap();
+    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
+    std::fs::write(
+        dir.path().join("rulesets/groups/init.lua"),
+        r#"
+umpire.ruleset { name = "groups", doc = "units in groups" }
+umpire.command {
+  name = "activate",
+  args = { { name = "units", type = "units", values = { "all", "none" }, help = "who acts" } },
+  run = function(ctx, a) return "acting: " .. a.units end,
+}
+"#,
+    )
+    .unwrap();
+    let mut s = Session::new(DiceBox::seeded(1));
+    s.set_rules_root(dir.path().to_path_buf());
+    for line in [
+        "ruleset use groups",
+        "add side red Red",
+        "add command red r1 R",
+        "add unit r1 bows Bows",
+        "add unit r1 guard Guard",
+        "add unit r1 pikes Pikes",
+    ] {
+        ok(&mut s, line);
+    }
+    assert!(ok(&mut s, "activate pikes bows+guard").contains("acting: pikes bows+guard"));
+    assert!(ok(&mut s, "activate ALL").contains("acting: all"));
+    let e = fails(&mut s, "activate pikes bows+gaurd");
+    assert!(e.contains("bows+gaurd"), "{e}");
+    let w = s.vocabulary();
+    let (_, words) = s.registry.complete("activate bows+g", 15, &w);
+    assert_eq!(words, ["bows+guard"]);
+    let (_, words) = s.registry.complete("activate pikes a", 16, &w);
+    assert_eq!(words, ["all"]);
+}

@@ -267,8 +267,8 @@ impl Commands {
             Next::Words(w) => (Vec::new(), w),
             Next::Values(k, w) => (k, w),
         };
-        // In a comma list (`activate guard1,gu`) complete the last item.
-        let (prefix, item) = match partial.rfind(',') {
+        // In a list (`activate guard1,gu`, `activate bows+gu`) complete the last item.
+        let (prefix, item) = match partial.rfind([',', '+']) {
             Some(i) => partial.split_at(i + 1),
             None => ("", partial),
         };
@@ -301,6 +301,11 @@ impl Commands {
                 if partial.contains('.') {
                     v.extend(w.elements.iter().cloned());
                 }
+                v
+            }
+            Kind::UnitWords(values) => {
+                let mut v = w.units.clone();
+                v.extend(values.iter().map(|s| s.to_string()));
                 v
             }
             Kind::Marker => w.markers.clone(),

@@ -33,6 +33,9 @@ pub fn signature(def: &CommandDef, unit: crate::distance::Unit) -> Signature {
                     ArgKind::Side => Kind::Side,
                     ArgKind::Group => Kind::Group,
                     ArgKind::Selector => Kind::Selector,
+                    ArgKind::UnitWords(v) => {
+                        Kind::UnitWords(v.iter().map(|c| Cow::Owned(c.clone())).collect())
+                    }
                     ArgKind::Int => Kind::Int,
                     ArgKind::Number => Kind::Number,
                     ArgKind::Distance => Kind::Distance(unit),
@@ -45,6 +48,9 @@ pub fn signature(def: &CommandDef, unit: crate::distance::Unit) -> Signature {
                 };
                 let p = if kind == Kind::Flag {
                     Param::flag(a.name.clone())
+                } else if matches!(kind, Kind::UnitWords(_)) {
+                    let p = Param::new(a.name.clone(), kind).many();
+                    if a.optional { p.optional() } else { p }
                 } else {
                     let p = Param::new(a.name.clone(), kind);
                     if a.optional { p.optional() } else { p }

@@ -33,6 +33,9 @@ pub enum Kind {
     Int,
     /// A number.
     Number,
+    /// Words of unit ids, ids in one word joined by `+` or `,` (`pikes bows+guard`), or one
+    /// of these words (`all`, `none`): each id checked and completed.
+    UnitWords(Vec<Cow<'static, str>>),
     /// A distance in the unit given (a plain number), or with a unit of its own converted
     /// to it (`12"`, `30cm`).
     Distance(crate::distance::Unit),
@@ -79,6 +82,13 @@ impl Kind {
             Kind::Selector => "units (a selector)",
             Kind::Int => "a whole number",
             Kind::Number => "a number",
+            Kind::UnitWords(v) if v.is_empty() => "unit ids (`a b`, `a+b` together)",
+            Kind::UnitWords(v) => {
+                return Cow::Owned(format!(
+                    "unit ids (`a b`, `a+b` together) or one of {}",
+                    join(v)
+                ));
+            }
             Kind::Distance(crate::distance::Unit::Inch) => "a distance (inches, or `30cm`)",
             Kind::Distance(crate::distance::Unit::Centimetre) => {
                 "a distance (centimetres, or `12\"`)"
@@ -769,6 +779,12 @@ fn fits(p: &Param, word: &str, game: &dyn Resolve) -> bool {
     match &p.kind {
         Kind::Unit | Kind::Element | Kind::Side | Kind::Group => game.fits(&p.kind, word),
         Kind::Selector => game.select(word).is_ok(),
+        Kind::UnitWords(values) => {
+            values.iter().any(|v| v.eq_ignore_ascii_case(word))
+                || word
+                    .split(['+', ','])
+                    .all(|id| !id.is_empty() && game.fits(&Kind::Unit, id))
+        }
         k => shape_fits(k, word),
     }
 }
@@ -819,8 +835,18 @@ fn value_of(
                     return bad(w, p.kind.describe().into_owned());
                 }
             }
+            let lower = matches!(p.kind, Kind::UnitWords(_));
             arg(Value::Words(
-                words.iter().map(|w| w.text.to_string()).collect(),
+                words
+                    .iter()
+                    .map(|w| {
+                        if lower {
+                            w.text.to_lowercase()
+                        } else {
+                            w.text.to_string()
+                        }
+                    })
+                    .collect(),
             ))
         }
         Kind::Unit | Kind::Element | Kind::Side | Kind::Group => {

@@ -56,6 +56,9 @@ pub enum ArgKind {
     Group,
     /// A selector, one or more units (`"selector"`).
     Selector,
+    /// Words of unit ids, `a+b` joining ids in one word, or one of `values` (`"units"`): the
+    /// rest of the line, each id checked and completed; `run` gets the words as typed.
+    UnitWords(Vec<String>),
     /// An integer (`"int"`).
     Int,
     /// A number (`"number"`).
@@ -951,6 +954,9 @@ pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
                 "side" => ArgKind::Side,
                 "group" => ArgKind::Group,
                 "selector" => ArgKind::Selector,
+                "units" => {
+                    ArgKind::UnitWords(a.get::<Option<Vec<String>>>("values")?.unwrap_or_default())
+                }
                 "int" => ArgKind::Int,
                 "number" => ArgKind::Number,
                 "distance" => ArgKind::Distance,
@@ -964,7 +970,7 @@ pub(crate) fn lua_command(lua: &Lua, t: Table) -> mlua::Result<()> {
                     return fail(
                         &origin,
                         format!(
-                            "argument `{arg_name}` of {what}: unknown type `{other}` (expected unit, element, side, group, selector, int, number, distance, dice, choice, flag or text)"
+                            "argument `{arg_name}` of {what}: unknown type `{other}` (expected unit, element, side, group, selector, units, int, number, distance, dice, choice, flag or text)"
                         ),
                     );
                 }
