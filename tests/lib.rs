@@ -2,6 +2,7 @@
 
 mod api_docs;
 mod asking;
+mod board;
 mod campaign;
 mod cli;
 mod commands;

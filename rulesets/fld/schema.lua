@@ -115,6 +115,9 @@ end
 -- end command and sequence
 
 schema.status = { attrs = { "type", "order" }, strength = "integrity", max = "integrity_start",
-  element_strength = "figures" }
+  element_strength = "figures",
+  -- what a large game's `status` lists first: disordered, fragmented, broken, in melee, and
+  -- units that have lost Integrity Points
+  attention = { markers = { "disordered", "fragmented", "broken", "in_melee" }, damaged = true } }
 
 return schema

@@ -123,5 +123,9 @@ return {
   -- Stands routed off, retreated, eliminated or waiting off the table show where they are
   -- and leave their side's strength total.
   status = { attrs = { "type", "quality" }, strength = "sp", max = "sp_start",
-             away = { attr = "off_table", present = "no" } },
+             away = { attr = "off_table", present = "no" },
+             -- what a large game's `status` lists first: routed, out of command, in close
+             -- combat, suppressed, retreating, and stands below their starting SP
+             attention = { markers = { "routed", "out_of_command", "engaged", "suppressed", "retreating" },
+                           damaged = true } },
 }

@@ -70,7 +70,11 @@ umpire.ruleset {
       at_rally_point = { doc = "a routing squad reached its rally point or edge: last chance (Ch5)" },
     },
     status = { attrs = { "quality", "morale", "state" }, strength = "soldiers", max = "start_size",
-               away = { attr = "off_table", present = "no" } },
+               away = { attr = "off_table", present = "no" },
+               -- what a large game's `status` lists first: squads shaken or worse, wounded
+               -- soldiers, squads in base contact
+               attention = { values = { state = { "shaken", "demoralized", "broken" } },
+                             element_markers = { "wounded" }, markers = { "engaged" } } },
   },
   sequence = { "initiative", "movement", "ranged", "close_combat", "morale", "special" },
 }

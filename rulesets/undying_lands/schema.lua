@@ -55,6 +55,9 @@ m.mustered = "IP built by `muster` (3)"
 require("fld_common.schema").add(S, { cinc = "General",
   rules = { commanders = "6, 7", sc = "11", sc_own = "12", orders = "10", ti = "13", seq = "15", tu = "14", win = "26" } })
 
-S.status = { attrs = { "type", "order", "discipline" }, strength = "ip", max = "ip_start", element_strength = "ip" }
+S.status = { attrs = { "type", "order", "discipline" }, strength = "ip", max = "ip_start", element_strength = "ip",
+  -- what a large game's `status` lists first: disordered, repulsed, in melee, and TUs that
+  -- have lost IP
+  attention = { markers = { "disordered", "repulsed", "in_melee" }, damaged = true } }
 
 return S

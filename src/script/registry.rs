@@ -496,7 +496,14 @@ fn schema(t: &Table, origin: &Origin) -> mlua::Result<Schema> {
         check_keys(
             &st,
             W,
-            &["attrs", "strength", "element_strength", "max", "away"],
+            &[
+                "attrs",
+                "strength",
+                "element_strength",
+                "max",
+                "away",
+                "attention",
+            ],
             origin,
         )?;
         let mut spec = StatusSpec::default();
@@ -531,6 +538,51 @@ fn schema(t: &Table, origin: &Origin) -> mlua::Result<Schema> {
                 ))
             })?;
             spec.away = Some(crate::state::AwaySpec { attr, present });
+        }
+        if let Some(att) = table_field(&st, "attention", W, origin)? {
+            const A: &str = "`schema.status.attention`";
+            check_keys(
+                &att,
+                A,
+                &["markers", "element_markers", "values", "damaged"],
+                origin,
+            )?;
+            let words = |key: &str| -> mlua::Result<Vec<String>> {
+                Ok(match table_field(&att, key, A, origin)? {
+                    Some(list) => list
+                        .sequence_values::<String>()
+                        .collect::<mlua::Result<_>>()?,
+                    None => Vec::new(),
+                })
+            };
+            let mut values = IndexMap::new();
+            if let Some(vt) = table_field(&att, "values", A, origin)? {
+                for (attr, list) in sorted_pairs(&vt, "`schema.status.attention.values`", origin)? {
+                    let Value::Table(list) = list else {
+                        return fail(
+                            origin,
+                            format!(
+                                "{A}: `values.{attr}` is a list of the values that need attention"
+                            ),
+                        );
+                    };
+                    let mut vs = Vec::new();
+                    for v in list.sequence_values::<Value>() {
+                        vs.push(lua_to_state(&v?).ok_or_else(|| {
+                            mlua::Error::runtime(format!(
+                                "{origin}: {A}: `values.{attr}` holds a value that is not a number, word or flag"
+                            ))
+                        })?);
+                    }
+                    values.insert(attr, vs);
+                }
+            }
+            spec.attention = Some(crate::state::AttentionSpec {
+                markers: words("markers")?,
+                element_markers: words("element_markers")?,
+                values,
+                damaged: att.get::<Option<bool>>("damaged")?.unwrap_or(false),
+            });
         }
         s.status = spec;
     }

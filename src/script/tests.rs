@@ -1127,3 +1127,29 @@ fn a_deliberate_refusal_reads_as_plain_text() {
 mod raw;
 #[path = "runaway_tests.rs"]
 mod runaways;
+
+#[test]
+fn pairs_walks_keys_in_one_order_whatever_the_run() {
+    let h = host();
+    let out = eval(
+        &h,
+        r#"
+        local t = { zeta = 1, alpha = 2, [3] = "c", [1] = "a", mid = 3, [true] = 0, [false] = 0 }
+        t.beta = 4
+        local ks = {}
+        for k in pairs(t) do ks[#ks + 1] = tostring(k) end
+        -- a read-only view (the options, a table's rows) walks the same way
+        local seen = {}
+        for k in pairs(string) do seen[#seen + 1] = k end
+        local sorted = true
+        for i = 2, #seen do if seen[i - 1] > seen[i] then sorted = false end end
+        -- a key set to nil while walking is skipped, the others still come
+        local u = { a = 1, b = 2, c = 3 }
+        local walked = {}
+        for k in pairs(u) do walked[#walked + 1] = k; u.b = nil end
+        return table.concat(ks, ","), tostring(sorted), table.concat(walked, ",")
+        "#,
+    )
+    .unwrap();
+    assert_eq!(out, ["1,3,alpha,beta,mid,zeta,false,true", "true", "a,c"]);
+}

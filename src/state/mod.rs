@@ -35,7 +35,9 @@ pub use game::{Attrs, Command, Element, Game, Kind, Side, Unit};
 pub use id::Id;
 pub use marker::{Expiry, Marker};
 pub use roster::{load_roster, write_roster, write_roster_where};
-pub use schema::{AttrDef, AttrType, AwaySpec, MarkerDef, Schema, StatusSpec, StrengthMax};
+pub use schema::{
+    AttentionSpec, AttrDef, AttrType, AwaySpec, MarkerDef, Schema, StatusSpec, StrengthMax,
+};
 pub use selector::Selector;
 pub use value::Value;
 pub use view::{Status, UnitView, bar};

@@ -289,6 +289,28 @@ pub struct StatusSpec {
     /// attribute's value (`routed_off`) in `status`, and not counted in the side's strength.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub away: Option<AwaySpec>,
+    /// What makes a unit need the umpire's attention, for the summary `status` gives of a
+    /// large game. Without it: any marker, or a strength below its full value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attention: Option<AttentionSpec>,
+}
+
+/// What makes a unit need the umpire's attention (`status.attention` of a schema): any one of
+/// these.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AttentionSpec {
+    /// Markers on the unit (`routed`, `out_of_command`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub markers: Vec<String>,
+    /// Markers on any of its elements (`wounded`), counted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub element_markers: Vec<String>,
+    /// Attributes and the values that need attention (`state`: `shaken`, `broken`).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub values: IndexMap<String, Vec<Value>>,
+    /// A strength below its full value (damaged).
+    #[serde(default)]
+    pub damaged: bool,
 }
 
 /// Which attribute says a unit has left the board (`status.away` of a schema).

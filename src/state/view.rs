@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::error::StateError;
 use super::game::{Game, Unit};
 use super::id::Id;
-use super::schema::StrengthMax;
+use super::schema::{AttentionSpec, StrengthMax};
 use super::value::Value;
 
 /// One unit as `show` returns it:
@@ -87,6 +87,12 @@ pub struct UnitLine {
     /// its side's strength.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub away: Option<String>,
+    /// Markers on its elements, with how many carry each (`wounded` on 2), in first-seen order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub element_markers: Vec<(String, usize)>,
+    /// The values of the attributes `status.attention.values` watches.
+    #[serde(skip)]
+    pub watched: Vec<(String, Value)>,
 }
 
 /// One command in `status`.
@@ -256,6 +262,28 @@ impl Game {
                 .map(|m| m.name.clone())
                 .collect(),
             away: self.away(u),
+            watched: self
+                .schema
+                .status
+                .attention
+                .iter()
+                .flat_map(|a| a.values.keys())
+                .filter_map(|a| Some((a.clone(), self.attr(u.id.as_str(), a)?.clone())))
+                .collect(),
+            element_markers: {
+                let mut counts: Vec<(String, usize)> = Vec::new();
+                for m in self
+                    .elements_of(u)
+                    .flat_map(|e| &e.markers)
+                    .filter(|m| !self.is_secret_marker(&m.name))
+                {
+                    match counts.iter_mut().find(|(n, _)| *n == m.name) {
+                        Some((_, k)) => *k += 1,
+                        None => counts.push((m.name.clone(), 1)),
+                    }
+                }
+                counts
+            },
         }
     }
 
@@ -349,6 +377,92 @@ pub fn bar(value: f64, max: f64, width: usize) -> String {
 }
 
 impl Status {
+    /// How many lines [`Status::render`] takes.
+    pub fn line_count(&self, width: usize) -> usize {
+        self.render(width).lines().count()
+    }
+
+    /// A summary for a large game, in at most `max_lines` lines: each side and command
+    /// summarised (units in play, those away, each attention marker counted, strength against
+    /// its full value as a bar), then the units that need attention (`attention`; without it:
+    /// any marker or strength below full), the reason first. What does not fit is counted.
+    pub fn summary(&self, attention: Option<&AttentionSpec>, max_lines: usize) -> String {
+        let default = AttentionSpec {
+            damaged: true,
+            ..AttentionSpec::default()
+        };
+        let att = attention.unwrap_or(&default);
+        let any_marker = attention.is_none();
+        let mut out = vec![self.clock.clone()];
+        let mut needing: Vec<(String, String)> = Vec::new();
+        let name_w = self
+            .sides
+            .iter()
+            .flat_map(|s| {
+                std::iter::once(format!("{} [{}]", s.name, s.id).chars().count()).chain(
+                    s.commands
+                        .iter()
+                        .map(|c| format!("  {} [{}]", c.name, c.id).chars().count()),
+                )
+            })
+            .max()
+            .unwrap_or(0);
+        for side in &self.sides {
+            let lines: Vec<&UnitLine> = side.commands.iter().flat_map(|c| &c.units).collect();
+            let head = format!("{} [{}]", side.name, side.id);
+            out.push(format!(
+                "{head:<name_w$}  {}",
+                counts(&lines, att, any_marker)
+            ));
+            for c in &side.commands {
+                let lines: Vec<&UnitLine> = c.units.iter().collect();
+                let head = format!("  {} [{}]", c.name, c.id);
+                out.push(format!(
+                    "{head:<name_w$}  {}",
+                    counts(&lines, att, any_marker)
+                ));
+            }
+            for l in &lines {
+                let why = reasons(l, att, any_marker);
+                if !why.is_empty() {
+                    // The reason first, then the key attributes and the bar.
+                    let mut rest = vec![why.join(", ")];
+                    rest.extend(l.key.iter().map(|v| v.to_string()));
+                    if let Some(s) = l.strength {
+                        rest.push(bar(s.value, s.max, 5));
+                    }
+                    needing.push((l.id.clone(), rest.join("  ")));
+                }
+            }
+        }
+        if needing.is_empty() {
+            out.push("no unit needs attention".into());
+        } else {
+            out.push(format!("needs attention ({}):", needing.len()));
+            let id_w = needing
+                .iter()
+                .map(|(i, _)| i.chars().count())
+                .max()
+                .unwrap_or(0);
+            let room = max_lines.saturating_sub(out.len() + 1).max(1);
+            let shown = if needing.len() > room {
+                room - 1
+            } else {
+                needing.len()
+            };
+            for (id, text) in needing.iter().take(shown) {
+                out.push(format!("  {id:<id_w$}  {}", text.trim_end()));
+            }
+            if shown < needing.len() {
+                out.push(format!(
+                    "  … and {} more (`status all` lists every unit; `status marked:NAME` those with a marker)",
+                    needing.len() - shown
+                ));
+            }
+        }
+        out.join("\n") + "\n"
+    }
+
     /// Plain text for a terminal `width` columns wide: a line per side and per command, then
     /// the command's units in aligned columns (`leg1 INF/A ███░░ 3/6 routed`).
     pub fn render(&self, width: usize) -> String {
@@ -421,6 +535,75 @@ impl Status {
         }
         out
     }
+}
+
+/// `12 of 20 in play · 3 away · routed 2 · ███░░ 40/60` for some units of the board.
+fn counts(lines: &[&UnitLine], att: &AttentionSpec, any_marker: bool) -> String {
+    let present: Vec<&&UnitLine> = lines.iter().filter(|l| l.away.is_none()).collect();
+    let mut parts = vec![format!("{} of {} in play", present.len(), lines.len())];
+    let away = lines.len() - present.len();
+    if away > 0 {
+        parts.push(format!("{away} away"));
+    }
+    let mut marks: Vec<(String, usize)> = Vec::new();
+    for l in &present {
+        for m in l
+            .markers
+            .iter()
+            .filter(|m| any_marker || att.markers.contains(m))
+        {
+            match marks.iter_mut().find(|(n, _)| n == m) {
+                Some((_, k)) => *k += 1,
+                None => marks.push((m.clone(), 1)),
+            }
+        }
+    }
+    parts.extend(marks.into_iter().map(|(m, k)| format!("{m} {k}")));
+    // Against the full strength of every unit, those away included (their loss shows).
+    let value: f64 = present
+        .iter()
+        .filter_map(|l| l.strength)
+        .map(|s| s.value.max(0.0))
+        .sum();
+    let max: f64 = lines.iter().filter_map(|l| l.strength).map(|s| s.max).sum();
+    if max > 0.0 {
+        parts.push(bar(value, max, 10));
+    }
+    parts.join(" · ")
+}
+
+/// Why `line` needs attention (empty: it does not): the markers, element markers, values and
+/// damage `att` names.
+fn reasons(line: &UnitLine, att: &AttentionSpec, any_marker: bool) -> Vec<String> {
+    if line.away.is_some() {
+        return Vec::new();
+    }
+    let mut why: Vec<String> = line
+        .markers
+        .iter()
+        .filter(|m| any_marker || att.markers.contains(m))
+        .cloned()
+        .collect();
+    why.extend(
+        line.element_markers
+            .iter()
+            .filter(|(m, _)| att.element_markers.contains(m))
+            .map(|(m, k)| format!("{k} {m}")),
+    );
+    for (attr, bad) in &att.values {
+        if let Some((_, v)) = line.watched.iter().find(|(a, _)| a == attr)
+            && bad.contains(v)
+        {
+            why.push(format!("{attr} {v}"));
+        }
+    }
+    if att.damaged
+        && let Some(s) = line.strength
+        && s.value < s.max
+    {
+        why.push("damaged".into());
+    }
+    why
 }
 
 /// A unit's fields: id, key attributes, bar, then where it is if off the board and its

@@ -421,7 +421,14 @@ pub fn status(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
         let keep: Vec<&str> = views.iter().map(|v| v.id.as_str()).collect();
         game.status_of(&keep)
     };
-    let board = board.render(100);
+    // A board longer than a screen is summarised: sides and commands, then the units that
+    // need attention (`status all` still lists every unit).
+    let summary = !selected && board.line_count(WIDTH) > SCREEN;
+    let board = if summary {
+        board.summary(game.schema().status.attention.as_ref(), SCREEN)
+    } else {
+        board.render(WIDTH)
+    };
     // The board is for the players: hidden units and secret markers stay off it, in JSON too.
     let views: Vec<UnitView> = views
         .into_iter()
@@ -429,9 +436,15 @@ pub fn status(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
         .collect();
     Ok(Output::new("status")
         .field("clock", game.clock_text())
+        .field("summary", summary)
         .field("units", serde_json::to_value(&views).unwrap_or(Json::Null))
         .text(Text::from_plain(board)))
 }
+
+/// The lines of one screen: a longer board is summarised.
+const SCREEN: usize = 50;
+/// The columns `status` lays the board out for.
+const WIDTH: usize = 100;
 
 /// Reads the file a command names in its `file` parameter: a regular file of UTF-8 text, at
 /// most `limit` bytes (the session's `file` limit).

@@ -31,11 +31,19 @@ end
 
 local raw_select = G.select
 local base = {
-  assert = G.assert, error = G.error, ipairs = G.ipairs, next = G.next, pairs = G.pairs,
+  assert = G.assert, error = G.error, ipairs = G.ipairs, next = G.next,
   rawequal = G.rawequal, rawget = G.rawget, rawlen = G.rawlen,
   tonumber = reads(G.tonumber), tostring = G.tostring, type = G.type, getmetatable = G.getmetatable,
   _VERSION = G._VERSION, print = host_print, require = host_require,
 }
+-- `pairs` in one order whatever the run (kit.ordered); a `__pairs` metamethod is honoured.
+local raw_pairs, ordered = G.pairs, kit.ordered
+base.pairs = function(t)
+  local f, s, c = raw_pairs(t)
+  -- Lua's own `pairs` hands back `next` unless a `__pairs` metamethod answered.
+  if f ~= next then return f, s, c end
+  return ordered(t), t, nil
+end
 -- `select(n, ...)` moves what follows the n-th value: a long list is charged.
 base.select = function(n, ...)
   if n ~= "#" then

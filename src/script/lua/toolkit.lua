@@ -1,6 +1,48 @@
 -- Trusted Lua, part of umpire: the sandbox's toolkit (src/script/sandbox.rs): protection, read-only views.
 local setmetatable, next, error, tostring, type = setmetatable, next, error, tostring, type
+local rawget, sort = rawget, table.sort
 local kit = {}
+
+-- `pairs` walks keys in one order whatever the run: numbers ascending, then strings, then
+-- `false` and `true`, then any other key. Lua's own order follows string hashes, which are
+-- seeded afresh for each state, so a rule that printed or rolled in `next` order would not
+-- play the same twice (a replay, a golden transcript, the odds of a seed).
+local function rank(k)
+  local ty = type(k)
+  if ty == "number" then return 1 elseif ty == "string" then return 2 elseif ty == "boolean" then return 3 end
+  return 4
+end
+local function before(a, b)
+  local ra, rb = rank(a), rank(b)
+  if ra ~= rb then return ra < rb end
+  if ra <= 2 then return a < b end
+  if ra == 3 then return b and not a end
+  return false
+end
+-- An iterator over `t`'s keys in that order (values as they are when reached, `wrap`ped when
+-- given; a key set to nil meanwhile is skipped).
+function kit.ordered(t, wrap)
+  local keys, n = {}, 0
+  for k in next, t do
+    n = n + 1
+    keys[n] = k
+  end
+  sort(keys, before)
+  local i = 0
+  return function()
+    while i < n do
+      i = i + 1
+      local k = keys[i]
+      local v = rawget(t, k)
+      if v ~= nil then
+        if wrap then v = wrap(v) end
+        return k, v
+      end
+    end
+    return nil
+  end
+end
+local ordered = kit.ordered
 
 -- Objects no script may write into with `rawset`: proxies, views, handles, checks, stores.
 local protected = setmetatable({}, { __mode = "k" })
@@ -30,11 +72,10 @@ end
 -- A read-only proxy of `t`: reads go through, writes fail naming `name`, `pairs` walks `t`
 -- without ever handing it out, and the metatable is hidden.
 function kit.readonly(t, name)
-  local function iter(_, k) return next(t, k) end
   local proxy = setmetatable({}, {
     __index = t,
     __newindex = refuse(name),
-    __pairs = function() return iter, nil, nil end,
+    __pairs = function() return ordered(t), nil, nil end,
     __len = function() return #t end,
     __metatable = false,
   })
@@ -48,14 +89,11 @@ local function view(t, name)
   if type(t) ~= "table" or is_protected(t) then return t end
   local v = views[t]
   if v then return v end
-  local function iter(_, k)
-    local key, value = next(t, k)
-    return key, view(value, name)
-  end
+  local function wrap(value) return view(value, name) end
   v = setmetatable({}, {
     __index = function(_, k) return view(t[k], name) end,
     __newindex = refuse(name),
-    __pairs = function() return iter, nil, nil end,
+    __pairs = function() return ordered(t, wrap), nil, nil end,
     __len = function() return #t end,
     __metatable = false,
   })

@@ -2,7 +2,7 @@
 local H, OP, kit = ...
 local type, tostring, error, setmetatable, math_type = type, tostring, error, setmetatable, math.type
 local next, rawset = next, rawset
-local protect, copy = kit.protect, kit.copy
+local protect, copy, ordered = kit.protect, kit.copy, kit.ordered
 local READ, HAS, MARKERS, KIND, UNIT, UNITS, COUNT, SIDES, SET, MARK, UNMARK, CLOCK =
   OP.read, OP.has, OP.markers, OP.kind, OP.unit, OP.units, OP.count, OP.sides, OP.set, OP.mark,
   OP.unmark, OP.clock
@@ -290,10 +290,10 @@ view_mt = {
     local at = views[p]
     local here = now(at)
     if type(here) ~= "table" then return function() end end
-    local k
+    -- In one order whatever the run, as `pairs` is everywhere (kit.ordered).
+    local walk = ordered(here)
     return function()
-      local v
-      k, v = next(here, k)
+      local k, v = walk()
       if k ~= nil then return k, view(at[1], at[2], child(at, k), v) end
     end
   end,
