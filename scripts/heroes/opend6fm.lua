@@ -52,10 +52,10 @@ A.rules = "OpenD6 (the club's house rule: the source's Advanced Game, with its h
 A.rout_marker = "opend6fm_no_rout_marker"
 -- `hero` and `herotest` name a soldier (SQUAD.SOLDIER), not a squad.
 function A.resolve(word)
-  local e = umpire.element(word)
-  if e then return e end
-  local sq = umpire.unit(word)
-  if sq then
+  local found, e = pcall(umpire.element, word)
+  if found and e then return e end
+  local is_squad, sq = pcall(umpire.unit, word)
+  if is_squad and sq then
     local l = {}
     for _, x in ipairs(sq:elements()) do l[#l + 1] = sq.id .. "." .. x.id end
     umpire.fail("under OpenD6 a Hero is one soldier, not a squad: name him as SQUAD.SOLDIER, one of " ..
@@ -201,14 +201,15 @@ local set_morale = U.set_morale
 U.set_morale = function(sq, m, reason)
   local hero = standing_hero(sq)
   if hero and m < 1 and sq.morale >= 1 then
+    m = 0
     local text = "a Hero's squad never Breaks while he stands: " .. LABEL .. ", in place of OLAB's never routs"
     if live then
       local c = live:check("The Hero holds " .. sq.name .. ": " .. hero.name .. " (" .. LABEL .. "; OLAB 8.8.4, Ch5 Broken Squads)")
-      c:add(m, "morale after: " .. reason, "Ch5 Morale Levels")
+      c:add(m, "morale 0: the squad would be broken and rout", "Ch5 Morale Statuses")
       c:add(1 - m, text, "OLAB 8.8.4; Ch5 Broken Squads")
       c:result("morale 1, demoralized: no rout")
     else
-      print(sq.name .. ": morale " .. U.num(m) .. " raised to 1 (demoralized, no rout): " .. hero.name ..
+      print(sq.name .. ": morale 0 raised to 1 (demoralized, no rout): " .. hero.name ..
         " stands; " .. text .. " (OLAB 8.8.4; Ch5 Broken Squads)")
     end
     umpire.record("hero_holds", { squad = sq.id, hero = hero.id, morale = m })
