@@ -24,7 +24,7 @@
 -- `opend6fm.ranged.difficulty` and `opend6fm.cc.modifiers`, neither of which fits), so this
 -- adapter wraps two functions of the ruleset's shared modules instead: `R.damage` (one damage
 -- resolution on a soldier, opend6fm.ranged) and `U.set_morale` (opend6fm.util), plus
--- `M.test` and `M.command_test` (opend6fm.morale) only to learn the command's breakdown. It
+-- `M.test` (opend6fm.morale, the morale tests) only to reach the command's breakdown. It
 -- leaves their results alone unless a Hero is concerned, and prints its own breakdown when it
 -- changes one. Switching the house rule off loads the ruleset afresh, unwrapped.
 local U = require "opend6fm.util"
@@ -153,6 +153,12 @@ function A.restore(sq, reason)
   end
 end
 
+-- A campaign's battle ends: every Hero has his wound level back for the next battle (heroes.lua
+-- brings back the fallen through `restore`).
+umpire.on("battle_ends", function()
+  if store.shrugged then store.shrugged = nil end
+end)
+
 -- One more wound level, once a battle (OLAB 8.8.4's +1 SP; Ch3 Effects of Damage). Levels:
 -- 0 unhurt, 1 wounded, 2 incapacitated; a damage result that would take the Hero from his level
 -- to a higher one takes him one level less far.
@@ -181,8 +187,9 @@ R.damage = function(ctx, e, hits, why)
 end
 
 -- The Hero's squad never Breaks while he stands (OLAB 8.8.4's never routs; Ch5 Morale Statuses,
--- Broken Squads): its morale goes no lower than 1. The command's breakdown, where the morale
--- module lends it, shows the raise; elsewhere (`chargefail`) a line is printed.
+-- Broken Squads): its morale goes no lower than 1. In a morale test (casualty, charge,
+-- receiving) the command's breakdown shows the raise; elsewhere (`chargefail`, `disengage`),
+-- where no breakdown reaches this function, a line is printed.
 local live
 local function with_ctx(f)
   return function(ctx, ...)
@@ -195,7 +202,6 @@ local function with_ctx(f)
   end
 end
 M.test = with_ctx(M.test)
-M.command_test = with_ctx(M.command_test)
 
 local set_morale = U.set_morale
 U.set_morale = function(sq, m, reason)

@@ -104,6 +104,47 @@ test("OpenD6: a Hero's squad withdraws where it would rout (8.8.4's never routs;
   eq(m:get("snipers", "morale"), 0)
 end)
 
+test("OpenD6: receiving a charge, a Hero's squad withdraws where it would rout (Ch5 receiving squad); the same dice rout it without him", function()
+  -- warband: CR 5 + 4 = 9 v TR 6 - 2 + 3 = 7, no effect; icebreakers: CR 2 + 4 = 6 v
+  -- TR 4 + shaken 1 + flank 2 + [6+3] = 16: morale -2 and withdraw
+  local function received(decl)
+    local s = od6()
+    if decl then s:run(decl) end
+    s:run("set icebreakers morale 2")
+    s:run("set icebreakers state shaken")
+    s:dice(5, 3, 2, 6, 3)
+    return s, s:run("charge warband icebreakers flank")
+  end
+  local s, out = received("hero icebreakers.ib_sgt")
+  contains(out, "=  16  TR 16 v CR 6: morale -2 and withdraw → morale 1, demoralized")
+  contains(out, "The Hero holds Icebreakers [icebreakers]: Icebreaker sergeant [ib_sgt]")
+  eq(s:get("icebreakers", "morale"), 1)
+  local n, nout = received(nil)
+  contains(nout, "=  16  TR 16 v CR 6: morale -2 and withdraw → morale 0, broken (the rout replaces the withdraw)")
+  eq(n:get("icebreakers", "morale"), 0)
+end)
+
+test("OpenD6: a volley's hit on the Hero is shrugged off; the same volley at his champion wounds him when the phase ends (Ch3)", function()
+  local function volley(at)
+    local s = od6()
+    s:run("hero wardens.w_sgt")
+    s:run("next")
+    s:run("next")
+    -- one sniper: [5] + 4 = 9 v 6, a hit; Strength 3 + 3 = 6 v DS 5 + 4 = 9: a wound
+    s:dice(5, 3, 4)
+    local out = s:run("fire snipers wardens range=10 only=gs1 visible=" .. at)
+    s:run("next")
+    return s, out
+  end
+  local s, out = volley("w_sgt")
+  contains(out, "A Hero's extra wound level: Warden sergeant [w_sgt]")
+  contains(out, "Warden sergeant [w_sgt]: no effect")
+  ok(not s:has("w_sgt", "wounded"))
+  local c, cout = volley("w_ch")
+  contains(cout, "Warden champion [w_ch]: wounded (at the end of the phase)")
+  ok(c:has("w_ch", "wounded"))
+end)
+
 test("OpenD6: a charge that falls short leaves a Hero's squad at morale 1; once he is incapacitated it breaks", function()
   local s = od6()
   s:run("hero warband.gw_sgt")
