@@ -58,7 +58,7 @@ function A.resolve(word)
   if is_squad and sq then
     local l = {}
     for _, x in ipairs(sq:elements()) do l[#l + 1] = sq.id .. "." .. x.id end
-    umpire.fail("under OpenD6 a Hero is one soldier, not a squad: name him as SQUAD.SOLDIER, one of " ..
+    umpire.fail("under OpenD6 a Hero is one soldier, not a squad: name the soldier as SQUAD.SOLDIER, one of " ..
       table.concat(l, ", ") .. " (the club's heroes house rule)")
   end
   umpire.fail("no soldier `" .. word .. "`: name him as SQUAD.SOLDIER (`roster SQUAD` lists the ids)")

@@ -13,7 +13,8 @@ test("OpenD6: a Hero is one soldier, declared under the club's label; a squad na
   local s = od6()
   contains(s:run("help hero"), "THE CLUB'S HOUSE RULE, not OpenD6's")
   contains(s:run("help herotest"), "THE CLUB'S HOUSE RULE, not OpenD6's")
-  contains(s:fails("hero wardens"), "a Hero is one soldier, not a squad: name him as SQUAD.SOLDIER, one of wardens.w_sgt")
+  contains(s:fails("hero wardens"), "a Hero is one soldier, not a squad: name the soldier as SQUAD.SOLDIER, one of wardens.w_sgt")
+  contains(s:fails("herotest wardens"), "name the soldier as SQUAD.SOLDIER")
   contains(s:fails("hero nobody"), "no soldier `nobody`: name him as SQUAD.SOLDIER")
   contains(s:run("hero wardens.w_sgt"),
     "Warden sergeant [w_sgt] of Wardens [wardens] is a Hero (the club's heroes house rule, not OpenD6's, OLAB 8.8.4)")
