@@ -4,15 +4,17 @@
 -- scripts/heroes/RULESET.lua, chosen by the name of the ruleset in force. Each adapter says how
 -- to read and declare a Hero, when a stand is out of the battle, and what the ruleset already
 -- does itself (`builtin`), so that nothing is done twice; an adapter may also say how `heroes`
--- shows a unit's strength (`strength(u)`, else its SP). To use the rule with another
--- ruleset, copy scripts/heroes/demo.lua and add it to ADAPTERS.
+-- shows a unit's strength (`strength(u)`, else its SP), that `hero` names a soldier rather
+-- than a unit (`declares = "element"`), who falls (`who(u)`), and its own help and label
+-- (`help`, `label`). To use the rule with another ruleset, copy scripts/heroes/demo.lua and
+-- add it to ADAPTERS.
 --
 -- What it does, where the ruleset does not: a Hero gets +1 SP when declared; a Hero never
 -- routs (a Main Character does); a Hero adds +1 to a single dispute test (`herotest`). Always:
 -- a Hero or Main Character that is eliminated is noted in the store to come back in the next
 -- battle of the campaign (`heroes` lists them).
 local ADAPTERS = { olab = "heroes.olab", demo = "heroes.demo", fld = "heroes.fld",
-  undying_lands = "heroes.undying_lands" }
+  undying_lands = "heroes.undying_lands", opend6fm = "heroes.opend6fm" }
 
 local ruleset = umpire.ruleset_name()
 if not ADAPTERS[ruleset or ""] then
@@ -22,17 +24,22 @@ if not ADAPTERS[ruleset or ""] then
 end
 local chosen = require(ADAPTERS[ruleset])
 local function adapter() return chosen end
+-- What `hero` and `herotest` name: a unit, or (OpenD6) a soldier of one, which the adapter
+-- finds from the word typed (`resolve`), so that a wrong name is refused with the fix.
+local TARGET = chosen.resolve and "text" or "unit"
+local function target(x) return (x ~= nil and chosen.resolve) and chosen.resolve(x) or x end
+local HELP = chosen.help or {}
 
 umpire.command {
   name = "hero",
-  help = "declare a Hero (+1 SP, never routs, +1 on dispute tests) or, with `main`, a Main\n" ..
-    "Character (no SP bonus, routs) before play (8.8.4). e.g. `hero boudica main`",
+  help = HELP.hero or ("declare a Hero (+1 SP, never routs, +1 on dispute tests) or, with `main`, a Main\n" ..
+    "Character (no SP bonus, routs) before play (8.8.4). e.g. `hero boudica main`"),
   args = {
-    { name = "stand", type = "unit", help = "the stand" },
+    { name = "stand", type = TARGET, help = TARGET == "unit" and "the stand" or "the soldier (SQUAD.SOLDIER)" },
     { name = "main", type = "flag", help = "a Main Character rather than a Hero" },
   },
   run = function(ctx, args)
-    return adapter().declare(args.stand, args.main and "main character" or "hero")
+    return adapter().declare(target(args.stand), args.main and "main character" or "hero")
   end,
 }
 
@@ -75,10 +82,11 @@ umpire.on("unit_damaged", function(ev)
   if not kind or not A.eliminated(u) then return end
   local fallen = store.fallen or {}
   if fallen[u.id] then return end
-  fallen[u.id] = { name = u.name, side = u.side, kind = kind, round = umpire.clock().round or 0 }
+  local name = A.who and A.who(u) or u.name
+  fallen[u.id] = { name = name, side = u.side, kind = kind, round = umpire.clock().round or 0 }
   store.fallen = fallen
-  print(string.format("%s (%s) falls, and will return in the next battle of the campaign (8.8.4)",
-    u.name, kind))
+  print(string.format("%s (%s) falls, and will return in the next battle of the campaign (8.8.4%s)",
+    name, kind, A.label and ("; " .. A.label) or ""))
 end)
 
 -- A campaign's battle ends (`battle end`): the fallen come back for the next one (8.8.4), as
@@ -113,18 +121,23 @@ end)
 -- The +1 on a single dispute test, for rulesets that have no such test of their own.
 umpire.command {
   name = "herotest",
-  help = "a single test of whether something can happen: D6, 4 or more, +1 if the stand\n" ..
-    "concerned is a Hero (1.3, 8.8.4). e.g. `herotest hector`. Under OLAB use `dispute test`",
-  args = { { name = "stand", type = "unit", optional = true, help = "the stand concerned" } },
+  help = HELP.herotest or ("a single test of whether something can happen: D6, 4 or more, +1 if the stand\n" ..
+    "concerned is a Hero (1.3, 8.8.4). e.g. `herotest hector`. Under OLAB use `dispute test`"),
+  args = { { name = "stand", type = TARGET, optional = true,
+    help = TARGET == "unit" and "the stand concerned" or "the soldier concerned (SQUAD.SOLDIER)" } },
   run = function(ctx, args)
     local A = adapter()
+    args.stand = target(args.stand)
     if A.builtin.dispute then
       error(A.name .. " has its own test with the Hero's +1: `dispute test " ..
         (args.stand and args.stand.id or "STAND") .. "`", 0)
     end
-    local c = ctx:check("Dispute test 1.3" .. (args.stand and (": " .. args.stand.name) or ""))
+    local c = ctx:check("Dispute test 1.3" .. (args.stand and (": " .. args.stand.name) or "") ..
+      (A.label and (" (OLAB; " .. A.label .. ")") or ""))
     c:roll("1d6", "dispute D6", "1.3", args.stand)
-    if args.stand and A.kind(args.stand) == "hero" then c:add(1, "Hero", "1.3, 8.8.4") end
+    if args.stand and A.kind(args.stand) == "hero" then
+      c:add(1, "Hero" .. (A.label and (", " .. A.label) or ""), "1.3, 8.8.4")
+    end
     local yes = c:total() >= 4
     c:result(yes and "it happens (4+)" or "it does not (under 4)")
     return yes and "yes" or "no"
