@@ -1,4 +1,4 @@
--- Between the battles of a campaign (`battle end`, event `battle_ends`): what an FLD army
+-- Between the battles of a campaign (`battle end`, event `carry_over`, after `battle_ends`): what an FLD army
 -- carries into its next battle. The rulebook has no campaign rules; umpire's reading is in
 -- README.md ("Campaigns"):
 -- - a unit with no Integrity Points left is lost: its roster leaves it out;
@@ -12,7 +12,7 @@ local common = require "fld_common.campaign"
 local reason = "between battles (campaign; README)"
 local KEEP = { mustered = true, battery = true }
 
-umpire.on("battle_ends", function()
+umpire.on("carry_over", function()
   for _, u in ipairs(umpire.units("all")) do
     if u.integrity > 0 then
       common.clear_markers(u, KEEP, reason)

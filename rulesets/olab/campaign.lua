@@ -1,4 +1,4 @@
--- Between the battles of a campaign (`battle end`, event `battle_ends`): what an OLAB army
+-- Between the battles of a campaign (`battle end`, event `carry_over`, after `battle_ends`): what an OLAB army
 -- carries into its next battle. The rulebooks have no campaign rules; this is umpire's
 -- reading, in README.md ("Campaigns"):
 -- - a stand eliminated (SP 0) is lost: the roster leaves it out;
@@ -15,7 +15,7 @@ local function reset(h, attrs)
   end
 end
 
-umpire.on("battle_ends", function()
+umpire.on("carry_over", function()
   local commands = {}
   for _, u in ipairs(umpire.units("all")) do
     commands[u.command] = true

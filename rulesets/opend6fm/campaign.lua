@@ -1,4 +1,4 @@
--- Between the battles of a campaign (`battle end`, event `battle_ends`): what an OpenD6 force
+-- Between the battles of a campaign (`battle end`, event `carry_over`, after `battle_ends`): what an OpenD6 force
 -- carries into its next battle. The source has no campaign rules; umpire's reading is in
 -- README.md ("Campaigns"):
 -- - a soldier incapacitated is lost (taken out of his squad); a squad with nobody left is
@@ -13,7 +13,7 @@ local reason = "between battles (campaign; README)"
 local PER_BATTLE = { cas_turn = 0, cas_cc = 0, cas_all = 0, cas_total = 0, sergeant_hit = false,
   cc_result = "none", targets = "", off_table = "no", state = "steady" }
 
-umpire.on("battle_ends", function()
+umpire.on("carry_over", function()
   for _, u in ipairs(umpire.units("all")) do
     local left = 0
     for _, e in ipairs(u:elements()) do

@@ -1,4 +1,4 @@
--- Between the battles of a campaign (`battle end`, event `battle_ends`): what an Undying Lands
+-- Between the battles of a campaign (`battle end`, event `carry_over`, after `battle_ends`): what an Undying Lands
 -- army carries into its next battle. The rulebook has no campaign rules; umpire's reading is
 -- in README.md ("Campaigns"):
 -- - a vignette with no IP left is lost (taken out of its Tactical Unit), and a TU with none
@@ -13,7 +13,7 @@ local U = require "undying_lands.util"
 local reason = "between battles (campaign; README)"
 local KEEP = { mustered = true }
 
-umpire.on("battle_ends", function()
+umpire.on("carry_over", function()
   for _, u in ipairs(umpire.units("all")) do
     local left = 0
     for _, e in ipairs(u:elements()) do

@@ -571,9 +571,10 @@ fn specs() -> Vec<CommandSpec> {
             help: "`battle new NAME` starts a battle of the open campaign: a fresh game (journal\n\
                    battles/NAME.jsonl) under the campaign's rules and options, each side's roster\n\
                    loaded; `leave ID,ID` keeps units at home (they come through unchanged).\n\
-                   Reinforcements: `army load FILE`. `battle end RESULT` tells the rules (event\n\
-                   `battle_ends`: the ruleset and house rules decide what carries over, such as\n\
-                   fallen heroes returning), then writes each side's roster as it stands, less the\n\
+                   Reinforcements: `army load FILE`. `battle end RESULT` tells the rules (events\n\
+                   `battle_ends`, where rules and house rules bring back what returns, such as fallen\n\
+                   heroes, then `carry_over`, where the ruleset clears what does not carry over),\n\
+                   then writes each side's roster as it stands, less the\n\
                    units destroyed (strength 0), showing every change; `plan` shows them and writes\n\
                    nothing, so they can be adjusted first. `undo` takes the end back (the rosters as\n\
                    they were); `battle` shows where the campaign stands.",

@@ -377,14 +377,26 @@ fn battle_end(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
     let plan = inv.args.flag("plan");
     let saved = plan.then(|| ctx.state.game.clone());
     // The rules decide what carries over: their handlers change the game (journalled here).
+    // Two steps: `battle_ends` for what the rules and house rules bring back or change (a
+    // fallen Hero returns), then `carry_over` for the ruleset's clean-up of what does not
+    // carry over (the lost taken out, one battle's state cleared).
     let fields = [("result", ArgValue::Value(Value::Text(result.clone())))];
-    let (_, call) = call_rules(
-        ctx.state,
-        reborrow(&mut ctx.entry),
-        Call::Event("battle_ends"),
-        &fields,
-        span,
-    )?;
+    let mut call = crate::script::CallOutput::default();
+    for event in ["battle_ends", "carry_over"] {
+        let (_, c) = call_rules(
+            ctx.state,
+            reborrow(&mut ctx.entry),
+            Call::Event(event),
+            &fields,
+            span,
+        )?;
+        call.checks.extend(c.checks);
+        call.notes.extend(c.notes);
+        call.output.extend(c.output);
+        call.rolls.extend(c.rolls);
+        call.answers.extend(c.answers);
+        call.record.extend(c.record);
+    }
     let begun = c
         .entries()
         .map_err(|e| failed(e, span))?
