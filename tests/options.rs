@@ -207,8 +207,8 @@ fn a_game_continued_later_keeps_the_options_set() {
     assert!(out.contains("nobody 2 false"), "{out}");
 }
 
-/// Every option a shipped ruleset or house rule declares has a rule test for each of its
-/// alternatives: a line `option set NAME VALUE` (or `"NAME VALUE"` handed to a helper that
+/// Every option a shipped ruleset or house rule declares is in the README beside it and has a
+/// rule test for each of its alternatives: a line `option set NAME VALUE` (or `"NAME VALUE"` handed to a helper that
 /// sets it) in the tests beside the file that declares it (the ruleset's `tests/`, or
 /// `scripts/tests/`). An option declared and never tried fails
 /// here; that the alternative changes a result is each rule test's own assertion.
@@ -257,6 +257,20 @@ fn every_shipped_option_has_a_rule_test_for_each_alternative() {
                 _ => root.join("scripts/tests"),
             };
             let tests = lua_files(&folder);
+            // Written down for the club, where the rules that declare it are described.
+            let readme = match declared.split('/').collect::<Vec<_>>().as_slice() {
+                ["rulesets", r, ..] => root.join("rulesets").join(r).join("README.md"),
+                _ => root.join("scripts/README.md"),
+            };
+            if !std::fs::read_to_string(&readme)
+                .unwrap_or_default()
+                .contains(&format!("`{name}`"))
+            {
+                missing.push(format!(
+                    "{name} ({declared}): not in {}",
+                    readme.strip_prefix(root).unwrap().display()
+                ));
+            }
             let alternatives: Vec<String> = match (&o["choices"], &o["default"]) {
                 (serde_json::Value::Array(c), d) => c
                     .iter()
@@ -282,7 +296,7 @@ fn every_shipped_option_has_a_rule_test_for_each_alternative() {
     }
     assert!(
         missing.is_empty(),
-        "options without a rule test of an alternative:\n  {}",
+        "options without a README entry or a rule test of an alternative:\n  {}",
         missing.join("\n  ")
     );
 }
