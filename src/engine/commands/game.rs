@@ -364,7 +364,11 @@ pub fn next(ctx: &mut Context<'_>, _: &Invocation<'_>) -> Result<Output, Command
     Ok(crate::engine::rule_commands::after_pre(out, ending))
 }
 
-/// The clock one step on, and what expired.
+/// Up to how many units a summary line names.
+const LISTED: usize = 5;
+
+/// The clock one step on, and what expired (one line a marker kind; every one in the JSON and
+/// the journal).
 fn advance(ctx: &mut Context<'_>) -> Result<Output, CommandError> {
     let mut report = None;
     ctx.state
@@ -383,8 +387,23 @@ fn advance(ctx: &mut Context<'_>) -> Result<Output, CommandError> {
         .iter()
         .map(|e| format!("{} {}", e.unit, e.marker.name))
         .collect();
-    if !expired.is_empty() {
-        t = t.push(Style::Dim, "\nexpired: ").plain(expired.join(", "));
+    // One line a marker kind: `suppressed on leg1, leg2, war4`, `activated on 40 of them`.
+    let mut kinds: Vec<(&str, Vec<&str>)> = Vec::new();
+    for e in &a.expired {
+        match kinds.iter_mut().find(|(m, _)| *m == e.marker.name) {
+            Some((_, units)) => units.push(e.unit.as_str()),
+            None => kinds.push((e.marker.name.as_str(), vec![e.unit.as_str()])),
+        }
+    }
+    for (marker, units) in &kinds {
+        let on = if units.len() <= LISTED {
+            units.join(", ")
+        } else {
+            format!("{} of them (`log 1` lists each)", units.len())
+        };
+        t = t
+            .push(Style::Dim, "\nexpired: ")
+            .plain(format!("{marker} on {on}"));
     }
     Ok(Output::new("next")
         .field("clock", a.text)

@@ -58,7 +58,7 @@ test("an element's marker expires by the clock, and undo puts it back", function
   ok(s:has("sq1a", "pinned"))
   s:run("next")
   local out = s:run("next")
-  contains(out, "expired: sq1a pinned")
+  contains(out, "expired: pinned on sq1a")
   contains(out, "sq1a no longer pinned")
   ok(not s:has("sq1a", "pinned"))
   s:run("undo")
