@@ -165,9 +165,27 @@ pub fn set(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
             lines.push(c.to_string());
         }
     }
+    let summary = || format!("{attr} = {text}");
     Ok(Output::new("set")
         .field("units", json!(ids))
-        .text(Text::from_plain(lines.join("\n"))))
+        .text(Text::from_plain(many_lines(&lines, &ids, summary))))
+}
+
+/// How many lines of one change to many units are printed; more are summed up in one.
+const MANY: usize = 10;
+
+/// `lines` (one a unit of `ids`), or, when there are more than [`MANY`], one line: what was
+/// done (`what`), to how many, the first few named; `log 1` and the journal keep each.
+fn many_lines(lines: &[String], ids: &[String], what: impl FnOnce() -> String) -> String {
+    if lines.len() <= MANY {
+        return lines.join("\n");
+    }
+    format!(
+        "{} on {} units: {}, … (`log 1` lists each)",
+        what(),
+        ids.len(),
+        ids[..LISTED].join(", ")
+    )
 }
 
 /// The side or command `set` changes itself: when the units are named by one word that is a
@@ -298,10 +316,15 @@ pub fn mark(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comma
             lines.push(c.to_string());
         }
     }
+    let until = expiry
+        .as_ref()
+        .map(|e| format!(" until {e}"))
+        .unwrap_or_default();
+    let text = many_lines(&lines, &ids, || format!("marked {marker}{until}"));
     Ok(Output::new("mark")
         .field("units", json!(ids))
         .field("marker", marker)
-        .text(Text::from_plain(lines.join("\n"))))
+        .text(Text::from_plain(text)))
 }
 
 /// `unmark SELECTOR MARKER`.
@@ -347,10 +370,11 @@ pub fn unmark(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
         ));
     }
     let ids = unmarked;
+    let text = many_lines(&lines, &ids, || format!("unmarked {marker}"));
     Ok(Output::new("unmark")
         .field("units", json!(ids))
         .field("marker", marker)
-        .text(Text::from_plain(lines.join("\n"))))
+        .text(Text::from_plain(text)))
 }
 
 /// `next`: tells the rules the step (and perhaps the round) ends (`step_ends`,
