@@ -90,14 +90,11 @@ local FIRE_OPTS = { range = "list", cover = { "none", "light", "medium", "heavy"
 
 -- Who fires, with which weapon: standard soldiers their squad weapon, a champion the ranged
 -- weapon the standard soldiers lack (the heavy crossbow of the sample), else his first.
-local function firing_weapon(e, base_weapons, forced, memo)
-  if forced then return U.weapon(forced, "weapon=") end
-  local have = {}
-  for k in base_weapons:gmatch("[%w_]+") do have[k] = true end
+-- `have` is the set of the standard soldiers' weapons, `memo` the volley's (U.weapon).
+local function firing_weapon(e, have, memo)
   local first
-  for k in tostring(e.weapons or ""):gmatch("[%w_]+") do
-    local w = memo[k]
-    if not w then w = U.weapon(k, e.name); memo[k] = w end
+  for _, k in ipairs(U.weapons_of(e)) do
+    local w = U.weapon(k, e.name, memo)
     if w.kind == "ranged" then
       if e.role ~= "standard" and not have[k] then return w end
       first = first or w
@@ -141,15 +138,28 @@ function R.volley(ctx, firer, target, o, mode)
   local only
   if o.only then only = {}; for x in o.only:gmatch("[^,]+") do only[x] = true end end
   local base = firer:elements("role=standard")[1]
-  local base_weapons = base and tostring(base.weapons or "") or ""
-  local shooters, memo = {}, {}
+  local have = {}
+  if base then for _, k in ipairs(U.weapons_of(base)) do have[k] = true end end
+  -- one weapon per weapon list and role (soldiers of a squad mostly carry the same)
+  local shooters, memo, chosen, forced = {}, {}, {}, nil
   for _, e in ipairs(firer:elements("unmarked:incapacitated")) do
     if not only or only[e.id] or only[e.name] then
-      local w = firing_weapon(e, base_weapons, o.weapon, memo)
-      local marks = e:markers()
-      local engaged = false
-      for _, m in ipairs(marks) do if m == "engaged" then engaged = true end end
-      if w and not engaged then shooters[#shooters + 1] = { e = e, w = w, marks = marks } end
+      local w
+      if o.weapon then
+        forced = forced or U.weapon(o.weapon, "weapon=", memo)
+        w = forced
+      else
+        local ck = tostring(e.weapons or "") .. (e.role == "standard" and "|s" or "|o")
+        w = chosen[ck]
+        if w == nil then w = firing_weapon(e, have, memo) or false; chosen[ck] = w end
+      end
+      if w then
+        local engaged, sep, wounded = false, false, false
+        for _, m in ipairs(e:markers()) do
+          if m == "engaged" then engaged = true elseif m == "separated" then sep = true elseif m == "wounded" then wounded = true end
+        end
+        if not engaged then shooters[#shooters + 1] = { e = e, w = w, sep = sep, wounded = wounded } end
+      end
     end
   end
   if #shooters == 0 then umpire.fail(firer.name .. " has nobody able to shoot (a ranged weapon, not incapacitated, not in base contact: Ch4" .. (o.only and ", among only=" .. o.only or "") .. ")") end
@@ -172,41 +182,54 @@ function R.volley(ctx, firer, target, o, mode)
     local v = (umpire.option("terrain_values") == "text" and t.text_cover) or t.cover
     cover = D.COVER_ORDER[v + 1]
   end
-  -- Steps 2-4, grouped by weapon, skill and difficulty.
-  local groups, order, diffs = {}, {}, {}
+  -- Steps 2-4, grouped by weapon, skill and difficulty. The factors every shot shares (range
+  -- band, target, squad) are worked out once a weapon; only separation differs by soldier.
+  local walked = o.walked or firer:has("fire_plus1")
+  local function factors(w, band, sep)
+    local f = { { D.RANGE_BASE[band], band .. " range" .. (d and (" (" .. U.num(d) .. "\" for " .. w.name .. ")") or ""), "Ch3 Ranged Combat Chart" } }
+    if D.COVER[cover] > 0 then f[#f + 1] = { D.COVER[cover], "target in " .. cover .. " cover", "Ch3 Target Condition" } end
+    if o.prone then f[#f + 1] = { 1, "target prone", "Ch3 Target Condition" } end
+    if walked then f[#f + 1] = { 1, "squad walked (Fire +1)", "Ch3 Shooter Conditions" } end
+    if mode == "opportunity" then f[#f + 1] = { 1, "opportunity fire", "Ch3 Shooter Conditions" } end
+    if mode == "defensive" then f[#f + 1] = { 1, "defensive fire", "Ch3 Shooter Conditions" } end
+    if sep then f[#f + 1] = { 1, "separated from the squad", "Ch1 Separation" } end
+    if st == "shaken" then f[#f + 1] = { 1, "squad shaken", "Ch5 Morale Statuses" }
+    elseif st == "demoralized" then f[#f + 1] = { 2, "squad demoralized", "Ch5 Morale Statuses" } end
+    local diff = 0
+    for _, x in ipairs(f) do diff = diff + x[1] end
+    return f, diff
+  end
+  local groups, order, diffs, bands, skill_of = {}, {}, {}, {}, {}
   for _, sh in ipairs(shooters) do
-    local e, w = sh.e, sh.w
-    local band = o.band or R.band(w, d)
+    local e, w, sep = sh.e, sh.w, sh.sep
+    local band = o.band or bands[w.key]
+    if band == nil then band = R.band(w, d) or false; bands[w.key] = band end
     if band then
-      local f = { { D.RANGE_BASE[band], band .. " range" .. (d and (" (" .. U.num(d) .. "\" for " .. w.name .. ")") or ""), "Ch3 Ranged Combat Chart" } }
-      if D.COVER[cover] > 0 then f[#f + 1] = { D.COVER[cover], "target in " .. cover .. " cover", "Ch3 Target Condition" } end
-      if o.prone then f[#f + 1] = { 1, "target prone", "Ch3 Target Condition" } end
-      if o.walked or firer:has("fire_plus1") then f[#f + 1] = { 1, "squad walked (Fire +1)", "Ch3 Shooter Conditions" } end
-      if mode == "opportunity" then f[#f + 1] = { 1, "opportunity fire", "Ch3 Shooter Conditions" } end
-      if mode == "defensive" then f[#f + 1] = { 1, "defensive fire", "Ch3 Shooter Conditions" } end
-      local sep, wounded = false, false
-      for _, m in ipairs(sh.marks) do
-        if m == "separated" then sep = true elseif m == "wounded" then wounded = true end
+      local sk = skill_of[w.key]
+      if not sk then
+        local name = w.skill or "marksmanship"
+        local a = U.skill_attr(name)
+        if not a then umpire.fail("no skill `" .. name .. "` (skills: " .. table.concat(U.SKILLS, ", ") .. ")") end
+        sk = { a, "tr_" .. name }
+        skill_of[w.key] = sk
       end
-      if sep then f[#f + 1] = { 1, "separated from the squad", "Ch1 Separation" } end
-      if st == "shaken" then f[#f + 1] = { 1, "squad shaken", "Ch5 Morale Statuses" }
-      elseif st == "demoralized" then f[#f + 1] = { 2, "squad demoralized", "Ch5 Morale Statuses" } end
-      local diff = 0
-      for _, x in ipairs(f) do diff = diff + x[1] end
-      local skill = U.base_skill(e, w.skill or "marksmanship") - (wounded and 1 or 0)
-      local key = w.key .. "|" .. skill .. "|" .. diff .. "|" .. (sep and "s" or "")
-      if not groups[key] then
-        groups[key] = { w = w, skill = skill, diff = diff, f = f, band = band, who = {} }
+      local skill = e[sk[1]] + e[sk[2]] - (sh.wounded and 1 or 0)
+      local key = w.key .. "|" .. skill .. "|" .. band .. "|" .. (sep and "s" or "")
+      local g = groups[key]
+      if not g then
+        local f, diff = factors(w, band, sep)
+        g = { w = w, skill = skill, diff = diff, f = f, band = band, who = {}, dk = band .. "|" .. diff .. "|" .. (sep and "s" or "") }
+        groups[key] = g
         order[#order + 1] = key
       end
-      table.insert(groups[key].who, e)
+      g.who[#g.who + 1] = e
     end
   end
   if #order == 0 then umpire.fail("fire: " .. U.num(d) .. "\" is beyond every firer's long range: no shot (Ch3 Measuring Range; AMB-04)") end
   local total_hits, rec = 0, {}
   for _, key in ipairs(order) do
     local g = groups[key]
-    local dk = key:gsub("^[^|]*|[^|]*|", "")
+    local dk = g.dk
     if not diffs[g.w.key .. dk] then
       local c = ctx:check("Final difficulty: " .. g.w.name .. " at " .. g.band .. " range (Ch3 Determining Final Difficulty)")
       for _, x in ipairs(g.f) do c:add(x[1], x[2], x[3]) end
