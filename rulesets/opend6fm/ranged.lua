@@ -35,17 +35,20 @@ end
 -- One damage resolution on a soldier [§4.9]: one Strength roll against every DS of the hits.
 -- `hits` = list of {ds = n, label = text}. Returns wounds, incap, and the per-hit results.
 function R.damage(ctx, e, hits, why)
-  local sr = ctx:check("Strength roll " .. e.name .. " (Ch3 Damage Determination)")
-  local str = U.strength(e)
-  local lab = "Strength: PHY " .. e.phy .. (e.armor_str ~= 0 and (" + armour " .. e.armor_str) or "") .. (e:has("wounded") and " - 1 wounded" or "")
+  -- each attribute read once (U.strength's sum, shown factor by factor)
+  local name, phy, arm, wounded = e.name, e.phy, e.armor_str, e:has("wounded")
+  local sr = ctx:check("Strength roll " .. name .. " (Ch3 Damage Determination)")
+  local str = phy + arm - (wounded and 1 or 0)
+  local lab = "Strength: PHY " .. phy .. (arm ~= 0 and (" + armour " .. arm) or "") .. (wounded and " - 1 wounded" or "")
   local srv = U.open(sr, str, lab, e)
+  local tie_wounds = umpire.option("damage_tie") == "wound"
   local wounds, incap, res = 0, false, {}
   for i, h in ipairs(hits) do
-    local c = ctx:check("Damage Strength roll " .. i .. " on " .. e.name .. ": " .. h.label .. " (Ch3 Damage Determination)")
+    local c = ctx:check("Damage Strength roll " .. i .. " on " .. name .. ": " .. h.label .. " (Ch3 Damage Determination)")
     local dsv = U.open(c, h.ds, "Damage Strength " .. h.ds)
     local r
     if dsv >= srv + 4 then r = "incapacitated"; incap = true
-    elseif dsv > srv or (dsv == srv and umpire.option("damage_tie") == "wound") then r = "wound"; wounds = wounds + 1
+    elseif dsv > srv or (dsv == srv and tie_wounds) then r = "wound"; wounds = wounds + 1
     else r = "no effect" end
     c:result("DS " .. dsv .. " v SR " .. srv .. ": " .. r .. (dsv == srv and " (a tie, AMB-01)" or "") .. " (Ch3 Damage Table)")
     res[#res + 1] = { ds = dsv, sr = srv, result = r }
@@ -58,15 +61,16 @@ end
 function R.hold(e, wounds, incap, why, now, from)
   if now then return U.apply_damage(e, wounds, incap, why, from) end
   if wounds == 0 and not incap then return "no effect" end
-  local total = wounds + (e:has("pending_wound") and 1 or 0)
+  local pw, pi = e:has("pending_wound"), e:has("pending_incap")
+  local total = wounds + (pw and 1 or 0)
   local cc = from == "close" and " (close combat)" or ""
   if incap or total >= 2 or (e:has("wounded") and total >= 1) then
-    if not e:has("pending_incap") then e:mark("pending_incap", why .. cc) end
-    if e:has("pending_wound") then e:unmark("pending_wound", "incapacitated instead (AMB-17)") end
+    if not pi then e:mark("pending_incap", why .. cc) end
+    if pw then e:unmark("pending_wound", "incapacitated instead (AMB-17)") end
     return "incapacitated (at the end of the phase)"
   end
-  if not e:has("pending_wound") and not e:has("pending_incap") then e:mark("pending_wound", why .. cc) end
-  return e:has("pending_incap") and "incapacitated (at the end of the phase)" or "wounded (at the end of the phase)"
+  if not pw and not pi then e:mark("pending_wound", why .. cc) end
+  return pi and "incapacitated (at the end of the phase)" or "wounded (at the end of the phase)"
 end
 
 -- Applies every held result; `from` = "close" marks them close combat casualties (AMB-34).
@@ -273,24 +277,35 @@ function R.volley(ctx, firer, target, o, mode)
     for _, e in ipairs(other:elements("unmarked:incapacitated marked:engaged")) do pool[#pool + 1] = e end
   end
   if #pool == 0 then umpire.fail(target.name .. " has no soldier to hit") end
-  local per, porder = {}, {}
+  local per, porder, names = {}, {}, {}
   if total_hits > 0 then
     local c = ctx:check("Hit allocation: " .. total_hits .. " hits among " .. #pool .. " visible soldiers (Ch3 Assigning Hits)")
     local gi = 1
     local picks = {}
     if #pool > 1 then
       local _, r = umpire.roll(total_hits .. "d" .. #pool, { label = "hit allocation" })
-      for i, d in ipairs(r.dice) do picks[i] = d.value end
+      for i = 1, #r do picks[i] = r[i] end
     end
+    local die, ids = " (d" .. #pool .. ": ", {}
     for _, key in ipairs(order) do
       local g = groups[key]
-      for _ = 1, g.hits do
-        local k = picks[gi] or 1
-        local e = pool[k]
-        if not per[e.id] then per[e.id] = { e = e, hits = {} }; porder[#porder + 1] = e.id end
-        table.insert(per[e.id].hits, { ds = U.need(g.w, "ds", "Damage Strength"), label = g.w.name })
-        c:add(0, "hit " .. gi .. " → " .. e.name .. " (d" .. #pool .. ": " .. k .. ")")
-        gi = gi + 1
+      if g.hits > 0 then
+        local hit = { ds = U.need(g.w, "ds", "Damage Strength"), label = g.w.name }
+        for _ = 1, g.hits do
+          local k = picks[gi] or 1
+          local id = ids[k]
+          if not id then id = pool[k].id; ids[k] = id end
+          local p = per[id]
+          if not p then
+            local e = pool[k]
+            p = { e = e, hits = {} }
+            per[id], names[id] = p, e.name
+            porder[#porder + 1] = id
+          end
+          p.hits[#p.hits + 1] = { ds = hit.ds, label = hit.label }
+          c:add(0, "hit " .. gi .. " → " .. names[id] .. die .. k .. ")")
+          gi = gi + 1
+        end
       end
     end
     c:result("hits on " .. #porder .. " soldiers")
@@ -298,12 +313,12 @@ function R.volley(ctx, firer, target, o, mode)
   -- Step 6: damage, one Strength roll per soldier hit (Ch3 Multiple Shots Against One Target).
   local now = mode == "opportunity" or mode == "defensive"
   local out, drec = {}, {}
+  local why = "hit by " .. firer.name .. " (" .. (mode == "ranged" and "Ch3 Damage Table" or (mode .. " fire, at once")) .. ")"
   for _, id in ipairs(porder) do
     local p = per[id]
     local wounds, incap, res, srv = R.damage(ctx, p.e, p.hits)
-    local why = "hit by " .. firer.name .. " (" .. (mode == "ranged" and "Ch3 Damage Table" or (mode .. " fire, at once")) .. ")"
     local became = R.hold(p.e, wounds, incap, why, now)
-    out[#out + 1] = p.e.name .. ": " .. became
+    out[#out + 1] = names[id] .. ": " .. became
     drec[#drec + 1] = { soldier = id, sr = srv, results = res, outcome = became }
   end
   umpire.record("damage", drec)

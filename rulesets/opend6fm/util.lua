@@ -10,7 +10,7 @@ local U = {}
 function U.open(c, mod, label, by)
   local _, r = c:roll("1d6!", "open-ended d6", "Ch1 Critical Successes", by)
   if mod ~= 0 or label then c:add(mod, label or "modifier") end
-  local first = r.dice[1].value
+  local first = r[1] -- the first die rolled: an open-ended roll keeps every die, in order
   if first == 1 then
     c:add(-c:total(), "critical failure: the score is 0", "Ch1 Critical Failures")
     return 0, "failure"
@@ -25,9 +25,17 @@ function U.plain(c, mod, label, by)
   return c:total()
 end
 
--- Split a roll of many open-ended dice (`Nd6!`) into each soldier's chain of dice.
+-- Split a roll of many open-ended dice (`Nd6!`) into each soldier's chain of dice. Without
+-- a 6 every die is a chain of its own, read straight from the kept dice (in the order rolled).
 function U.chains(r)
-  local out = {}
+  local out, six = {}, false
+  for i = 1, #r do
+    local v = r[i]
+    if v == 6 then six = true; break end
+    out[i] = { v }
+  end
+  if not six then return out end
+  out = {}
   for _, d in ipairs(r.dice) do
     if d.extra and #out > 0 then table.insert(out[#out], d.value)
     else out[#out + 1] = { d.value } end
