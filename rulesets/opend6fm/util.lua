@@ -87,10 +87,11 @@ function U.base_skill(e, skill)
 end
 
 -- The skill a soldier rolls now, with the factors as {value, label, rule} (AMB-14, Ch5 rout).
-function U.skill(e, skill)
+-- `sq`, his squad's handle, when the caller has it.
+function U.skill(e, skill, sq)
   local v = U.base_skill(e, skill)
   local f = {}
-  local sq = umpire.unit(e.unit)
+  sq = sq or umpire.unit(e.unit)
   if sq.morale == 0 and not (skill == "command" and e.role == "sergeant") then
     f[#f + 1] = { -v, "broken squad: skills are 0", "Ch5 Morale Statuses (broken)" }
     return 0, f
