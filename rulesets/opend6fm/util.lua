@@ -126,7 +126,7 @@ function U.weapon(key, where, memo)
   local out = memo and memo[key]
   if out then return out end
   local k = D.WEAPON_ALIASES[key] or key
-  local w = D.WEAPONS[k]
+  local w = D.WEAPONS[k] or D.HOUSE_WEAPONS[k]
   local entered = store.weapons
   local filled = entered and entered[k]
   if not w and filled and filled.kind then
