@@ -1,4 +1,4 @@
--- OpenD6 Advanced Game stand-ins, a club's example (not OpenD6's rules): a war wolf and its rider, mail shirts, a firebolt, a hero's rally, smoke that thins away.
+-- OpenD6 Advanced Game stand-ins, a club's example (not OpenD6's rules): a war wolf and its rider, mail shirts, a firebolt and dread, a hero's rally, smoke that thins away.
 --
 -- The forum text of OpenD6 Fantasy Miniatures names an Advanced Game (heroes, magic, creatures
 -- and mounts, the gamemaster, weather, smoke and fire, armour types) and gives none of it. These
@@ -41,10 +41,17 @@ A.armour("mail", { name = "Mail shirt", str = 1, agi = -1, cost = 4 })
 
 -- A spell, cast as a hero's special action (`special HERO cast firebolt TARGET`): INT against
 -- difficulty 9; when it works, the target is knocked prone.
+-- A second, opposed: Dread, CHA against the target's CHA; when it works, his squad's morale
+-- falls by 1.
 A.spell("firebolt", { name = "Firebolt", skill = "int", difficulty = 9 })
+A.spell("dread", { name = "Dread", skill = "cha", resist = "cha" })
 umpire.on("opend6fm_spell", function(ev)
-  if ev.spell == "firebolt" and ev.success and ev.target and not ev.target:has("prone") then
+  if not ev.success or not ev.target then return end
+  if ev.spell == "firebolt" and not ev.target:has("prone") then
     ev.target:mark("prone", "knocked down by a firebolt (" .. HOUSE .. ")")
+  elseif ev.spell == "dread" then
+    local sq = umpire.unit(ev.target.unit)
+    U.set_morale(sq, sq.morale - 1, "dread (" .. HOUSE .. ")")
   end
 end)
 
