@@ -16,11 +16,16 @@ local function ids(text, what)
   return l
 end
 
--- The weapon bonus to the roll (Ch4 chart; AMB-32) and the melee weapon, if any.
-local function weapon_bonus(e)
+-- The weapon bonus to the roll (Ch4 chart; AMB-32) and the melee weapon, if any. `memo` (the
+-- fight's) keeps the answer for each weapon list: the soldiers of a squad mostly carry the same.
+local function weapon_bonus(e, name, memo)
+  local list = e.weapons
+  local mk = "|bonus|" .. tostring(list or "")
+  local known = memo[mk]
+  if known then return known[1], known[2] end
   local bonuses, melee = {}, nil
-  for _, k in ipairs(U.weapons_of(e)) do
-    local w = U.weapon(k, e.name)
+  for _, k in ipairs(U.words(list)) do
+    local w = U.weapon(k, name, memo)
     if w.kind == "melee" then
       melee = melee or w
       if w.cc == "magic" then bonuses[#bonuses + 1] = { D.CC.magic_weapon, "magic melee weapon (" .. w.name .. ")" }; melee = w
@@ -29,26 +34,30 @@ local function weapon_bonus(e)
     end
   end
   table.sort(bonuses, function(a, b) return a[1] > b[1] end)
-  if umpire.option("cc_weapon_bonus") == "best" then
-    return { bonuses[1] }, melee
-  end
+  if umpire.option("cc_weapon_bonus") == "best" then bonuses = { bonuses[1] } end
+  memo[mk] = { bonuses, melee }
   return bonuses, melee
 end
 
 -- One soldier's close combat roll as a check. o: charging (set of squads), barrier (set),
--- rear (set of soldier ids), outnumber (how many extra on his one enemy), swing (+2).
+-- rear (set of soldier ids), outnumber (how many extra on his one enemy), swing (+2); memo
+-- and squads (by id), kept for the whole fight when given.
 local function cc_roll(ctx, e, o, title)
-  local bon, melee = weapon_bonus(e)
+  local name, unit = e.name, e.unit
+  local bon, melee = weapon_bonus(e, name, o.memo or {})
   local skill_name = melee and "melee" or "brawling"
-  local v, f = U.skill(e, skill_name)
-  local c = ctx:check("Close combat " .. e.name .. (title and (" · " .. title) or "") .. " (Ch4 Close Combat Skill Tests)")
+  local squads = o.squads or {}
+  local sq = squads[unit]
+  if not sq then sq = umpire.unit(unit); squads[unit] = sq end
+  local _, f = U.skill(e, skill_name, sq)
+  local base = U.base_skill(e, skill_name)
+  local c = ctx:check("Close combat " .. name .. (title and (" · " .. title) or "") .. " (Ch4 Close Combat Skill Tests)")
   local _, r = c:roll("1d6!", "open-ended d6", "Ch1 Critical Successes", e)
-  c:add(U.base_skill(e, skill_name), skill_name .. " " .. U.base_skill(e, skill_name), "Ch4")
+  c:add(base, skill_name .. " " .. base, "Ch4")
   for _, x in ipairs(f) do c:add(x[1], x[2], x[3]) end
-  local sq = umpire.unit(e.unit)
   for _, b in ipairs(bon) do if b then c:add(b[1], b[2], "Ch4 Close Combat Modifiers Chart; AMB-32") end end
-  if o.charging[e.unit] then c:add(D.CC.charging, "charging (first turn)", "Ch4 chart") end
-  if o.barrier[e.unit] then c:add(D.CC.barrier, "defending a barrier", "Ch4 chart") end
+  if o.charging[unit] then c:add(D.CC.charging, "charging (first turn)", "Ch4 chart") end
+  if o.barrier[unit] then c:add(D.CC.barrier, "defending a barrier", "Ch4 chart") end
   if (o.outnumber or 0) > 0 then c:add(o.outnumber * D.CC.outnumber_each, "outnumbering: " .. (o.outnumber + 1) .. " on 1", "Ch4 chart") end
   if o.rear[e.id] then c:add(D.CC.side_or_rear, "attacked from side or rear", "Ch4 chart") end
   if o.swing then c:add(D.CC.parting_swing, "parting swing: attack from the rear", "Ch4 Disengaging; AMB-36") end
@@ -58,7 +67,7 @@ local function cc_roll(ctx, e, o, title)
   if st == "shaken" then c:add(D.CC.shaken, "squad shaken", "Ch5") elseif st == "demoralized" then c:add(D.CC.demoralized, "squad demoralized", "Ch5") end
   -- hook point for house rules: a soldier's close combat roll (heroes, creatures, spells)
   c:point("opend6fm.cc.modifiers", { soldier = e, squad = sq, skill = skill_name, swing = o.swing or false })
-  if r.dice[1].value == 1 then c:add(-c:total(), "critical failure: the score is 0", "Ch1 Critical Failures") end
+  if r[1] == 1 then c:add(-c:total(), "critical failure: the score is 0", "Ch1 Critical Failures") end
   return c:total(), melee
 end
 
@@ -98,16 +107,19 @@ umpire.command {
     if lone:has("incapacitated") then umpire.fail("melee: " .. lone.name .. " is out of the battle") end
     local target = o.target and umpire.element(o.target) or foes[1]
     if not target then umpire.fail("melee: target=" .. o.target .. " is not a soldier") end
-    local sit = { charging = set_of(o.charging), barrier = set_of(o.barrier), rear = {} }
+    local sit = { charging = set_of(o.charging), barrier = set_of(o.barrier), rear = {}, memo = {}, squads = {} }
     for x in tostring(o.rear or ""):gmatch("[^,%s]+") do local e = umpire.element(x); if e then sit.rear[e.id] = true end end
-    for _, sq in ipairs { umpire.unit(lone.unit), umpire.unit(foes[1].unit) } do
+    local lsq, fsq = umpire.unit(lone.unit), umpire.unit(foes[1].unit)
+    sit.squads[lsq.id] = lsq; sit.squads[fsq.id] = fsq
+    for _, sq in ipairs { lsq, fsq } do
       if U.state(sq) == "broken" and sit.charging[sq.id] then umpire.fail(sq.name .. " is broken and may not fight a charge") end
     end
-    local ls, lmelee = cc_roll(ctx, lone, { charging = sit.charging, barrier = sit.barrier, rear = sit.rear }, "alone against " .. #foes)
+    local ls, lmelee = cc_roll(ctx, lone, sit, "alone against " .. #foes)
     local blows_on_lone, lone_hits = {}, nil
     local rec = { lone = { id = lone.id, score = ls }, foes = {} }
+    local ffight = { charging = sit.charging, barrier = sit.barrier, rear = sit.rear, outnumber = #foes - 1, memo = sit.memo, squads = sit.squads }
     for _, f in ipairs(foes) do
-      local fs, fmelee = cc_roll(ctx, f, { charging = sit.charging, barrier = sit.barrier, rear = sit.rear, outnumber = #foes - 1 })
+      local fs, fmelee = cc_roll(ctx, f, ffight)
       local line = ctx:check("Close combat: " .. lone.name .. " " .. ls .. " v " .. f.name .. " " .. fs .. " (Ch4 Close Combat Skill Tests)")
       local res
       if fs > ls then
@@ -131,7 +143,7 @@ umpire.command {
     umpire.record("fight", rec)
     local now = umpire.option("cc_damage") == "at_once"
     local out = {}
-    for _, sq in ipairs { umpire.unit(lone.unit), umpire.unit(foes[1].unit) } do U.mark(sq, "fought", "fought in close combat (Ch5 Rally)") end
+    for _, sq in ipairs { lsq, fsq } do U.mark(sq, "fought", "fought in close combat (Ch5 Rally)") end
     U.mark(lone, "engaged", "in base contact (Ch4)")
     for _, f in ipairs(foes) do U.mark(f, "engaged", "in base contact (Ch4)") end
     if #blows_on_lone > 0 then

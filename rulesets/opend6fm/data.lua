@@ -93,4 +93,8 @@ D.TROOPS = {
                    skills = 3, sergeant = 3, champions = 3, armor = "none" },
 }
 
+-- Weapons a house rule enters while it loads (a creature's natural weapons, advanced.lua):
+-- not the source's, and kept apart from its values.
+D.HOUSE_WEAPONS = {}
+
 return D

@@ -49,6 +49,7 @@ umpire.ruleset {
       armor_agi = { type = "int", default = 0, doc = "armour: Agility modifier" },
       armor_cost = { type = "int", default = 0, doc = "armour: SGP cost (Advanced Weapons and Equipment, absent)" },
       facing = { type = "int", min = 0, max = 359, default = 0, doc = "facing, degrees (Ch2 Facing)" },
+      mount = { type = "text", default = "", doc = "the creature he rides, by id (`mount`; Riding and mounts are Advanced Game, absent)" },
     },
     markers = {
       wounded = { doc = "one wound: -1 skills and Strength, cannot run (Ch3 Effects of Damage)" },
@@ -86,4 +87,5 @@ require "opend6fm.ranged"
 require "opend6fm.close"
 require "opend6fm.morale"
 require "opend6fm.turn"
+require "opend6fm.advanced"
 require "opend6fm.campaign"   -- what carries over between the battles of a campaign

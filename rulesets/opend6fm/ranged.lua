@@ -35,17 +35,20 @@ end
 -- One damage resolution on a soldier [§4.9]: one Strength roll against every DS of the hits.
 -- `hits` = list of {ds = n, label = text}. Returns wounds, incap, and the per-hit results.
 function R.damage(ctx, e, hits, why)
-  local sr = ctx:check("Strength roll " .. e.name .. " (Ch3 Damage Determination)")
-  local str = U.strength(e)
-  local lab = "Strength: PHY " .. e.phy .. (e.armor_str ~= 0 and (" + armour " .. e.armor_str) or "") .. (e:has("wounded") and " - 1 wounded" or "")
+  -- each attribute read once (U.strength's sum, shown factor by factor)
+  local name, phy, arm, wounded = e.name, e.phy, e.armor_str, e:has("wounded")
+  local sr = ctx:check("Strength roll " .. name .. " (Ch3 Damage Determination)")
+  local str = phy + arm - (wounded and 1 or 0)
+  local lab = "Strength: PHY " .. phy .. (arm ~= 0 and (" + armour " .. arm) or "") .. (wounded and " - 1 wounded" or "")
   local srv = U.open(sr, str, lab, e)
+  local tie_wounds = umpire.option("damage_tie") == "wound"
   local wounds, incap, res = 0, false, {}
   for i, h in ipairs(hits) do
-    local c = ctx:check("Damage Strength roll " .. i .. " on " .. e.name .. ": " .. h.label .. " (Ch3 Damage Determination)")
+    local c = ctx:check("Damage Strength roll " .. i .. " on " .. name .. ": " .. h.label .. " (Ch3 Damage Determination)")
     local dsv = U.open(c, h.ds, "Damage Strength " .. h.ds)
     local r
     if dsv >= srv + 4 then r = "incapacitated"; incap = true
-    elseif dsv > srv or (dsv == srv and umpire.option("damage_tie") == "wound") then r = "wound"; wounds = wounds + 1
+    elseif dsv > srv or (dsv == srv and tie_wounds) then r = "wound"; wounds = wounds + 1
     else r = "no effect" end
     c:result("DS " .. dsv .. " v SR " .. srv .. ": " .. r .. (dsv == srv and " (a tie, AMB-01)" or "") .. " (Ch3 Damage Table)")
     res[#res + 1] = { ds = dsv, sr = srv, result = r }
@@ -58,15 +61,16 @@ end
 function R.hold(e, wounds, incap, why, now, from)
   if now then return U.apply_damage(e, wounds, incap, why, from) end
   if wounds == 0 and not incap then return "no effect" end
-  local total = wounds + (e:has("pending_wound") and 1 or 0)
+  local pw, pi = e:has("pending_wound"), e:has("pending_incap")
+  local total = wounds + (pw and 1 or 0)
   local cc = from == "close" and " (close combat)" or ""
   if incap or total >= 2 or (e:has("wounded") and total >= 1) then
-    if not e:has("pending_incap") then e:mark("pending_incap", why .. cc) end
-    if e:has("pending_wound") then e:unmark("pending_wound", "incapacitated instead (AMB-17)") end
+    if not pi then e:mark("pending_incap", why .. cc) end
+    if pw then e:unmark("pending_wound", "incapacitated instead (AMB-17)") end
     return "incapacitated (at the end of the phase)"
   end
-  if not e:has("pending_wound") and not e:has("pending_incap") then e:mark("pending_wound", why .. cc) end
-  return e:has("pending_incap") and "incapacitated (at the end of the phase)" or "wounded (at the end of the phase)"
+  if not pw and not pi then e:mark("pending_wound", why .. cc) end
+  return pi and "incapacitated (at the end of the phase)" or "wounded (at the end of the phase)"
 end
 
 -- Applies every held result; `from` = "close" marks them close combat casualties (AMB-34).
@@ -90,14 +94,11 @@ local FIRE_OPTS = { range = "list", cover = { "none", "light", "medium", "heavy"
 
 -- Who fires, with which weapon: standard soldiers their squad weapon, a champion the ranged
 -- weapon the standard soldiers lack (the heavy crossbow of the sample), else his first.
-local function firing_weapon(e, base_weapons, forced, memo)
-  if forced then return U.weapon(forced, "weapon=") end
-  local have = {}
-  for k in base_weapons:gmatch("[%w_]+") do have[k] = true end
+-- `have` is the set of the standard soldiers' weapons, `memo` the volley's (U.weapon).
+local function firing_weapon(e, have, memo)
   local first
-  for k in tostring(e.weapons or ""):gmatch("[%w_]+") do
-    local w = memo[k]
-    if not w then w = U.weapon(k, e.name); memo[k] = w end
+  for _, k in ipairs(U.weapons_of(e)) do
+    local w = U.weapon(k, e.name, memo)
     if w.kind == "ranged" then
       if e.role ~= "standard" and not have[k] then return w end
       first = first or w
@@ -141,15 +142,28 @@ function R.volley(ctx, firer, target, o, mode)
   local only
   if o.only then only = {}; for x in o.only:gmatch("[^,]+") do only[x] = true end end
   local base = firer:elements("role=standard")[1]
-  local base_weapons = base and tostring(base.weapons or "") or ""
-  local shooters, memo = {}, {}
+  local have = {}
+  if base then for _, k in ipairs(U.weapons_of(base)) do have[k] = true end end
+  -- one weapon per weapon list and role (soldiers of a squad mostly carry the same)
+  local shooters, memo, chosen, forced = {}, {}, {}, nil
   for _, e in ipairs(firer:elements("unmarked:incapacitated")) do
     if not only or only[e.id] or only[e.name] then
-      local w = firing_weapon(e, base_weapons, o.weapon, memo)
-      local marks = e:markers()
-      local engaged = false
-      for _, m in ipairs(marks) do if m == "engaged" then engaged = true end end
-      if w and not engaged then shooters[#shooters + 1] = { e = e, w = w, marks = marks } end
+      local w
+      if o.weapon then
+        forced = forced or U.weapon(o.weapon, "weapon=", memo)
+        w = forced
+      else
+        local ck = tostring(e.weapons or "") .. (e.role == "standard" and "|s" or "|o")
+        w = chosen[ck]
+        if w == nil then w = firing_weapon(e, have, memo) or false; chosen[ck] = w end
+      end
+      if w then
+        local engaged, sep, wounded = false, false, false
+        for _, m in ipairs(e:markers()) do
+          if m == "engaged" then engaged = true elseif m == "separated" then sep = true elseif m == "wounded" then wounded = true end
+        end
+        if not engaged then shooters[#shooters + 1] = { e = e, w = w, sep = sep, wounded = wounded } end
+      end
     end
   end
   if #shooters == 0 then umpire.fail(firer.name .. " has nobody able to shoot (a ranged weapon, not incapacitated, not in base contact: Ch4" .. (o.only and ", among only=" .. o.only or "") .. ")") end
@@ -172,41 +186,54 @@ function R.volley(ctx, firer, target, o, mode)
     local v = (umpire.option("terrain_values") == "text" and t.text_cover) or t.cover
     cover = D.COVER_ORDER[v + 1]
   end
-  -- Steps 2-4, grouped by weapon, skill and difficulty.
-  local groups, order, diffs = {}, {}, {}
+  -- Steps 2-4, grouped by weapon, skill and difficulty. The factors every shot shares (range
+  -- band, target, squad) are worked out once a weapon; only separation differs by soldier.
+  local walked = o.walked or firer:has("fire_plus1")
+  local function factors(w, band, sep)
+    local f = { { D.RANGE_BASE[band], band .. " range" .. (d and (" (" .. U.num(d) .. "\" for " .. w.name .. ")") or ""), "Ch3 Ranged Combat Chart" } }
+    if D.COVER[cover] > 0 then f[#f + 1] = { D.COVER[cover], "target in " .. cover .. " cover", "Ch3 Target Condition" } end
+    if o.prone then f[#f + 1] = { 1, "target prone", "Ch3 Target Condition" } end
+    if walked then f[#f + 1] = { 1, "squad walked (Fire +1)", "Ch3 Shooter Conditions" } end
+    if mode == "opportunity" then f[#f + 1] = { 1, "opportunity fire", "Ch3 Shooter Conditions" } end
+    if mode == "defensive" then f[#f + 1] = { 1, "defensive fire", "Ch3 Shooter Conditions" } end
+    if sep then f[#f + 1] = { 1, "separated from the squad", "Ch1 Separation" } end
+    if st == "shaken" then f[#f + 1] = { 1, "squad shaken", "Ch5 Morale Statuses" }
+    elseif st == "demoralized" then f[#f + 1] = { 2, "squad demoralized", "Ch5 Morale Statuses" } end
+    local diff = 0
+    for _, x in ipairs(f) do diff = diff + x[1] end
+    return f, diff
+  end
+  local groups, order, diffs, bands, skill_of = {}, {}, {}, {}, {}
   for _, sh in ipairs(shooters) do
-    local e, w = sh.e, sh.w
-    local band = o.band or R.band(w, d)
+    local e, w, sep = sh.e, sh.w, sh.sep
+    local band = o.band or bands[w.key]
+    if band == nil then band = R.band(w, d) or false; bands[w.key] = band end
     if band then
-      local f = { { D.RANGE_BASE[band], band .. " range" .. (d and (" (" .. U.num(d) .. "\" for " .. w.name .. ")") or ""), "Ch3 Ranged Combat Chart" } }
-      if D.COVER[cover] > 0 then f[#f + 1] = { D.COVER[cover], "target in " .. cover .. " cover", "Ch3 Target Condition" } end
-      if o.prone then f[#f + 1] = { 1, "target prone", "Ch3 Target Condition" } end
-      if o.walked or firer:has("fire_plus1") then f[#f + 1] = { 1, "squad walked (Fire +1)", "Ch3 Shooter Conditions" } end
-      if mode == "opportunity" then f[#f + 1] = { 1, "opportunity fire", "Ch3 Shooter Conditions" } end
-      if mode == "defensive" then f[#f + 1] = { 1, "defensive fire", "Ch3 Shooter Conditions" } end
-      local sep, wounded = false, false
-      for _, m in ipairs(sh.marks) do
-        if m == "separated" then sep = true elseif m == "wounded" then wounded = true end
+      local sk = skill_of[w.key]
+      if not sk then
+        local name = w.skill or "marksmanship"
+        local a = U.skill_attr(name)
+        if not a then umpire.fail("no skill `" .. name .. "` (skills: " .. table.concat(U.SKILLS, ", ") .. ")") end
+        sk = { a, "tr_" .. name }
+        skill_of[w.key] = sk
       end
-      if sep then f[#f + 1] = { 1, "separated from the squad", "Ch1 Separation" } end
-      if st == "shaken" then f[#f + 1] = { 1, "squad shaken", "Ch5 Morale Statuses" }
-      elseif st == "demoralized" then f[#f + 1] = { 2, "squad demoralized", "Ch5 Morale Statuses" } end
-      local diff = 0
-      for _, x in ipairs(f) do diff = diff + x[1] end
-      local skill = U.base_skill(e, w.skill or "marksmanship") - (wounded and 1 or 0)
-      local key = w.key .. "|" .. skill .. "|" .. diff .. "|" .. (sep and "s" or "")
-      if not groups[key] then
-        groups[key] = { w = w, skill = skill, diff = diff, f = f, band = band, who = {} }
+      local skill = e[sk[1]] + e[sk[2]] - (sh.wounded and 1 or 0)
+      local key = w.key .. "|" .. skill .. "|" .. band .. "|" .. (sep and "s" or "")
+      local g = groups[key]
+      if not g then
+        local f, diff = factors(w, band, sep)
+        g = { w = w, skill = skill, diff = diff, f = f, band = band, who = {}, dk = band .. "|" .. diff .. "|" .. (sep and "s" or "") }
+        groups[key] = g
         order[#order + 1] = key
       end
-      table.insert(groups[key].who, e)
+      g.who[#g.who + 1] = e
     end
   end
   if #order == 0 then umpire.fail("fire: " .. U.num(d) .. "\" is beyond every firer's long range: no shot (Ch3 Measuring Range; AMB-04)") end
   local total_hits, rec = 0, {}
   for _, key in ipairs(order) do
     local g = groups[key]
-    local dk = key:gsub("^[^|]*|[^|]*|", "")
+    local dk = g.dk
     if not diffs[g.w.key .. dk] then
       local c = ctx:check("Final difficulty: " .. g.w.name .. " at " .. g.band .. " range (Ch3 Determining Final Difficulty)")
       for _, x in ipairs(g.f) do c:add(x[1], x[2], x[3]) end
@@ -250,24 +277,35 @@ function R.volley(ctx, firer, target, o, mode)
     for _, e in ipairs(other:elements("unmarked:incapacitated marked:engaged")) do pool[#pool + 1] = e end
   end
   if #pool == 0 then umpire.fail(target.name .. " has no soldier to hit") end
-  local per, porder = {}, {}
+  local per, porder, names = {}, {}, {}
   if total_hits > 0 then
     local c = ctx:check("Hit allocation: " .. total_hits .. " hits among " .. #pool .. " visible soldiers (Ch3 Assigning Hits)")
     local gi = 1
     local picks = {}
     if #pool > 1 then
       local _, r = umpire.roll(total_hits .. "d" .. #pool, { label = "hit allocation" })
-      for i, d in ipairs(r.dice) do picks[i] = d.value end
+      for i = 1, #r do picks[i] = r[i] end
     end
+    local die, ids = " (d" .. #pool .. ": ", {}
     for _, key in ipairs(order) do
       local g = groups[key]
-      for _ = 1, g.hits do
-        local k = picks[gi] or 1
-        local e = pool[k]
-        if not per[e.id] then per[e.id] = { e = e, hits = {} }; porder[#porder + 1] = e.id end
-        table.insert(per[e.id].hits, { ds = U.need(g.w, "ds", "Damage Strength"), label = g.w.name })
-        c:add(0, "hit " .. gi .. " → " .. e.name .. " (d" .. #pool .. ": " .. k .. ")")
-        gi = gi + 1
+      if g.hits > 0 then
+        local hit = { ds = U.need(g.w, "ds", "Damage Strength"), label = g.w.name }
+        for _ = 1, g.hits do
+          local k = picks[gi] or 1
+          local id = ids[k]
+          if not id then id = pool[k].id; ids[k] = id end
+          local p = per[id]
+          if not p then
+            local e = pool[k]
+            p = { e = e, hits = {} }
+            per[id], names[id] = p, e.name
+            porder[#porder + 1] = id
+          end
+          p.hits[#p.hits + 1] = { ds = hit.ds, label = hit.label }
+          c:add(0, "hit " .. gi .. " → " .. names[id] .. die .. k .. ")")
+          gi = gi + 1
+        end
       end
     end
     c:result("hits on " .. #porder .. " soldiers")
@@ -275,12 +313,12 @@ function R.volley(ctx, firer, target, o, mode)
   -- Step 6: damage, one Strength roll per soldier hit (Ch3 Multiple Shots Against One Target).
   local now = mode == "opportunity" or mode == "defensive"
   local out, drec = {}, {}
+  local why = "hit by " .. firer.name .. " (" .. (mode == "ranged" and "Ch3 Damage Table" or (mode .. " fire, at once")) .. ")"
   for _, id in ipairs(porder) do
     local p = per[id]
     local wounds, incap, res, srv = R.damage(ctx, p.e, p.hits)
-    local why = "hit by " .. firer.name .. " (" .. (mode == "ranged" and "Ch3 Damage Table" or (mode .. " fire, at once")) .. ")"
     local became = R.hold(p.e, wounds, incap, why, now)
-    out[#out + 1] = p.e.name .. ": " .. became
+    out[#out + 1] = names[id] .. ": " .. became
     drec[#drec + 1] = { soldier = id, sr = srv, results = res, outcome = became }
   end
   umpire.record("damage", drec)

@@ -357,15 +357,23 @@ umpire.command {
 -- Advanced Weapons and Equipment is absent (§10): the umpire gives a squad's armour.
 umpire.command {
   name = "armor",
-  help = "give a squad's soldiers armour with the umpire's values (armour types are in the absent Advanced Game): armor rangers str=1 agi=-1 cost=4",
-  args = { { name = "squad", type = "unit" }, { name = "values", type = "text", help = "str=N agi=N cost=N" } },
+  help = "give a squad's soldiers armour with the umpire's values, or an armour type a house rule enters (armour types are in the absent Advanced Game): "
+    .. "armor rangers str=1 agi=-1 cost=4 · armor rangers mail",
+  args = { { name = "squad", type = "unit" }, { name = "values", type = "text", help = "str=N agi=N cost=N, or a house rule's armour type" } },
   run = function(ctx, args)
-    local o = U.opts(args.values, { str = "int", agi = "int", cost = "int" }, "armor")
+    local o, why
+    local word = args.values:match("^%s*([%w_]+)%s*$")
+    if word and not args.values:find("=") then
+      local a = require("opend6fm.advanced").armour_of(word)
+      o, why = { str = a.str, agi = a.agi, cost = a.cost }, "armour: " .. a.name .. " (a house rule's armour type; Advanced Game absent)"
+    else
+      o, why = U.opts(args.values, { str = "int", agi = "int", cost = "int" }, "armor"), "armour (the umpire's values; Advanced Game absent)"
+    end
     local n = 0
     for _, e in ipairs(args.squad:elements()) do
-      if o.str then e:set("armor_str", o.str, "armour (the umpire's values; Advanced Game absent)") end
-      if o.agi then e:set("armor_agi", o.agi, "armour (the umpire's values; Advanced Game absent)") end
-      if o.cost then e:set("armor_cost", o.cost, "armour (the umpire's values; Advanced Game absent)") end
+      if o.str then e:set("armor_str", o.str, why) end
+      if o.agi then e:set("armor_agi", o.agi, why) end
+      if o.cost then e:set("armor_cost", o.cost, why) end
       n = n + 1
     end
     return args.squad.name .. ": armour on " .. n .. " soldiers (Strength only for resisting damage, Ch3)"

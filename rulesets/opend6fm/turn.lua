@@ -3,6 +3,7 @@
 
 local D = require "opend6fm.data"
 local U = require "opend6fm.util"
+local A = require "opend6fm.advanced"
 
 -- The side's best current command (AMB-24): soldiers on the table, not of broken squads.
 local function best_command(side)
@@ -177,14 +178,15 @@ umpire.command {
 -- true once it has resolved it; one special action per hero per turn is enforced here.
 umpire.command {
   name = "special",
-  help = "a hero's one special action this turn, resolved by a house rule (the Advanced Game is absent from the source): special hero.h1 bless",
+  help = "a hero's one special action this turn, resolved by a house rule (the Advanced Game is absent from the source): "
+    .. "special hero.h1 bless · special hero.h1 cast firebolt gob.3 (a spell of a house rule's table)",
   args = { { name = "hero", type = "element" }, { name = "action", type = "text" } },
   run = function(ctx, args)
-    store.special_done = store.special_done or {}
-    if store.special_done[args.hero.id] then umpire.fail(args.hero.name .. " has taken his special action this turn (Sequence of Play, phase 6)") end
+    A.use_special(args.hero)
     local act, params = args.action:match("^(%S+)%s*(.*)$")
+    -- "magical skill use": a spell of a house rule's table (advanced.lua)
+    if act == "cast" then return A.cast(ctx, args.hero, params) end
     umpire.emit("opend6fm_special_action", { hero = args.hero, action = act, params = params })
-    store.special_done[args.hero.id] = true
     return args.hero.name .. ": special action `" .. act .. "`" .. " (Advanced Game: resolved by a house rule, if one is on)"
   end,
 }

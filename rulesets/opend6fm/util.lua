@@ -10,7 +10,7 @@ local U = {}
 function U.open(c, mod, label, by)
   local _, r = c:roll("1d6!", "open-ended d6", "Ch1 Critical Successes", by)
   if mod ~= 0 or label then c:add(mod, label or "modifier") end
-  local first = r.dice[1].value
+  local first = r[1] -- the first die rolled: an open-ended roll keeps every die, in order
   if first == 1 then
     c:add(-c:total(), "critical failure: the score is 0", "Ch1 Critical Failures")
     return 0, "failure"
@@ -25,9 +25,17 @@ function U.plain(c, mod, label, by)
   return c:total()
 end
 
--- Split a roll of many open-ended dice (`Nd6!`) into each soldier's chain of dice.
+-- Split a roll of many open-ended dice (`Nd6!`) into each soldier's chain of dice. Without
+-- a 6 every die is a chain of its own, read straight from the kept dice (in the order rolled).
 function U.chains(r)
-  local out = {}
+  local out, six = {}, false
+  for i = 1, #r do
+    local v = r[i]
+    if v == 6 then six = true; break end
+    out[i] = { v }
+  end
+  if not six then return out end
+  out = {}
   for _, d in ipairs(r.dice) do
     if d.extra and #out > 0 then table.insert(out[#out], d.value)
     else out[#out + 1] = { d.value } end
@@ -79,10 +87,11 @@ function U.base_skill(e, skill)
 end
 
 -- The skill a soldier rolls now, with the factors as {value, label, rule} (AMB-14, Ch5 rout).
-function U.skill(e, skill)
+-- `sq`, his squad's handle, when the caller has it.
+function U.skill(e, skill, sq)
   local v = U.base_skill(e, skill)
   local f = {}
-  local sq = umpire.unit(e.unit)
+  sq = sq or umpire.unit(e.unit)
   if sq.morale == 0 and not (skill == "command" and e.role == "sergeant") then
     f[#f + 1] = { -v, "broken squad: skills are 0", "Ch5 Morale Statuses (broken)" }
     return 0, f
@@ -110,11 +119,17 @@ function U.rates(e)
   return walk, run, pen
 end
 
--- Weapons: the entry of the source's values, with the options in force.
-function U.weapon(key, where)
+-- Weapons: the entry of the source's values, with the options in force. `memo` (a table the
+-- command makes for itself) keeps each weapon for the rest of the command, so a volley or a
+-- fight reads the umpire's entries (`store.weapons`) and the options once, not once a soldier.
+function U.weapon(key, where, memo)
+  local out = memo and memo[key]
+  if out then return out end
   local k = D.WEAPON_ALIASES[key] or key
-  local w = D.WEAPONS[k]
-  if not w and store.weapons and store.weapons[k] and store.weapons[k].kind then
+  local w = D.WEAPONS[k] or D.HOUSE_WEAPONS[k]
+  local entered = store.weapons
+  local filled = entered and entered[k]
+  if not w and filled and filled.kind then
     -- a weapon the umpire entered for this game (the Weapons Chart is absent, AMB-49)
     w = { name = k, src = "the umpire's entry for this game, not the source's" }
   end
@@ -125,18 +140,18 @@ function U.weapon(key, where)
     umpire.fail("no weapon `" .. key .. "`" .. (where and (" (" .. where .. ")") or "") ..
       ": the source's Weapons Chart is absent; the weapons it gives values for are " .. table.concat(names, ", "))
   end
-  local out = {}
+  out = {}
   for a, b in pairs(w) do out[a] = b end
   out.key = k
-  local filled = store.weapons and store.weapons[k]
   if filled then
     for a, b in pairs(filled) do out[a] = b end
     if D.WEAPONS[k] then out.src = w.src .. "; the umpire's values for this game: `weapon " .. k .. "`" end
   end
   if k == "heavy_crossbow" and umpire.option("heavy_crossbow_ds") == "sheet" then out.ds = w.ds_sheet end
-  if umpire.option("sheet_ranges") == "metres" and w.sheet then
+  if w.sheet and umpire.option("sheet_ranges") == "metres" then
     for _, b in ipairs { "s", "m", "l" } do if out[b] then out[b] = out[b] / 2 end end
   end
+  if memo then memo[key] = out end
   return out
 end
 
@@ -148,16 +163,28 @@ function U.need(w, field, what)
   return w[field]
 end
 
-function U.weapons_of(e)
-  local t = {}
-  for k in tostring(e.weapons or ""):gmatch("[%w_]+") do t[#t + 1] = k end
-  return t
+-- The words of a list such as "medium_crossbow,magic_melee", split once for each different
+-- text (a soldier's weapons are read for every shot and every blow). The list is shared: read
+-- it, do not change it.
+local words_of, words_n = {}, 0
+function U.words(text)
+  text = tostring(text or "")
+  local l = words_of[text]
+  if l then return l end
+  l = {}
+  for k in text:gmatch("[%w_]+") do l[#l + 1] = k end
+  if words_n >= 256 then words_of, words_n = {}, 0 end
+  words_of[text], words_n = l, words_n + 1
+  return l
 end
 
--- The soldier's weapon of a kind (first listed), or nil.
-function U.weapon_of(e, kind)
+-- A soldier's weapon keys, in the order listed (a shared list: do not change it).
+function U.weapons_of(e) return U.words(e.weapons) end
+
+-- The soldier's weapon of a kind (first listed), or nil. `memo` as for U.weapon.
+function U.weapon_of(e, kind, memo)
   for _, k in ipairs(U.weapons_of(e)) do
-    local w = U.weapon(k, e.name)
+    local w = U.weapon(k, e.name, memo)
     if w.kind == kind then return w end
   end
 end

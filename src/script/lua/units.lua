@@ -51,10 +51,17 @@ end
 Unit.__index = function(u, k)
   local m = methods[k]
   if m then return m end
-  if type(k) ~= "string" then return nil end
   local id = ids[u]
   if k == "id" then return id end
-  local c, f = read_of(id)
+  if type(k) ~= "string" then return nil end
+  -- read_of(id), written out: this is the path every attribute a script reads takes
+  local f = H[1]
+  if f ~= token then cache, token = {}, f end
+  local c = cache[id]
+  if c == nil then
+    c = {}
+    cache[id] = c
+  end
   local v = c[k]
   if v == nil then
     -- An undeclared attribute is an error from the host, naming the nearest.
@@ -105,8 +112,15 @@ end
 -- u:has("routed"): whether the marker is on (an undeclared marker, or a side, is an error
 -- from the host).
 function methods:has(marker)
-  local id = self_id(self, "has")
-  local c, f = read_of(id)
+  local id = ids[self]
+  if id == nil then id = self_id(self, "has") end
+  local f = H[1]
+  if f ~= token then cache, token = {}, f end
+  local c = cache[id]
+  if c == nil then
+    c = {}
+    cache[id] = c
+  end
   local m = c[MARKED]
   if m == nil then
     m = {}
