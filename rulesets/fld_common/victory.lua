@@ -97,9 +97,12 @@ function M.register(cfg)
   }
   -- A unit marked as counting (FLD: fragmented, broken) may demoralise its MTU: at once, so
   -- the rest of the command that marked it (a morale test's flight, the next test) sees it.
-  for _, marker in ipairs(cfg.count_markers or {}) do
+  -- One handler for all those markers: every marker put on (in_melee, charging…) runs it.
+  local counting = {}
+  for _, marker in ipairs(cfg.count_markers or {}) do counting[marker] = true end
+  if next(counting) ~= nil then
     umpire.on("unit_marked", function(ev)
-      if ev.marker ~= marker then return end
+      if not counting[ev.marker] then return end
       local g = umpire.group(ev.unit.command)
       if util.attr(g, "role", "mtu") ~= "mtu" or g.demoralised then return end
       local demo, n, bad = M.demoralised(cfg, g)
