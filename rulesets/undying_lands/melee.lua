@@ -90,17 +90,18 @@ function M.score(ctx, e, opp, s, u, o)
     local r = U.reduce(v, "half")
     if r ~= v then U.factor(c, F, r - v, "13. Open order: -half, round down", "19; UL-D04") end
   end
-  local score = math.max(0, c:total())
-  if score ~= c:total() then U.factor(c, F, score - c:total(), "never below 0", "19; UL-D05") end
+  local total = c:total()
+  local score = math.max(0, total)
+  if score ~= total then U.factor(c, F, score - total, "never below 0", "19; UL-D05") end
   c:result(opp.id .. " loses " .. score .. " IP")
   rec.score = score
   return score, rec
 end
 
 -- Pairs: each vignette of a against its opponent. From `text` ("1-1,2-1"), else the contacts
--- in the store, else side by side (1 v 1, 2 v 2; extras against the last).
-local function pairs_of(a, b, text)
-  local av, bv = U.vignettes(a, "melee: "), U.vignettes(b, "melee: ")
+-- in the store, else side by side (1 v 1, 2 v 2; extras against the last). `av`, `bv`: the
+-- vignettes of a and b (U.vignettes).
+local function pairs_of(a, b, text, av, bv)
   local out = {}
   if text and text ~= "" then
     for x, y in text:gmatch("(%d+)%-(%d+)") do
@@ -112,12 +113,16 @@ local function pairs_of(a, b, text)
     if #out == 0 then umpire.fail("melee: pairs are written A-B, comma-separated: 1-1,2-2") end
     return out
   end
-  local bset = {}
+  -- The contacts by id (I.contact_ids, the store read once): an enemy in contact that is one
+  -- of the other TU's vignettes is the one to fight.
+  local aset, bset = {}, {}
+  for _, e in ipairs(av) do aset[e.id] = e end
   for _, f in ipairs(bv) do bset[f.id] = f end
+  local contact = store.contact or false
   local used = {}
   for i, e in ipairs(av) do
     local opp, known
-    for _, x in ipairs(I.enemies(e)) do if bset[x.id] then opp, known = x, true; break end end
+    for _, id in ipairs(I.contact_ids(e.id, contact)) do if bset[id] then opp, known = bset[id], true; break end end
     if not opp then opp = bv[math.min(i, #bv)] end
     out[#out + 1] = { e, opp, known = known }
     used[opp.id] = true
@@ -126,7 +131,7 @@ local function pairs_of(a, b, text)
   for i, f in ipairs(bv) do
     if not used[f.id] then
       local opp
-      for _, x in ipairs(I.enemies(f)) do if x.unit == a.id then opp = x; break end end
+      for _, id in ipairs(I.contact_ids(f.id, contact)) do if aset[id] then opp = aset[id]; break end end
       out[#out + 1] = { opp or av[math.min(i, #av)], f, back = true }
     end
   end
@@ -138,29 +143,33 @@ function M.fight(ctx, a, b, o)
   for _, u in ipairs({ a, b }) do
     if u:has("march") then umpire.fail("melee: " .. u.id .. " is in march formation and cannot fight (20.i)") end
   end
+  -- the vignettes, read once (each u:elements() is a call into umpire)
+  local av, bv = U.vignettes(a, "melee: "), U.vignettes(b, "melee: ")
   local first = o.first or a:has("first_contact") or b:has("first_contact")
   local st = store.charges or {}
-  local function side(u, flags)
-    local ch = st[u.id] or {}
+  local function side(u, flags, els)
+    local ch = U.plain(st[u.id]) or {}     -- a plain copy: see U.plain
     local fan = {}
     for _, id in ipairs(ch.fanatic or {}) do fan[id] = true end
-    if flags.fanatic then for _, e in ipairs(u:elements()) do fan[e.id] = true end end
+    if flags.fanatic then for _, e in ipairs(els) do fan[e.id] = true end end
     return { first = first, charging = flags.charged or flags.fanatic or u:has("charging") or (not first and ch.charged),
       counter = ch.counter, fanatic = fan, uphill = flags.uphill, slope = flags.slope, opp_flank = flags.opp_flank }
   end
-  local sa = side(a, { charged = o.a_charged, fanatic = o.a_fanatic, uphill = o.a_uphill, slope = o.a_slope, opp_flank = o.b_flank })
-  local sb = side(b, { charged = o.b_charged, fanatic = false, uphill = o.b_uphill, slope = o.b_slope, opp_flank = o.a_flank })
+  local sa = side(a, { charged = o.a_charged, fanatic = o.a_fanatic, uphill = o.a_uphill, slope = o.a_slope, opp_flank = o.b_flank }, av)
+  local sb = side(b, { charged = o.b_charged, fanatic = false, uphill = o.b_uphill, slope = o.b_slope, opp_flank = o.a_flank }, bv)
   if o.b_charged then sb.counter = true end
-  local P = pairs_of(a, b, o.pairs)
+  local P = pairs_of(a, b, o.pairs, av, bv)
   local names, opt = {}, {}
-  for _, u in ipairs({ a, b }) do
-    for i, e in ipairs(u:elements()) do names[e.id] = u.id .. "." .. i end
+  for _, x in ipairs({ { a, av }, { b, bv } }) do
+    local id = x[1].id
+    for i, e in ipairs(x[2]) do names[e.id] = id .. "." .. i end
   end
   sa.names, sb.names, sa.opt, sb.opt = names, names, opt, opt
   local hits, rec = {}, { first_contact = first, blows = {} }
   local per = {}   -- per vignette: inflicted, received
+  local a_id = a.id
   local function blow(e, f, s)
-    local eu, fu = (e.unit == a.id) and a or b, (f.unit == a.id) and a or b
+    local eu, fu = (e.unit == a_id) and a or b, (f.unit == a_id) and a or b
     local sc, r = M.score(ctx, e, f, s, eu, fu)
     hits[#hits + 1] = { f, sc, e }
     rec.blows[#rec.blows + 1] = r
@@ -178,8 +187,11 @@ function M.fight(ctx, a, b, o)
       p.answered = bfights
     end
     if bfights then blow(p[2], p[1], sb) end
-    if not p.known then I.touch(p[1], p[2]) end
   end
+  -- the new contacts, in the order of the pairs, in one write per list (I.touch_all)
+  local touch = {}
+  for _, p in ipairs(P) do if not p.known then touch[#touch + 1] = { p[1].id, p[2].id } end end
+  I.touch_all(touch)
   -- losses together (19)
   local tot = { [a.id] = { inf = 0, rec = 0 }, [b.id] = { inf = 0, rec = 0 } }
   for _, h in ipairs(hits) do
@@ -189,8 +201,8 @@ function M.fight(ctx, a, b, o)
   end
   local key = U.phase_key()
   for _, h in ipairs(hits) do U.lose(h[1], h[2], "melee with " .. names[h[3].id] .. " (19)", true, key) end
-  U.sync(a, "melee (19)")
-  U.sync(b, "melee (19)")
+  U.sync(a, "melee (19)", av)
+  U.sync(b, "melee (19)", bv)
   for _, u in ipairs({ a, b }) do if not u:has("in_melee") then u:mark("in_melee", "in contact (19)") end end
   rec.totals = { [a.id] = tot[a.id], [b.id] = tot[b.id] }
   local lines = { a.id .. " inflicted " .. tot[a.id].inf .. " IP and lost " .. tot[a.id].rec ..
