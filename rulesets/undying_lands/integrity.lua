@@ -250,16 +250,17 @@ function M.after_losses(ctx, units)
   for _, u in ipairs(units) do
     local any_zero = false
     local disordered = u:has("disordered")
-    for _, e in ipairs(u:elements()) do
+    for i, e in ipairs(u:elements()) do
       local ip = e.ip
       if not disordered and e.phase_key == key then
         local base = from_start and e.ip_start or e.ip_phase
         local lost = e.ip_phase - ip
         if base > 0 and lost * 2 >= base then
           disordered = true
-          u:mark("disordered", U.vname(e) .. " lost " .. lost .. " of " .. base .. " IP this phase (24; UL-D16" ..
+          local name = u.id .. "." .. i     -- U.vname(e), without reading the elements again
+          u:mark("disordered", name .. " lost " .. lost .. " of " .. base .. " IP this phase (24; UL-D16" ..
             (from_start and ", option disorder_base starting" or "") .. ")")
-          out[#out + 1] = u.id .. " is disordered: " .. U.vname(e) .. " lost half its IP or more in this phase (24)"
+          out[#out + 1] = u.id .. " is disordered: " .. name .. " lost half its IP or more in this phase (24)"
         end
       end
       if ip <= 0 then any_zero = true end
