@@ -6,14 +6,26 @@ local U = require "fld.util"
 local B = {}
 
 -- Every face of a roll, in order, for the record (`--json`: all the dice of a big bucket),
--- and its sixes that are successes (U.sixes), counted in the same pass over the dice.
+-- and its sixes that are successes (U.sixes), counted in the same pass.
+-- The bucket's pools (U.pool: Nd6>=k) drop no die, so the roll's own list of kept dice is
+-- every face in the order rolled; and a six is a success unless no die can succeed (k of 7,
+-- no successes). Reading r.dice would build a table of ten fields for every die.
 local function faces(r)
   local out, sixes = {}, 0
-  for i, d in ipairs(r.dice or {}) do
-    local v = d.value
-    out[i] = v
-    if v == 6 and d.success then sixes = sixes + 1 end
+  if #r.dropped > 0 then
+    for i, d in ipairs(r.dice) do
+      local v = d.value
+      out[i] = v
+      if v == 6 and d.success then sixes = sixes + 1 end
+    end
+    return out, sixes
   end
+  for i = 1, #r do
+    local v = r[i]
+    out[i] = v
+    if v == 6 then sixes = sixes + 1 end
+  end
+  if r.successes == 0 then sixes = 0 end
   return out, sixes
 end
 
