@@ -5,18 +5,35 @@
 local U = require "fld.util"
 local B = {}
 
--- Every face of a roll, in order, for the record (`--json`: all the dice of a big bucket).
+-- Every face of a roll, in order, for the record (`--json`: all the dice of a big bucket),
+-- and its sixes that are successes (U.sixes), counted in the same pass.
+-- The bucket's pools (U.pool: Nd6>=k) drop no die, so the roll's own list of kept dice is
+-- every face in the order rolled; and a six is a success unless no die can succeed (k of 7,
+-- no successes). Reading r.dice would build a table of ten fields for every die.
 local function faces(r)
-  local out = {}
-  for i, d in ipairs(r.dice or {}) do out[i] = d.value end
-  return out
+  local out, sixes = {}, 0
+  if #r.dropped > 0 then
+    for i, d in ipairs(r.dice) do
+      local v = d.value
+      out[i] = v
+      if v == 6 and d.success then sixes = sixes + 1 end
+    end
+    return out, sixes
+  end
+  for i = 1, #r do
+    local v = r[i]
+    out[i] = v
+    if v == 6 then sixes = sixes + 1 end
+  end
+  if r.successes == 0 then sixes = 0 end
+  return out, sixes
 end
 
 -- spec: { title, pools = { {n, need, label, rule}, … }, strength, armours = { {name, value, why}, … },
 --         penetration_dice = n (gunnes: dice that go straight to penetration) }
 function B.resolve(ctx, spec)
   local out = { dice = 0, hits = 0, pools = {}, steps = {} }
-  local last = {}
+  local last_sixes = {}    -- the sixes of each roll of the last step (FLD-D07)
   local sixes_to_hit = 0
   if spec.pools then
     local hit = ctx:check(spec.title .. ": to hit")
@@ -24,11 +41,13 @@ function B.resolve(ctx, spec)
       if p.n > 0 then
         local expr, eff = U.pool(p.n, p.need)
         local _, r = hit:roll(expr, p.label .. ", " .. eff .. "+" .. (eff ~= p.need and (" (needs " .. p.need .. ")") or ""), p.rule)
+        local rolled, sixes = faces(r)
+        local hits = r.successes
         out.dice = out.dice + p.n
-        out.hits = out.hits + r.successes
-        out.pools[#out.pools + 1] = { dice = p.n, need = p.need, hits = r.successes, sixes = U.sixes(r), rolled = faces(r) }
-        sixes_to_hit = sixes_to_hit + U.sixes(r)
-        last[#last + 1] = r
+        out.hits = out.hits + hits
+        out.pools[#out.pools + 1] = { dice = p.n, need = p.need, hits = hits, sixes = sixes, rolled = rolled }
+        sixes_to_hit = sixes_to_hit + sixes
+        last_sixes[#last_sixes + 1] = sixes
       end
     end
     hit:result(out.hits .. " hit" .. (out.hits == 1 and "" or "s") .. " from " .. out.dice .. " dice")
@@ -44,19 +63,21 @@ function B.resolve(ctx, spec)
         " on the Combat Table: " .. need .. "+", "27")
       if a.why and a.why ~= "" then p:add(0, "armour: " .. a.why) end
       kept = r.successes
-      last = { r }
+      local rolled, sixes = faces(r)
+      last_sixes = { sixes }
       p:result(kept .. " get through")
-      out.steps[#out.steps + 1] = { armour = a.name, value = a.value, need = need, dice = #(r.dice or {}), through = kept,
-        rolled = faces(r) }
+      out.steps[#out.steps + 1] = { armour = a.name, value = a.value, need = need, dice = #rolled, through = kept,
+        rolled = rolled }
     elseif a.value <= 0 then
       out.steps[#out.steps + 1] = { armour = a.name, value = 0, skipped = true }
     end
   end
   local sixes = 0
-  if umpire.option("sixes_bonus") == "to_hit_roll" then
+  local to_hit_sixes = umpire.option("sixes_bonus") == "to_hit_roll"
+  if to_hit_sixes then
     sixes = math.min(sixes_to_hit, kept)
   else
-    for _, r in ipairs(last) do sixes = sixes + U.sixes(r) end
+    for _, n in ipairs(last_sixes) do sixes = sixes + n end
   end
   if kept == 0 then sixes = 0 end
   local hp = ctx:check(spec.title .. ": hit points")
@@ -64,10 +85,11 @@ function B.resolve(ctx, spec)
   for _, st in ipairs(out.steps) do
     if st.skipped then hp:add(0, st.armour .. " armour 0: no roll", "FLD-D05") end
   end
-  hp:add(sixes, umpire.option("sixes_bonus") == "to_hit_roll" and "sixes of the to-hit roll (option sixes_bonus)"
+  hp:add(sixes, to_hit_sixes and "sixes of the to-hit roll (option sixes_bonus)"
     or "sixes of the last roll", "25.4, 26.4; FLD-D07")
-  hp:result(hp:total() .. " hit points")
-  out.through, out.sixes, out.hp = kept, sixes, hp:total()
+  local total = hp:total()
+  hp:result(total .. " hit points")
+  out.through, out.sixes, out.hp = kept, sixes, total
   return out
 end
 

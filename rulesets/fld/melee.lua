@@ -9,12 +9,14 @@ local Un = require "fld.units"
 local M = {}
 
 -- Is this unit charging (or fanatic charging) for the to-hit factors of this round (FLD-D12)?
-local function charge_state(u)
-  local mem = store.charger and store.charger[u.id]
-  if umpire.option("charge_effects") == "whole_melee" then
+local function charge_state(u, opt)
+  if opt.charge_effects == "whole_melee" then
+    local mem = store.charger
+    mem = mem and mem[u.id]
     return mem ~= nil, mem and mem.fanatic
   end
-  return u:has("charging") or u:has("fanatic"), u:has("fanatic")
+  local fanatic = u:has("fanatic")
+  return u:has("charging") or fanatic, fanatic
 end
 
 -- The chance that one die of a pool needing n succeeds (for choosing the better weapon).
@@ -22,32 +24,36 @@ local function p(n)
   return math.max(0, math.min(6, 7 - math.max(1, n))) / 6
 end
 
--- One side's required score, dice and strength against the other (§26.2-26.3, §27).
-local function side_spec(ctx, u, o, first, words, me)
+-- One side's required score, dice and strength against the other (§26.2-26.3, §27). `me` and
+-- `them` hold what the melee read once of each unit: `ranks` (U.ranks) and `mass`; `opt` its
+-- options (U.options).
+local function side_spec(ctx, u, o, first, words, side, me, them, opt)
   -- the better of the weapon classes against this opponent (1)
   local weapon, melee = u.weapon, u.melee
+  local o_melee = o.melee
+  local how = opt.combat_table
   if u.weapon2 ~= "none" then
     local function value(w, m)
-      local n = Un.melee_dice(u, o, first, w)
+      local n = Un.melee_dice(u, o, first, w, nil, me.ranks)
       local s = math.min(6, u.strength + D.weapons[w][4])
-      local e = n * p(U.combat(m, o.melee))
-      if o.natural > 0 then e = e * p(U.combat(s, o.natural)) end
+      local e = n * p(U.combat(m, o_melee, how))
+      if o.natural > 0 then e = e * p(U.combat(s, o.natural, how)) end
       local a = U.additive(o, "melee")
-      if a > 0 then e = e * p(U.combat(s, a)) end
+      if a > 0 then e = e * p(U.combat(s, a, how)) end
       return e
     end
     if value(u.weapon2, u.melee - 1) > value(u.weapon, u.melee) then weapon, melee = u.weapon2, u.melee - 1 end
   end
   local c = ctx:check("Score to hit 26.3: " .. u.name .. " v " .. o.name)
-  local base = U.combat(melee, o.melee)
+  local base = U.combat(melee, o_melee, how)
   c:add(base, "melee " .. melee .. (weapon ~= u.weapon and " (secondary " .. D.weapons[weapon][1] .. ", -1)" or "") ..
-    " v melee " .. o.melee .. " on the Combat Table", "27; FLD-D01")
-  local charging, fanatic = charge_state(u)
-  local my_mass, o_mass = U.mass(u), U.mass(o)
-  local mass_ok = umpire.option("mass_who") == "both" or charging
+    " v melee " .. o_melee .. " on the Combat Table", "27; FLD-D01")
+  local charging, fanatic = charge_state(u, opt)
+  local my_mass, o_mass = me.mass, them.mass
+  local mass_ok = opt.mass_who == "both" or charging
   if mass_ok and o_mass > my_mass then
     if o_mass > 2 * my_mass then
-      if umpire.option("mass_factors") == "cumulative" then
+      if opt.mass_factors == "cumulative" then
         c:add(1, "opponent has greater Mass (" .. o_mass .. " v " .. my_mass .. ")", "26.3; FLD-D10")
       end
       c:add(2, "opponent has over twice your Mass (" .. o_mass .. " v " .. my_mass .. ")", "26.3; FLD-D10")
@@ -55,42 +61,45 @@ local function side_spec(ctx, u, o, first, words, me)
       c:add(1, "opponent has greater Mass (" .. o_mass .. " v " .. my_mass .. ")", "26.3")
     end
   end
+  local utype, uorder, oorder = u.type, u.order, o.order
   if u:has("disordered") then
-    if u.order == "close" or U.is_mounted(u) then c:add(2, "disordered Close order or Mounted", "26.3")
-    else c:add(1, "disordered " .. u.order .. " order", "26.3") end
+    if uorder == "close" or U.is_mounted(u) then c:add(2, "disordered Close order or Mounted", "26.3")
+    else c:add(1, "disordered " .. uorder .. " order", "26.3") end
   end
-  if words[(me == "first" and "second" or "first") .. "_uphill"] then
+  if words[(side == "first" and "second" or "first") .. "_uphill"] then
     c:add(1, "fighting troops uphill of you", "26.3")
   end
-  if u:has("fragmented") and umpire.option("uphill_fragmented") == "separate" then
+  if u:has("fragmented") and opt.uphill_fragmented == "separate" then
     c:add(1, "Fragmented", "26.3; FLD-D13")
   end
   if fanatic then c:add(-1, "fanatic charging", "26.3") end
-  if charging and not (fanatic and umpire.option("fanatic_factors") == "fanatic_only") then
+  if charging and not (fanatic and opt.fanatic_factors == "fanatic_only") then
     c:add(-1, "charging", "26.3; FLD-D11")
   end
-  if charging and u.type == "behemoth" and ((o.order == "close" and U.is_foot(o)) or U.is_mounted(o)) then
+  local o_foot, o_mounted = U.is_foot(o), U.is_mounted(o)
+  if charging and utype == "behemoth" and ((oorder == "close" and o_foot) or o_mounted) then
     c:add(-1, "Behemoth charging Close order Foot or Mounted", "26.3")
   end
-  if u.type == "chariot" and o.order == "close" and U.is_foot(o) then c:add(-1, "chariots fighting Close order Foot", "26.3") end
-  if U.is_mounted(u) and o.order ~= "close" and U.is_foot(o) then c:add(-1, "Mounted fighting Loose or Open order Foot", "26.3") end
-  if charging and U.irregular(u) and u.order == "loose" and U.is_foot(u) then c:add(-1, "Irregular Loose order Foot charging", "26.3") end
+  if utype == "chariot" and oorder == "close" and o_foot then c:add(-1, "chariots fighting Close order Foot", "26.3") end
+  if U.is_mounted(u) and oorder ~= "close" and o_foot then c:add(-1, "Mounted fighting Loose or Open order Foot", "26.3") end
+  if charging and U.irregular(u) and uorder == "loose" and U.is_foot(u) then c:add(-1, "Irregular Loose order Foot charging", "26.3") end
   c:point("fld.melee.modifiers", { unit = u, opponent = o, first_contact = first })
   local need = c:total()
   local n, why
-  local part = words[me .. "_figures"]
+  local part = words[side .. "_figures"]
   if not u.formed and part then
     n = part * u.attacks
     why = part .. " figures in contact x " .. u.attacks .. " (unformed, 26.2)"
   elseif part then
-    n, why = Un.melee_dice(u, o, first, weapon, part)
+    n, why = Un.melee_dice(u, o, first, weapon, part, me.ranks)
     why = part .. " files of the front rank, with the ranks behind them: " .. why
   else
-    n, why = Un.melee_dice(u, o, first, weapon)
+    n, why = Un.melee_dice(u, o, first, weapon, nil, me.ranks)
   end
-  local strength = math.min(6, u.strength + D.weapons[weapon][4])
+  local w = D.weapons[weapon]
+  local strength = math.min(6, u.strength + w[4])
   c:result("needs " .. need .. "+ with " .. n .. " dice (" .. why .. "); strength " .. strength ..
-    (D.weapons[weapon][4] > 0 and (" (" .. u.strength .. " +" .. D.weapons[weapon][4] .. " " .. D.weapons[weapon][1] .. ")") or ""))
+    (w[4] > 0 and (" (" .. u.strength .. " +" .. w[4] .. " " .. w[1] .. ")") or ""))
   return { need = need, n = n, why = why, strength = strength, weapon = weapon }
 end
 
@@ -119,52 +128,62 @@ umpire.command {
       if n and n > 0 then w[k] = n end
     end
     if a.side == b.side then umpire.fail(a.name .. " and " .. b.name .. " are on the same side (26)") end
-    for _, u in ipairs({ a, b }) do
+    -- What the melee asks many times is read once: the ranks (an elements() list and a read
+    -- per rank) and the Mass of each unit, which do not change until the losses land, and
+    -- the options.
+    local opt = U.options()
+    local fa, fb = {}, {}
+    for _, x in ipairs({ { a, fa }, { b, fb } }) do
+      local u, f = x[1], x[2]
       if u:has("march") then umpire.fail(u.name .. " is in march formation and cannot fight (28.i)") end
       if u:has("broken") then umpire.fail(u.name .. " is broken: it flees; use `pursue` (31.3)") end
-      if U.figures(u) <= 0 then umpire.fail(u.name .. " has no figures left") end
+      f.ranks = U.ranks(u)
+      if U.figures(u, f.ranks) <= 0 then umpire.fail(u.name .. " has no figures left") end
+      f.mass = U.mass_value(u)
     end
     local first = (a:has("first_contact") or b:has("first_contact") or w.contact) and not w.later
-    if umpire.option("charge_effects") == "whole_melee" and not w.later then
+    if opt.charge_effects == "whole_melee" and not w.later then
       local mem = store.charger or {}
       if mem[a.id] or mem[b.id] then first = true end
     end
-    local sa = side_spec(ctx, a, b, first, w, "first")
-    local sb = side_spec(ctx, b, a, first, w, "second")
+    local sa = side_spec(ctx, a, b, first, w, "first", fa, fb, opt)
+    local sb = side_spec(ctx, b, a, first, w, "second", fb, fa, opt)
     local ra = B.resolve(ctx, { title = "Melee 26.4: " .. a.name, strength = sa.strength, armours = B.armours(b, "melee"),
       pools = { { n = sa.n, need = sa.need, label = sa.why, rule = "26.2" } } })
     local rb = B.resolve(ctx, { title = "Melee 26.4: " .. b.name, strength = sb.strength, armours = B.armours(a, "melee"),
       pools = { { n = sb.n, need = sb.need, label = sb.why, rule = "26.2" } } })
     -- losses land together (26.1)
-    local fb = U.take_hits(b, ra.hp, "melee with " .. a.name .. " (26.4)")
-    local fa = U.take_hits(a, rb.hp, "melee with " .. b.name .. " (26.4)")
+    local fb_lost = U.take_hits(b, ra.hp, "melee with " .. a.name .. " (26.4)")
+    local fa_lost = U.take_hits(a, rb.hp, "melee with " .. b.name .. " (26.4)")
     for _, u in ipairs({ a, b }) do
       if not u:has("in_melee") then u:mark("in_melee", "in melee (26)") end
     end
     local notes = {}
     -- §30 recoil: who took more hit points than it dealt
     local rec = { first = { unit = a.id, dice = ra.dice, need = sa.need, hits = ra.hits, pools = ra.pools, through = ra.through, sixes = ra.sixes,
-      hp = ra.hp, steps = ra.steps, figures_lost = fa, integrity = a.integrity },
+      hp = ra.hp, steps = ra.steps, figures_lost = fa_lost, integrity = a.integrity },
       second = { unit = b.id, dice = rb.dice, need = sb.need, hits = rb.hits, pools = rb.pools, through = rb.through, sixes = rb.sixes,
-      hp = rb.hp, steps = rb.steps, figures_lost = fb, integrity = b.integrity }, first_contact = first and true or false }
+      hp = rb.hp, steps = rb.steps, figures_lost = fb_lost, integrity = b.integrity }, first_contact = first and true or false }
     local loser
     if rb.hp > ra.hp then loser = a elseif ra.hp > rb.hp then loser = b end
     if loser then
       local big = loser.type == "behemoth" or loser.type == "artillery"
-      local dice = (U.is_mounted(loser) or (big and umpire.option("recoil_big") == "two_dice")) and "2d6" or "1d6"
+      local mounted = U.is_mounted(loser)
+      local dice = (mounted or (big and opt.recoil_big == "two_dice")) and "2d6" or "1d6"
       local c = ctx:check("Combat result 30: " .. loser.name .. " recoils")
-      c:roll(dice, (U.is_mounted(loser) and "Mounted" or (big and "Behemoth/Artillery (option recoil_big)" or "Foot")), "30; FLD-D25")
-      c:result("recoils " .. U.fmt_in(c:total()) .. " straight back")
-      rec.recoil = { unit = loser.id, distance = c:total() }
+      c:roll(dice, (mounted and "Mounted" or (big and "Behemoth/Artillery (option recoil_big)" or "Foot")), "30; FLD-D25")
+      local distance = c:total()
+      c:result("recoils " .. U.fmt_in(distance) .. " straight back")
+      rec.recoil = { unit = loser.id, distance = distance }
     else
       notes[#notes + 1] = "equal hit points: no recoil (30)"
     end
     for _, u in ipairs({ a, b }) do Mo.after_loss(ctx, u, notes) end
-    if U.mass(b) > U.mass(a) then notes[#notes + 1] = "in morale tests " .. a.name .. " counts as outmassed (31.2): add `outmassed`" end
-    if U.mass(a) > U.mass(b) then notes[#notes + 1] = "in morale tests " .. b.name .. " counts as outmassed (31.2): add `outmassed`" end
+    if fb.mass > fa.mass then notes[#notes + 1] = "in morale tests " .. a.name .. " counts as outmassed (31.2): add `outmassed`" end
+    if fa.mass > fb.mass then notes[#notes + 1] = "in morale tests " .. b.name .. " counts as outmassed (31.2): add `outmassed`" end
     umpire.record("melee", rec)
     notes[#notes + 1] = string.format("%s %d hit points, %s %d; figures lost: %s %d, %s %d",
-      a.name, ra.hp, b.name, rb.hp, a.name, fa, b.name, fb)
+      a.name, ra.hp, b.name, rb.hp, a.name, fa_lost, b.name, fb_lost)
     return table.concat(notes, "\n")
   end,
 }

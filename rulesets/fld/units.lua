@@ -118,11 +118,12 @@ umpire.command {
   end,
 }
 
--- The melee dice of a unit by its weapon (§26.2), with the rule for each term. Used by melee.
-function M.melee_dice(u, opp, first, weapon, part)
+-- The melee dice of a unit by its weapon (§26.2), with the rule for each term. Used by melee,
+-- which passes the ranks (U.ranks) it has read already as `rk`.
+function M.melee_dice(u, opp, first, weapon, part, rk)
   weapon = weapon or u.weapon
   local a = u.attacks
-  local rk = U.ranks(u)
+  rk = rk or U.ranks(u)
   local function nr(i)
     local n = rk[i] and rk[i].n or 0
     if part then n = math.min(n, part) end     -- 26.2: only the files of the figures in contact

@@ -15,10 +15,22 @@ function M.fmt(x)
   return (string.format("%.2f", x):gsub("0+$", ""))
 end
 
+-- The options as a table read lazily and kept: for one command that asks the same ones many
+-- times (each umpire.option is a call into umpire). Make a new one per command, so an
+-- `option set` between commands is seen.
+function M.options()
+  return setmetatable({}, { __index = function(t, name)
+    local v = umpire.option(name)
+    rawset(t, name, v)
+    return v
+  end })
+end
+
 -- §27 the Combat Table read by the option combat_table (FLD-D01), inputs clamped (FLD-D04).
-function M.combat(own, opp)
+-- `how`: the option's value when the caller has read it.
+function M.combat(own, opp, how)
   own, opp = M.clamp(own, 1, 6), M.clamp(opp, 1, 6)
-  local how = umpire.option("combat_table")
+  how = how or umpire.option("combat_table")
   if how == "literal" then return D.grid[opp][own] end
   if how == "reverse_both" then return D.grid[7 - opp][7 - own] end
   return D.grid[own][opp]
@@ -32,8 +44,14 @@ function M.pool(n, need)
   return n .. "d6>=" .. eff, eff
 end
 
+-- The sixes that are successes (FLD-D07). One pass over r.dice in Lua: r:count with a function
+-- calls back into Lua for every die.
 function M.sixes(r)
-  return r:count(function(d) return d.success and d.value == 6 end)
+  local n = 0
+  for _, d in ipairs(r.dice or {}) do
+    if d.success and d.value == 6 then n = n + 1 end
+  end
+  return n
 end
 
 -- Mass (§8.1): typed by hand, else from height. Returns mass and how it was found.
@@ -46,9 +64,22 @@ function M.mass(u)
   return 6, "height " .. M.fmt(h) .. "' is over 12': Mass 6"
 end
 
-function M.buiv(u)
-  local m = M.mass(u)
-  return D.buiv[u.order][m], D.buiv_text[u.order][m]
+-- The Mass alone, as M.mass finds it, without writing how (the fighting rules ask it often).
+function M.mass_value(u)
+  local m = u.mass
+  if m > 0 then return m end
+  local h = u.height
+  for i, limit in ipairs(D.mass_limits) do
+    if h <= limit then return i end
+  end
+  return 6
+end
+
+-- BUIV (§8.2) and its text; `mass` when the caller knows it already.
+function M.buiv(u, mass)
+  local m = mass or M.mass_value(u)
+  local order = u.order
+  return D.buiv[order][m], D.buiv_text[order][m]
 end
 
 -- Broad classes used throughout.
@@ -69,15 +100,16 @@ end
 -- The ranks now: a list of { element, figures }, front first.
 function M.ranks(u)
   local out = {}
-  for _, e in ipairs(u:elements()) do out[#out + 1] = { e = e, n = e.figures } end
+  for i, e in ipairs(u:elements()) do out[i] = { e = e, n = e.figures } end
   return out
 end
 function M.rank(u, i)
   local r = M.ranks(u)[i]
   return r and r.n or 0
 end
-function M.figures(u)
-  local ranks = M.ranks(u)
+-- The figures left; `ranks` (M.ranks) when the caller has read them already.
+function M.figures(u, ranks)
+  ranks = ranks or M.ranks(u)
   if #ranks == 0 then return u.figures end
   local n = 0
   for _, r in ipairs(ranks) do n = n + r.n end
@@ -145,10 +177,10 @@ function M.remove_figures(u, reason)
   if start <= 0 or buiv <= 0 then return 0 end
   local lost = math.floor((u.integrity_start - u.integrity) / buiv + 1e-9)
   local should = math.max(0, start - lost)
-  local have = M.figures(u)
+  local ranks = M.ranks(u)            -- read once: the count and the removal both use them
+  local have = M.figures(u, ranks)
   local take = have - should
   if take <= 0 then return 0 end
-  local ranks = M.ranks(u)
   local left = take
   for i = #ranks, 1, -1 do
     if left <= 0 then break end

@@ -10,8 +10,9 @@ end
 
 -- An attribute that another part of the ruleset may or may not declare (a unit's
 -- `discipline`, say): its value, or `default` when the schema has no such attribute.
+local function index(h, name) return h[name] end
 function M.attr(h, name, default)
-  local ok, v = pcall(function() return h[name] end)
+  local ok, v = pcall(index, h, name)     -- no closure made per call: handlers ask this often
   if ok and v ~= nil then return v end
   return default
 end

@@ -19,6 +19,19 @@ function M.count(cfg, g)
   return #units, bad
 end
 
+-- Whether at least half of an MTU's units count against it (as M.count finds), asking
+-- cfg.counts only until the answer is known. Returns that, and the MTU's units.
+function M.half_count(cfg, g)
+  local units = commanders.units(g)
+  local n, yes = #units, 0
+  for i, u in ipairs(units) do
+    if (yes + (n - i + 1)) * 2 < n then break end    -- even all the rest would not make half
+    if cfg.counts(u) then yes = yes + 1 end
+    if yes * 2 >= n then break end
+  end
+  return n > 0 and yes * 2 >= n, units
+end
+
 -- Whether an MTU is demoralised now: marked so already, or at least half its units count
 -- against it (the one place the rule is computed; the morale rules ask here too). A command
 -- that is not an MTU (role staff) never is. Returns demoralised, units, the list that count.
@@ -97,9 +110,12 @@ function M.register(cfg)
   }
   -- A unit marked as counting (FLD: fragmented, broken) may demoralise its MTU: at once, so
   -- the rest of the command that marked it (a morale test's flight, the next test) sees it.
-  for _, marker in ipairs(cfg.count_markers or {}) do
+  -- One handler for all those markers: every marker put on (in_melee, charging…) runs it.
+  local counting = {}
+  for _, marker in ipairs(cfg.count_markers or {}) do counting[marker] = true end
+  if next(counting) ~= nil then
     umpire.on("unit_marked", function(ev)
-      if ev.marker ~= marker then return end
+      if not counting[ev.marker] then return end
       local g = umpire.group(ev.unit.command)
       if util.attr(g, "role", "mtu") ~= "mtu" or g.demoralised then return end
       local demo, n, bad = M.demoralised(cfg, g)

@@ -21,28 +21,62 @@ M.TRIGGERS = {
   i = "suffered a special breath weapon attack",
 }
 
+-- A table read from the store is a view: each index into it, each step of `ipairs` and each
+-- `table.insert` reads (and a write writes) the whole stored value again. So the contact lists
+-- are read as plain lists, one store read each, and written back once per list.
+
+-- The ids in contact with vignette `id`, a plain list in the stored order. `contact`: the
+-- store's `contact` table (read once by a caller that asks for several).
+function M.contact_ids(id, contact)
+  if contact == nil then contact = store.contact end
+  local l = contact and contact[id]
+  return l and U.plain(l) or {}
+end
+
 -- The enemy vignettes in contact with vignette `e` (the store).
 function M.enemies(e)
   local out = {}
-  for _, id in ipairs((store.contact or {})[e.id] or {}) do
+  for _, id in ipairs(M.contact_ids(e.id)) do
     local ok, x = pcall(umpire.element, id)
     if ok and x then out[#out + 1] = x end
   end
   return out
 end
 
+-- Records contact between pairs of vignettes (both ways): `list` = { { a, b }, … } (handles
+-- or ids), in order, as M.touch would one pair after the other, with one write per list.
+function M.touch_all(list)
+  if #list == 0 then return end
+  local contact = store.contact
+  local lists, changed, order = {}, {}, {}
+  local function add(x, y)
+    local l = lists[x]
+    if l == nil then
+      l = M.contact_ids(x, contact or false)
+      lists[x] = l
+    end
+    for _, id in ipairs(l) do if id == y then return end end
+    l[#l + 1] = y
+    if not changed[x] then changed[x] = true; order[#order + 1] = x end
+  end
+  for _, p in ipairs(list) do
+    local a, b = p[1], p[2]
+    a, b = type(a) == "string" and a or a.id, type(b) == "string" and b or b.id
+    add(a, b)
+    add(b, a)
+  end
+  if contact == nil then
+    local fresh = {}
+    for _, x in ipairs(order) do fresh[x] = lists[x] end
+    store.contact = fresh
+  else
+    for _, x in ipairs(order) do contact[x] = lists[x] end
+  end
+end
+
 -- Records contact between two vignettes (both ways).
 function M.touch(a, b)
-  if store.contact == nil then store.contact = {} end
-  local contact = store.contact
-  local function add(x, y)
-    local l = contact[x]
-    if l == nil then contact[x] = { y }; return end
-    for _, id in ipairs(l) do if id == y then return end end
-    table.insert(l, y)
-  end
-  add(a.id, b.id)
-  add(b.id, a.id)
+  M.touch_all({ { a, b } })
 end
 
 -- Ends every contact of vignette `id`.
@@ -216,16 +250,17 @@ function M.after_losses(ctx, units)
   for _, u in ipairs(units) do
     local any_zero = false
     local disordered = u:has("disordered")
-    for _, e in ipairs(u:elements()) do
+    for i, e in ipairs(u:elements()) do
       local ip = e.ip
       if not disordered and e.phase_key == key then
         local base = from_start and e.ip_start or e.ip_phase
         local lost = e.ip_phase - ip
         if base > 0 and lost * 2 >= base then
           disordered = true
-          u:mark("disordered", U.vname(e) .. " lost " .. lost .. " of " .. base .. " IP this phase (24; UL-D16" ..
+          local name = u.id .. "." .. i     -- U.vname(e), without reading the elements again
+          u:mark("disordered", name .. " lost " .. lost .. " of " .. base .. " IP this phase (24; UL-D16" ..
             (from_start and ", option disorder_base starting" or "") .. ")")
-          out[#out + 1] = u.id .. " is disordered: " .. U.vname(e) .. " lost half its IP or more in this phase (24)"
+          out[#out + 1] = u.id .. " is disordered: " .. name .. " lost half its IP or more in this phase (24)"
         end
       end
       if ip <= 0 then any_zero = true end

@@ -27,80 +27,95 @@ local function wcell(c, F, w, col, label)
   end
 end
 
+-- What M.score reads of a TU and of a vignette. M.fight reads them once for the whole melee:
+-- every read of a handle's field is a metamethod call (and the first in a command a call into
+-- umpire), and nothing they hold changes before the losses land.
+function M.tu_facts(u)
+  return { id = u.id, discipline = u.discipline, proficiency = u.proficiency, weapon = u.weapon,
+    type = u.type, order = u.order, disordered = u:has("disordered") }
+end
+function M.vignette_facts(e)
+  return { id = e.id, ip = e.ip, unit = e.unit }
+end
+
 -- One vignette's score against `opp` (a vignette). `s` = situation of this side: charging,
--- fanatic (set of vignette ids), first, uphill (gentle), slope, opp_flank. Returns score, record.
-function M.score(ctx, e, opp, s, u, o)
+-- fanatic (set of vignette ids), first, uphill (gentle), slope, opp_flank. `f`: the facts
+-- { u, o, e, opp } (M.tu_facts, M.vignette_facts) when the caller has them. Returns score, record.
+function M.score(ctx, e, opp, s, u, o, f)
   u, o = u or U.unit_of(e), o or U.unit_of(opp)
+  f = f or { u = M.tu_facts(u), o = M.tu_facts(o), e = M.vignette_facts(e), opp = M.vignette_facts(opp) }
+  local uf, of, ef, pf = f.u, f.o, f.e, f.opp
   local names, opt = s.names or {}, s.opt or {}
-  local c = ctx:check("Melee 19: " .. (names[e.id] or U.vname(e)) .. " against " .. (names[opp.id] or U.vname(opp)))
-  local rec = { vignette = e.id, opponent = opp.id, factors = {} }
+  local c = ctx:check("Melee 19: " .. (names[ef.id] or U.vname(e)) .. " against " .. (names[pf.id] or U.vname(opp)))
+  local rec = { vignette = ef.id, opponent = pf.id, factors = {} }
   local F = rec.factors
-  local die = data.MELEE_DICE[u.discipline][u.proficiency]
-  rec.rolled = c:roll(die, u.discipline .. " " .. u.proficiency, "19")
-  local w, note = M.weapon(u, s.first)
+  local die = data.MELEE_DICE[uf.discipline][uf.proficiency]
+  rec.rolled = c:roll(die, uf.discipline .. " " .. uf.proficiency, "19")
+  local w, note = M.weapon(uf, s.first)
   if note then c:add(0, note, "19; UL-D09") end
   if s.first then wcell(c, F, w, "first", w:upper() .. " at first contact") end
-  local vs = o.type == "foot" and "foot" or "other"
+  local vs = of.type == "foot" and "foot" or "other"
   wcell(c, F, w, vs, w:upper() .. " vs " .. (vs == "foot" and "Foot" or "Other"))
-  local dis = u:has("disordered")
+  local dis = uf.disordered
   local function option(name)
     if opt[name] == nil then opt[name] = umpire.option(name) end
     return opt[name]
   end
   local charge_ok = s.first or option("charge_factors") == "every_round"
-  local line1 = (dis and u.order == "close") or e.ip <= 0
-  if line1 then U.factor(c, F, -4, "1. " .. (e.ip <= 0 and "has lost all its IP" or "disordered Close order"), "19") end
+  local line1 = (dis and uf.order == "close") or ef.ip <= 0
+  if line1 then U.factor(c, F, -4, "1. " .. (ef.ip <= 0 and "has lost all its IP" or "disordered Close order"), "19") end
   local literal = option("uphill_lines") == "literal"
   if s.uphill then U.factor(c, F, -2, "2. opponent higher up a Gentle Hill", "19; UL-D07") end
-  if dis and (u.order == "close" or u.type == "mounted") then
-    if u.order == "close" and option("disordered_close") == "minus4_only" and line1 then
+  if dis and (uf.order == "close" or uf.type == "mounted") then
+    if uf.order == "close" and option("disordered_close") == "minus4_only" and line1 then
       c:add(0, "3. disordered Close order: -4 only (option disordered_close minus4_only)", "19; UL-D06")
     else
       U.factor(c, F, -2, "3. disordered Close order or Mounted", "19; UL-D06")
     end
   end
   if option("more_ip_factor") == "applies" then
-    if opp.ip > e.ip then U.factor(c, F, -1, "4. opponent has more IP (" .. opp.ip .. " > " .. e.ip .. ")", "19; UL-D08") end
+    if pf.ip > ef.ip then U.factor(c, F, -1, "4. opponent has more IP (" .. pf.ip .. " > " .. ef.ip .. ")", "19; UL-D08") end
   end
-  if dis and u.order ~= "close" then U.factor(c, F, -1, "5. disordered Loose or Open order", "19") end
+  if dis and uf.order ~= "close" then U.factor(c, F, -1, "5. disordered Loose or Open order", "19") end
   if s.slope or (s.uphill and literal) then
     U.factor(c, F, -1, "6. fighting troops uphill" .. (s.uphill and " (option uphill_lines literal)" or ""), "19; UL-D07")
   end
-  if literal and dis and u.order == "loose" then
+  if literal and dis and uf.order == "loose" then
     U.factor(c, F, -1, "6. 'Disordered Loose Order' as printed (option uphill_lines literal)", "19; UL-D07")
   end
   if charge_ok and s.charging then
     local rule = "19" .. (s.first and "; UL-D10" or "; option charge_factors every_round")
-    if u.type == "behemoth" and ((o.type == "foot" and o.order == "close") or o.type == "mounted") then
+    if uf.type == "behemoth" and ((of.type == "foot" and of.order == "close") or of.type == "mounted") then
       U.factor(c, F, 1, "7. Behemoth charging Close order Foot or Mounted", rule)
     end
     U.factor(c, F, 1, "8. " .. (s.counter and "counter-charging" or "charging"), rule)
-    if u.discipline == "irregular" and u.order == "loose" and u.type == "foot" and not s.counter then
+    if uf.discipline == "irregular" and uf.order == "loose" and uf.type == "foot" and not s.counter then
       U.factor(c, F, 2, "9. Irregular Loose order Foot charging", rule)
     end
   end
-  if u.type == "mounted" and o.type == "foot" and o.order ~= "close" then
+  if uf.type == "mounted" and of.type == "foot" and of.order ~= "close" then
     U.factor(c, F, 2, "10. Mounted fighting Loose or Open order Foot", "19")
   end
-  if s.opp_flank and o.order == "close" then U.factor(c, F, 3, "11. opponent is Close order, contacted in flank or rear", "19") end
-  if charge_ok and s.fanatic and s.fanatic[e.id] then U.factor(c, F, 4, "12. fanatic charging", "19" .. (s.first and "; UL-D10" or "")) end
+  if s.opp_flank and of.order == "close" then U.factor(c, F, 3, "11. opponent is Close order, contacted in flank or rear", "19") end
+  if charge_ok and s.fanatic and s.fanatic[ef.id] then U.factor(c, F, 4, "12. fanatic charging", "19" .. (s.first and "; UL-D10" or "")) end
   c:point("ul.melee.factors", { vignette = e, opponent = opp, first = s.first })
-  if u.order == "open" then
+  if uf.order == "open" then
     local v = c:total()
     local r = U.reduce(v, "half")
     if r ~= v then U.factor(c, F, r - v, "13. Open order: -half, round down", "19; UL-D04") end
   end
-  local score = math.max(0, c:total())
-  if score ~= c:total() then U.factor(c, F, score - c:total(), "never below 0", "19; UL-D05") end
-  c:result(opp.id .. " loses " .. score .. " IP")
+  local total = c:total()
+  local score = math.max(0, total)
+  if score ~= total then U.factor(c, F, score - total, "never below 0", "19; UL-D05") end
+  c:result(pf.id .. " loses " .. score .. " IP")
   rec.score = score
   return score, rec
 end
 
 -- Pairs: each vignette of a against its opponent. From `text` ("1-1,2-1"), else the contacts
--- in the store, else side by side (1 v 1, 2 v 2; extras against the last).
-local function pairs_of(a, b, text)
-  local av, bv = U.vignettes(a, "melee: "), U.vignettes(b, "melee: ")
+-- in the store, else side by side (1 v 1, 2 v 2; extras against the last). `av`, `bv`: the
+-- vignettes of a and b (U.vignettes).
+local function pairs_of(a, b, text, av, bv)
   local out = {}
   if text and text ~= "" then
     for x, y in text:gmatch("(%d+)%-(%d+)") do
@@ -112,12 +127,16 @@ local function pairs_of(a, b, text)
     if #out == 0 then umpire.fail("melee: pairs are written A-B, comma-separated: 1-1,2-2") end
     return out
   end
-  local bset = {}
+  -- The contacts by id (I.contact_ids, the store read once): an enemy in contact that is one
+  -- of the other TU's vignettes is the one to fight.
+  local aset, bset = {}, {}
+  for _, e in ipairs(av) do aset[e.id] = e end
   for _, f in ipairs(bv) do bset[f.id] = f end
+  local contact = store.contact or false
   local used = {}
   for i, e in ipairs(av) do
     local opp, known
-    for _, x in ipairs(I.enemies(e)) do if bset[x.id] then opp, known = x, true; break end end
+    for _, id in ipairs(I.contact_ids(e.id, contact)) do if bset[id] then opp, known = bset[id], true; break end end
     if not opp then opp = bv[math.min(i, #bv)] end
     out[#out + 1] = { e, opp, known = known }
     used[opp.id] = true
@@ -126,7 +145,7 @@ local function pairs_of(a, b, text)
   for i, f in ipairs(bv) do
     if not used[f.id] then
       local opp
-      for _, x in ipairs(I.enemies(f)) do if x.unit == a.id then opp = x; break end end
+      for _, id in ipairs(I.contact_ids(f.id, contact)) do if aset[id] then opp = aset[id]; break end end
       out[#out + 1] = { opp or av[math.min(i, #av)], f, back = true }
     end
   end
@@ -138,59 +157,74 @@ function M.fight(ctx, a, b, o)
   for _, u in ipairs({ a, b }) do
     if u:has("march") then umpire.fail("melee: " .. u.id .. " is in march formation and cannot fight (20.i)") end
   end
+  -- the vignettes, read once (each u:elements() is a call into umpire)
+  local av, bv = U.vignettes(a, "melee: "), U.vignettes(b, "melee: ")
   local first = o.first or a:has("first_contact") or b:has("first_contact")
   local st = store.charges or {}
-  local function side(u, flags)
-    local ch = st[u.id] or {}
+  local function side(u, flags, els)
+    local ch = U.plain(st[u.id]) or {}     -- a plain copy: see U.plain
     local fan = {}
     for _, id in ipairs(ch.fanatic or {}) do fan[id] = true end
-    if flags.fanatic then for _, e in ipairs(u:elements()) do fan[e.id] = true end end
+    if flags.fanatic then for _, e in ipairs(els) do fan[e.id] = true end end
     return { first = first, charging = flags.charged or flags.fanatic or u:has("charging") or (not first and ch.charged),
       counter = ch.counter, fanatic = fan, uphill = flags.uphill, slope = flags.slope, opp_flank = flags.opp_flank }
   end
-  local sa = side(a, { charged = o.a_charged, fanatic = o.a_fanatic, uphill = o.a_uphill, slope = o.a_slope, opp_flank = o.b_flank })
-  local sb = side(b, { charged = o.b_charged, fanatic = false, uphill = o.b_uphill, slope = o.b_slope, opp_flank = o.a_flank })
+  local sa = side(a, { charged = o.a_charged, fanatic = o.a_fanatic, uphill = o.a_uphill, slope = o.a_slope, opp_flank = o.b_flank }, av)
+  local sb = side(b, { charged = o.b_charged, fanatic = false, uphill = o.b_uphill, slope = o.b_slope, opp_flank = o.a_flank }, bv)
   if o.b_charged then sb.counter = true end
-  local P = pairs_of(a, b, o.pairs)
+  local P = pairs_of(a, b, o.pairs, av, bv)
   local names, opt = {}, {}
-  for _, u in ipairs({ a, b }) do
-    for i, e in ipairs(u:elements()) do names[e.id] = u.id .. "." .. i end
+  for _, x in ipairs({ { a, av }, { b, bv } }) do
+    local id = x[1].id
+    for i, e in ipairs(x[2]) do names[e.id] = id .. "." .. i end
   end
   sa.names, sb.names, sa.opt, sb.opt = names, names, opt, opt
   local hits, rec = {}, { first_contact = first, blows = {} }
   local per = {}   -- per vignette: inflicted, received
+  -- what M.score reads, read once (M.tu_facts, M.vignette_facts)
+  local a_id = a.id
+  local tf = { [a_id] = M.tu_facts(a), [b.id] = M.tu_facts(b) }
+  local vf = {}
+  for _, e in ipairs(av) do vf[e] = M.vignette_facts(e) end
+  for _, e in ipairs(bv) do vf[e] = M.vignette_facts(e) end
   local function blow(e, f, s)
-    local eu, fu = (e.unit == a.id) and a or b, (f.unit == a.id) and a or b
-    local sc, r = M.score(ctx, e, f, s, eu, fu)
+    local ef, ff = vf[e], vf[f]
+    local eu, fu = (ef.unit == a_id) and a or b, (ff.unit == a_id) and a or b
+    local sc, r = M.score(ctx, e, f, s, eu, fu, { u = tf[ef.unit], o = tf[ff.unit], e = ef, opp = ff })
     hits[#hits + 1] = { f, sc, e }
     rec.blows[#rec.blows + 1] = r
-    per[e.id] = per[e.id] or { e = e, inflicted = 0, received = 0 }
-    per[f.id] = per[f.id] or { e = f, inflicted = 0, received = 0 }
-    per[e.id].inflicted = per[e.id].inflicted + sc
-    per[f.id].received = per[f.id].received + sc
+    local eid, fid = ef.id, ff.id
+    per[eid] = per[eid] or { e = e, inflicted = 0, received = 0 }
+    per[fid] = per[fid] or { e = f, inflicted = 0, received = 0 }
+    per[eid].inflicted = per[eid].inflicted + sc
+    per[fid].received = per[fid].received + sc
   end
   for _, p in ipairs(P) do
     if not p.back then blow(p[1], p[2], sa) end
     local bfights = true
     if not p.back then
       -- a B vignette answers only the first A vignette it is paired with
-      for _, q in ipairs(P) do if q ~= p and q[2].id == p[2].id and not q.back and q.answered then bfights = false end end
+      local pid = vf[p[2]].id
+      for _, q in ipairs(P) do if q ~= p and vf[q[2]].id == pid and not q.back and q.answered then bfights = false end end
       p.answered = bfights
     end
     if bfights then blow(p[2], p[1], sb) end
-    if not p.known then I.touch(p[1], p[2]) end
   end
+  -- the new contacts, in the order of the pairs, in one write per list (I.touch_all)
+  local touch = {}
+  for _, p in ipairs(P) do if not p.known then touch[#touch + 1] = { vf[p[1]].id, vf[p[2]].id } end end
+  I.touch_all(touch)
   -- losses together (19)
   local tot = { [a.id] = { inf = 0, rec = 0 }, [b.id] = { inf = 0, rec = 0 } }
   for _, h in ipairs(hits) do
-    local f, sc, e = h[1], h[2], h[3]
+    local f, sc, e = vf[h[1]], h[2], vf[h[3]]
     tot[f.unit].rec = tot[f.unit].rec + sc
     tot[e.unit].inf = tot[e.unit].inf + sc
   end
   local key = U.phase_key()
-  for _, h in ipairs(hits) do U.lose(h[1], h[2], "melee with " .. names[h[3].id] .. " (19)", true, key) end
-  U.sync(a, "melee (19)")
-  U.sync(b, "melee (19)")
+  for _, h in ipairs(hits) do U.lose(h[1], h[2], "melee with " .. names[vf[h[3]].id] .. " (19)", true, key) end
+  U.sync(a, "melee (19)", av)
+  U.sync(b, "melee (19)", bv)
   for _, u in ipairs({ a, b }) do if not u:has("in_melee") then u:mark("in_melee", "in contact (19)") end end
   rec.totals = { [a.id] = tot[a.id], [b.id] = tot[b.id] }
   local lines = { a.id .. " inflicted " .. tot[a.id].inf .. " IP and lost " .. tot[a.id].rec ..

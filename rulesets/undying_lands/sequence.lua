@@ -14,6 +14,8 @@ umpire.on("unit_damaged", function(ev)
   if ev.attr ~= "ip" then return end
   local g = umpire.group(ev.unit.command)
   if futil.attr(g, "role", "mtu") ~= "mtu" or g.demoralised then return end
+  -- every loss of IP of a TU runs this: decide first, and list the TUs only for the message
+  if not victory.half_count(cfg, g) then return end
   local n, bad = victory.count(cfg, g)
   if n > 0 and #bad * 2 >= n then
     g:set("demoralised", true, #bad .. " of " .. n .. " TUs " .. cfg.counts_text .. " (26)")

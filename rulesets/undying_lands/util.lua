@@ -23,6 +23,16 @@ end
 
 function M.unit_of(e) return umpire.unit(e.unit) end
 
+-- A plain copy of a value read from the store. A table read from the store is a view, and
+-- every index into a view reads the whole stored value again; `pairs` reads it once, so the
+-- copy costs one store read per table in it.
+function M.plain(v)
+  if type(v) ~= "table" then return v end
+  local out = {}
+  for k, x in pairs(v) do out[k] = M.plain(x) end
+  return out
+end
+
 -- The phase under way, as a key.
 function M.phase_key()
   local c = umpire.clock()
@@ -38,10 +48,11 @@ function M.baseline(e, key)
   end
 end
 
--- The TU's IP total kept in step with its vignettes (routed vignettes count 0).
-function M.sync(u, reason)
+-- The TU's IP total kept in step with its vignettes (routed vignettes count 0). `els`: its
+-- vignettes (u:elements()) when the caller has them and none has been added or removed since.
+function M.sync(u, reason, els)
   local t = 0
-  for _, e in ipairs(u:elements()) do t = t + e.ip end
+  for _, e in ipairs(els or u:elements()) do t = t + e.ip end
   if u.ip ~= t then u:set("ip", t, reason) end
 end
 
