@@ -622,10 +622,16 @@ fn specs() -> Vec<CommandSpec> {
         Builtin {
             name: "log",
             aliases: &[],
-            summary: "the last N commands journalled, with their rolls",
-            help: "Lists the last N (10) journalled commands with every roll and change.",
-            signature: Signature::new(vec![p("n", Kind::Int).optional()]),
-            examples: &["log", "log 20"],
+            summary: "the last N commands journalled, as they were printed",
+            help: "Lists the last N (10) journalled commands as the table saw them: each command (secret\n\
+                   words masked) and what it printed, breakdowns and dice included; undone ones are\n\
+                   marked. `all` adds the bookkeeping: every roll, and every change with its reason\n\
+                   (the scripts' store lines, the defaults an army's units were given).",
+            signature: Signature::new(vec![
+                p("n", Kind::Int).optional(),
+                Param::flag("all").help("every roll and change too"),
+            ]),
+            examples: &["log", "log 20", "log 1 all"],
             run: journal::log,
             game: false,
         },

@@ -190,9 +190,14 @@ fn finish(name: &str, done: Vec<Reversal>, t: Text) -> Result<Output, CommandErr
         .text(t))
 }
 
-/// `log [N]`: the last N transactions (10 by default), each with its rolls.
+/// `log [N] [all]`: the last N transactions (10 by default), each as the table saw it: its
+/// command (as the players may see it) and what it printed, breakdowns and dice included. With
+/// `all`, the bookkeeping too: every roll and every change with its reason (the store lines of
+/// scripts, the defaults an army's units were given). A command that printed nothing (an
+/// older journal's) shows its rolls and how many changes it made.
 pub fn log(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
     let n = count(inv, 10)?;
+    let all = inv.args.flag("all");
     let recent = ctx.state.journal.recent(n).map_err(journal_err)?;
     let mut t = Text::new();
     let mut entries = Vec::new();
@@ -209,20 +214,42 @@ pub fn log(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
         if tx.umpire_only {
             t = t.push(Style::Dim, "  (for the umpire only)");
         }
-        for r in &tx.rolls {
-            t = t.plain(format!("\n  {} = {}", r.expr(), fmt_value(r.total)));
-        }
-        for c in &tx.changes {
-            let line = c.to_string();
-            t = t.push(Style::Dim, format!("\n  {line}"));
-            if let Some(n) = tx.reasons.iter().find(|n| n.change == line) {
-                t = t.push(Style::Dim, format!(" — {}", n.reason));
+        let printed = !tx.umpire_only && !tx.output.trim().is_empty();
+        if printed {
+            for line in tx.output.trim_end().lines() {
+                t = t.plain(format!("\n  {line}"));
             }
+        }
+        if all || !printed {
+            for r in &tx.rolls {
+                t = t.plain(format!("\n  {} = {}", r.expr(), fmt_value(r.total)));
+            }
+        }
+        if all {
+            for c in &tx.changes {
+                let line = c.to_string();
+                t = t.push(Style::Dim, format!("\n  {line}"));
+                if let Some(n) = tx.reasons.iter().find(|n| n.change == line) {
+                    t = t.push(Style::Dim, format!(" — {}", n.reason));
+                }
+            }
+        } else if !printed && !tx.changes.is_empty() {
+            let n = tx.changes.len();
+            t = t.push(
+                Style::Dim,
+                format!(
+                    "\n  ({n} change{}: `log {} all` lists {})",
+                    if n == 1 { "" } else { "s" },
+                    recent.len() - i,
+                    if n == 1 { "it" } else { "them" }
+                ),
+            );
         }
         entries.push(json!({
             "tx": seq,
             "command": tx.public_command(),
             "in_force": in_force,
+            "output": (!tx.umpire_only).then(|| tx.output.clone()),
             "rolls": tx.rolls,
             "changes": tx.changes.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "reasons": tx.reasons,
