@@ -428,3 +428,47 @@ fn log_shows_what_was_printed_and_keeps_the_bookkeeping_for_all() {
     let all = ok(&mut s, "log 2 all");
     assert!(all.contains("store umpire.notes.0002 = "), "{all}");
 }
+
+#[test]
+fn a_campaign_battles_report_gives_its_result_and_what_carries_over() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("revolt");
+    let mut s = Session::new(DiceBox::seeded(1));
+    s.set_rules_root(crate::common::shipped().to_path_buf());
+    for line in [
+        "ruleset use olab".to_string(),
+        "army load examples/olab/romans.toml".to_string(),
+        "army load examples/olab/britons.toml".to_string(),
+        "option set canister adds".to_string(),
+        format!("campaign new {} Boudicca's revolt", dir.display()),
+        "battle new watling".to_string(),
+        "roll 1d6".to_string(),
+        "set leg1 sp 3".to_string(),
+        "note the legion holds the road".to_string(),
+        "battle end romans win".to_string(),
+    ] {
+        ok(&mut s, &line);
+    }
+    let md = tmp.path().join("watling.md");
+    ok(&mut s, &format!("report {}", md.display()));
+    let text = std::fs::read_to_string(&md).unwrap();
+    for part in [
+        "# watling",
+        "- **Rules**: olab",
+        "- **Options**: canister = adds",
+        "Battle ended: **watling: ",
+        "What carries over to the campaign:",
+        "> **Umpire's note**",
+        "`set leg1 sp 3` · Suetonius' Romans −4",
+    ] {
+        assert!(text.contains(part), "{part}\nnot in\n{text}");
+    }
+    // From the command line, the battle's journal in the campaign gives the same report.
+    let again = tmp.path().join("again.md");
+    let o = umpire_report(&dir.join("battles/watling.jsonl"), &again);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let other = std::fs::read_to_string(&again)
+        .unwrap()
+        .replace("again-", "watling-");
+    assert_eq!(other, text);
+}
