@@ -201,6 +201,15 @@ fn the_shell_writes_the_battle_so_far_and_notes_are_undoable() {
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(!page.contains("the ford is held"));
     assert!(page.contains("the Romans rally on the hill"));
+    // What the table typed is text on the page, never markup.
+    ok(&mut s, "note <script>alert(1)</script> & <b>so on</b>");
+    ok(&mut s, &format!("report {}", html.display()));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        !page.contains("<script>") && !page.contains("<b>so on"),
+        "{page}"
+    );
+    assert!(page.contains("&lt;script&gt;alert(1)&lt;&#x2f;script&gt; &amp; &lt;b&gt;so on"));
     // Another extension is refused, naming the two.
     let err = match s.execute("report night.pdf", None).unwrap() {
         Err((_, e)) => e.to_string(),

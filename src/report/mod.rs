@@ -318,6 +318,8 @@ impl Battle {
         let mut side_ids: Vec<String> = Vec::new();
         let mut tally = dice::Tally::default();
         let mut carried_over = None;
+        // Each side's strength on the board after the latest command (once started).
+        let mut board = Vec::new();
         for (seq, record) in records {
             let Record::Tx(tx) = record else { continue };
             if !in_force.contains(&seq) {
@@ -331,16 +333,15 @@ impl Battle {
             if !started && !tx.rolls.is_empty() {
                 started = true;
                 battle.start(&game, &mut side_ids);
+                board = board_strength(&game);
             }
             let round = game.clock().pos.round;
-            let before = board_strength(&game);
             game.apply_all(&tx.changes)
                 .map_err(|(_, e)| ReportError::Stale {
                     seq,
                     why: e.to_string(),
                 })?;
             battle.transactions += 1;
-            let after = board_strength(&game);
             if tx.command.trim_start().starts_with("battle end") && !tx.command.contains("plan") {
                 carried_over = Some(tx.output.clone());
             }
@@ -355,6 +356,9 @@ impl Battle {
                 battle.setup.push(entry);
                 continue;
             }
+            // The board before is the board after the command before (or at the start).
+            let after = board_strength(&game);
+            let before = std::mem::replace(&mut board, after.clone());
             if !tx.umpire_only {
                 tally.add(tx);
             }
