@@ -38,10 +38,11 @@ fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
-/// The largest of `values`, at least 1, with some room above.
+/// The largest of `values` (at least 1), with room above for the legend, which sits in the
+/// chart's top right corner.
 fn top(values: impl Iterator<Item = f64>) -> f64 {
     let m = values.fold(0.0_f64, f64::max);
-    if m <= 0.0 { 1.0 } else { m * 1.1 }
+    if m <= 0.0 { 1.0 } else { m * 1.4 }
 }
 
 /// Each side's strength after each transaction (x: the transactions in order, 0 the start).
@@ -83,7 +84,7 @@ pub fn strength(sides: &[String], samples: &[Sample]) -> Drawn {
         }
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::LowerLeft)
+            .position(SeriesLabelPosition::UpperRight)
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .label_font((FONT, 13))
@@ -148,7 +149,7 @@ pub fn casualties(sides: &[String], rounds: &[Casualties]) -> Drawn {
         }
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
+            .position(SeriesLabelPosition::UpperRight)
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .label_font((FONT, 13))
