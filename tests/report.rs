@@ -434,6 +434,9 @@ fn log_shows_what_was_printed_and_keeps_the_bookkeeping_for_all() {
         log.contains("  note 2: the Romans rally on the hill"),
         "{log}"
     );
+    // One command by its number.
+    let one = ok(&mut s, "log #5");
+    assert_eq!(one, "#5 roll 2d6\n  2d6 (3, 4) = 7  · queue");
     let all = ok(&mut s, "log 2 all");
     assert!(all.contains("store umpire.notes.0002 = "), "{all}");
 }

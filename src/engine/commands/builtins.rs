@@ -623,15 +623,16 @@ fn specs() -> Vec<CommandSpec> {
             name: "log",
             aliases: &[],
             summary: "the last N commands journalled, as they were printed",
-            help: "Lists the last N (10) journalled commands as the table saw them: each command (secret\n\
-                   words masked) and what it printed, breakdowns and dice included; undone ones are\n\
-                   marked. `all` adds the bookkeeping: every roll, and every change with its reason\n\
-                   (the scripts' store lines, the defaults an army's units were given).",
+            help: "Lists the last N (10) journalled commands as the table saw them, or command #TX alone\n\
+                   (`log #12`): each command (secret words masked) with its number and what it\n\
+                   printed, breakdowns and dice included; undone ones are marked. `all` adds the\n\
+                   bookkeeping: every roll, and every change with its reason (the scripts' store\n\
+                   lines, the defaults an army's units were given).",
             signature: Signature::new(vec![
-                p("n", Kind::Int).optional(),
+                p("n", Kind::Word).optional().help("how many (10), or `#TX`: one command by its number"),
                 Param::flag("all").help("every roll and change too"),
             ]),
-            examples: &["log", "log 20", "log 1 all"],
+            examples: &["log", "log 20", "log #12", "log 1 all"],
             run: journal::log,
             game: false,
         },
