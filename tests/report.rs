@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use umpire::dice::DiceBox;
 use umpire::engine::Session;
+use umpire::report::Battle;
 
 fn session(journal: &Path, rules: Option<&Path>) -> Session {
     let mut game = umpire::state::Game::default();
@@ -483,4 +484,44 @@ fn a_campaign_battles_report_gives_its_result_and_what_carries_over() {
         .unwrap()
         .replace("again-", "watling-");
     assert_eq!(other, text);
+}
+
+#[test]
+fn a_command_for_the_umpire_only_shows_its_public_line_and_nothing_it_printed() {
+    use umpire::journal::{Record, Transaction};
+    let tx = |command: &str, public: Option<&str>, umpire_only: bool, output: &str| {
+        Record::Tx(Transaction {
+            command: command.into(),
+            public: public.map(Into::into),
+            umpire_only,
+            rolls: Vec::new(),
+            changes: Vec::new(),
+            reasons: Vec::new(),
+            output: output.into(),
+            generation: 0,
+            rules: None,
+            answers: Vec::new(),
+            at: 1_795_559_416,
+        })
+    };
+    let records = [
+        tx("plot the donga", Some("plot ‹secret›"), false, "plotted"),
+        tx("whisper", None, true, "the donga below the hill"),
+    ];
+    let b = Battle::build(
+        "night".into(),
+        records.iter().enumerate().map(|(i, r)| (i as u64 + 1, r)),
+        &[1, 2],
+    )
+    .unwrap();
+    let md = umpire::report::render::markdown(&b, "night").unwrap().0;
+    let html = umpire::report::render::html(&b).unwrap();
+    for text in [&md, &html] {
+        assert!(!text.contains("donga"), "{text}");
+        assert!(
+            text.contains("plot ‹secret›") && text.contains("whisper"),
+            "{text}"
+        );
+        assert!(text.contains("(for the umpire only)"), "{text}");
+    }
 }
