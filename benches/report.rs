@@ -9,7 +9,8 @@
 //!   dice against their exact odds, the charts, the HTML page (not written);
 //! - `report/markdown_1000`: the same as Markdown with its chart files' text.
 //!
-//! `cargo bench --bench report`.
+//! `cargo bench --bench report`. Measured on a busy two-core virtual machine: html_1000
+//! 9.4 ms, markdown_1000 14 ms (the battle holds 803 commands in force and 100 undone).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
