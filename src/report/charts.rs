@@ -175,7 +175,15 @@ pub fn dice(kind: &DiceKind) -> Drawn {
             .flat_map(|o| [share(o), o.probability.unwrap_or(0.0)]));
         let n = kind.outcomes.len().max(1);
         let mut chart = ChartBuilder::on(&root)
-            .caption(format!("{} · {} rolls", kind.expr, kind.count), (FONT, 15))
+            .caption(
+                format!(
+                    "{} · {} roll{}",
+                    kind.expr,
+                    kind.count,
+                    if kind.count == 1 { "" } else { "s" }
+                ),
+                (FONT, 15),
+            )
             .margin(8)
             .x_label_area_size(26)
             .y_label_area_size(40)

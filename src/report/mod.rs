@@ -520,11 +520,12 @@ fn rules_of(game: &Game, record: Option<&RulesRecord>) -> Rules {
 /// One line saying what was written: `report of `night` (38 commands, 3 rounds) written to
 /// night.html`, and the chart files beside a Markdown report.
 pub fn summary(b: &Battle, files: &[std::path::PathBuf]) -> String {
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let mut s = format!(
-        "report of `{}` ({} commands, {} rounds) written to {}",
+        "report of `{}` ({}, {}) written to {}",
         b.name,
-        b.transactions,
-        b.rounds.len(),
+        plural(b.transactions, "command"),
+        plural(b.rounds.len(), "round"),
         files
             .first()
             .map_or(String::new(), |f| f.display().to_string())

@@ -117,6 +117,13 @@ fn rules_line(b: &Battle) -> String {
     s
 }
 
+/// Whether any roll took queued dice.
+fn queued(b: &Battle) -> bool {
+    b.dice
+        .iter()
+        .any(|k| k.sources.iter().any(|s| s.source == "queued"))
+}
+
 /// The HTML page of `b`.
 pub fn html(b: &Battle) -> Result<String, ReportError> {
     let charts = charts(b)?;
@@ -127,6 +134,7 @@ pub fn html(b: &Battle) -> Result<String, ReportError> {
                 b => Value::from_serialize(b),
                 rules => rules_line(b),
                 charts => Value::from_serialize(&charts),
+                queued => queued(b),
             })
         })
         .map_err(render_err)
@@ -160,6 +168,7 @@ pub fn markdown(b: &Battle, stem: &str) -> Result<(String, Vec<(String, String)>
                 rules => rules_line(b),
                 charts => Value::from_serialize(&charts),
                 files => context! { strength, casualties, dice },
+                queued => queued(b),
             })
         })
         .map_err(render_err)?;
