@@ -109,6 +109,16 @@ pub enum Mode {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Write the report of a battle from its journal: `umpire report night.jsonl night.html`.
+    ///
+    /// The format follows the report's extension: Markdown (`.md`, its charts as SVG files
+    /// beside it) or one self-contained HTML page (`.html`). The journal is only read.
+    Report {
+        /// The battle's journal.
+        journal: PathBuf,
+        /// The report to write (`.md` or `.html`).
+        report: PathBuf,
+    },
     /// Roll a dice expression once and exit: `umpire roll 4d6kh3`.
     Roll {
         /// The expression (several words are joined with spaces; `umpire roll -- -1d4` for one
@@ -142,6 +152,9 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         limits
             .set(l)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+    }
+    if let Some(Mode::Report { journal, report }) = &args.mode {
+        return report_mode(journal, report, &limits);
     }
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let games = crate::engine::games::games_dir();
@@ -241,7 +254,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
                 run::run_script(&mut session, &mut script, &printer, options)?
             }
         }
-        Some(Mode::Test { .. }) => unreachable!("handled above"),
+        Some(Mode::Test { .. } | Mode::Report { .. }) => unreachable!("handled above"),
         Some(Mode::Roll { expr }) => {
             let seed = OneShotSeed {
                 seed,
@@ -314,4 +327,33 @@ pub fn default_game(dir: &std::path::Path) -> PathBuf {
 /// `<data dir>/umpire/history`, e.g. `~/.local/share/umpire/history` on Linux.
 pub fn default_history() -> Option<PathBuf> {
     dirs::data_dir().map(|d| d.join("umpire").join("history"))
+}
+
+/// `umpire report JOURNAL REPORT`: reads the journal (without changing it) and writes its
+/// report; says which files it wrote.
+fn report_mode(
+    journal: &std::path::Path,
+    report: &std::path::Path,
+    limits: &crate::limits::Limits,
+) -> io::Result<ExitCode> {
+    let fail = |e: crate::report::ReportError| {
+        eprintln!("umpire: {}", crate::escape::escape(&e.to_string()));
+        Ok(ExitCode::from(2))
+    };
+    if crate::report::render::Format::of(report).is_none() {
+        return fail(crate::report::ReportError::Format(
+            report.display().to_string(),
+        ));
+    }
+    let battle = match crate::report::from_file(journal, limits.journal()) {
+        Ok(b) => b,
+        Err(e) => return fail(e),
+    };
+    match crate::report::render::write(&battle, report) {
+        Ok(files) => {
+            println!("{}", crate::report::summary(&battle, &files));
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => fail(e),
+    }
 }

@@ -13,6 +13,7 @@ pub mod files;
 pub mod journal;
 pub mod limits;
 pub mod question;
+pub mod report;
 pub mod script;
 pub mod shell;
 pub mod span;

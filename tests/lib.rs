@@ -19,6 +19,7 @@ mod live;
 mod minis;
 mod old_journals;
 mod options;
+mod report;
 mod restart;
 mod rolls;
 mod rules;

@@ -74,7 +74,7 @@ fn a_secret_argument_is_journalled_whole_and_masked_in_log_and_undo() {
     let json = out.to_json();
     assert_eq!(json["public"], "hide lh1 ‹secret› force", "{json}");
     assert!(ok(&mut s, "where").contains("umpire only: the wood by the river"));
-    let log = ok(&mut s, "log 1");
+    let log = ok(&mut s, "log 1 all");
     assert!(log.contains("hide lh1 ‹secret› force"), "{log}");
     assert!(log.contains("secret sec.place set (‹secret›)"), "{log}");
     assert!(!log.contains("wood"), "{log}");

@@ -20,8 +20,8 @@ test("up to five stands wait off the table; the terrain note is kept secret", fu
   ok(not out:find("donga", 1, true))
   ok(not s:run("status"):find("donga", 1, true))
   -- The journal keeps the typed line and the note as the umpire's record; what `log` and
-  -- `undo` show of them is masked.
-  local log = s:run("log 1")
+  -- `undo` show of them is masked (`log 1 all`: the store lines too).
+  local log = s:run("log 1 all")
   contains(log, "ambush wbd1,wbd2,wbd3 ‹secret›")
   contains(log, "secret ambushes.notes set (‹secret›)")
   ok(not log:find("donga", 1, true))

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use serde_json::json;
 
-use super::{campaign, dice, game, journal, table};
+use super::{campaign, dice, game, journal, report, table};
 use crate::engine::error::CommandError;
 use crate::engine::output::{Output, Text};
 use crate::engine::registry::{CommandSpec, Commands, Invocation, Run, Source};
@@ -623,11 +623,47 @@ fn specs() -> Vec<CommandSpec> {
         Builtin {
             name: "log",
             aliases: &[],
-            summary: "the last N commands journalled, with their rolls",
-            help: "Lists the last N (10) journalled commands with every roll and change.",
-            signature: Signature::new(vec![p("n", Kind::Int).optional()]),
-            examples: &["log", "log 20"],
+            summary: "the last N commands journalled, as they were printed",
+            help: "Lists the last N (10) journalled commands as the table saw them, or command #TX alone\n\
+                   (`log #12`): each command (secret words masked) with its number and what it\n\
+                   printed, breakdowns and dice included; undone ones are marked. `all` adds the\n\
+                   bookkeeping: every roll, and every change with its reason (the scripts' store\n\
+                   lines, the defaults an army's units were given).",
+            signature: Signature::new(vec![
+                p("n", Kind::Word).optional().help("how many (10), or `#TX`: one command by its number"),
+                Param::flag("all").help("every roll and change too"),
+            ]),
+            examples: &["log", "log 20", "log #12", "log 1 all"],
             run: journal::log,
+            game: false,
+        },
+        Builtin {
+            name: "note",
+            aliases: &[],
+            summary: "write the umpire's note into the journal, at its place in the battle",
+            help: "Keeps a note of the umpire's in the game (`note the Greys' ammunition is low`): one\n\
+                   journalled command, undone by `undo`, shown by `log` and in reports at its place\n\
+                   in the battle. Notes are for the players' eyes too: keep secrets out of them.",
+            signature: Signature::new(vec![p("text", Kind::Text).help("the note")]),
+            examples: &["note the river is in flood: fords only", "note Boudica's chariot stuck in the mud"],
+            run: report::note,
+            game: false,
+        },
+        Builtin {
+            name: "report",
+            aliases: &[],
+            summary: "write the battle so far as a report (Markdown or HTML)",
+            help: "Writes the game being played, from its journal, as a report for people who were\n\
+                   not at the table: the rules, the forces at the start, round by round every\n\
+                   resolution as it was printed with the umpire's notes, casualties and each side's\n\
+                   strength over time (charts), the dice against their exact odds, the turning points\n\
+                   and the result. Undone commands are left out; what was for the umpire only stays\n\
+                   out. `.html` writes one page that works offline and prints well; `.md` writes\n\
+                   Markdown with its charts as SVG files beside it. `umpire report JOURNAL PATH`\n\
+                   does the same for any journal from the command line.",
+            signature: Signature::new(vec![file().help("the report: NAME.md or NAME.html")]),
+            examples: &["report night.html", "report night.md"],
+            run: report::report,
             game: false,
         },
         Builtin {

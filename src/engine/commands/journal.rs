@@ -53,7 +53,11 @@ fn reversal_text(name: &str, verb: &str, r: &Reversal) -> Text {
 
 /// The count of `undo [N]` / `redo [N]` / `log [N]` (`default` without one): at least 1.
 fn count(inv: &Invocation<'_>, default: usize) -> Result<usize, CommandError> {
-    match (inv.args.get("n"), inv.args.int("n")) {
+    let n = inv
+        .args
+        .int("n")
+        .or_else(|| inv.args.text("n").and_then(|t| t.parse().ok()));
+    match (inv.args.get("n"), n) {
         (None, _) => Ok(default),
         (Some(arg), n) => n
             .and_then(|n| usize::try_from(n).ok())
@@ -190,10 +194,44 @@ fn finish(name: &str, done: Vec<Reversal>, t: Text) -> Result<Output, CommandErr
         .text(t))
 }
 
-/// `log [N]`: the last N transactions (10 by default), each with its rolls.
+/// `log [N|#TX] [all]`: the last N transactions (10 by default), or transaction TX, each as
+/// the table saw it: its
+/// command (as the players may see it) and what it printed, breakdowns and dice included. With
+/// `all`, the bookkeeping too: every roll and every change with its reason (the store lines of
+/// scripts, the defaults an army's units were given). A command that printed nothing (an
+/// older journal's) shows its rolls and how many changes it made.
 pub fn log(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
-    let n = count(inv, 10)?;
-    let recent = ctx.state.journal.recent(n).map_err(journal_err)?;
+    let all = inv.args.flag("all");
+    let recent = match inv.args.get("n") {
+        Some(arg) if inv.args.text("n").is_some_and(|t| t.starts_with('#')) => {
+            let typed = inv.args.text("n").unwrap_or_default();
+            let journal = &ctx.state.journal;
+            let tx = typed[1..]
+                .parse::<u64>()
+                .ok()
+                .and_then(|seq| match journal.record(seq)? {
+                    std::borrow::Cow::Owned(crate::journal::Record::Tx(t)) => {
+                        Some((seq, std::borrow::Cow::Owned(t), journal.in_force(seq)))
+                    }
+                    std::borrow::Cow::Borrowed(crate::journal::Record::Tx(t)) => {
+                        Some((seq, std::borrow::Cow::Borrowed(t), journal.in_force(seq)))
+                    }
+                    _ => None,
+                })
+                .ok_or_else(|| {
+                    CommandError::invalid(
+                        format!("`{typed}` is no command of this game's journal"),
+                        Some("`log` lists the latest commands with their numbers".into()),
+                        arg.span,
+                    )
+                })?;
+            vec![tx]
+        }
+        _ => {
+            let n = count(inv, 10)?;
+            ctx.state.journal.recent(n).map_err(journal_err)?
+        }
+    };
     let mut t = Text::new();
     let mut entries = Vec::new();
     for (i, (seq, tx, in_force)) in recent.iter().enumerate() {
@@ -209,20 +247,41 @@ pub fn log(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
         if tx.umpire_only {
             t = t.push(Style::Dim, "  (for the umpire only)");
         }
-        for r in &tx.rolls {
-            t = t.plain(format!("\n  {} = {}", r.expr(), fmt_value(r.total)));
-        }
-        for c in &tx.changes {
-            let line = c.to_string();
-            t = t.push(Style::Dim, format!("\n  {line}"));
-            if let Some(n) = tx.reasons.iter().find(|n| n.change == line) {
-                t = t.push(Style::Dim, format!(" — {}", n.reason));
+        let printed = !tx.umpire_only && !tx.output.trim().is_empty();
+        if printed {
+            for line in tx.output.trim_end().lines() {
+                t = t.plain(format!("\n  {line}"));
             }
+        }
+        if all || !printed {
+            for r in &tx.rolls {
+                t = t.plain(format!("\n  {} = {}", r.expr(), fmt_value(r.total)));
+            }
+        }
+        if all {
+            for c in &tx.changes {
+                let line = c.to_string();
+                t = t.push(Style::Dim, format!("\n  {line}"));
+                if let Some(n) = tx.reasons.iter().find(|n| n.change == line) {
+                    t = t.push(Style::Dim, format!(" — {}", n.reason));
+                }
+            }
+        } else if !printed && !tx.changes.is_empty() {
+            let n = tx.changes.len();
+            t = t.push(
+                Style::Dim,
+                format!(
+                    "\n  ({n} change{}: `log #{seq} all` lists {})",
+                    if n == 1 { "" } else { "s" },
+                    if n == 1 { "it" } else { "them" }
+                ),
+            );
         }
         entries.push(json!({
             "tx": seq,
             "command": tx.public_command(),
             "in_force": in_force,
+            "output": (!tx.umpire_only).then(|| tx.output.clone()),
             "rolls": tx.rolls,
             "changes": tx.changes.iter().map(ToString::to_string).collect::<Vec<_>>(),
             "reasons": tx.reasons,
