@@ -79,14 +79,14 @@ fn olab_at_400_stands() {
         "the eliminated stand is counted away:\n{out}"
     );
     assert!(out.contains("routed 1"), "{out}");
-    // A change to many units is one line; `log 1` lists each.
+    // A change to many units is one line; `log 1 all` lists each.
     let marked = run(&mut s, "mark side:red suppressed until phase");
     assert_eq!(marked.lines().count(), 1, "{marked}");
     assert!(
         marked.contains("marked suppressed until end of phase on 200 units: red0u0"),
         "{marked}"
     );
-    assert!(run(&mut s, "log 1").lines().count() > 200);
+    assert!(run(&mut s, "log 1 all").lines().count() > 200);
     let next = run(&mut s, "next");
     assert!(
         next.contains("expired: suppressed on 200 of them"),

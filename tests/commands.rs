@@ -261,7 +261,7 @@ fn set_changes_a_side_or_a_command_attribute_when_its_id_is_named_alone() {
     );
     assert!(run(&mut s, "set romans cinc_rating 2").contains("from -1 to 1"));
     // A unit attribute through a side still sets every unit of the side.
-    // (20 stands: one line sums it up; `log 1` lists each.)
+    // (20 stands: one line sums it up; `log 1 all` lists each.)
     let all = run(&mut s, "set romans sp 5");
     assert!(all.contains("sp = 5 on 20 units"), "{all}");
     assert!(run(&mut s, "undo 3").contains("cinc_rating 1 → 0"));

@@ -175,13 +175,13 @@ pub fn set(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
 const MANY: usize = 10;
 
 /// `lines` (one a unit of `ids`), or, when there are more than [`MANY`], one line: what was
-/// done (`what`), to how many, the first few named; `log 1` and the journal keep each.
+/// done (`what`), to how many, the first few named; `log 1 all` and the journal keep each.
 fn many_lines(lines: &[String], ids: &[String], what: impl FnOnce() -> String) -> String {
     if lines.len() <= MANY {
         return lines.join("\n");
     }
     format!(
-        "{} on {} units: {}, … (`log 1` lists each)",
+        "{} on {} units: {}, … (`log 1 all` lists each)",
         what(),
         ids.len(),
         ids[..LISTED].join(", ")
@@ -423,7 +423,7 @@ fn advance(ctx: &mut Context<'_>) -> Result<Output, CommandError> {
         let on = if units.len() <= LISTED {
             units.join(", ")
         } else {
-            format!("{} of them (`log 1` lists each)", units.len())
+            format!("{} of them (`log 1 all` lists each)", units.len())
         };
         t = t
             .push(Style::Dim, "\nexpired: ")
