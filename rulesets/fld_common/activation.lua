@@ -393,7 +393,8 @@ function M.register(cfg)
       "e.g. `activate left spears1 spears2 bows1+bows2`; `activate left all`; `activate left none`",
     args = {
       { name = "command", type = "group", help = "the sub-commander's command" },
-      { name = "units", type = "text", help = "UNIT … (a+b: linked group), all, or none" },
+      { name = "units", type = "units", values = { "all", "none" },
+        help = "UNIT … (a+b: linked group), all, or none: each id checked and completed" },
     },
     run = function(ctx, args)
       local c = umpire.clock()
