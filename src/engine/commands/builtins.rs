@@ -284,13 +284,18 @@ fn specs() -> Vec<CommandSpec> {
         Builtin {
             name: "show",
             aliases: &[],
-            summary: "every attribute and marker of the units selected",
-            help: "Shows the units a selector picks: attributes, markers (with when they expire),\n\
-                   elements (numbered: `show sq1.2` shows the second alone). JSON: {\"unit\": {id, name,\n\
-                   side, command, attrs, markers}} for one unit, {\"units\": [...]} for several,\n\
-                   {\"element\": {…}, \"unit\": ID} for one element.",
-            signature: Signature::new(vec![p("units", Kind::Selector).many()]),
-            examples: &["show leg1", "show side:romans sp<3"],
+            summary: "the attributes and markers of the units selected",
+            help: "Shows the units a selector picks, what matters first: markers (with when they\n\
+                   expire), the attributes `status` shows with the strength bar, then the attributes\n\
+                   that differ from the schema's defaults; `full` adds those at their defaults.\n\
+                   Elements are numbered (`show sq1.2` shows the second alone). JSON (every attribute):\n\
+                   {\"unit\": {id, name, side, command, attrs, markers}} for one unit, {\"units\": [...]}\n\
+                   for several, {\"element\": {…}, \"unit\": ID} for one element.",
+            signature: Signature::new(vec![
+                p("units", Kind::Selector).many(),
+                Param::flag("full").help("the attributes at their defaults too"),
+            ]),
+            examples: &["show leg1", "show leg1 full", "show side:romans sp<3"],
             run: game::show,
             game: false,
         },

@@ -204,20 +204,62 @@ fn group_named(ctx: &Context<'_>, inv: &Invocation<'_>, attr: &str) -> Option<St
 }
 
 /// One unit for people: `leg1 · Legio IX (romans / left)`, its attributes, its markers.
-fn unit_text(view: &UnitView) -> Text {
-    let attrs: Vec<String> = view.attrs.iter().map(|(k, v)| format!("{k} {v}")).collect();
+fn unit_text(view: &UnitView, game: &crate::state::Game, full: bool) -> Text {
+    let status = &game.schema().status;
     let mut t = Text::new()
         .push(Style::Strong, view.id.clone())
         .plain(format!(
-            " · {} ({} / {})\n  ",
+            " · {} ({} / {})",
             view.name, view.side, view.command
-        ))
-        .plain(attrs.join(" · "));
+        ));
+    // What matters first: its markers, then the attributes `status` shows with its bar, then
+    // what differs from the schema's defaults; the defaults only when asked (`full`).
     if !view.markers.is_empty() {
         let markers: Vec<String> = view.markers.iter().map(marker_text).collect();
         t = t
             .push(Style::Dim, "\n  markers: ")
-            .plain(markers.join(", "));
+            .push(Style::Strong, markers.join(", "));
+    }
+    let key: Vec<&str> = status
+        .attrs
+        .iter()
+        .chain(status.strength.iter())
+        .map(String::as_str)
+        .collect();
+    let mut shown: Vec<String> = key
+        .iter()
+        .filter_map(|k| view.attrs.get(*k).map(|v| format!("{k} {v}")))
+        .collect();
+    if let Some(s) = game.unit(&view.id).and_then(|u| game.strength(u)) {
+        shown.push(crate::state::bar(s.value, s.max, 5));
+    }
+    if !shown.is_empty() {
+        t = t.plain("\n  ").plain(shown.join(" · "));
+    }
+    let default_of = |k: &str| game.schema().unit.get(k).map(|d| &d.default);
+    let (set, defaults): (Vec<_>, Vec<_>) = view
+        .attrs
+        .iter()
+        .filter(|(k, _)| !key.contains(&k.as_str()))
+        .partition(|(k, v)| default_of(k) != Some(*v));
+    if !set.is_empty() {
+        let set: Vec<String> = set.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        t = t.plain("\n  ").plain(set.join(" · "));
+    }
+    if !defaults.is_empty() {
+        if full {
+            let d: Vec<String> = defaults.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            t = t.push(Style::Dim, "\n  defaults: ").plain(d.join(" · "));
+        } else {
+            t = t.push(
+                Style::Dim,
+                format!(
+                    "\n  ({} more at their defaults: `show {} full`)",
+                    defaults.len(),
+                    view.id
+                ),
+            );
+        }
     }
     for (i, e) in view.elements.iter().enumerate() {
         t = t.plain(format!("\n  {}. ", i + 1)).plain(element_line(e));
@@ -283,8 +325,9 @@ pub fn show(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comma
     } else {
         out.field("units", serde_json::to_value(&views).unwrap_or(Json::Null))
     };
+    let full = inv.args.flag("full");
     for v in &views {
-        out = out.text(unit_text(v));
+        out = out.text(unit_text(v, &ctx.state.game, full));
     }
     Ok(out)
 }
