@@ -94,10 +94,10 @@ impl Campaign {
         for sub in ["rosters", "battles", "reports"] {
             std::fs::create_dir_all(dir.join(sub)).map_err(|e| io(&dir.join(sub), e))?;
         }
-        let c = Campaign {
-            dir: dir.to_path_buf(),
-            file,
-        };
+        // Kept as a full path: the battles' journals and rosters stay found wherever the
+        // shell goes on from.
+        let dir = dir.canonicalize().map_err(|e| io(dir, e))?;
+        let c = Campaign { dir, file };
         c.write_file()?;
         c.append(&Entry::Created {
             name: c.file.name.clone(),
@@ -120,7 +120,7 @@ impl Campaign {
             why: e.to_string().trim().to_string(),
         })?;
         Ok(Campaign {
-            dir: dir.to_path_buf(),
+            dir: dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()),
             file,
         })
     }
