@@ -245,6 +245,9 @@ impl Session {
     /// that fails or is cancelled puts back the queue and the generator as they were.
     pub fn execute(&mut self, line: &str, entry: Option<&mut dyn DieEntry>) -> Option<Executed> {
         let cmd = line::parse(line)?;
+        // The values typed are the last command's: one refused before it ran (an unknown name,
+        // bad words) typed none.
+        self.typed.clear();
         let executed = self.run(&cmd, entry);
         let executed = match self.state.resume.take() {
             Some(asked) => executed.map(|out| self.resumed(out, &asked)),
