@@ -34,6 +34,22 @@ const EXPECTED: RGBColor = RGBColor(40, 40, 40);
 /// A chart that could not be drawn (a bug in the numbers handed over, or in plotters).
 type Drawn = Result<String, String>;
 
+/// Draws `chart`'s legend, top right over a light box, its labels `size` points.
+fn legend<'a, DB, CT>(chart: &mut ChartContext<'a, DB, CT>, size: u32) -> Result<(), String>
+where
+    DB: DrawingBackend + 'a,
+    CT: CoordTranslate,
+{
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font((FONT, size))
+        .draw()
+        .map_err(err)
+}
+
 fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
@@ -82,14 +98,7 @@ pub fn strength(sides: &[String], samples: &[Sample]) -> Drawn {
                     PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2))
                 });
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font((FONT, 13))
-            .draw()
-            .map_err(err)?;
+        legend(&mut chart, 13)?;
         root.present().map_err(err)?;
     }
     Ok(svg)
@@ -147,14 +156,7 @@ pub fn casualties(sides: &[String], rounds: &[Casualties]) -> Drawn {
                     Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled())
                 });
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font((FONT, 13))
-            .draw()
-            .map_err(err)?;
+        legend(&mut chart, 13)?;
         root.present().map_err(err)?;
     }
     Ok(svg)
@@ -247,14 +249,7 @@ pub fn dice(kind: &DiceKind) -> Drawn {
                 )
                 .map_err(err)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font((FONT, 11))
-            .draw()
-            .map_err(err)?;
+        legend(&mut chart, 11)?;
         root.present().map_err(err)?;
     }
     Ok(svg)
