@@ -504,26 +504,40 @@ fn battle_end(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
     Ok(out.text(text))
 }
 
-/// After `undo` of a `battle end`: the rosters as they were before it, the battle going on.
-pub fn undone(ctx: &mut Context<'_>, r: &Reversal) -> Option<Text> {
-    if !r.command.trim_start().starts_with("battle end") || r.command.contains("plan") {
+/// The campaign and its last battle's end, when transaction `r` (undone or redone) is a
+/// battle's end: the one that stored the game's `ended` marker, whatever its words said.
+fn reversed_end(ctx: &Context<'_>, r: &Reversal) -> Option<(Campaign, Entry)> {
+    let marker = format!("store {STORE}.ended");
+    if !r.changes.iter().any(|c| c.starts_with(&marker)) {
         return None;
     }
     let c = ctx.state.campaign.clone()?;
-    let entries = c.entries().ok()?;
-    let Entry::BattleEnded { name, before, .. } = entries
-        .iter()
+    let ended = c
+        .entries()
+        .ok()?
+        .into_iter()
         .rev()
-        .find(|e| matches!(e, Entry::BattleEnded { .. }))?
-    else {
+        .find(|e| matches!(e, Entry::BattleEnded { .. }))?;
+    Some((c, ended))
+}
+
+/// Writes each side's roster text, or says which could not be written.
+fn write_rosters(c: &Campaign, texts: &BTreeMap<String, String>) -> Result<(), Text> {
+    for (side, text) in texts {
+        c.write_roster(side, text).map_err(|e| {
+            Text::new().push(Style::Error, format!("roster `{side}` not written: {e}"))
+        })?;
+    }
+    Ok(())
+}
+
+/// After `undo` of a `battle end`: the rosters as they were before it, the battle going on.
+pub fn undone(ctx: &mut Context<'_>, r: &Reversal) -> Option<Text> {
+    let (c, Entry::BattleEnded { name, before, .. }) = reversed_end(ctx, r)? else {
         return None;
     };
-    for (side, text) in before {
-        if let Err(e) = c.write_roster(side, text) {
-            return Some(
-                Text::new().push(Style::Error, format!("roster `{side}` not restored: {e}")),
-            );
-        }
+    if let Err(t) = write_rosters(&c, &before) {
+        return Some(t);
     }
     let _ = c.append(&Entry::BattleReopened {
         name: name.clone(),
@@ -537,47 +551,20 @@ pub fn undone(ctx: &mut Context<'_>, r: &Reversal) -> Option<Text> {
 
 /// After `redo` of a `battle end`: the rosters it wrote, written again.
 pub fn redone(ctx: &mut Context<'_>, r: &Reversal) -> Option<Text> {
-    if !r.command.trim_start().starts_with("battle end") || r.command.contains("plan") {
-        return None;
-    }
-    let c = ctx.state.campaign.clone()?;
-    let entries = c.entries().ok()?;
-    let Some(Entry::BattleEnded {
-        name,
-        result,
-        before,
-        after,
-        changes,
-        strength,
-        ..
-    }) = entries
-        .iter()
-        .rev()
-        .find(|e| matches!(e, Entry::BattleEnded { .. }))
-        .cloned()
+    let (c, mut again) = reversed_end(ctx, r)?;
+    let Entry::BattleEnded {
+        name, after, at, ..
+    } = &mut again
     else {
         return None;
     };
-    for (side, text) in &after {
-        if let Err(e) = c.write_roster(side, text) {
-            return Some(
-                Text::new().push(Style::Error, format!("roster `{side}` not written: {e}")),
-            );
-        }
+    if let Err(t) = write_rosters(&c, after) {
+        return Some(t);
     }
-    let _ = c.append(&Entry::BattleEnded {
-        name: name.clone(),
-        result,
-        before,
-        after,
-        changes,
-        strength,
-        at: now(),
-    });
-    Some(Text::new().push(
-        Style::Dim,
-        format!("battle `{name}` ended again: its rosters written"),
-    ))
+    *at = now();
+    let said = format!("battle `{name}` ended again: its rosters written");
+    let _ = c.append(&again);
+    Some(Text::new().push(Style::Dim, said))
 }
 
 /// Side `side` of `game` as a roster, with only the units `keep` says yes to.
