@@ -161,12 +161,21 @@ fn two_olab_battles_carry_losses_over_and_an_end_can_be_undone() {
         "battle one's losses carried over"
     );
     ok(&mut t, "set leg2 sp 0");
-    ok(&mut t, "battle end britons win");
+    ok(&mut t, "battle end britons win as planned");
     assert_eq!(
         in_roster(&dir, "romans", "leg3", "sp"),
         Some(toml::Value::Integer(7)),
         "home unit unchanged"
     );
+    assert_eq!(in_roster(&dir, "romans", "leg2", "sp"), None);
+    // An end is known by what it stored, not by its words ("planned" is no `plan`).
+    ok(&mut t, "undo");
+    assert_ne!(
+        in_roster(&dir, "romans", "leg2", "sp"),
+        None,
+        "undone: leg2 is back"
+    );
+    ok(&mut t, "redo");
     assert_eq!(in_roster(&dir, "romans", "leg2", "sp"), None);
 
     // The campaign journal holds every step, chained.
@@ -186,7 +195,8 @@ fn two_olab_battles_carry_losses_over_and_an_end_can_be_undone() {
     assert_eq!(
         kinds,
         [
-            "created", "roster", "roster", "begun", "ended", "reopened", "ended", "begun", "ended"
+            "created", "roster", "roster", "begun", "ended", "reopened", "ended", "begun", "ended",
+            "reopened", "ended"
         ]
     );
     assert!(umpire::journal::verify_file(&dir.join("campaign.jsonl"), Default::default()).is_ok());
