@@ -13,7 +13,11 @@ test("the Combat Table, all 36 cells: row = own, column = opponent (27; FLD-D01)
   end
   contains(s:run("combat 4 3"), "needs 4+")   -- melee 4 v 3
   contains(s:run("combat 6 1"), "needs 2+")   -- strength 6 v armour 1
-  contains(s:run("combat 9 0"), "9 v 0 needs 2+")  -- clamped to 6 v 1 (FLD-D04)
+  contains(s:run("combat 9 1"), "9 v 1 needs 2+")  -- strength 9 read as 6 (FLD-D04)
+  contains(s:run("combat 9 1"), "strength 9 read as 6")
+  contains(s:run("combat 4 0"), "armour 0: nothing to penetrate")   -- no roll (FLD-D05)
+  contains(s:fails("combat 0 3"), "a melee level or strength is 1 or more")
+  contains(s:fails("combat 3 7"), "a melee level or armour class runs 1-6")
 end)
 
 test("option combat_table literal: row = opponent, column = own; all 36 cells (27; FLD-D01)", function()
