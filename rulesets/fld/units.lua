@@ -18,10 +18,11 @@ function M.points_check(ctx, u)
   local legs = D.move[u.legs]
   c:add(u.base_move * legs.points, "base move " .. U.fmt(u.base_move) .. "\" x " .. legs.points .. " (" .. u.legs .. ")", "36")
   local mass = U.mass(u)
-  local addv = D.armour[u.armour][1] + D.barding[u.barding][1]
-  addv = math.min(6, addv)
+  local col = umpire.option("armour_points") == "shooting" and 2 or 1   -- FLD-D32: which column is priced
+  local addv = math.min(6, D.armour[u.armour][col] + D.barding[u.barding][col])
   for _, f in ipairs({ { "melee factor", u.melee }, { "shooting factor", u.shooting }, { "Mass", mass },
-      { "strength", u.strength }, { "natural armour", u.natural }, { "additive armour", addv },
+      { "strength", u.strength }, { "natural armour", u.natural },
+      { "additive armour (" .. (col == 1 and "melee" or "shooting") .. " column)", addv },
       { "morale", u.morale } }) do
     c:add(D.level_points[f[2]], f[1] .. " " .. f[2], "36")
   end

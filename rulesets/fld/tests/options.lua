@@ -175,3 +175,14 @@ test("figure_loss none: integrity falls but every figure stays (our reading)", f
     "option set figure_loss none", function(s) s:dice(6, 6, 1, 1); return s:run("shoot x t 10\"") end)
   eq(a:get("t_r2", "figures"), 4); eq(b:get("t_r2", "figures"), 8)
 end)
+
+test("armour_points shooting prices the additive armour's shooting column (36, 10; FLD-D32)", function()
+  -- 3/4 plate + shield is 3 in melee, 4 against shooting. Per figure: move 4" x 5 = 20, melee 3 = 30,
+  -- Mass 3 (6') = 30, strength 3 = 30, morale 3 = 30, additive 3 = 30 (melee) or 4 = 50 (shooting).
+  local d, o = both(function() return h.game({ "l1 pl Plate figures=8 files=4 armour=plate_sh" }) end,
+    "option set armour_points shooting", function(s) return s:run("points pl") end)
+  contains(d, "+30  additive armour (melee column) 3 (36)")
+  contains(d, "170 pts a figure x 8 = 1360 pts")
+  contains(o, "+50  additive armour (shooting column) 4 (36)")
+  contains(o, "190 pts a figure x 8 = 1520 pts")
+end)
