@@ -90,9 +90,18 @@ function M.light_chariot(u)
   return u.type == "chariot" and (u.order == "open" or (u.order == "loose" and u.animals <= 2))
 end
 
+-- The legs a unit moves and pays by (§6, §36). §2.3 makes the Mounted the ridden and
+-- unridden quadrupeds and the chariots (drawn by animals), so a Mounted or chariot unit is a
+-- quadruped whatever `legs` says; every other type goes by its `legs`.
+function M.legs(u)
+  local t = u.type
+  if t == "mounted" or t == "chariot" then return "quadruped" end
+  return u.legs
+end
+
 -- Move in inches (§6): base, plus the Loose or Open bonus by legs.
 function M.move(u)
-  local legs = D.move[u.legs]
+  local legs = D.move[M.legs(u)]
   local bonus = (u.order == "loose" and legs.loose) or (u.order == "open" and legs.open) or 0
   return u.base_move + bonus, bonus
 end
