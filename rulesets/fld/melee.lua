@@ -37,7 +37,8 @@ local function side_spec(ctx, u, o, first, words, side, me, them, opt)
       local n = Un.melee_dice(u, o, first, w, nil, me.ranks)
       local s = math.min(6, u.strength + D.weapons[w][4])
       local e = n * p(U.combat(m, o_melee, how))
-      if o.natural > 0 then e = e * p(U.combat(s, o.natural, how)) end
+      local nat = U.natural(o)
+      if nat > 0 then e = e * p(U.combat(s, nat, how)) end
       local a = U.additive(o, "melee")
       if a > 0 then e = e * p(U.combat(s, a, how)) end
       return e

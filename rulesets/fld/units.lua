@@ -189,8 +189,9 @@ umpire.command {
     local arm = ctx:check("Armour 10: " .. u.name)
     local am, sm = U.additive(u, "melee")
     local as, ss = U.additive(u, "shooting")
-    arm:add(u.natural, "natural", "10")
-    arm:result(string.format("%d/%d in melee (%s); %d/%d against shooting (%s)", u.natural, am, sm, u.natural, as, ss))
+    local nat, nwhy = U.natural(u)
+    arm:add(nat, "natural" .. (nwhy ~= "" and (": " .. nwhy) or ""), "10")
+    arm:result(string.format("%d/%d in melee (%s); %d/%d against shooting (%s)", nat, am, sm, nat, as, ss))
     local ranks = {}
     for k, r in ipairs(U.ranks(u)) do ranks[#ranks + 1] = "rank " .. k .. ": " .. r.n end
     local kind = (U.irregular(u) and "Irregular" or "Regular") .. " " .. u.order .. " order " .. u.type ..
@@ -225,7 +226,7 @@ umpire.command {
     if #markers > 0 then lines[#lines + 1] = "markers: " .. table.concat(markers, ", ") end
     M.points_check(ctx, u)
     umpire.record("stats", { mass = mass, buiv = buiv, integrity = u.integrity, integrity_start = u.integrity_start,
-      move = mv, natural = u.natural, additive_melee = am, additive_shooting = as, melee_dice = dice, figures = U.figures(u) })
+      move = mv, natural = nat, additive_melee = am, additive_shooting = as, melee_dice = dice, figures = U.figures(u) })
     return table.concat(lines, "\n")
   end,
 }

@@ -153,6 +153,17 @@ function M.additive(u, kind)
   return v, table.concat(steps, "; ")
 end
 
+-- Effective natural armour (§10): as typed, unless the option disorder_armour is `close_both`
+-- and the unit is disordered Close order: §10 says such troops lose 2 from their "armour
+-- class", which that reading takes from the natural armour as well. Returns value and why.
+function M.natural(u)
+  local v = u.natural
+  if v > 0 and u.order == "close" and u:has("disordered") and umpire.option("disorder_armour") == "close_both" then
+    return math.max(0, v - 2), v .. " - 2 disordered Close order (10; option disorder_armour)"
+  end
+  return v, ""
+end
+
 -- Loss so far as a fraction of starting integrity (FLD-D24).
 function M.lost_fraction(u)
   if u.integrity_start <= 0 then return 0 end

@@ -186,3 +186,20 @@ test("armour_points shooting prices the additive armour's shooting column (36, 1
   contains(o, "+50  additive armour (shooting column) 4 (36)")
   contains(o, "190 pts a figure x 8 = 1520 pts")
 end)
+
+test("disorder_armour close_both: disordered Close order loses 2 from natural armour too (10, 32)", function()
+  -- 4 long bows hit on 4+ (4 hits). Natural 3: strength 4 v 3 needs 4+, so 3s stop every die;
+  -- with close_both the disordered Close order target has natural 1: 4 v 1 needs 3+, all through.
+  local d, o = both(function()
+    local s = h.game({ ARC, TGT .. " natural=3" })
+    s:run("disorder t marched through a wood")
+    return s
+  end, "option set disorder_armour close_both", function(s)
+    s:dice(4, 4, 4, 4); s:dice(3, 3, 3, 3); return s:run("shoot x t 10\"")
+  end)
+  contains(d, "strength 4 v armour 3 on the Combat Table: 4+")
+  contains(d, "=   0  0 hit points")
+  contains(o, "strength 4 v armour 1 on the Combat Table: 3+")
+  contains(o, "armour: 3 - 2 disordered Close order (10; option disorder_armour)")
+  contains(o, "=   4  4 hit points")
+end)
