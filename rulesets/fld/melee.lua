@@ -176,7 +176,7 @@ umpire.command {
       local c = ctx:check("Combat result 30: " .. loser.name .. " recoils")
       local why = mounted and (U.is_mounted(loser) and "Mounted" or "quadruped Behemoth, Mounted by 2.3")
         or (big and ("biped Behemoth or Artillery: " .. dice .. " (option recoil_big)") or "Foot")
-      c:roll(dice, why, big and "30; FLD-D25" or (mounted and not U.is_mounted(loser) and "30, 2.3" or "30"))
+      c:roll(dice, why, (mounted and not U.is_mounted(loser)) and "30, 2.3; FLD-D25" or "30; FLD-D25")
       local distance = c:total()
       c:result("recoils " .. U.fmt_in(distance) .. " straight back")
       rec.recoil = { unit = loser.id, distance = distance }

@@ -24,7 +24,7 @@ function M.points_check(ctx, u)
   local addv = math.min(6, D.armour[u.armour][col] + D.barding[u.barding][col])
   for _, f in ipairs({ { "melee factor", u.melee }, { "shooting factor", u.shooting }, { "Mass", mass },
       { "strength", u.strength }, { "natural armour", u.natural },
-      { "additive armour (" .. (col == 1 and "melee" or "shooting") .. " column)", addv },
+      { "additive armour" .. (col == 2 and " (shooting column)" or ""), addv },
       { "morale", u.morale } }) do
     c:add(D.level_points[f[2]], f[1] .. " " .. f[2], "36")
   end

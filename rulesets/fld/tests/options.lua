@@ -181,7 +181,7 @@ test("armour_points shooting prices the additive armour's shooting column (36, 1
   -- Mass 3 (6') = 30, strength 3 = 30, morale 3 = 30, additive 3 = 30 (melee) or 4 = 50 (shooting).
   local d, o = both(function() return h.game({ "l1 pl Plate figures=8 files=4 armour=plate_sh" }) end,
     "option set armour_points shooting", function(s) return s:run("points pl") end)
-  contains(d, "+30  additive armour (melee column) 3 (36)")
+  contains(d, "+30  additive armour 3 (36)")
   contains(d, "170 pts a figure x 8 = 1360 pts")
   contains(o, "+50  additive armour (shooting column) 4 (36)")
   contains(o, "190 pts a figure x 8 = 1520 pts")
