@@ -104,7 +104,12 @@ function M.charge(ctx, a, t, args, fanatic)
     lines[#lines + 1] = #five .. " of " .. #r .. " vignettes fanatic; the rest charge normally (16)"
     if #a:elements() == 0 then return table.concat(lines, "\n") end
   end
-  local reach = fanatic and math.floor(U.move(a) * 1.5) or U.move(a)
+  -- 16: 1.5 x the Tactical Move, unrounded; if no vignette passed by five the TU makes a
+  -- normal charge (TA2) with its Tactical Move (17)
+  local reach = (fanatic and #fan_ids > 0) and U.fanatic_reach(a) or U.move(a)
+  if fanatic and #fan_ids == 0 then
+    lines[#lines + 1] = a.id .. " makes a normal charge (17): reach " .. reach .. " cm, not 1.5 x its move (16)"
+  end
   local allowed, why = M.reactions(a, t, fanatic)
   local react = args.reaction
   if not react then
@@ -128,7 +133,7 @@ function M.charge(ctx, a, t, args, fanatic)
     local need = dist
     if react == "counter" then need = dist / 2 end
     if need > reach then
-      lines[#lines + 1] = a.id .. " reaches " .. reach .. " cm of the " .. (react == "counter" and "half-way " or "") .. need ..
+      lines[#lines + 1] = a.id .. " reaches " .. reach .. " cm of the " .. (react == "counter" and "half-way " or "") .. U.cm(need) ..
         " cm needed: no contact (its reach includes the defence Move column " ..
         require("undying_lands.placeholders").label("") .. "); " .. (a.discipline == "irregular" and "it must go on charging next phase (17)" or
         "as a regular it may stop after this move (17)")
@@ -154,24 +159,30 @@ function M.charge(ctx, a, t, args, fanatic)
   for i, e in ipairs(av) do I.touch(e, tv[math.min(i, #tv)]) end
   lines[#lines + 1] = a.id .. " contacts " .. t.id .. (dist and (" (" .. dist .. " cm" .. (react == "counter" and ", meeting half-way" or "") ..
     " of " .. reach .. " cm reach " .. require("undying_lands.placeholders").label("with the defence Move column") .. ")") or "") .. "; melee follows: `melee " .. a.id .. " " .. t.id .. "` (19)"
-  -- integrity triggers of the target (23.1 b, c, h)
-  local function test(trigger, o)
-    o.trigger = trigger
-    lines[#lines + 1] = t.id .. " tests: " .. I.TRIGGERS[trigger] .. " (23.1 " .. trigger .. ")"
-    local l, r = I.test(ctx, t, o)
-    for _, x in ipairs(l) do lines[#lines + 1] = x end
-    rec["test_" .. trigger] = r
+  -- integrity triggers of the target (23.1 b, c, h). The test is taken once, when any of them
+  -- applies, with every modifier of 23.2 the charge brings: +3 for Loose or Open order Foot
+  -- charged by a Behemoth or Mounted, +10 or +5 for a flank or rear contact.
+  local trig = {}
+  if a.type == "behemoth" and t.type ~= "behemoth" then trig[#trig + 1] = "b" end
+  local loose_foot = t.type == "foot" and t.order ~= "close"
+  if loose_foot and (a.type == "mounted" or a.type == "leviathan" or a.type == "behemoth") and not args.not_open then
+    trig[#trig + 1] = "c"
   end
-  if a.type == "behemoth" and t.type ~= "behemoth" then
-    test("b", { charged = t.type == "foot" and t.order ~= "close" })
-  elseif t.type == "foot" and t.order ~= "close" and (a.type == "mounted" or a.type == "leviathan") and not args.not_open then
-    test("c", { charged = a.type == "mounted" })
-  end
+  local o = { charged = loose_foot and (a.type == "mounted" or a.type == "behemoth") }
   if args.flank and #t:elements() > 0 then
-    local o = {}
+    trig[#trig + 1] = "h"
     if t.order == "close" and a.ip >= t.ip then o.flank_close = true
     elseif t.order ~= "open" and a.ip * 4 >= t.ip then o.flank_other = true end
-    test("h", o)
+  end
+  if #trig > 0 then
+    local words, lettered = {}, {}
+    for _, x in ipairs(trig) do words[#words + 1] = I.TRIGGERS[x]; lettered[#lettered + 1] = x .. ": " .. I.TRIGGERS[x] end
+    o.trigger, o.trigger_text = trig[1], table.concat(lettered, "; ")
+    lines[#lines + 1] = t.id .. " tests: " .. table.concat(words, "; ") .. " (23.1 " .. table.concat(trig, ", ") ..
+      (#trig > 1 and "; one test for the charge" or "") .. ")"
+    local l, r = I.test(ctx, t, o)
+    for _, x in ipairs(l) do lines[#lines + 1] = x end
+    for _, x in ipairs(trig) do rec["test_" .. x] = r end
   end
   umpire.record("charge", rec)
   return table.concat(lines, "\n")

@@ -193,7 +193,7 @@ end
 function M.test(ctx, u, o)
   local vignettes = U.vignettes(u, "integrity: ")
   local lines, rec, passed_five = {}, {}, {}
-  local trig = o.trigger and (o.trigger .. ": " .. M.TRIGGERS[o.trigger]) or "called by the umpire"
+  local trig = o.trigger_text or (o.trigger and (o.trigger .. ": " .. M.TRIGGERS[o.trigger])) or "called by the umpire"
   if o.flank_close and o.flank_other and umpire.option("flank_lines") == "exclusive" then
     umpire.fail("integrity: flank_close and flank_other exclude each other (23.2; UL-D12); give one, " ..
       "or `option set flank_lines cumulative`")
@@ -293,6 +293,19 @@ umpire.command {
   run = function(ctx, args)
     if args.trigger == "d" then
       umpire.fail("integrity: trigger d is taken by `fanatic` (16), which needs a pass by five")
+    end
+    -- 23.2: each modifier belongs to troops of a kind; a flag that cannot apply is refused
+    local u = args.unit
+    if args.charged and not (u.type == "foot" and u.order ~= "close") then
+      umpire.fail("integrity: `charged` (+3) is for Loose or Open order Foot charged by a Behemoth or Mounted (23.2); " ..
+        u.id .. " is " .. U.class_text(u))
+    end
+    if args.flank_close and u.order ~= "close" then
+      umpire.fail("integrity: `flank_close` (+10) is for a Close order TU (23.2); " .. u.id .. " is " .. U.class_text(u) ..
+        ": use `flank_other` (+5)")
+    end
+    if args.flank_other and u.order == "open" then
+      umpire.fail("integrity: `flank_other` (+5) is not for Open order TUs (23.2); " .. u.id .. " is " .. U.class_text(u))
     end
     local lines, rec = M.test(ctx, args.unit, { trigger = args.trigger, enemy_ip = args.enemy_ip, charged = args.charged,
       unsupported = args.unsupported, flank_close = args.flank_close, flank_other = args.flank_other })

@@ -1,0 +1,53 @@
+-- Cases computed by hand from the rulebook while auditing the ruleset against it.
+local h = require "_helpers"
+
+test("the fanatic charge reaches 1.5 x the Tactical Move, unrounded: 15 cm -> 22.5 cm, 10 cm -> 15 cm (16)", function()
+  -- Irregular Loose order Foot: Tactical Move 15 cm (5); 1.5 x 15 = 22.5 cm, no rounding in 16.
+  local s = h.game({ h.rom, h.gal, "bw cl Clans discipline=irregular vignettes=2" })
+  s:run("orders bw attack")
+  contains(s:run("moves gal"), "fanatic charge 22.5 cm (16)")
+  eq(s:record("moves").fanatic, 22.5)
+  contains(s:run("moves cl"), "fanatic charge 15 cm (16)")   -- Close order: 10 cm -> 15 cm
+  s:dice(1, 1)                                               -- both pass by five (17 - 1 = 16)
+  local out = s:run("fanatic gal rom 22.5cm")
+  contains(out, "gal contacts rom (22.5 cm of 22.5 cm reach")
+  ok(s:has("gal", "charging"))
+end)
+
+test("a fanatic charge in which no vignette passes by five is a normal charge with the Tactical Move (16, 17)", function()
+  -- Levy warband: BIV 11 (placeholder) + 0 - 10 (class I) + 0 = 1 IP: no d10 passes by five.
+  local s = h.game({ h.rom, "bw lv Levy order=loose discipline=irregular morale_class=I vignettes=2" })
+  eq(s:get("lv_v1", "ip"), 1)
+  s:run("orders bw attack")
+  s:dice(1, 1)
+  local out = s:run("fanatic lv rom 20cm")
+  contains(out, "0 of 2 vignettes fanatic")
+  contains(out, "lv makes a normal charge (17): reach 15 cm")
+  contains(out, "lv reaches 15 cm of the 20 cm needed: no contact")
+end)
+
+test("a charge that sets off several triggers is one integrity test with all its modifiers (23.1 c, h; 23.2)", function()
+  -- Close order Mounted (22 IP, placeholder BIV) charge the flank of Irregular Loose order Foot
+  -- (2 vignettes of 11). One test per vignette: d10 1, +3 (Loose Foot charged by Mounted),
+  -- +5 (flank, the chargers 22 at least 25% of 22), and for war.1, in contact with kn.1,
+  -- +2 (kn.1's 22 > 11): war.1 1+3+2+5 = 11, not over 11: passes; war.2 1+3+5 = 9: passes.
+  local s = h.game({ "rw kn Kn type=mounted vignettes=1", "bw war War order=loose discipline=irregular" })
+  s:run("orders rw attack")
+  s:dice(1, 1)
+  local out = s:run("charge kn war 8cm flank")
+  contains(out, "war tests: Loose or Open order Foot charged by Mounted, Leviathan or Behemoth in the open; " ..
+    "contacted in the rear or flank (23.1 c, h; one test for the charge)")
+  eq(#h.lines(out, "Integrity test 23:"), 2)
+  contains(out, "+3  Loose or Open Foot charged by Behemoth or Mounted (23.2)")
+  contains(out, "+5  contacted in flank or rear by 25% of its IP or more")
+  local rec = s:record("charge").test_c
+  eq(rec[1].score, 11); eq(rec[1].outcome, "passed")
+  eq(rec[2].score, 9); eq(rec[2].outcome, "passed")
+end)
+
+test("integrity: a modifier flag that cannot apply to the TU is refused with the reason (23.2)", function()
+  local s = h.game({ h.rom, h.gal, "bw sk Sk order=open" })
+  contains(s:fails("integrity rom f charged"), "`charged` (+3) is for Loose or Open order Foot")
+  contains(s:fails("integrity gal h flank_close"), "`flank_close` (+10) is for a Close order TU")
+  contains(s:fails("integrity sk h flank_other"), "`flank_other` (+5) is not for Open order TUs")
+end)
