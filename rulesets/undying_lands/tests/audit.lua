@@ -51,3 +51,24 @@ test("integrity: a modifier flag that cannot apply to the TU is refused with the
   contains(s:fails("integrity gal h flank_close"), "`flank_close` (+10) is for a Close order TU")
   contains(s:fails("integrity sk h flank_other"), "`flank_other` (+5) is not for Open order TUs")
 end)
+
+test("base numbers: the printed changes on the (placeholder) table: +100% Pike, +50% Spear, -50% Mounted, /10 and /100 rounded up (28)", function()
+  -- Table cells are placeholders (Close/Average 960, Loose/Small 1080, Loose/Large 540,
+  -- Close/Huge 480); the changes are the rulebook's: 960 x 2 = 1920; 1080 x 1.5 = 1620;
+  -- 960 / 2 = 480; 540 / 10 = 54; 480 / 100 = 4.8, rounded up 5.
+  local s = h.game({ "rw pk Pikes weapon=pike", "rw sp Spears weapon=spear order=loose size=small",
+    "bw kn Kn type=mounted vignettes=1", "bw tr Trolls type=leviathan order=loose size=large vignettes=1",
+    "bw el Oliphant type=behemoth discipline=irregular size=huge" })
+  contains(s:run("stats pk"), "+100% Pike = 1920")
+  eq(s:record("stats").base_numbers, 1920)
+  s:run("stats sp"); eq(s:record("stats").base_numbers, 1620)
+  s:run("stats kn"); eq(s:record("stats").base_numbers, 480)
+  s:run("stats tr"); eq(s:record("stats").base_numbers, 54)
+  contains(s:run("stats el"), "/100 Behemoth, rounded up = 5")
+  eq(s:record("stats").base_numbers, 5)
+end)
+
+test("large shields are barred with any missile class, a breath weapon too (2.7)", function()
+  local s = h.game({ "rw dr Drakes shield=lsh sbw=true" })
+  contains(s:run("stats dr"), "problem: large shields are for Close or Loose order Foot without Pike or any missile class")
+end)
