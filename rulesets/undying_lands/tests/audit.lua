@@ -72,3 +72,23 @@ test("large shields are barred with any missile class, a breath weapon too (2.7)
   local s = h.game({ "rw dr Drakes shield=lsh sbw=true" })
   contains(s:run("stats dr"), "problem: large shields are for Close or Loose order Foot without Pike or any missile class")
 end)
+
+test("a sub-commander is Regular only when most of his TUs are: half and half makes him Irregular (6, 14)", function()
+  -- 4 TUs, 2 regular and 2 irregular: not most regular, so Irregular; trying 3 reads the
+  -- irregular row "3" of the command control table (placeholder values: rating 2 -> 5),
+  -- not the regular row "1-3" (-> 4).
+  local s = session { ruleset = "undying_lands" }
+  s:run("add side r Red")
+  s:run("add command r w W")
+  s:run("add unit w r1 R1")
+  s:run("add unit w r2 R2")
+  s:run("add unit w i1 I1 discipline=irregular")
+  s:run("add unit w i2 I2 discipline=irregular")
+  s:run("muster")
+  s:run("sc w 2")
+  s:run("next"); s:run("next")
+  s:dice(6, 6, 6)
+  local out = s:run("activate w r1 r2 i1")
+  contains(out, "irregular row 3")
+  contains(out, "needs 5")
+end)
