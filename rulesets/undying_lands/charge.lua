@@ -81,11 +81,15 @@ function M.charge(ctx, a, t, args, fanatic)
   if a.order ~= "close" and (t.type ~= "foot") then
     umpire.fail(what .. ": " .. a.id .. " is " .. a.order .. " order and may not charge Mounted, Leviathans or Behemoths (17)")
   end
-  -- 17, 21: missile troops with only SA charge only Open order enemies. Reading: SSW is a
-  -- supplementary weapon of melee troops (the Galatians, javelins and swords, fanatic-charge
-  -- Roman Close order in the example of 19), so only SRW and LRW count here.
-  if a.weapon == "sa" and (a.missile == "srw" or a.missile == "lrw") and t.order ~= "open" then
-    umpire.fail(what .. ": " .. a.id .. " carries only a missile weapon (" .. a.missile:upper() .. ") and SA and may charge only Open order enemies (17, 21)")
+  -- 17, 21: missile troops with only SA charge only Open order enemies. Reading (option
+  -- missile_charge): SSW is a supplementary weapon of melee troops (the Galatians, javelins and
+  -- swords, fanatic-charge Roman Close order in the example of 19), so only SRW and LRW count.
+  local barred = a.missile == "srw" or a.missile == "lrw" or
+    (a.missile == "ssw" and umpire.option("missile_charge") == "any_missile")
+  if a.weapon == "sa" and barred and t.order ~= "open" then
+    umpire.fail(what .. ": " .. a.id .. " carries only a missile weapon (" .. a.missile:upper() ..
+      ") and SA and may charge only Open order enemies (17, 21" ..
+      (a.missile == "ssw" and "; option missile_charge any_missile" or "") .. ")")
   end
   if a:has("own_initiative") and t.ip * 2 > a.ip then
     return a.id .. " will not charge " .. t.id .. " on its own initiative: the enemy has more than half its IP (" ..

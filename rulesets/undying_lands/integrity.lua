@@ -247,9 +247,24 @@ function M.after_losses(ctx, units)
   local out = {}
   local key = U.phase_key()
   local from_start = umpire.option("disorder_base") == "starting"
+  local tu_total = umpire.option("disorder_count") == "tu_total"
   for _, u in ipairs(units) do
     local any_zero = false
     local disordered = u:has("disordered")
+    if tu_total and not disordered then
+      -- option disorder_count tu_total: the TU's loss this phase against half its IP at the
+      -- start of the phase (or its starting IP, option disorder_base)
+      local lost, base = 0, 0
+      for _, e in ipairs(u:elements()) do
+        if e.phase_key == key then lost = lost + (e.ip_phase - e.ip) end
+        base = base + (from_start and e.ip_start or (e.phase_key == key and e.ip_phase or e.ip))
+      end
+      if base > 0 and lost > 0 and lost * 2 >= base then
+        u:mark("disordered", u.id .. " lost " .. lost .. " of " .. base .. " IP this phase (24; option disorder_count tu_total)")
+        out[#out + 1] = u.id .. " is disordered: it lost half its IP or more in this phase (24)"
+      end
+      disordered = true   -- the vignette check below is not used
+    end
     for i, e in ipairs(u:elements()) do
       local ip = e.ip
       if not disordered and e.phase_key == key then
