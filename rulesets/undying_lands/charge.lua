@@ -208,7 +208,7 @@ umpire.command {
   name = "charge",
   help = "TA2 (17): a TU charges straight ahead, up to its Tactical Move, under ATTACK or RUSH\n" ..
     "orders; the target stands, evades or counter-charges (meeting half-way); on contact the\n" ..
-    "first-contact round begins and the target's integrity triggers (23.1 b, c, h) are tested.\n" ..
+    "first-contact round begins and the target tests once if any of 23.1 b, c, h applies.\n" ..
     "  charge kn war 8cm     charge kn war 14cm counter     charge orcs bows evade",
   args = args_for(false),
   run = function(ctx, args) return M.charge(ctx, args.charger, args.target, args, false) end,
