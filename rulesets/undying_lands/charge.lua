@@ -101,7 +101,7 @@ function M.charge(ctx, a, t, args, fanatic)
   -- 16: fanatic chargers test (trigger d) and must pass by five
   local fan_ids = {}
   if fanatic then
-    local l, r, five = I.test(ctx, a, { trigger = "d", fanatic = true })
+    local l, r, five = I.test(ctx, a, { trigger = "d", fanatic = true, unsupported = args.unsupported })
     for _, x in ipairs(l) do lines[#lines + 1] = x end
     for _, e in ipairs(five) do fan_ids[#fan_ids + 1] = e.id end
     rec.test = r
@@ -172,7 +172,7 @@ function M.charge(ctx, a, t, args, fanatic)
   if loose_foot and (a.type == "mounted" or a.type == "leviathan" or a.type == "behemoth") and not args.not_open then
     trig[#trig + 1] = "c"
   end
-  local o = { charged = loose_foot and (a.type == "mounted" or a.type == "behemoth") }
+  local o = { charged = loose_foot and (a.type == "mounted" or a.type == "behemoth"), unsupported = args.target_unsupported }
   if args.flank and #t:elements() > 0 then
     trig[#trig + 1] = "h"
     if t.order == "close" and a.ip >= t.ip then o.flank_close = true
@@ -193,7 +193,7 @@ function M.charge(ctx, a, t, args, fanatic)
 end
 
 local function args_for(fanatic)
-  return {
+  local a = {
     { name = "charger", type = "unit", help = "the charging TU" },
     { name = "target", type = "unit", help = "the TU charged" },
     { name = "distance", type = "distance", optional = true, help = "the gap in cm, to see whether the charge reaches" },
@@ -201,7 +201,12 @@ local function args_for(fanatic)
       help = "the target's reaction (" .. (fanatic and "16" or "17") .. "); the one it must take if left out" },
     { name = "flank", type = "flag", help = "the charge contacts the target's flank or rear (23.1 h)" },
     { name = "not_open", type = "flag", help = "the target is not in the open (no trigger c)" },
+    { name = "target_unsupported", type = "flag", help = "+2 to the target's integrity test: it is unsupported (23.2)" },
   }
+  if fanatic then
+    a[#a + 1] = { name = "unsupported", type = "flag", help = "+2 to the chargers' test (23.1 d): they are unsupported (23.2)" }
+  end
+  return a
 end
 
 umpire.command {

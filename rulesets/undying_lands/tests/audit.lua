@@ -92,3 +92,21 @@ test("a sub-commander is Regular only when most of his TUs are: half and half ma
   contains(out, "irregular row 3")
   contains(out, "needs 5")
 end)
+
+test("the fanatic test and the target's test take +2 when unsupported (16, 23.2)", function()
+  -- Galatians 17 IP: d10 9 + 2 unsupported = 11: 17 - 11 = 6, passes by five; without the +2
+  -- it would be 8. A Behemoth's charge on Loose order Foot (2 vignettes of 11, each in contact
+  -- with a Behemoth vignette of 22): d10 1 + 3 (charged by a Behemoth) + 2 (the opponent in
+  -- contact has more IP, 22 > 11) + 2 (unsupported) = 8.
+  local s = h.game({ h.rom, h.gal })
+  s:run("orders bw attack")
+  s:dice(9, 9)
+  local out = s:run("fanatic gal rom 12cm unsupported")
+  contains(out, "+2  unsupported (23.2)")
+  eq(s:record("charge").test[1].score, 11)
+  local s2 = h.game({ "rw war War order=loose discipline=irregular", "bw beh Mumak type=behemoth discipline=irregular" })
+  s2:run("orders bw attack")
+  s2:dice(1, 1)
+  s2:run("charge beh war 8cm target_unsupported")
+  eq(s2:record("charge").test_b[2].score, 8)
+end)
