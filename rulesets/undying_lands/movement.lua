@@ -66,6 +66,10 @@ umpire.command {
   run = function(ctx, args)
     local u = args.unit
     if not C.may_evade(u) then umpire.fail("breakoff: " .. u.id .. " is Close order and not Regular Foot: it may not break off (20.v)") end
+    if not u:has("in_melee") then
+      umpire.fail("breakoff: " .. u.id .. " is not in melee; breaking off is for TUs already in melee (20.v); " ..
+        "a charged TU evades with `charge … evade`")
+    end
     local enemy
     if args.from then
       local id = args.from:gsub("^%s*from%s+", ""):match("%S+")

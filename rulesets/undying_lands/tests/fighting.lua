@@ -246,6 +246,8 @@ end)
 test("break off and pursuit; march column; interpenetration (20, 25)", function()
   local s = h.game({ "rw war War order=loose discipline=irregular", "bw kn Kn type=mounted discipline=irregular vignettes=2",
     "rw sk Sk order=open", "rw pk Pk weapon=pike", "rw cl Cl discipline=irregular" })
+  contains(s:fails("breakoff war from kn"), "not in melee")
+  s:run("mark war in_melee")
   s:dice(4, 5)
   local out = s:run("breakoff war from kn")
   contains(out, "war moves 19 cm to the rear")
