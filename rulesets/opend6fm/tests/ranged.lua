@@ -43,7 +43,7 @@ test("Veterans and Wounded Soldiers: four at 8 hit once, the wounded one misses,
   local out = s:run("fire gob hum range=14")
   contains(out, "4 x Longbow, skill 3 v 8")
   contains(out, "hits: 1→0 4→7 4→7 5→8")
-  contains(out, "1 x Longbow, skill 2 v 8")
+  contains(out, "1 x Longbow, skill 2 (3, wounded -1: Ch3 Veterans and Wounded Soldiers) v 8")
   contains(out, "hits: 5→7")
   contains(out, "6  short range (14\" for Heavy Crossbow)")
   contains(out, "hits: [6+2]→11")                          -- the whole chain is rolled (AMB-13)
