@@ -117,6 +117,9 @@ function R.volley(ctx, firer, target, o, mode)
     umpire.fail(firer.name .. " charged or used defensive fire this turn and may not fire (Ch4 The Ranged Combat Phase)")
   end
   if mode == "opportunity" and st == "demoralized" then umpire.fail(firer.name .. " is demoralized: no opportunity fire (Ch5)") end
+  if mode == "opportunity" and not firer:has("opfire_passed") then
+    umpire.fail(firer.name .. " must first pass its opportunity-fire test (`opfiretest " .. firer.id .. "`, Ch2; Ch5 Opportunity Fire)")
+  end
   if firer.side == target.side then umpire.fail(firer.name .. " and " .. target.name .. " are on the same side") end
   -- Ch1 Squad Shooting, Ch3: fire may be split between two enemy squads at most.
   local tl, has = {}, false

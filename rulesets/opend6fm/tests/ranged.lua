@@ -233,13 +233,17 @@ test("opportunity fire: +1, its damage falls at once, then No Fire; demoralized 
   h.squad(s, "r", "xb", { n = 3, attrs = "agi=4 cor=4", weapons = "medium_crossbow" })
   h.squad(s, "b", "gob", { n = 1, attrs = "phy=2" })
   h.to_phase(s, "movement")
+  contains(s:fails("opfire xb gob range=20"), "must first pass its opportunity-fire test")
+  s:dice(5, 1)                                     -- command 2 + 5 = 7 v threat 0 (a first 1): may fire (Ch5)
+  s:run("opfiretest xb")
   s:dice(5, 5, 5, 1, 6, 6, 1)                      -- three hits on the lone goblin, SR 1 → 0
   local out = s:run("opfire xb gob range=20")
   contains(out, "+1  opportunity fire (Ch3 Shooter Conditions)")
   ok(s:has("gob1", "incapacitated"))               -- at once, not at the end of the phase
   ok(s:has("xb", "no_fire"))
   contains(s:fails("fire xb gob range=20"), "No Fire marker")
-  s:run("undo"); s:run("undo")
+  contains(s:fails("move xb walk"), "may not move this turn")
+  s:run("undo"); s:run("undo"); s:run("undo")
   s:run("set xb morale 1")
   contains(s:fails("opfire xb gob range=20"), "demoralized: no opportunity fire")
 end)
