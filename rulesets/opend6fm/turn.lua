@@ -74,6 +74,10 @@ umpire.command {
         (nextside and ("; next: " .. nextside .. " (Ch2; AMB-25)") or "; every squad has moved")
     end
     if st == "broken" then umpire.fail(sq.name .. " is broken: it moves in the Morale Phase, at its Run Rate toward " .. sq.rally_point .. " (Ch5)") end
+    if m ~= "still" and (sq:has("opfire_passed") or sq:has("opfire_failed")) then
+      umpire.fail(sq.name .. (sq:has("opfire_passed") and " took the opportunity to fire" or " failed its opportunity-fire test")
+        .. ": it may not move this turn (Ch2 Opportunity Fire)")
+    end
     if m == "run" then
       local w = sq:elements("marked:wounded unmarked:incapacitated")
       if #w > 0 then

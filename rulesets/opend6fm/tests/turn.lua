@@ -48,6 +48,20 @@ test("the path: 2\" of scrub costs 4\" of a walk of 6\" (Ch2 Terrain and Barrier
   contains(s:run("path gob.2 walk clear:3 barriers=low_wall stand"), "7\" of 6\" walk rate: NOT legal")
 end)
 
+test("the prone footman (walk 8\", run 13\"): crawl 2\", or stand for 2\" and walk 6\" or run 11\" (Ch2 Prone Soldiers)", function()
+  local s = h.game()
+  h.squad(s, "r", "hum", { n = 3, attrs = "agi=3 move=10" })
+  contains(s:run("path hum.2 crawl clear:2"), "2\" of 2\" crawl rate: legal, 0\" left")
+  contains(s:run("path hum.2 crawl clear:3"), "NOT legal")
+  contains(s:run("path hum.2 walk clear:6 stand"), "8\" of 8\" walk rate: legal, 0\" left")
+  contains(s:run("path hum.2 run clear:11 stand"), "13\" of 13\" run rate: legal, 0\" left")
+  contains(s:run("path hum.2 run clear:12 stand"), "14\" of 13\" run rate: NOT legal")
+  -- Ch2's walking example: 5" ahead and 3" down the alley, 8" of the Walk Rate
+  contains(s:run("path hum.2 walk clear:5,clear:3"), "8\" of 8\" walk rate: legal")
+  -- very rough terrain: four times the cost (Ch2), a difficult barrier 4"
+  contains(s:run("path hum.2 walk heavy_woods:1.5 barriers=difficult"), "10\" of 8\" walk rate: NOT legal")
+end)
+
 test("barbed wire costs 2\" by the chart; option terrain_values text makes it 4\" (Ch6; AMB-19)", function()
   local s = h.game()
   h.squad(s, "b", "gob", { n = 3, attrs = "agi=2 move=8" })
