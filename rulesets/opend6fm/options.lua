@@ -8,11 +8,11 @@ end
 opt("damage_tie", "wound", { { "wound", "DS equal to SR wounds, as the Damage Table reads" },
   { "no_effect", "a tie does nothing, as the opposed-test example reads" } },
   "what a tied damage roll does", "Ch3 Damage Table; Ch1 Opposed Tests; AMB-01")
-opt("marksmanship_attribute", "agi", { { "agi", "under Agility, as Ch1 says of firearms; gives the Ch7 sample's marksmanship 5 and champion 6" },
-  { "cor", "under Coordination, where the attribute list puts it (the sample would be 4 and 5)" } },
+opt("marksmanship_attribute", "cor", { { "cor", "under Coordination, as the attribute list puts it" },
+  { "agi", "under Agility, as Ch1 says of firearms; gives the sample's marksmanship 5 and 6" } },
   "the attribute marksmanship is trained from", "Ch1 Attribute and Skill List; AMB-31")
-opt("heavy_crossbow_ds", "sheet", { { "sheet", "Damage Strength 6, as the record sheet prints (Ch7: more damage than the medium crossbow's 5)" },
-  { "example", "Damage Strength 5, as the damage example of Ch3 uses" } },
+opt("heavy_crossbow_ds", "example", { { "example", "Damage Strength 5, as the damage example uses" },
+  { "sheet", "Damage Strength 6, as the record sheet prints" } },
   "the heavy crossbow's Damage Strength", "Ch3 Damage Determination; Ch7 record sheet; AMB-05")
 opt("sheet_ranges", "inches", { { "inches", "the record sheet's ranges are inches" },
   { "metres", "they are metres: halved (1\" = 2 m)" } },

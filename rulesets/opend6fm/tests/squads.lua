@@ -50,21 +50,25 @@ test("a weapon the source gives no cost for cannot be priced: the error names th
   contains(s:fails("sgp gob"), "no weapon `lance`")
 end)
 
-test("skill codes: attribute + training; marksmanship under AGI gives the sample's 5, champion 6; option marksmanship_attribute cor gives 4 and 5 (Ch1; Ch7; AMB-31)", function()
-  -- Ch7 Creating Your Forces: AGI 3 + 2 = marksmanship 5, melee combat 5, fighting 5; CHA 2 + 1 =
-  -- command 3; the sergeant 3 + 1 = 4; the champion 5 + 1 = 6 (the sheet's "Firearms 6").
+test("skill codes: attribute + training; marksmanship under COR by default (4, champion 5); option marksmanship_attribute agi gives the sample's 5 and 6 (Ch1; Ch7; AMB-31)", function()
+  -- Ch1's attribute list puts marksmanship under Coordination: COR 2 + 2 = 4, the champion
+  -- 4 + 1 = 5. Ch7's sample states 5 and 6, which AGI 3 + 2 (Ch1 calls firearms an AGI
+  -- skill) gives: option agi. Melee combat and fighting AGI 3 + 2 = 5; command CHA 2 + 1 = 3;
+  -- the sergeant 3 + 1 = 4.
   local s = rangers()
   local sheet = s:run("sheet rangers")
-  contains(sheet, "| marksmanship | AGI 3 | 5 | 2 |")
+  contains(sheet, "| marksmanship | COR 2 | 4 | 2 |")
   contains(sheet, "| melee combat | AGI 3 | 5 | 2 |")
   contains(sheet, "| brawling (fighting) | AGI 3 | 5 | 2 |")
   contains(sheet, "| command | CHA 2 | 3 | 1 |")
-  contains(sheet, "**champion** r_ch: marksmanship 6 (cost 1)")
+  contains(sheet, "**champion** r_ch: marksmanship 5 (cost 1)")
+  contains(s:run("sgp rangers"), "marksmanship +1 (skill 5)")
+  contains(s:run("sgp rangers"), "= 720  720 SGP")
+  s:run("option set marksmanship_attribute agi")
+  contains(s:run("sheet rangers"), "| marksmanship | AGI 3 | 5 | 2 |")
+  contains(s:run("sheet rangers"), "**champion** r_ch: marksmanship 6 (cost 1)")
   contains(s:run("sgp rangers"), "marksmanship +1 (skill 6)")
   contains(s:run("roster rangers"), "Ranger champion [r_ch] champion  mark 6 mele 5 braw 5 comm 3")
-  s:run("option set marksmanship_attribute cor")
-  contains(s:run("sheet rangers"), "| marksmanship | COR 2 | 4 | 2 |")
-  contains(s:run("sgp rangers"), "marksmanship +1 (skill 5)")
   contains(s:run("sgp rangers"), "= 720  720 SGP")      -- the cost is the same either way
 end)
 
@@ -74,9 +78,9 @@ test("the record sheet lists the champion's own weapon with its damage, ranges a
   contains(out, "| AGI | 3 | 3 | 3 | 3 |")
   contains(out, "| CHA | 2 | 2 | 3 | 3 |")
   contains(out, "**sergeant** r_sgt: command 4 (cost 1)")
-  contains(out, "  | Heavy Crossbow | 6 | 15 | 60 | 150 | 18 |")      -- the sample sheet's line
-  s:run("option set heavy_crossbow_ds example")
-  contains(s:run("sheet rangers"), "  | Heavy Crossbow | 5 | 15 | 60 | 150 | 18 |")
+  contains(out, "  | Heavy Crossbow | 5 | 15 | 60 | 150 | 18 |")      -- DS 5, Ch3's damage example
+  s:run("option set heavy_crossbow_ds sheet")
+  contains(s:run("sheet rangers"), "  | Heavy Crossbow | 6 | 15 | 60 | 150 | 18 |")  -- the sample sheet's line
 end)
 
 test("the limits of the listing: its quality, its Move, no armour; a sergeant betters only his command; standard soldiers alike (Ch1; Ch7 Troop Lists)", function()
@@ -126,11 +130,11 @@ end)
 test("weapons lists only the source's values, blanks shown as such (§9.5)", function()
   local s = h.game()
   local out = s:run("weapons")
-  contains(out, "| heavy_crossbow | Heavy Crossbow | ranged | 6 | 15 | 60 | 150 | 18 |")
+  contains(out, "| heavy_crossbow | Heavy Crossbow | ranged | 5 | 15 | 60 | 150 | 18 |")
   contains(out, "| longbow | Longbow | ranged | 4 | 5 | 15 | 60 | — |")
   contains(out, "| sword | Standard melee weapon | melee | — |")
-  s:run("option set heavy_crossbow_ds example")
-  contains(s:run("weapons"), "| heavy_crossbow | Heavy Crossbow | ranged | 5 |")
+  s:run("option set heavy_crossbow_ds sheet")
+  contains(s:run("weapons"), "| heavy_crossbow | Heavy Crossbow | ranged | 6 |")
 end)
 
 test("coherence: links within the squad's command 3, the sergeant's 4; who is cut off is separated (Ch1; AMB-10)", function()
