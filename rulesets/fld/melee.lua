@@ -168,15 +168,11 @@ umpire.command {
     local loser
     if rb.hp > ra.hp then loser = a elseif ra.hp > rb.hp then loser = b end
     if loser then
-      -- §2.3 counts every quadruped as Mounted, so a quadruped Behemoth recoils 2d6 as it flees
-      -- and evades; only biped Behemoths and Artillery are left to the option (FLD-D25).
-      local mounted = Mo.rides(loser)
-      local big = not mounted and (loser.type == "behemoth" or loser.type == "artillery")
+      local big = loser.type == "behemoth" or loser.type == "artillery"
+      local mounted = U.is_mounted(loser)
       local dice = (mounted or (big and opt.recoil_big == "two_dice")) and "2d6" or "1d6"
       local c = ctx:check("Combat result 30: " .. loser.name .. " recoils")
-      local why = mounted and (U.is_mounted(loser) and "Mounted" or "quadruped Behemoth, Mounted by 2.3")
-        or (big and ("biped Behemoth or Artillery: " .. dice .. " (option recoil_big)") or "Foot")
-      c:roll(dice, why, (mounted and not U.is_mounted(loser)) and "30, 2.3; FLD-D25" or "30; FLD-D25")
+      c:roll(dice, (mounted and "Mounted" or (big and "Behemoth/Artillery (option recoil_big)" or "Foot")), "30; FLD-D25")
       local distance = c:total()
       c:result("recoils " .. U.fmt_in(distance) .. " straight back")
       rec.recoil = { unit = loser.id, distance = distance }

@@ -44,7 +44,7 @@ opt("rally_zero", "32; FLD-D22", "a rally roll of 0 or less", {
   { "end_of_phase", "recovers at the end of this phase" }, { "min_one", "at least one phase" } })
 opt("disorder_loss", "31.1 a; FLD-D23", "the loss in one phase that disorders", {
   { "over_25", "more than 25% of starting integrity" }, { "at_least_25", "25% or more" } })
-opt("recoil_big", "30; FLD-D25", "the recoil of biped Behemoths and Artillery (quadrupeds recoil 2d6 as Mounted)", {
+opt("recoil_big", "30; FLD-D25", "the recoil of Behemoths and Artillery", {
   { "one_die", "1d6\"" }, { "two_dice", "2d6\"" } })
 opt("integrity_floor", "8.2; FLD-D33", "integrity below 0", {
   { "allowed", "may go below 0" }, { "floor_zero", "stops at 0" } })

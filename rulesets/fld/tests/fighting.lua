@@ -97,21 +97,6 @@ test("equal hit points: no recoil (30)", function()
   contains(s:run("melee a b"), "equal hit points: no recoil (30)")
 end)
 
-test("a quadruped Behemoth that took more recoils 2d6, as Mounted (2.3, 30)", function()
-  -- A: 8 front-rank figures x 2 attacks = 16 dice at 2+ (melee 6 v 1), no armour to roll: 16 + 16 sixes.
-  -- The oliphants: 3 dice at 6+ (1 v 6), all 1s. They took more: quadrupeds are Mounted (2.3), 2d6.
-  for _, alt in ipairs({ "one_die", "two_dice" }) do
-    local s = h.game({ "l1 a A figures=16 files=8 melee=6 attacks=2",
-      "d1 be Oliphants type=behemoth legs=quadruped figures=3 files=3 melee=1" })
-    s:run("option set recoil_big " .. alt)
-    s:dice(table.unpack(h.rep(6, 16))); s:dice(1, 1, 1); s:dice(3, 4)
-    local out = s:run("melee a be")
-    contains(out, "=  32  32 hit points")
-    contains(out, "quadruped Behemoth, Mounted by 2.3: 2d6 [3, 4]")
-    contains(out, "recoils 7\" straight back")
-  end
-end)
-
 test("melee factors: disorder, uphill, Fragmented, charging, Behemoth, chariots, Mounted v Loose Foot (26.3)", function()
   local s = h.game({ "l1 a A figures=8 files=8", "d1 b B figures=8 files=8" })
   s:run("mark a disordered"); s:run("mark a fragmented")

@@ -140,8 +140,8 @@ test("disorder_loss at_least_25: exactly a quarter disorders (FLD-D23)", functio
   ok(not a:has("t", "disordered")); ok(b:has("t", "disordered"))
 end)
 
-test("recoil_big two_dice: a biped Behemoth recoils 2d6 (FLD-D25)", function()
-  local d, o = both(function() return h.game({ "l1 a A figures=16 files=8 melee=6 attacks=2", "d1 be Beast type=behemoth legs=biped figures=3 files=3 melee=1" }) end,
+test("recoil_big two_dice: a Behemoth recoils 2d6 (FLD-D25)", function()
+  local d, o = both(function() return h.game({ "l1 a A figures=16 files=8 melee=6 attacks=2", "d1 be Beast type=behemoth legs=quadruped figures=3 files=3 melee=1" }) end,
     "option set recoil_big two_dice", function(s)
       s:dice(table.unpack(h.rep(6, 16))); s:dice(1, 1, 1); s:dice(3, 4); return s:run("melee a be")
     end)
