@@ -415,7 +415,8 @@ umpire.command {
     args.record.plan = args.plan
     umpire.record("move", args.record)
     if not args.plan then remind_activation(u); record_turn(u, args) end
-    if args.disengage then
+    -- A planned move only works the allowance out: the stand stays in its close combat.
+    if args.disengage and not args.plan then
       u:mark("disengaged", "disengaged: no shooting or new close combat this round (4.3)")
       if u:has("engaged") then u:unmark("engaged", "disengaged (4.3)") end
     end

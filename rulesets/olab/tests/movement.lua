@@ -194,6 +194,15 @@ test("moving uses the MOVE action (2.1.1); engaged stands must disengage (4.3)",
   contains(s:fails("move inf2 4 disengage plan"), "allowance of 3\"")
 end)
 
+test("a planned disengagement leaves the stand in its close combat (4.3)", function()
+  local s = game()
+  s:run("add unit rc inf Inf type=INF/U")
+  s:run("mark inf engaged")
+  -- 6" less 3" for disengaging (4.3): only worked out, nothing recorded
+  contains(s:run("move inf disengage plan"), "may move up to 3\"")
+  ok(s:has("inf", "engaged")); ok(not s:has("inf", "disengaged")); ok(not s:has("inf", "moved"))
+end)
+
 test("charges: distances, who may not charge, the 2\" minimum (4.4)", function()
   local s = game()
   s:run("add unit rc wbd Wbd type=WBD")
