@@ -218,10 +218,12 @@ umpire.command {
     local good = u.quality == "good" or u.quality == "elite"
     local lines = {}
     if util.is_2e() then
-      if u.regular and good then
+      -- `regular_2e`: troops the 2e lists make Regular where PN does not (the Roman WBD auxilia).
+      local regular = u.regular or u.regular_2e
+      if regular and good then
         lines[#lines + 1] = "Regular and " .. u.quality
-      elseif (u.regular or good) and umpire.option("rally_2e_line") == "either" then
-        lines[#lines + 1] = (u.regular and "Regular" or u.quality) .. " (option rally_2e_line either)"
+      elseif (regular or good) and umpire.option("rally_2e_line") == "either" then
+        lines[#lines + 1] = (regular and "Regular" or u.quality) .. " (option rally_2e_line either)"
       end
     elseif each then
       if u.regular then lines[#lines + 1] = "Regular" end

@@ -16,6 +16,8 @@ return {
     cinc = { type = "flag", default = false, doc = "the army's C-in-C" },
     elephant = flag, magic_user = flag, hero = flag, main_character = flag,
     regular = { type = "flag", default = false, doc = "Regular troops (7.3)" },
+    regular_2e = { type = "flag", default = false,
+      doc = "Regular under the 2nd Edition only (its Romans' WBD auxilia; 2e 7.3, Appendix)" },
     trait = { type = "int", min = -1, max = 1, default = 0, doc = "agreed trait, +1 or -1 (Table 3)" },
     armour = { type = "choice", values = { "none", "light", "medium", "heavy", "super" },
       default = "none", doc = "TNK armour class (Table 2)" },
