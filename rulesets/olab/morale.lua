@@ -218,8 +218,9 @@ umpire.command {
     local good = u.quality == "good" or u.quality == "elite"
     local lines = {}
     if util.is_2e() then
-      -- `regular_2e`: troops the 2e lists make Regular where PN does not (the Roman WBD auxilia).
-      local regular = u.regular or u.regular_2e
+      -- The side's `regular_2e`: a 2e list that makes every stand Regular where PN does not
+      -- (the Romans' WBD auxilia).
+      local regular = u.regular or umpire.side(u.side).regular_2e
       if regular and good then
         lines[#lines + 1] = "Regular and " .. u.quality
       elseif (regular or good) and umpire.option("rally_2e_line") == "either" then

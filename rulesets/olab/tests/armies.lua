@@ -104,7 +104,6 @@ test("the Roman WBD auxilia are Regular in 2e only: the 2e rally's +1 (2e 7.3, A
     s:run("army load examples/olab/romans.toml")
     s:run("period 61")
     eq(s:get("auxwbd1", "regular"), false)
-    eq(s:get("auxwbd1", "regular_2e"), true)
     s:run("mark auxwbd1 routed")
     s:dice(4)
     local out = s:run("rally auxwbd1")
