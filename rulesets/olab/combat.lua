@@ -609,7 +609,16 @@ umpire.command {
     -- AMB-21: the SHOOT action, unless the umpire reads it as costing none (the option is
     -- declared in movement.lua, whose `charge` says the same).
     local free = umpire.option("precontact_action") == "none"
-    if not free then actions.use(f, "shoot", args.force) end
+    if not free then
+      actions.use(f, "shoot", args.force)
+    elseif #actions.used(f) >= actions.limit(f) and not args.force then
+      -- Costing no action does not lift 6.3's own condition: not after acting twice.
+      local list = {}
+      for i, k in ipairs(actions.used(f)) do list[i] = ({ move = "MOVE", shoot = "SHOOT", cc = "CLOSE COMBAT" })[k] end
+      umpire.fail(string.format("%s has already used %d action%s this round (%s), its limit: no " ..
+        "pre-contact fire (6.3, 2.1.1); add `force` to override", f.name, #list, #list == 1 and "" or "s",
+        table.concat(list, ", ")))
+    end
     local cover = ({ open = 0, cover = 1, double = 2 })[args.cover or "open"]
     local out = shooting.resolve(ctx, { firer = f, targets = { ch }, range = dist, weapon = w,
       arc = "front", cover = cover, canister = args.canister, force = args.force,

@@ -519,7 +519,10 @@ umpire.command {
     if distance > 7 then
       local free = umpire.option("precontact_action") == "none"
       local why = not free and actions.refusal(target, "shoot")
-      if why then
+      if free and #actions.used(target) >= actions.limit(target) then
+        lines[#lines + 1] = target.name .. " cannot fire before contact: it has already used " ..
+          #actions.used(target) .. " action(s) this round, its limit (6.3, 2.1.1)"
+      elseif why then
         lines[#lines + 1] = target.name .. " cannot fire before contact: " .. why ..
           " and pre-contact fire is its SHOOT action (6.3; AMB-21)"
       elseif free then
