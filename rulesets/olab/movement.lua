@@ -513,7 +513,13 @@ umpire.command {
     end
     local may_evade = M.may_evade(target)
     if may_evade and not target:has("moved") then
-      lines[#lines + 1] = target.name .. " may evade 6\" (`evade " .. target.id .. "`, 4.4)"
+      -- The evade is its MOVE action (4.4, 2.1.1): not once its actions are spent.
+      local spent = actions.refusal(target, "move")
+      if spent then
+        lines[#lines + 1] = target.name .. " cannot evade: " .. spent .. " and the evade is its MOVE (4.4)"
+      else
+        lines[#lines + 1] = target.name .. " may evade 6\" (`evade " .. target.id .. "`, 4.4)"
+      end
     end
     local fire = false
     if distance > 7 then

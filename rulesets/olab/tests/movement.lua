@@ -203,6 +203,21 @@ test("a planned disengagement leaves the stand in its close combat (4.3)", funct
   ok(s:has("inf", "engaged")); ok(not s:has("inf", "disengaged")); ok(not s:has("inf", "moved"))
 end)
 
+-- 8.4: NBC kit leaves one action a round. A SKI/F in NBC kit that has shot has no MOVE left, so
+-- the charge against it says it cannot evade (4.4, 2.1.1), and `evade` refuses.
+test("a charged SKI whose actions are spent is told it cannot evade (4.4, 2.1.1, 8.4)", function()
+  local s = game()
+  s:run("add unit rc cav Cav type=CAV/U sp=5")
+  s:run("add unit rc x X type=INF/U sp=5")
+  s:run("add unit bc sk Ski type=SKI/F sp=5 nbc=true weapon=rifle")
+  s:dice(1, 1, 1)
+  s:run("shoot sk x 10")
+  local out = s:run("charge cav sk 8")
+  contains(out, "Ski [sk] cannot evade: Ski [sk] has already used 1 action this round (SHOOT; 2.1.1)")
+  ok(not out:find("may evade 6"), out)
+  contains(s:fails("evade sk"), "already used 1 action this round")
+end)
+
 test("charges: distances, who may not charge, the 2\" minimum (4.4)", function()
   local s = game()
   s:run("add unit rc wbd Wbd type=WBD")
