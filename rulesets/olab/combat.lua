@@ -462,8 +462,13 @@ umpire.command {
     if args.column and util.year() and not util.between(1790, 1875) then
       umpire.fail("attack columns are for MSK c.1790-c.1875 (6.6); the period is " .. util.year())
     end
+    local named = {}
     for _, e in ipairs(list) do
       local a = e.unit
+      if named[a.id] then
+        umpire.fail(a.name .. " is named twice: a stand strikes once a turn, into one arc (6.1)")
+      end
+      named[a.id] = true
       if a.id == d.id then umpire.fail(a.name .. " cannot fight itself") end
       if a.side == d.side then umpire.fail(a.name .. " and " .. d.name .. " are on the same side") end
       if a.type == "AIR" then umpire.fail("AIR never fight in close combat (6.1)") end

@@ -459,3 +459,8 @@ test("a square or testudo already formed is recorded with `formed`, spending no 
   s:run("testudo leg")
   ok(s:has("leg", "moved"), "formed in play: MOVE action")
 end)
+
+test("cc refuses an attacker named twice (6.1: one attack a turn, into the front arc)", function()
+  local s = game({ "r1 a A type=INF/U sp=5 sp_start=5", "b1 d D type=INF/U sp=5 sp_start=5" })
+  contains(s:fails("cc a d front a flank"), "A [a] is named twice")
+end)
