@@ -387,7 +387,8 @@ end)
 test("option rally_2e_line either: in 2e a Regular or a Good/Elite stand gets the troop +1 (2e 7.3; AMB-07)", function()
   local function run(attrs, option)
     local s = h.game({ "r1 a A type=MSK sp=1 sp_start=6 " .. attrs }, V2)
-    if option then s:run("option set rally_2e_line " .. option) end
+    if option == "either" then s:run("option set rally_2e_line either") end
+    if option == "both" then s:run("option set rally_2e_line both") end
     s:run("mark a routed")
     s:dice(4)
     return s:run("rally a")
