@@ -321,6 +321,10 @@ local function judge(ctx, title, u, m)
     umpire.fail("INSIDE needs the ground it is in, e.g. `woods 2` (Table 5)")
   end
   if m.inside and m.inside < 0 then umpire.fail("INSIDE is a distance: 0 or more inches") end
+  if m.inside and m.distance and util.rhu(m.inside) > util.rhu(m.distance) then
+    umpire.fail(string.format("INSIDE (%g\") is more than the whole move (%g\"): give the move's " ..
+      "length first, then the part of it in %s", m.inside, m.distance, m.terrain))
+  end
   if m.terrain and m.terrain ~= "open" and m.inside == nil and m.distance then
     m.inside = m.distance -- the whole move is in that ground
   end

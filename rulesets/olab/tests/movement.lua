@@ -218,6 +218,14 @@ test("a charged SKI whose actions are spent is told it cannot evade (4.4, 2.1.1,
   contains(s:fails("evade sk"), "already used 1 action this round")
 end)
 
+test("a route with more inches in the terrain than the whole move is refused, saying why", function()
+  local s = game()
+  s:run("add unit rc sk Ski type=SKI/F sp=5")
+  contains(s:fails("move sk 4 woods 6"), "INSIDE (6\") is more than the whole move (4\")")
+  -- 2" open + 2" woods at SKI's flat -2 (Table 5): 8 - 2 = 6" allowed, 4" of movement
+  contains(s:run("move sk 4 woods 2"), "moves 4\"")
+end)
+
 test("charges: distances, who may not charge, the 2\" minimum (4.4)", function()
   local s = game()
   s:run("add unit rc wbd Wbd type=WBD")
