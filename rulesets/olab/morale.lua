@@ -66,6 +66,16 @@ umpire.option {
   rule = "7.3; AMB-07",
 }
 umpire.option {
+  name = "rally_2e_line",
+  default = "both",
+  choices = {
+    { "both", "2e: +1 for a stand that is Regular and also rated Good or Elite, as printed (AMB-07)" },
+    { "either", "2e: +1 for a Regular stand or a Good/Elite one, as PN's \"and/or\"" },
+  },
+  doc = "whom the 2e rally's troop +1 is for",
+  rule = "2e 7.3; AMB-07",
+}
+umpire.option {
   name = "rally_general",
   default = "own_first",
   choices = {
@@ -208,7 +218,14 @@ umpire.command {
     local good = u.quality == "good" or u.quality == "elite"
     local lines = {}
     if util.is_2e() then
-      if u.regular and good then lines[#lines + 1] = "Regular and " .. u.quality end
+      -- The side's `regular_2e`: a 2e list that makes every stand Regular where PN does not
+      -- (the Romans' WBD auxilia).
+      local regular = u.regular or umpire.side(u.side).regular_2e
+      if regular and good then
+        lines[#lines + 1] = "Regular and " .. u.quality
+      elseif (regular or good) and umpire.option("rally_2e_line") == "either" then
+        lines[#lines + 1] = (regular and "Regular" or u.quality) .. " (option rally_2e_line either)"
+      end
     elseif each then
       if u.regular then lines[#lines + 1] = "Regular" end
       if good then lines[#lines + 1] = u.quality end

@@ -87,6 +87,8 @@ return {
     threshold = { type = "int", min = 0, default = 0,
       doc = "highest army casualty threshold tested, in % (2e 7.1)" },
     retreating = { type = "flag", default = false, doc = "the army is retreating (2e 7.1)" },
+    regular_2e = { type = "flag", default = false,
+      doc = "2e: every stand of this army is Regular, as its Appendix list says (the Romans; 2e 7.3)" },
     generals_killed = { type = "int", min = 0, default = 0,
       doc = "Generals eliminated this game (2e 7.1)" },
     pcp_lost = { type = "number", min = 0, default = 0 },
