@@ -26,7 +26,8 @@
 //! instructions (5.1× the dice: one call into the host with nothing to do already costs the
 //! goal), `resolve` 87,600 (33×). With the hook, `noop` costs 16,600 and `checkonly` 69,800, of
 //! which 15,000 are the per-instruction traps. The goal of 5× is out of reach of a Lua 5.4 VM
-//! entered through mlua with an instruction budget; see the closing note of issue 14.
+//! entered through mlua with an instruction budget (docs/architecture.md, "What a command
+//! costs").
 
 use std::path::PathBuf;
 use std::sync::Arc;
