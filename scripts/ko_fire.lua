@@ -184,7 +184,8 @@ umpire.command {
 }
 
 -- Fortification sections are not stands, so they have their own command. The shot is scored
--- from the firer alone (D6, its SP, its Table 7 row; a fortification has no Table 8 row), a
+-- from the firer alone (D6, its SP, its Table 7 row, and Table 8's -2 when the firer is SKI; a
+-- fortification has no target row of Table 8), a
 -- quarter is converted on the KO table's medium column (field fortifications) or super column
 -- (stone and concrete). A failed KO does nothing to a section (it has no SP; AMB-11f).
 local FORT_COLUMN = { field = "medium", stone = "super" }
@@ -225,7 +226,16 @@ umpire.command {
     c:roll("1d6", "shooting D6", "5.2.1", f)
     c:add(f.sp, "firer's current SP", "Table 7")
     local key = shooting.weapon_row(f, weapon, { type = "fort" }, {})
-    if key then c:add(umpire.table("fire_additions"):lookup(key), weapon .. " (full factor)", "Table 7, 8.8.2") end
+    if key then
+      local gun = key ~= "ski_s" and key ~= "small_arms" and key ~= "guided"
+      local full = gun and " (full factor)" or ""
+      c:add(umpire.table("fire_additions"):lookup(key), weapon .. (key == weapon and "" or " (" .. key .. ")") .. full,
+        full ~= "" and "Table 7, 8.8.2" or "Table 7")
+    end
+    -- Table 8's firer row still applies: a section has no target rows, but a SKI firer is -2
+    if util.is_ski(f) then
+      c:add(umpire.table("fire_deductions"):lookup("firer_ski"), "firer is SKI", "Table 8")
+    end
     local pre = c:total()
     local q = util.quarter(pre)
     if pre > 0 then c:add(q - pre, "KO fire: a quarter of " .. pre .. " HP", "8.8.2") end

@@ -217,3 +217,16 @@ test("option ko_plus each: flank and firing from above give +1 each, and a 2 now
   contains(out2, "+1  firing from above (option ko_plus each) (8.8.2, AMB-11b)")
   contains(out2, "T-34 [t34] is knocked out (8.8.2)")
 end)
+
+test("a SKI/S team's KO fire at a section keeps Table 8's firer-is-SKI -2 (8.8.2, 5.2.1)", function()
+  -- D6 6 + SP 6 + SKI/S 3 - firer SKI 2 = 13; a quarter of 13 is 3 (1.2); rpg row, medium column 3+
+  local s = game({ "r1 hmg HMG type=SKI/S sp=6 sp_start=6" })
+  s:dice(6, 2)
+  local out = s:run("kofort hmg field 10")
+  contains(out, "+3  ski_s (Table 7)")
+  contains(out, "-2  firer is SKI (Table 8)")
+  contains(out, "-10  KO fire: a quarter of 13 HP (8.8.2)")
+  contains(out, "=   3  3 HP to convert")
+  contains(out, "row rpg (SKI/S at any range), column medium: 3+ needed")
+  contains(out, "the section stands (AMB-11f)")
+end)
