@@ -9,7 +9,8 @@
 -- convert and no KO roll (AMB-11a).
 --
 -- Not covered: KO fire by AIR (aircraft attack with OLAB's `strike`, which has no KO mode), so
--- the "+1 for a dive-bombing or loitering AIR firer" never arises here.
+-- the PN's "+1 for a dive-bombing or loitering AIR firer" never arises here; the 2nd Edition's
+-- wording gives that +1 for such an AIR target instead (`diving`, AMB-11g).
 local arg = require "olab.args"
 local shooting = require "olab.shooting"
 local util = require "olab.util"
@@ -37,6 +38,29 @@ umpire.option {
   },
   doc = "the KO roll's +1 for the first group of conditions", rule = "8.8.2; AMB-11b",
 }
+
+-- Who the dive-bombing or loitering AIR of the first +1 group is. PN: the firer (and AIR do not
+-- fire KO here, see above). The 2nd Edition's sentence lists it among the targets ("the target is
+-- high wall, dive-bombing or loitering AIR"), so there a slow or diving aircraft shot at is +1,
+-- which with flying AIR's -1 nets 0 (AMB-11g).
+umpire.option {
+  name = "ko_air_bonus", default = "edition",
+  choices = {
+    { "edition", "PN: the +1 is for a dive-bombing or loitering AIR firer; 2E: for such an AIR target" },
+    { "firer", "in both editions the +1 is for the firer (never a target of `ko`)" },
+    { "target", "in both editions a dive-bombing or loitering AIR target gives +1" },
+  },
+  doc = "whether a dive-bombing or loitering AIR target gives the KO roll +1", rule = "8.8.2; AMB-11g",
+}
+
+-- Whether the dive-bombing/loitering +1 is for a target under the edition and option in force,
+-- and the words saying why.
+local function air_target_bonus()
+  local o = umpire.option("ko_air_bonus")
+  if o == "target" then return true, " (option ko_air_bonus target)" end
+  if o == "firer" then return false, " (option ko_air_bonus firer)" end
+  return util.is_2e(), util.is_2e() and " (2E)" or " (PN)"
+end
 
 -- The +1 lines for the first group of conditions (AMB-11b): one line, or one per condition.
 local function add_plus(k, plus)
@@ -113,6 +137,8 @@ umpire.command {
     { name = "as", type = "choice", values = M.ROWS, optional = true,
       help = "the KO row: foot AT weapons (at_rifle, rpg), rocket ART's best equivalent" },
     { name = "above", type = "flag", help = "the firer fires from above (+1, 8.8.2)" },
+    { name = "diving", type = "flag",
+      help = "the target AIR is dive-bombing or loitering (+1 in the 2nd Edition, 8.8.2; AMB-11g)" },
     arg.force("the umpire's override of a refused shot"),
   },
   run = function(ctx, args)
@@ -121,6 +147,16 @@ umpire.command {
     local col, why = M.column(t)
     if not col then error(t.name .. " cannot be knocked out (8.8.2): " .. why, 0) end
     if t:has("engaged") then error(t.name .. " is in close combat and cannot be knocked out (8.8.2)", 0) end
+    local diving
+    if args.diving then
+      local yes, how = air_target_bonus()
+      if t.type ~= "AIR" then error("`diving` is for an AIR target that is dive-bombing or loitering (8.8.2)", 0) end
+      if not yes then
+        error("the +1 for dive-bombing or loitering AIR is the firer's, not the target's" .. how ..
+          " (8.8.2, AMB-11g): drop `diving`", 0)
+      end
+      diving = how
+    end
     local y = util.year()
     if y and y <= 1900 and not util.scifi() and not args.force then
       error("KO fire is for games after c.1900 or sci-fi (8.8.2); the period is " .. y ..
@@ -161,6 +197,7 @@ umpire.command {
       plus[#plus + 1] = "vehicle hit in the " .. args.arc
     end
     if args.above then plus[#plus + 1] = "firing from above" end
+    if diving then plus[#plus + 1] = "target AIR dive-bombing or loitering" .. diving end
     add_plus(k, plus)
     if weapon == "atgw" or weapon == "aagw" then k:add(1, "guided weapon", "8.8.2") end
     if t.type == "AIR" then k:add(-1, "target is flying AIR", "8.8.2") end
