@@ -63,3 +63,15 @@ test("the owner places an ambushing stand by activating it in a manoeuvre phase"
   ok(s:has("wbd1", "activated"))
   eq(s:run("ambushes"), "no stands in ambush")
 end)
+
+test("2E: the ambush is the initiative winner's, and the refusal says so (8.8.3)", function()
+  local s = session { ruleset = "olab", variant = "2e", house = { "ambushes" } }
+  s:run("add side zulus Zulus")
+  s:run("add side british British")
+  s:run("add command zulus z1 Horns")
+  s:run("add command british b1 Column")
+  s:run("add unit z1 wbd1 Warband1 type=WBD sp=5 sp_start=5")
+  s:run("add unit b1 inf1 Line1 type=INF/U sp=4 sp_start=4")
+  s:run("ambush wbd1 the donga")
+  contains(s:fails("ambush inf1 the kraal"), "only the initiative winner (2E) lays ambushes (8.8.3)")
+end)
