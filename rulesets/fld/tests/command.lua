@@ -217,7 +217,7 @@ test("unit activation: linked groups count once and need 1 less; the rest on own
   contains(out, "1 tried: regular row 1-3")
   contains(out, "needs 1 less: a linked group of 2 units (21, 28.v)")
   contains(out, "activated (rolled 2, needed 1+)")
-  contains(out, "not tried, on own initiative: bw1")
+  contains(out, "bw1 marked own_initiative (end of round) — not tried: own initiative this turn")
   ok(s:has("sp1", "activated"))
   ok(s:has("sp2", "activated"))
   ok(s:has("bw1", "own_initiative"))

@@ -1,5 +1,5 @@
 //! The game-state commands: `add`, `remove`, `rename`, `set`, `show`, `mark`, `unmark`,
-//! `next`, `clock`, `status`, `army load`, `schema load`.
+//! `next`, `clock`, `status`, `team`, `army load`, `schema load`.
 //!
 //! Each one changes the game only through [`State::change`](crate::engine::session::State::change),
 //! so its changes are journalled with it and undone if anything fails.
@@ -525,6 +525,67 @@ pub fn status(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
         .field("summary", summary)
         .field("units", serde_json::to_value(&views).unwrap_or(Json::Null))
         .text(Text::from_plain(board)))
+}
+
+/// `team [NAME [SIDE…]]`: puts sides in a team (`none`: out of one), or lists the teams.
+pub fn team(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let name = inv.args.text("name").map(str::to_string);
+    let sides = inv.args.words("sides").to_vec();
+    let game = &ctx.state.game;
+    let Some(name) = name else {
+        // `team`: every party at the table.
+        let parties = game.parties();
+        let lines: Vec<String> = parties
+            .iter()
+            .map(|p| {
+                let sides: Vec<&str> = p.sides.iter().map(|s| s.as_str()).collect();
+                if p.team {
+                    format!("team {}: {}", p.id, sides.join(", "))
+                } else {
+                    format!("{} (no team)", p.id)
+                }
+            })
+            .collect();
+        let text = if parties.iter().any(|p| p.team) {
+            lines.join("\n")
+        } else {
+            "no side is in a team (`team NAME SIDE…` forms one)".to_string()
+        };
+        return Ok(Output::new("team")
+            .field(
+                "parties",
+                serde_json::to_value(&parties).unwrap_or(Json::Null),
+            )
+            .text(Text::from_plain(text)));
+    };
+    if sides.is_empty() {
+        // `team NAME`: its sides.
+        let members = game
+            .find_team(&name)
+            .map_err(|e| at(e, span_of(inv, "name")))?;
+        let list: Vec<String> = members.iter().map(|s| s.id.to_string()).collect();
+        return Ok(Output::new("team")
+            .field("team", name.clone())
+            .field("sides", json!(list))
+            .text(Text::from_plain(format!(
+                "team {name}: {}",
+                list.join(", ")
+            ))));
+    }
+    let team = (name != "none").then_some(name.as_str());
+    let mut lines = Vec::new();
+    for side in &sides {
+        ctx.state
+            .change(|g| g.set_team(side, team))
+            .map_err(|e| at(e, span_of(inv, "name")))?;
+        if let Some(c) = ctx.state.pending.changes.last() {
+            lines.push(c.to_string());
+        }
+    }
+    Ok(Output::new("team")
+        .field("team", team)
+        .field("sides", json!(sides))
+        .text(Text::from_plain(lines.join("\n"))))
 }
 
 /// The lines of one screen: a longer board is summarised.
