@@ -356,6 +356,22 @@ function M.activate_units(ctx, cfg, g, text)
   return lines
 end
 
+-- The Stage 2 attempt to make next, as a command line the shell offers at its prompt (the
+-- umpire accepts it with Enter or edits it): the first sub-commander, side by side in wing
+-- order, with units not yet rolled for this turn, trying them all. nil when none is left.
+function M.propose()
+  for _, side in ipairs(umpire.sides()) do
+    for _, g in ipairs(commanders.mtus(side)) do
+      for _, u in ipairs(commanders.units(g)) do
+        if not u:has("activated") and not u:has("own_initiative") then
+          return "activate " .. g.id .. " all"
+        end
+      end
+    end
+  end
+  return nil
+end
+
 function M.register(cfg)
   local R = cfg.rules
   M.declare_tables(cfg.table_name, cfg.cells)
@@ -406,7 +422,11 @@ function M.register(cfg)
       if args.command.role ~= "mtu" then
         umpire.fail("activate: " .. args.command.id .. " is a staff command, not a sub-commander's (`sc " .. args.command.id .. " mtu` makes it one)")
       end
-      return table.concat(M.activate_units(ctx, cfg, args.command, args.units), "\n")
+      local lines = M.activate_units(ctx, cfg, args.command, args.units)
+      -- The shell offers the next sub-commander's attempt at its prompt (rulesets/README.md).
+      local next_attempt = M.propose()
+      if next_attempt then umpire.record("propose", next_attempt) end
+      return table.concat(lines, "\n")
     end,
   }
 end

@@ -245,6 +245,58 @@ local function ids(list)
   return table.concat(out, ", ")
 end
 
+-- The phases played in sets (3.3).
+local SET_PHASES = { command = true, manoeuvre = true, shooting = true, close_combat = true,
+  aob = true }
+
+-- The set to activate next, as a command line the shell offers at its prompt (the umpire
+-- accepts it with Enter or edits it): the party whose turn it is (the initiative's holder
+-- first, then the parties alternate, a party with no full set letting the others go on, AMB-34),
+-- its side with the most stands waiting, its compulsory stands first (PN, manoeuvre phase), then
+-- the rest in army order, five at most. nil when no set is due.
+function M.propose()
+  local clock = umpire.clock()
+  if not SET_PHASES[clock.phase] then return nil end
+  local major = M.set_major()
+  local span = major and "round" or clock.phase
+  local st = store.sets
+  local last = st and st.round == clock.round and st.phase == span and st.last or nil
+  local parties, full = {}, false
+  for _, p in ipairs(util.parties()) do
+    local n = party_left(p)
+    if n > 0 then
+      parties[#parties + 1] = { p = p, n = n }
+      if n >= 5 then full = true end
+    end
+  end
+  if #parties == 0 then return nil end
+  local pick
+  local init = M.initiative_side()
+  for _, c in ipairs(parties) do
+    local due = (not last and (not init or c.p.id == init)) or (last and c.p.id ~= last)
+    if due and (c.n >= 5 or not full) then pick = c break end
+  end
+  if not pick then
+    for _, c in ipairs(parties) do if c.n >= 5 or not full then pick = c break end end
+  end
+  if not pick then return nil end
+  local side, most = nil, -1
+  for _, sd in ipairs(pick.p.sides) do
+    local n = M.left(sd)
+    if n > most then side, most = sd, n end
+  end
+  local chosen, seen = {}, {}
+  local function add(u)
+    if #chosen < 5 and not seen[u.id] then seen[u.id] = true; chosen[#chosen + 1] = u.id end
+  end
+  if not util.is_2e() and (clock.phase == "manoeuvre" or major) then
+    for _, u in ipairs(compulsory(side)) do add(u) end
+  end
+  for _, u in ipairs(M.waiting(side)) do add(u) end
+  if #chosen == 0 then return nil end
+  return "activate " .. table.concat(chosen, ",")
+end
+
 umpire.command {
   name = "activate",
   help = "activate a set of exactly five stands of one side in this phase (3.3): sides\n" ..
@@ -361,6 +413,9 @@ umpire.command {
     umpire.record("set", { side = side, number = n, phase = major and "round" or phase,
       units = (function() local t = {} for i, u in ipairs(set) do t[i] = u.id end return t end)(),
       left = left, forced = #problems > 0 })
+    -- The shell offers the next set at its prompt (rulesets/README.md, "Proposals").
+    local next_set = M.propose()
+    if next_set then umpire.record("propose", next_set) end
     return nil
   end,
 }
@@ -376,6 +431,11 @@ umpire.command {
       local must = compulsory(side)
       lines[#lines + 1] = string.format("%s: %d to activate%s", side, M.left(side),
         #must > 0 and (" (compulsory first: " .. ids(must) .. ")") or "")
+    end
+    local next_set = M.propose()
+    if next_set then
+      lines[#lines + 1] = "next: " .. next_set
+      umpire.record("propose", next_set)
     end
     return table.concat(lines, "\n")
   end,
@@ -423,8 +483,6 @@ umpire.command {
 
 -- Leaving a phase with stands not yet activated: every stand is activated once in each
 -- phase, even to do nothing (AMB-34). A warning only; the umpire may move on.
-local SET_PHASES = { command = true, manoeuvre = true, shooting = true, close_combat = true,
-  aob = true }
 umpire.on("pre_next", function()
   local phase = umpire.clock().phase
   if not SET_PHASES[phase] or M.set_major() then return end

@@ -1,5 +1,6 @@
 //! The rustyline helper: completion of command names and arguments, hints with the rest of a
-//! command name or its usage, and dimmed hints when colour is on.
+//! command name or its usage, and dimmed hints when colour is on; the line the rules propose
+//! next ([`proposal`]).
 
 use std::borrow::Cow;
 
@@ -57,6 +58,18 @@ impl Completer for ShellHelper {
         found.retain(|w| crate::escape::first_unsafe_in_name(w).is_none());
         Ok((start, found))
     }
+}
+
+/// The command line the rules propose next (a ruleset records it as `propose`: OLAB's next set
+/// after `activate`), for the prompt to start with: the umpire accepts it with Enter, edits
+/// it, or clears it (Ctrl-U). `None` when there is none, or when it is not one safe line.
+pub fn proposal(out: &crate::engine::output::Output) -> Option<String> {
+    let line = out.json.get("record")?.get("propose")?.as_str()?.trim();
+    let safe = !line.is_empty()
+        && line.len() <= 1000
+        && !line.contains(['\n', '\r'])
+        && crate::escape::first_unsafe_in_name(line).is_none();
+    safe.then(|| line.to_string())
 }
 
 /// A hint shown after the cursor; part of it may be accepted with → (the rest of a name).

@@ -373,3 +373,12 @@ test("undo takes back an activation with its own-initiative rolls (18, 19)", fun
   s:dice(6, 6, 6, 6)
   contains(s:run("scactivate red left 6"), "left activated: orders HOLD")
 end)
+
+test("the next sub-commander's attempt is proposed for the shell's prompt (21)", function()
+  local s = game()
+  s:dice(2, 1)
+  s:run("activate left sp1+sp2")
+  local next_attempt = s:record("propose")
+  ok(next_attempt and next_attempt:match("^activate %w+ all$"), tostring(next_attempt))
+  ok(not next_attempt:match("left"), "left has rolled for all its units")
+end)

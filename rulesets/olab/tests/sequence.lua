@@ -164,3 +164,23 @@ test("allied sides (a team) roll one initiative with their best C-in-C, and alte
   s:dice(4, 1, 6)
   contains(s:run("initiative again"), "french")
 end)
+
+test("the next set is proposed for the shell's prompt: the other side's turn, compulsory stands first", function()
+  local s = game()
+  s:dice(6, 1)
+  s:run("initiative")
+  s:run("mark b5 routed")
+  to_phase(s, "manoeuvre")
+  contains(s:run("sets"), "next: activate rgen,r1,r2,r3,r4")
+  eq(s:record("propose"), "activate rgen,r1,r2,r3,r4")
+  s:run("activate rgen,r1,r2,r3,r4")
+  -- Blue's turn; its routing stand must move first (PN 3.3).
+  eq(s:record("propose"), "activate b5,bgen,b1,b2,b3")
+  s:run("activate b5,bgen,b1,b2,b3")
+  -- No full set left on either side: red's last stands, then blue's.
+  eq(s:record("propose"), "activate r5,r6")
+  s:run("activate r5,r6")
+  eq(s:record("propose"), "activate b4")
+  s:run("activate b4")
+  eq(s:record("propose"), nil)
+end)
