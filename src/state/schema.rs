@@ -311,6 +311,11 @@ pub struct AttentionSpec {
     /// A strength below its full value (damaged).
     #[serde(default)]
     pub damaged: bool,
+    /// Markers a unit needs attention for lacking, each with the phases it is wanted in (none
+    /// listed: always): OLAB's `activated` in the phases played in sets, so the stands not
+    /// yet activated are counted and listed after those with something wrong.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub unmarked: IndexMap<String, Vec<String>>,
 }
 
 /// Which attribute says a unit has left the board (`status.away` of a schema).

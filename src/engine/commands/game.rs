@@ -510,10 +510,10 @@ pub fn status(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
     // A board longer than a screen is summarised: sides and commands, then the units that
     // need attention (`status all` still lists every unit).
     let summary = !selected && board.line_count(WIDTH) > SCREEN;
-    let board = if summary {
-        board.summary(game.schema().status.attention.as_ref(), SCREEN)
+    let text = if summary {
+        summary_text(&board, game.schema().status.attention.as_ref())
     } else {
-        board.render(WIDTH)
+        Text::from_plain(board.render(WIDTH))
     };
     // The board is for the players: hidden units and secret markers stay off it, in JSON too.
     let views: Vec<UnitView> = views
@@ -524,7 +524,37 @@ pub fn status(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
         .field("clock", game.clock_text())
         .field("summary", summary)
         .field("units", serde_json::to_value(&views).unwrap_or(Json::Null))
-        .text(Text::from_plain(board)))
+        .text(text))
+}
+
+/// The summary of a board longer than a screen, coloured: headings strong, why each unit needs
+/// attention in the alarm colour, notes dim.
+fn summary_text(
+    board: &crate::state::Status,
+    attention: Option<&crate::state::AttentionSpec>,
+) -> Text {
+    use crate::state::view::Part;
+    let mut t = Text::new();
+    for (i, line) in board
+        .summary_lines(attention, SCREEN)
+        .into_iter()
+        .enumerate()
+    {
+        if i > 0 {
+            t = t.plain("\n");
+        }
+        for (part, text) in line {
+            let style = match part {
+                Part::Plain => Style::Plain,
+                Part::Heading => Style::Strong,
+                Part::Alert => Style::Error,
+                Part::Dim => Style::Dim,
+            };
+            t = t.push(style, text);
+        }
+    }
+    // As the full board, it ends with a newline.
+    t.plain("\n")
 }
 
 /// `team [NAME [SIDE…]]`: puts sides in a team (`none`: out of one), or lists the teams.
