@@ -501,7 +501,7 @@ impl Status {
                 )]);
             }
             for l in &lines {
-                let why = reasons(l, att, any_marker);
+                let why = reasons(l, att, any_marker, self.strength_attr.as_deref());
                 if !why.is_empty() {
                     // The reason first, then the key attributes and the bar.
                     let mut rest: Vec<String> = l.key.iter().map(|v| v.to_string()).collect();
@@ -688,8 +688,14 @@ fn counts(lines: &[&UnitLine], att: &AttentionSpec, any_marker: bool) -> String 
 }
 
 /// Why `line` needs attention (empty: it does not): the markers, element markers, values and
-/// damage `att` names.
-fn reasons(line: &UnitLine, att: &AttentionSpec, any_marker: bool) -> Vec<String> {
+/// damage (`integrity lost`: `strength` names the attribute) `att` names, then the markers it
+/// lacks (`not activated`).
+fn reasons(
+    line: &UnitLine,
+    att: &AttentionSpec,
+    any_marker: bool,
+    strength: Option<&str>,
+) -> Vec<String> {
     if line.away.is_some() {
         return Vec::new();
     }
@@ -716,7 +722,8 @@ fn reasons(line: &UnitLine, att: &AttentionSpec, any_marker: bool) -> Vec<String
         && let Some(s) = line.strength
         && s.value < s.max
     {
-        why.push("damaged".into());
+        // `integrity lost`, `sp lost`: the attribute the bar measures.
+        why.push(strength.map_or_else(|| "damaged".into(), |a| format!("{a} lost")));
     }
     why.extend(line.lacking.iter().map(|m| format!("not {m}")));
     why
