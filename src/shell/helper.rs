@@ -54,9 +54,32 @@ impl Completer for ShellHelper {
         }
         // Words holding control characters (from an old journal, say) are never offered:
         // the terminal would act on them when the list is shown.
-        let (start, mut found) = self.registry.complete(line, pos, &self.words);
-        found.retain(|w| crate::escape::first_unsafe_in_name(w).is_none());
-        Ok((start, found))
+        Ok(complete(&self.registry, &self.words, line, pos))
+    }
+}
+
+/// What Tab offers for `line` with the cursor at `pos`: the replacement's start and the
+/// candidates the command table gives for the argument there (see [`Commands::complete`]),
+/// less any that would name again an id already in a list (`activate guard1,gu` offers
+/// `guard1,guard2`, not `guard1,guard1`) and any holding a control character (from an old
+/// journal, say: the terminal would act on it when the list is shown).
+pub fn complete(
+    registry: &Commands,
+    words: &crate::engine::registry::Words,
+    line: &str,
+    pos: usize,
+) -> (usize, Vec<String>) {
+    let (start, mut found) = registry.complete(line, pos, words);
+    found.retain(|w| crate::escape::first_unsafe_in_name(w).is_none() && !names_twice(w));
+    (start, found)
+}
+
+/// Whether the last item of a list word (`a,b,a`, `a+b+a`) is one of the items before it.
+fn names_twice(word: &str) -> bool {
+    let mut items: Vec<&str> = word.split([',', '+']).collect();
+    match items.pop() {
+        Some(last) if !last.is_empty() => items.contains(&last),
+        _ => false,
     }
 }
 
@@ -164,6 +187,21 @@ impl Validator for ShellHelper {}
 mod tests {
     use super::*;
     use crate::engine::commands as builtins;
+
+    #[test]
+    fn a_list_never_offers_an_id_it_holds() {
+        assert!(names_twice("guard1,guard1"));
+        assert!(names_twice("a+b+a"));
+        assert!(!names_twice("guard1,guard2"));
+        assert!(!names_twice("guard1,"));
+        assert!(!names_twice("guard1"));
+        let w = crate::engine::registry::Words {
+            units: vec!["guard1".into(), "guard2".into(), "leg1".into()],
+            ..Default::default()
+        };
+        let r = builtins::registry();
+        assert_eq!(complete(&r, &w, "show guard1,gu", 14).1, ["guard1,guard2"]);
+    }
 
     #[test]
     fn hints_finish_a_unique_command_name() {
