@@ -644,13 +644,22 @@ impl Status {
     }
 }
 
-/// `12 of 20 in play · 3 away · routed 2 · ███░░ 40/60` for some units of the board.
+/// `17 of 20 in play · eliminated 2 · routed_off 1 · routed 2 · ███░░ 40/60` for some units of
+/// the board.
 fn counts(lines: &[&UnitLine], att: &AttentionSpec, any_marker: bool) -> String {
     let present: Vec<&&UnitLine> = lines.iter().filter(|l| l.away.is_none()).collect();
     let mut parts = vec![format!("{} of {} in play", present.len(), lines.len())];
     let away = lines.len() - present.len();
     if away > 0 {
-        parts.push(format!("{away} away"));
+        // Where they went (`eliminated 2 · routed_off 1`): the count in play says how many.
+        let mut wheres: Vec<(&str, usize)> = Vec::new();
+        for w in lines.iter().filter_map(|l| l.away.as_deref()) {
+            match wheres.iter_mut().find(|(n, _)| *n == w) {
+                Some((_, k)) => *k += 1,
+                None => wheres.push((w, 1)),
+            }
+        }
+        parts.extend(wheres.iter().map(|(w, k)| format!("{w} {k}")));
     }
     let mut marks: Vec<(String, usize)> = Vec::new();
     for l in &present {
