@@ -133,7 +133,8 @@ umpire.command {
 
 umpire.command {
   name = "initiative",
-  help = "the round's initiative (3.3): D6 + C-in-C rating per side, ties roll again;\n" ..
+  help = "the round's initiative (3.3): D6 + C-in-C rating per side (allied sides, a `team`: once,\n" ..
+    "with its best C-in-C), ties roll again;\n" ..
     "the winner's set goes first in each phase, unless it makes the opponent go first",
   args = { { name = "again", type = "flag", help = "roll again although rolled this round" } },
   run = function(ctx, args)
@@ -300,8 +301,9 @@ end
 umpire.command {
   name = "activate",
   help = "activate a set of exactly five stands of one side in this phase (3.3): sides\n" ..
-    "alternate; fewer than five only for a side's last stands, after all full sets (AMB-34);\n" ..
-    "PN: in the manoeuvre phase routing and out-of-command stands come first",
+    "alternate (allied sides, a `team`, as one); fewer than five only for a side's last stands,\n" ..
+    "after all full sets (AMB-34); PN: in the manoeuvre phase routing and out-of-command stands\n" ..
+    "come first. One line a set; the next set is proposed at the prompt (Enter accepts it)",
   args = {
     { name = "units", type = "selector", help = "the set, e.g. leg1,leg2,leg3,leg4,arc1" },
     arg.force("the umpire overrides the checks (journalled)"),

@@ -21,7 +21,7 @@ end
 
 umpire.command {
   name = "initiative",
-  help = "each side rolls a d6 + its best command skill; ties among the highest roll again (Sequence of Play, Initiative; AMB-24): initiative",
+  help = "each side (allied sides, a `team`: once) rolls a d6 + its best command skill; ties among the highest roll again (Sequence of Play, Initiative; AMB-24): initiative",
   args = {},
   run = function(ctx)
     local fns, names = {}, {}
