@@ -316,6 +316,14 @@ fn completion_after_commas_and_of_what_fits_the_argument() {
         tab("army load tests/data/club/ol"),
         ["tests/data/club/olab.toml"]
     );
+    // An element where an element is: after its unit's dot.
+    let mut s = club_file("opend6fm");
+    run(&mut s, "add element red0u1 ann Ann");
+    run(&mut s, "add element red0u1 bob Bob");
+    let words = s.vocabulary();
+    let tab = |line: &str| umpire::shell::helper::complete(&s.registry, &words, line, line.len()).1;
+    assert_eq!(tab("mark red0u1."), ["red0u1.ann", "red0u1.bob"]);
+    assert!(tab("mark red0u1.ann w").contains(&"wounded".to_string()));
 }
 
 #[test]
