@@ -341,3 +341,45 @@ fn the_next_set_is_proposed_for_the_prompt() {
     let text = umpire::engine::render::output(&out, &umpire::engine::Palette::plain());
     assert_eq!(text.lines().count(), 1, "one line a set: {text}");
 }
+
+/// In a real terminal: after a set, the prompt starts with the next set; Enter accepts it.
+#[cfg(unix)]
+#[test]
+fn the_prompt_offers_the_next_set_and_enter_accepts_it() {
+    use rexpect::session::spawn_command;
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_umpire"));
+    cmd.args([
+        "--no-journal",
+        "--no-color",
+        "--no-pager",
+        "--seed",
+        "1",
+        "--ruleset",
+        "olab",
+        "--history",
+        "/dev/null",
+        "--rules",
+    ])
+    .arg(shipped())
+    .current_dir(env!("CARGO_MANIFEST_DIR"))
+    .env("TERM", "xterm");
+    let mut s = spawn_command(cmd, Some(20_000)).expect("umpire starts in a pty");
+    // Each line once the one before has answered (a real terminal redraws as it is typed).
+    for (line, answer) in [
+        ("army load examples/olab/romans.toml", "20 units"),
+        ("army load examples/olab/britons.toml", "20 units"),
+        ("next", "command phase"),
+        ("next", "manoeuvre phase"),
+        ("activate leg1,leg2,leg3,leg4,arc1", "britons 20"),
+    ] {
+        s.exp_string("olab#1> ").unwrap();
+        s.send_line(line).unwrap();
+        s.exp_string(answer).unwrap();
+    }
+    // The Britons' turn: the prompt holds their first five stands; Enter runs them.
+    s.exp_string("olab#1> ").unwrap();
+    s.exp_string("boudica,nobles,chariot1,chariot2,war1")
+        .unwrap();
+    s.send_line("").unwrap();
+    s.exp_string("britons set 1 (manoeuvre, 3.3)").unwrap();
+}
