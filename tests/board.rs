@@ -383,3 +383,29 @@ fn the_prompt_offers_the_next_set_and_enter_accepts_it() {
     s.send_line("").unwrap();
     s.exp_string("britons set 1 (manoeuvre, 3.3)").unwrap();
 }
+
+/// In a real terminal of 20 lines: `help`, longer than that, goes through `$PAGER` (here a
+/// `sed` that marks each line); with `--no-pager` it is printed as it is.
+#[cfg(unix)]
+#[test]
+fn long_output_goes_through_the_pager_in_a_terminal() {
+    use rexpect::session::spawn_command;
+    for (flag, paged) in [("", true), ("--no-pager", false)] {
+        let mut cmd = std::process::Command::new("sh");
+        cmd.arg("-c")
+            .arg(format!(
+                "stty rows 20 cols 100; exec \"$0\" --no-journal --no-color --history /dev/null {flag}"
+            ))
+            .arg(env!("CARGO_BIN_EXE_umpire"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .env("TERM", "xterm")
+            .env("PAGER", "sed s/^/paged:/")
+            .env_remove("UMPIRE_NO_PAGER");
+        let mut s = spawn_command(cmd, Some(20_000)).expect("umpire starts in a pty");
+        s.exp_string("umpire> ").unwrap();
+        s.send_line("help").unwrap();
+        let before = s.exp_string("for one command").unwrap();
+        assert_eq!(before.contains("paged:"), paged, "{flag}: {before}");
+        s.send_line("quit").unwrap();
+    }
+}
