@@ -120,6 +120,25 @@ mod tests {
     }
 
     #[test]
+    fn an_army_file_puts_sides_in_teams_and_army_save_keeps_them() {
+        let roster = "[[side]]\nid = \"red\"\nteam = \"west\"\n\n[[side]]\nid = \"blue\"\n";
+        let mut g = Game::default();
+        let changes = crate::state::load_roster(&g, "t.toml", roster).unwrap();
+        g.apply_all(&changes).unwrap();
+        assert_eq!(g.party_of("red"), "west");
+        assert_eq!(g.team_of("blue"), None);
+        let written = crate::state::write_roster(&g, &[]).unwrap();
+        assert!(written.contains("team = \"west\""), "{written}");
+        let mut again = Game::default();
+        let changes = crate::state::load_roster(&again, "t.toml", &written).unwrap();
+        again.apply_all(&changes).unwrap();
+        assert_eq!(again.parties(), g.parties());
+        let bad = "[[side]]\nid = \"red\"\nteam = \"Not An Id\"\n";
+        let e = crate::state::load_roster(&Game::default(), "t.toml", bad).unwrap_err();
+        assert!(e.to_string().contains("t.toml:3"), "{e}");
+    }
+
+    #[test]
     fn a_team_is_not_named_as_a_side() {
         let mut g = four_sides();
         let e = g.set_team("red", Some("blue")).unwrap_err();
