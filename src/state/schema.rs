@@ -505,6 +505,23 @@ impl Schema {
         if let Some(away) = &self.status.away {
             known(&away.attr, "away")?;
         }
+        // A misspelt marker would never make a unit need attention: refuse it.
+        if let Some(att) = &self.status.attention
+            && !self.markers.is_empty()
+        {
+            for m in att.markers.iter().chain(att.unmarked.keys()) {
+                if !self.markers.contains_key(m) {
+                    return Err(StateErrorKind::Format(format!(
+                        "status attention marker `{m}` is not declared{}",
+                        super::error::did_you_mean(&nearest(
+                            m,
+                            self.markers.keys().map(String::as_str)
+                        ))
+                    ))
+                    .into());
+                }
+            }
+        }
         self.sequence.validate()
     }
 }
