@@ -95,6 +95,16 @@ pub fn proposal(out: &crate::engine::output::Output) -> Option<String> {
     safe.then(|| line.to_string())
 }
 
+/// Whether the terminal lets the prompt start with a proposed line: rustyline edits no line in
+/// the terminals it does not support (`TERM` `dumb`, `cons25`, `emacs`), so the REPL prints the
+/// proposal there instead.
+pub fn can_prefill() -> bool {
+    !matches!(
+        std::env::var("TERM").ok().as_deref(),
+        Some("dumb" | "cons25" | "emacs")
+    )
+}
+
 /// A hint shown after the cursor; part of it may be accepted with → (the rest of a name).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShellHint {

@@ -133,6 +133,10 @@ pub fn repl(
         }
         printer.print(&executed, &line, None)?;
         proposed = executed.as_ref().ok().and_then(super::helper::proposal);
+        // A terminal that cannot start the line with it (TERM=dumb) is told it instead.
+        if let Some(p) = proposed.as_ref().filter(|_| !super::helper::can_prefill()) {
+            printer.note(&format!("next: {p}"))?;
+        }
         if executed.is_err() {
             if let Some(put_back) = session.put_back(&leftover) {
                 printer.warn(&put_back, None)?;
