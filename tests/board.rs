@@ -78,7 +78,7 @@ fn olab_at_400_stands() {
     fits_and_lists(&mut s, &["red0u1", "blue2u7"]);
     let out = run(&mut s, "status");
     assert!(
-        out.contains("199 of 200 in play · eliminated 1"),
+        out.contains("199/200 in play · eliminated 1"),
         "the eliminated stand is counted away:\n{out}"
     );
     assert!(out.contains("routed 1"), "{out}");

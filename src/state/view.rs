@@ -644,11 +644,11 @@ impl Status {
     }
 }
 
-/// `17 of 20 in play · eliminated 2 · routed_off 1 · routed 2 · ███░░ 40/60` for some units of
+/// `17/20 in play · eliminated 2 · routed_off 1 · routed 2 · ███░░ 40/60` for some units of
 /// the board.
 fn counts(lines: &[&UnitLine], att: &AttentionSpec, any_marker: bool) -> String {
     let present: Vec<&&UnitLine> = lines.iter().filter(|l| l.away.is_none()).collect();
-    let mut parts = vec![format!("{} of {} in play", present.len(), lines.len())];
+    let mut parts = vec![format!("{}/{} in play", present.len(), lines.len())];
     let away = lines.len() - present.len();
     if away > 0 {
         // Where they went (`eliminated 2 · routed_off 1`): the count in play says how many.
