@@ -1,9 +1,10 @@
 //! Long output through a pager: when the interactive shell prints more lines than the terminal
-//! shows, the text goes to `$PAGER` (default `less -R`, with `LESS=FRX` unless `LESS` is set,
-//! so colour passes and a short text quits at once). Never in `umpire run`, one-shot commands
-//! or `--json`, never when stdout is not a terminal (a pipe, a file), and never with
-//! `--no-pager` (or `UMPIRE_NO_PAGER=1`) or `PAGER=cat` / `PAGER=` (empty). A pager that
-//! cannot be started is passed over: the text is printed as it is.
+//! shows, the text goes to `$PAGER` (default `less -R`, with `LESS=FRXK` unless `LESS` is set:
+//! colour passes, a short text quits at once, and Ctrl-C quits the pager rather than counting
+//! towards the second Ctrl-C that leaves umpire). Never in `umpire run`, one-shot commands or
+//! `--json`, never when stdout is not a terminal (a pipe, a file), and never with `--no-pager`
+//! (or `UMPIRE_NO_PAGER=1`) or `PAGER=cat` / `PAGER=` (empty). A pager that cannot be started
+//! is passed over: the text is printed as it is.
 //!
 //! [`wanted`] and [`command`] are the decisions, kept apart from the terminal so they can be
 //! tested; [`page`] runs the pager.
@@ -83,7 +84,7 @@ pub fn page(text: &str, cmd: &str) -> io::Result<bool> {
         c
     };
     if std::env::var_os("LESS").is_none() {
-        command.env("LESS", "FRX");
+        command.env("LESS", "FRXK");
     }
     let Ok(mut child) = command.stdin(Stdio::piped()).spawn() else {
         return Ok(false);
