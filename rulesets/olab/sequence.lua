@@ -434,6 +434,13 @@ umpire.command {
       lines[#lines + 1] = string.format("%s: %d to activate%s", side, M.left(side),
         #must > 0 and (" (compulsory first: " .. ids(must) .. ")") or "")
     end
+    -- Allied sides alternate as one: their total.
+    for _, p in ipairs(util.parties()) do
+      if p.team then
+        lines[#lines + 1] = string.format("team %s (%s): %d to activate", p.id,
+          table.concat(p.sides, ", "), party_left(p))
+      end
+    end
     local next_set = M.propose()
     if next_set then
       lines[#lines + 1] = "next: " .. next_set

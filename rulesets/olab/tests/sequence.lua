@@ -157,6 +157,7 @@ test("allied sides (a team) roll one initiative with their best C-in-C, and alte
   eq(s:stored("olab", "initiative").side, "west")
   to_phase(s, "manoeuvre")
   contains(s:run("activate leg1,leg2,leg3,leg4,arc1"), "still to activate: west 35 (romans 15), east 40")
+  contains(s:run("sets"), "team west (romans, french): 35 to activate")
   -- The French are the Romans' allies: the other team goes next.
   contains(s:fails("activate napoleon,guard1,guard2,lancers,cuirass"), "east's turn")
   s:run("undo")
