@@ -36,6 +36,10 @@ pub struct Args {
     /// Never colour the output (`NO_COLOR` does the same; colour needs a terminal anyway).
     #[arg(long, global = true)]
     pub no_color: bool,
+    /// Never page long output in the shell (it goes through `$PAGER`, default `less -R`, when
+    /// longer than the terminal; `run`, one-shot commands and --json never page).
+    #[arg(long, global = true)]
+    pub no_pager: bool,
     /// History file of the interactive shell (default: in the user data folder, e.g.
     /// ~/.local/share/umpire/history).
     #[arg(long, global = true, env = "UMPIRE_HISTORY", value_name = "FILE")]
@@ -211,6 +215,15 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         json: args.json,
         palette: use_color.palette(),
         err_palette: use_color.palette_for_stderr(),
+        paging: if args.json
+            || args.no_pager
+            || args.mode.is_some()
+            || crate::shell::pager::off_by_env(std::env::var("UMPIRE_NO_PAGER").ok().as_deref())
+        {
+            crate::shell::pager::Paging::Never
+        } else {
+            crate::shell::pager::Paging::Auto
+        },
     };
     let asked = AskedRules {
         ruleset: args.ruleset.clone(),

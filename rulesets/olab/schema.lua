@@ -127,7 +127,10 @@ return {
   status = { attrs = { "type", "quality" }, strength = "sp", max = "sp_start",
              away = { attr = "off_table", present = "no" },
              -- what a large game's `status` lists first: routed, out of command, in close
-             -- combat, suppressed, retreating, and stands below their starting SP
+             -- combat, suppressed, retreating, and stands below their starting SP; then, in
+             -- the phases played in sets (3.3), the stands not yet activated (counted too)
              attention = { markers = { "routed", "out_of_command", "engaged", "suppressed", "retreating" },
-                           damaged = true } },
+                           damaged = true,
+                           unmarked = { activated = { "command", "manoeuvre", "shooting",
+                                                      "close_combat", "aob" } } } },
 }

@@ -58,7 +58,7 @@ test("the owner places an ambushing stand by activating it in a manoeuvre phase"
   s:run("next")                                   -- manoeuvre phase
   local out = s:run("activate wbd1,wbd2,wbd3,wbd4,wbd5")
   contains(out, "Warband1 [wbd1] appears from ambush in the donga")
-  contains(out, "zulus set 1 (manoeuvre)")
+  contains(out, "zulus set 1 (manoeuvre, 3.3)")
   eq(s:get("wbd1", "off_table"), "no")
   ok(s:has("wbd1", "activated"))
   eq(s:run("ambushes"), "no stands in ambush")

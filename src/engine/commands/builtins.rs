@@ -363,6 +363,25 @@ fn specs() -> Vec<CommandSpec> {
             game: false,
         },
         Builtin {
+            name: "team",
+            aliases: &[],
+            summary: "allied sides: several players on one side of the table",
+            help: "`team NAME SIDE…` puts the sides named in team NAME (a 2-against-2 game: `team\n\
+                   allies romans iceni`); `team none SIDE…` takes them out. `team` lists the teams,\n\
+                   `team NAME` one team's sides. What a team shares (initiative, army morale…) is\n\
+                   the ruleset's to say (its README). `status team:NAME` shows a team's units,\n\
+                   `status side:SIDE` one player's. Army files may say `team = \"NAME\"` on a side.",
+            signature: Signature::new(vec![
+                p("name", Kind::Word)
+                    .optional()
+                    .help("the team's name (`none`: in no team)"),
+                p("sides", Kind::Side).many().optional(),
+            ]),
+            examples: &["team allies romans iceni", "team", "team none iceni"],
+            run: game::team,
+            game: true,
+        },
+        Builtin {
             name: "army",
             aliases: &[],
             summary: "load an army roster (TOML), or save sides as they stand now",
