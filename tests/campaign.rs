@@ -160,8 +160,27 @@ fn two_olab_battles_carry_losses_over_and_an_end_can_be_undone() {
         Some(&umpire::state::Value::Int(3)),
         "battle one's losses carried over"
     );
+    // Boudica, fallen in battle one, is on the table again, still a Main Character.
+    assert_eq!(
+        t.state
+            .game
+            .attr("boudica", "off_table")
+            .map(ToString::to_string),
+        Some("no".into())
+    );
+    assert_eq!(
+        t.state.game.attr("boudica", "main_character"),
+        Some(&umpire::state::Value::Flag(true))
+    );
+    assert!(number(&t, "boudica", "sp").unwrap() > 0.0);
     ok(&mut t, "set leg2 sp 0");
     ok(&mut t, "battle end britons win as planned");
+    let shown = ok(&mut t, "campaign");
+    assert!(
+        shown.contains("Boudica") && shown.contains("2 battles · watling: fell in round"),
+        "{shown}"
+    );
+    assert!(shown.contains("second: stood"), "{shown}");
     assert_eq!(
         in_roster(&dir, "romans", "leg3", "sp"),
         Some(toml::Value::Integer(7)),
@@ -320,4 +339,175 @@ fn an_opend6_battle_loses_the_incapacitated_and_heals_the_wounded() {
         Some(&toml::Value::Integer(soldiers.len() as i64))
     );
     assert!(!text.contains("wounded"), "{text}");
+}
+
+/// The value of `attr` of unit `id` in the game, as a number.
+fn number(s: &Session, id: &str, attr: &str) -> Option<f64> {
+    s.state.game.attr(id, attr).and_then(|v| v.as_f64())
+}
+
+#[test]
+fn two_fld_battles_carry_a_fallen_hero_and_the_losses_an_end_undone_and_a_hand_edit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("marches");
+    let d = dir.display().to_string();
+    let mut s = session();
+    ok(&mut s, "ruleset use fld");
+    ok(&mut s, "house on heroes");
+    ok(&mut s, "army load examples/fld/light.toml");
+    ok(&mut s, "army load examples/fld/dark.toml");
+    ok(&mut s, "muster");
+    // Declared before the campaign starts: FLD keeps Heroes in the heroes store, which the
+    // campaign carries into its first battle.
+    ok(&mut s, "hero pikes");
+    ok(&mut s, "hero bows main");
+    ok(&mut s, &format!("campaign new {d} The Marches"));
+    let begun = ok(&mut s, "battle new ford");
+    assert!(
+        begun.contains("carried from the last battle: heroes.declared"),
+        "{begun}"
+    );
+    let heroes = ok(&mut s, "heroes");
+    assert!(heroes.contains("pikes (light, hero)"), "{heroes}");
+    assert!(heroes.contains("bows (light, main character)"), "{heroes}");
+    // The pikes' Hero falls; the orcs lose some of their Integrity Points.
+    let start = number(&s, "pikes", "integrity_start").unwrap();
+    assert!(ok(&mut s, "set pikes integrity 0").contains("will return in the next battle"));
+    ok(&mut s, "set orcs integrity 9");
+    let end = ok(&mut s, "battle end a bloody draw");
+    assert!(end.contains("fell in round 1, returned"), "{end}");
+    assert!(end.contains("orcs: integrity"), "{end}");
+    let integrity = |dir: &Path, side: &str, id: &str| {
+        in_roster(dir, side, id, "integrity")
+            .and_then(|v| v.as_float().or(v.as_integer().map(|i| i as f64)))
+    };
+    assert_eq!(
+        integrity(&dir, "light", "pikes"),
+        Some(start),
+        "the fallen Hero is back at his start"
+    );
+    assert_eq!(integrity(&dir, "dark", "orcs"), Some(9.0));
+
+    // Undone, the rosters are as they were; redone, written again.
+    ok(&mut s, "undo");
+    assert_eq!(integrity(&dir, "dark", "orcs"), Some(16.0));
+    ok(&mut s, "redo");
+    assert_eq!(integrity(&dir, "dark", "orcs"), Some(9.0));
+
+    // The campaign's status: the strength over the campaign and the Heroes' careers.
+    let shown = ok(&mut s, "campaign");
+    assert!(shown.contains("strength over the campaign"), "{shown}");
+    assert!(shown.contains("(before ford, after ford)"), "{shown}");
+    assert!(
+        shown.contains("1 battle · ford: fell in round 1, returned"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("(light, main character): 1 battle · ford: stood"),
+        "{shown}"
+    );
+
+    // The club renames the orcs by hand between battles.
+    let path = dir.join("rosters/dark.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("id = \"orcs\""), "{text}");
+    let edited = text.replacen(
+        "name = \"Orc Spears (assumed)\"",
+        "name = \"Orcs of the Black Pass\"",
+        1,
+    );
+    assert_ne!(edited, text);
+    std::fs::write(&path, edited).unwrap();
+
+    // Battle two, in a fresh session: the losses, the Hero and the edit are all there.
+    let mut t = session();
+    ok(&mut t, &format!("campaign open {d}"));
+    ok(&mut t, "battle new pass");
+    assert_eq!(
+        number(&t, "orcs", "integrity"),
+        Some(9.0),
+        "losses carried over"
+    );
+    assert_eq!(number(&t, "orcs", "integrity_start"), Some(9.0));
+    assert_eq!(
+        number(&t, "pikes", "integrity"),
+        Some(start),
+        "the Hero is back"
+    );
+    assert!(
+        t.state
+            .game
+            .markers_of("pikes")
+            .unwrap()
+            .iter()
+            .any(|m| m.name == "mustered"),
+        "still mustered"
+    );
+    let heroes = ok(&mut t, "heroes");
+    assert!(
+        heroes.contains("pikes (light, hero)"),
+        "still a Hero: {heroes}"
+    );
+    assert!(
+        ok(&mut t, "show orcs").contains("Orcs of the Black Pass"),
+        "the hand edit loaded"
+    );
+    // Still a Hero in the rules too: he falls again and is noted to return.
+    assert!(ok(&mut t, "set pikes integrity 0").contains("will return in the next battle"));
+    ok(&mut t, "battle end dark win");
+    let shown = ok(&mut t, "campaign");
+    assert!(
+        shown.contains(
+            "2 battles · ford: fell in round 1, returned; pass: fell in round 1, returned"
+        ),
+        "{shown}"
+    );
+}
+
+#[test]
+fn an_opend6_hero_is_a_soldier_who_comes_back_and_stays_a_hero() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("c");
+    let mut s = session();
+    ok(&mut s, "ruleset use opend6fm");
+    ok(&mut s, "house on heroes");
+    ok(&mut s, "army load examples/opend6fm/frostmere.toml");
+    ok(&mut s, "army load examples/opend6fm/goblins.toml");
+    ok(&mut s, &format!("campaign new {}", dir.display()));
+    ok(&mut s, "battle new first");
+    ok(&mut s, "hero wardens.w_sgt");
+    // His extra wound level spent, then two wounds' worth: he is out.
+    ok(&mut s, "dice queue 2 6 3");
+    ok(&mut s, "damage wardens.w_sgt 5 now");
+    ok(&mut s, "dice queue 2 6 3");
+    let fell = ok(&mut s, "damage wardens.w_sgt 5 now");
+    assert!(fell.contains("will return in the next battle"), "{fell}");
+    ok(&mut s, "mark wardens.w1 incapacitated");
+    let end = ok(&mut s, "battle end goblins win");
+    assert!(end.contains("fell in round"), "{end}");
+    let text = std::fs::read_to_string(dir.join("rosters/frostmere.toml")).unwrap();
+    let wardens = rosters::units(&text)
+        .into_iter()
+        .find(|u| u.id == "wardens")
+        .unwrap();
+    let soldiers: Vec<&str> = wardens.table["element"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e.get("id").and_then(|i| i.as_str()))
+        .collect();
+    assert!(
+        soldiers.contains(&"w_sgt"),
+        "the Hero is back: {soldiers:?}"
+    );
+    assert!(!soldiers.contains(&"w1"), "{soldiers:?}");
+
+    let mut t = session();
+    ok(&mut t, &format!("campaign open {}", dir.display()));
+    ok(&mut t, "battle new second");
+    let heroes = ok(&mut t, "heroes");
+    assert!(
+        heroes.contains("(frostmere, hero)"),
+        "still a Hero: {heroes}"
+    );
 }
