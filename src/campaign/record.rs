@@ -128,13 +128,17 @@ pub struct HeroFate {
 impl HeroFate {
     /// The fate in words: `stood`, `fell in round 3, returned`, `lost in round 2`.
     pub fn describe(&self) -> String {
-        let when = self
-            .round
-            .map_or(String::new(), |r| format!(" in round {r}"));
-        match self.fate.as_str() {
-            "fell" => format!("fell{when}, returned"),
-            "lost" => format!("lost{when}"),
-            other => other.to_string(),
-        }
+        fate_words(&self.fate, self.round)
+    }
+}
+
+/// A fate (`stood`, `fell`, `lost`) and the round it came in, in words: `stood`, `fell in
+/// round 3, returned`, `lost in round 2`.
+pub fn fate_words(fate: &str, round: Option<u32>) -> String {
+    let when = round.map_or(String::new(), |r| format!(" in round {r}"));
+    match fate {
+        "fell" => format!("fell{when}, returned"),
+        "lost" => format!("lost{when}"),
+        other => other.to_string(),
     }
 }

@@ -12,6 +12,7 @@
 //! come masked from [`Transaction::public_command`]; store values are never shown; the board
 //! sampled is the public one (hidden units are not on it).
 
+pub mod campaign;
 pub mod charts;
 pub mod dice;
 pub mod render;
@@ -48,6 +49,9 @@ pub enum ReportError {
         /// Why.
         why: String,
     },
+    /// The campaign journal could not be read.
+    #[error("the campaign journal could not be read: {0}")]
+    Campaign(String),
     /// The report's file name ends in neither `.md` nor `.html`.
     #[error("`{0}`: a report is written as Markdown (`.md`) or HTML (`.html`)")]
     Format(String),
@@ -269,7 +273,7 @@ fn board_strength(game: &Game) -> Vec<(String, String, f64, f64)> {
         .collect()
 }
 
-fn local_date(at: u64) -> Option<String> {
+pub(crate) fn local_date(at: u64) -> Option<String> {
     let ts = jiff::Timestamp::from_second(i64::try_from(at).ok()?).ok()?;
     Some(
         ts.to_zoned_datetime(jiff::tz::TimeZone::system())

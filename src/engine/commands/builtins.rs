@@ -554,7 +554,9 @@ fn specs() -> Vec<CommandSpec> {
                    and every roster written). `campaign new DIR` starts one with the rules and options\n\
                    in force, the sides in play becoming its rosters; `campaign open DIR` (or `umpire\n\
                    --campaign DIR`) opens one and continues its battle in progress; `campaign` shows\n\
-                   the battles fought, their results and each side's strength after each.",
+                   the battles fought, their results, each side's strength over the campaign and the\n\
+                   heroes' careers; `campaign report PATH` writes them as a report (`.html`: one page\n\
+                   with its chart; `.md`: Markdown, the chart as an SVG file beside it).",
             signature: Signature::subs(
                 true,
                 vec![
@@ -563,9 +565,12 @@ fn specs() -> Vec<CommandSpec> {
                         p("name", Kind::Text).optional(),
                     ]),
                     sub("open", "open the campaign in DIR (and continue its battle in progress)", vec![p("dir", Kind::File)]),
+                    sub("report", "write the campaign report: every battle, the strength across the campaign, the heroes' careers", vec![
+                        file().help("the report: NAME.md or NAME.html"),
+                    ]),
                 ],
             ),
-            examples: &["campaign new revolt Boudicca's revolt", "campaign open revolt", "campaign"],
+            examples: &["campaign new revolt Boudicca's revolt", "campaign open revolt", "campaign", "campaign report revolt/reports/campaign.html"],
             run: campaign::campaign,
             game: false,
         },

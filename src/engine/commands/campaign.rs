@@ -29,11 +29,12 @@ use crate::state::Value;
 /// Where the game keeps which campaign battle it is, and whether it has ended.
 const STORE: &str = "umpire.campaign";
 
-/// `campaign`, `campaign new DIR [NAME]`, `campaign open DIR`.
+/// `campaign`, `campaign new DIR [NAME]`, `campaign open DIR`, `campaign report PATH`.
 pub fn campaign(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
     match inv.args.sub() {
         Some("new") => new(ctx, inv),
         Some("open") => open(ctx, inv),
+        Some("report") => report(ctx, inv),
         _ => show(ctx, inv),
     }
 }
@@ -281,6 +282,37 @@ fn strength_words(s: &SideStrength) -> String {
     s.strength.map_or(String::new(), |v| {
         format!(", strength {}", crate::dice::render::fmt_value(v))
     })
+}
+
+/// `campaign report PATH`: the campaign report, in the format PATH's extension asks for.
+fn report(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let span = span_of(inv, "file");
+    let c = open_campaign(ctx, inv.line.name.span)?;
+    let path = PathBuf::from(inv.args.text("file").unwrap_or_default());
+    if crate::report::render::Format::of(&path).is_none() {
+        return Err(CommandError::invalid(
+            format!(
+                "`{}`: a report is written as Markdown or HTML",
+                path.display()
+            ),
+            Some("name a file ending in `.md` or `.html`".into()),
+            span,
+        ));
+    }
+    let r = crate::report::campaign::CampaignReport::build(&c, ctx.state.limits.journal())
+        .map_err(|e| failed(e, span))?;
+    let files = crate::report::render::write_campaign(&r, &path).map_err(|e| failed(e, span))?;
+    Ok(Output::new("campaign")
+        .field("campaign", c.file.name.clone())
+        .field("file", path.display().to_string())
+        .field(
+            "files",
+            files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>(),
+        )
+        .text(Text::from_plain(r.summary(&files))))
 }
 
 /// `battle new NAME [leave ID…]`.
