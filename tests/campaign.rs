@@ -511,3 +511,116 @@ fn an_opend6_hero_is_a_soldier_who_comes_back_and_stays_a_hero() {
         "still a Hero: {heroes}"
     );
 }
+
+/// A campaign of two OLAB battles with the heroes house rule, made in `dir`: battle one leg1
+/// 7 → 3, chariot1 4 → 0 (lost), Boudica falls (and returns); battle two leaves leg3 at home,
+/// leg2 7 → 0 (lost). Returns the session.
+pub fn two_battle_campaign(dir: &Path) -> Session {
+    let mut s = session();
+    for line in [
+        "ruleset use olab".to_string(),
+        "house on heroes".into(),
+        "army load examples/olab/romans.toml".into(),
+        "army load examples/olab/britons.toml".into(),
+        format!("campaign new {} Boudicca's revolt", dir.display()),
+        "battle new watling".into(),
+        "set leg1 sp 3".into(),
+        "set chariot1 sp 0".into(),
+        "set boudica sp 0".into(),
+        "battle end romans win".into(),
+        "battle new mona leave leg3".into(),
+        "set leg2 sp 0".into(),
+        "battle end britons hold".into(),
+    ] {
+        ok(&mut s, &line);
+    }
+    s
+}
+
+/// Side `side`'s total SP in roster `text`, summed here from the roster's own numbers.
+fn sp_total(text: &str) -> f64 {
+    rosters::units(text)
+        .iter()
+        .map(|u| u.table.get("sp").and_then(|v| v.as_integer()).unwrap() as f64)
+        .sum()
+}
+
+#[test]
+fn the_campaign_reports_chart_numbers_are_the_rosters_before_and_after_each_battle() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("revolt");
+    let mut s = two_battle_campaign(&dir);
+    let c = Campaign::open(&dir).unwrap();
+    let r = umpire::report::campaign::CampaignReport::build(&c, Default::default()).unwrap();
+    assert_eq!(r.sides, ["Boudicca's Britons", "Suetonius' Romans"]);
+    assert_eq!(r.measure, "strength");
+    // Worked out from the rosters the campaign journal kept, not from the report's code.
+    let mut expected = Vec::new();
+    for e in c.entries().unwrap() {
+        if let Entry::BattleEnded {
+            name,
+            before,
+            after,
+            ..
+        } = e
+        {
+            for (when, texts) in [("before", &before), ("after", &after)] {
+                expected.push((
+                    format!("{when} {name}"),
+                    vec![
+                        Some(sp_total(&texts["britons"])),
+                        Some(sp_total(&texts["romans"])),
+                    ],
+                ));
+            }
+        }
+    }
+    assert_eq!(r.points, expected);
+    // The losses as the test made them: romans −4 then −7; britons −4 (chariot1) in battle one.
+    let romans: Vec<f64> = r.points.iter().map(|p| p.1[1].unwrap()).collect();
+    assert_eq!(romans[0] - romans[1], 4.0);
+    assert_eq!(romans[2] - romans[3], 7.0);
+    let britons: Vec<f64> = r.points.iter().map(|p| p.1[0].unwrap()).collect();
+    assert_eq!(britons[0] - britons[1], 4.0, "chariot1 lost, Boudica back");
+
+    // Boudica's career: two battles, fell in the first.
+    assert_eq!(r.careers.len(), 1);
+    let b = &r.careers[0];
+    assert_eq!((b.id.as_str(), b.fell), ("boudica", 1));
+    assert_eq!(
+        b.battles,
+        [
+            (
+                "watling".to_string(),
+                "fell in round 1, returned".to_string()
+            ),
+            ("mona".into(), "stood".into())
+        ]
+    );
+
+    // The Markdown report, from the shell: its chart beside it, the battles and the careers.
+    let md = tmp.path().join("revolt.md");
+    let said = ok(&mut s, &format!("campaign report {}", md.display()));
+    assert!(said.contains("2 battles fought"), "{said}");
+    let text = std::fs::read_to_string(&md).unwrap();
+    for part in [
+        "# Boudicca's revolt",
+        "- **Rules**: olab + heroes",
+        "### 1. watling",
+        "**Result**: romans win",
+        "### 2. mona",
+        "Left at home: romans: leg3.",
+        "- leg2: lost",
+        "![Strength across the campaign](revolt-strength.svg)",
+        "| before watling |",
+        "| Boudica on her chariot [boudica] (main character) | Boudicca's Britons | 2 | 1 | watling: fell in round 1, returned; mona: stood |",
+    ] {
+        assert!(text.contains(part), "{part}\nnot in\n{text}");
+    }
+    let svg = std::fs::read_to_string(tmp.path().join("revolt-strength.svg")).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("Suetonius"), "{svg}");
+    assert!(
+        fails(&mut s, "campaign report revolt.txt").contains("Markdown or HTML"),
+        "a format it cannot write is refused"
+    );
+}

@@ -525,3 +525,63 @@ fn a_command_for_the_umpire_only_shows_its_public_line_and_nothing_it_printed() 
         assert!(text.contains("(for the umpire only)"), "{text}");
     }
 }
+
+#[test]
+fn the_campaign_report_draws_its_chart_in_a_real_browser() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("revolt");
+    drop(crate::campaign::two_battle_campaign(&dir));
+    // From the command line: a campaign folder gives the campaign report.
+    let html = tmp.path().join("revolt.html");
+    let o = umpire_report(&dir, &html);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("campaign report of `Boudicca's revolt`"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    for remote in [
+        "src=\"http",
+        "href=\"http",
+        "<script",
+        "<link",
+        "@import",
+        "url(",
+    ] {
+        assert!(!page.contains(remote), "`{remote}` in the page");
+    }
+    let Some(chrome) = browser() else {
+        eprintln!("skipped: no headless browser (chromium, google-chrome) on PATH");
+        return;
+    };
+    let o = std::process::Command::new(&chrome)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--dump-dom",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            tmp.path().join("profile").display()
+        ))
+        .arg(format!("file://{}", html.display()))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let dom = String::from_utf8_lossy(&o.stdout);
+    let at = dom
+        .find("id=\"campaign-chart\"")
+        .unwrap_or_else(|| panic!("no campaign chart:\n{dom}"));
+    let chart = &dom[at..];
+    let chart = &chart[..chart.find("</figure>").unwrap()];
+    assert!(chart.contains("<svg"), "the chart has no svg");
+    assert!(
+        chart.contains("<polyline") || chart.contains("<path"),
+        "the chart drew no line"
+    );
+    assert!(chart.contains("<circle"), "the chart drew no points");
+    assert!(dom.contains("watling: fell in round 1, returned; mona: stood"));
+}
