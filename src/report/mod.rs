@@ -340,6 +340,12 @@ impl Battle {
                 board = board_strength(&game);
             }
             let round = game.clock().pos.round;
+            // Whose each roll was, told from the game as it stood when it was rolled.
+            let roll_sides: Vec<Option<String>> = if started && !tx.umpire_only {
+                dice::sides_of(&game, tx)
+            } else {
+                Vec::new()
+            };
             game.apply_all(&tx.changes)
                 .map_err(|(_, e)| ReportError::Stale {
                     seq,
@@ -364,7 +370,7 @@ impl Battle {
             let after = board_strength(&game);
             let before = std::mem::replace(&mut board, after.clone());
             if !tx.umpire_only {
-                tally.add(tx);
+                tally.add(tx, &roll_sides);
             }
             for (id, ..) in &after {
                 if !side_ids.contains(id) {
