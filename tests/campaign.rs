@@ -624,3 +624,32 @@ fn the_campaign_reports_chart_numbers_are_the_rosters_before_and_after_each_batt
         "a format it cannot write is refused"
     );
 }
+
+#[test]
+fn the_example_campaign_runs_without_an_error_and_writes_its_report() {
+    let root = crate::common::shipped();
+    let _ = std::fs::remove_dir_all(root.join("revolt"));
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(["--seed", "7", "--no-color", "--no-journal"])
+        .args(["run", "examples/olab/campaign.umpire"])
+        .current_dir(root)
+        .env("UMPIRE_HISTORY", "/nonexistent/never-used")
+        .env_remove("UMPIRE_JOURNAL")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}\n{out}");
+    assert!(!err.contains("error"), "{err}");
+    assert!(
+        out.contains("campaign report of `Boudicca's revolt` (2 battles fought)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("watling: stood; mona: fell in round 2, returned"),
+        "{out}"
+    );
+    let page = std::fs::read_to_string(root.join("revolt/reports/campaign.html")).unwrap();
+    assert!(page.contains("id=\"campaign-chart\""));
+    std::fs::remove_dir_all(root.join("revolt")).unwrap();
+}
