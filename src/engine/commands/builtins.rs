@@ -583,9 +583,10 @@ fn specs() -> Vec<CommandSpec> {
                    loaded; `leave ID,ID` keeps units at home (they come through unchanged).\n\
                    Reinforcements: `army load FILE`. `battle end RESULT` tells the rules (events\n\
                    `battle_ends`, where rules and house rules bring back what returns, such as fallen\n\
-                   heroes, then `carry_over`, where the ruleset clears what does not carry over),\n\
-                   then writes each side's roster as it stands, less the\n\
-                   units destroyed (strength 0), showing every change; `plan` shows them and writes\n\
+                   heroes, then `carry_over`, where the ruleset clears what does not carry over,\n\
+                   then `next_battle`, where they say what the next battle's store must hold), then\n\
+                   writes each side's roster as it stands, less the units destroyed (strength 0),\n\
+                   showing every change and each Hero's fate; `plan` shows them and writes\n\
                    nothing, so they can be adjusted first. `undo` takes the end back (the rosters as\n\
                    they were); `battle` shows where the campaign stands.",
             signature: Signature::subs(
