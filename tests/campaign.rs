@@ -653,3 +653,39 @@ fn the_example_campaign_runs_without_an_error_and_writes_its_report() {
     assert!(page.contains("id=\"campaign-chart\""));
     std::fs::remove_dir_all(root.join("revolt")).unwrap();
 }
+
+#[test]
+fn an_undying_lands_hero_is_still_a_hero_in_the_next_battle() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("c");
+    let mut s = session();
+    for line in [
+        "ruleset use undying_lands".to_string(),
+        "house on heroes".into(),
+        "army load examples/undying_lands/vale.toml".into(),
+        "army load examples/undying_lands/horde.toml".into(),
+        "muster".into(),
+        "hero pikes".into(),
+        format!("campaign new {}", dir.display()),
+        "battle new first".into(),
+    ] {
+        ok(&mut s, &line);
+    }
+    assert!(ok(&mut s, "heroes").contains("pikes (vale, hero)"));
+    let end = ok(&mut s, "battle end vale win");
+    assert!(end.contains("(vale, hero): stood"), "{end}");
+    let mut t = session();
+    ok(&mut t, &format!("campaign open {}", dir.display()));
+    ok(&mut t, "battle new second");
+    let heroes = ok(&mut t, "heroes");
+    assert!(heroes.contains("pikes (vale, hero)"), "{heroes}");
+    assert!(
+        t.state
+            .game
+            .markers_of("pikes")
+            .unwrap()
+            .iter()
+            .any(|m| m.name == "mustered"),
+        "still mustered"
+    );
+}
