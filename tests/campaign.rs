@@ -689,3 +689,65 @@ fn an_undying_lands_hero_is_still_a_hero_in_the_next_battle() {
         "still mustered"
     );
 }
+
+#[test]
+fn the_campaign_reports_luck_is_each_sides_dice_over_every_battle() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("c");
+    let mut s = session();
+    for line in [
+        "ruleset use demo",
+        "add side red Red",
+        "add side blue Blue",
+        "add command red r1 R",
+        "add command blue b1 B",
+        "add unit r1 archers Archers sp=10",
+        "add unit b1 slingers Slingers sp=10",
+    ] {
+        ok(&mut s, line);
+    }
+    ok(&mut s, &format!("campaign new {}", dir.display()));
+    for battle in ["one", "two"] {
+        ok(&mut s, &format!("battle new {battle}"));
+        for _ in 0..4 {
+            ok(&mut s, "shoot archers 0");
+            ok(&mut s, "shoot slingers 0");
+        }
+        ok(&mut s, "dice queue 6");
+        ok(&mut s, "shoot archers 0");
+        ok(&mut s, "battle end a draw");
+    }
+    // Worked out from the battles' journals: each generated 1d6 against 3.5, by who shot.
+    let (mut red, mut blue) = (Vec::new(), Vec::new());
+    for battle in ["one", "two"] {
+        let (records, _) = umpire::journal::read_file::<umpire::journal::Record>(
+            &dir.join(format!("battles/{battle}.jsonl")),
+            Default::default(),
+        )
+        .unwrap();
+        for r in records {
+            let umpire::journal::Record::Tx(tx) = r else {
+                continue;
+            };
+            for roll in &tx.rolls {
+                if roll.sources.contains(umpire::dice::SourceKind::Queue) {
+                    continue;
+                }
+                match roll.by.as_deref() {
+                    Some("archers") => red.push(roll.total),
+                    Some("slingers") => blue.push(roll.total),
+                    _ => {}
+                }
+            }
+        }
+    }
+    assert_eq!((red.len(), blue.len()), (8, 8));
+    let z =
+        |v: &[f64]| v.iter().map(|x| x - 3.5).sum::<f64>() / (v.len() as f64 * 35.0 / 12.0).sqrt();
+    let c = Campaign::open(&dir).unwrap();
+    let r = umpire::report::campaign::CampaignReport::build(&c, Default::default()).unwrap();
+    let luck: Vec<(&str, u64)> = r.luck.iter().map(|l| (l.side.as_str(), l.rolls)).collect();
+    assert_eq!(luck, [("Red", 8), ("Blue", 8)], "queued dice are not luck");
+    assert!((r.luck[0].z.unwrap() - z(&red)).abs() < 1e-9);
+    assert!((r.luck[1].z.unwrap() - z(&blue)).abs() < 1e-9);
+}

@@ -109,6 +109,8 @@ pub struct DiceKind {
     pub mean: f64,
     /// The exact mean (`None`: not computable).
     pub expected_mean: Option<f64>,
+    /// The exact standard deviation of one roll (`None`: not computable).
+    pub expected_sd: Option<f64>,
     /// How far the mean of the dice rolled (generated or typed: queued dice are the umpire's
     /// choice) is from the exact one, in standard errors (`None` when not computable, none
     /// were rolled, or the dice cannot vary).
@@ -175,7 +177,7 @@ fn z_of(d: &crate::dice::Distribution, rolled: &[f64]) -> Option<f64> {
 }
 
 /// A z in words.
-fn luck(z: f64) -> String {
+pub(crate) fn luck(z: f64) -> String {
     if z.abs() < 1.0 {
         "ordinary luck (within one standard error)".to_string()
     } else if z.abs() < 2.0 {
@@ -318,6 +320,7 @@ fn kind(expr: &str, rolls: &[Counted]) -> DiceKind {
         sides: by_side(rolls, dist.as_ref()),
         mean: m,
         expected_mean,
+        expected_sd: dist.as_ref().map(|d| d.stddev()),
         z,
         outcomes,
         verdict,
