@@ -555,8 +555,9 @@ fn specs() -> Vec<CommandSpec> {
                    in force, the sides in play becoming its rosters; `campaign open DIR` (or `umpire\n\
                    --campaign DIR`) opens one and continues its battle in progress; `campaign` shows\n\
                    the battles fought, their results, each side's strength over the campaign and the\n\
-                   heroes' careers; `campaign report PATH` writes them as a report (`.html`: one page\n\
-                   with its chart; `.md`: Markdown, the chart as an SVG file beside it).",
+                   heroes' careers; `campaign report PATH` writes them as a report, with each side's\n\
+                   dice over the campaign against their exact odds (`.html`: one page with its chart;\n\
+                   `.md`: Markdown, the chart as an SVG file beside it).",
             signature: Signature::subs(
                 true,
                 vec![
@@ -565,7 +566,7 @@ fn specs() -> Vec<CommandSpec> {
                         p("name", Kind::Text).optional(),
                     ]),
                     sub("open", "open the campaign in DIR (and continue its battle in progress)", vec![p("dir", Kind::File)]),
-                    sub("report", "write the campaign report: every battle, the strength across the campaign, the heroes' careers", vec![
+                    sub("report", "write the campaign report: every battle, the strength across the campaign, each side's dice, the heroes' careers", vec![
                         file().help("the report: NAME.md or NAME.html"),
                     ]),
                 ],
