@@ -214,21 +214,119 @@ impl Story {
         self.battles.iter().filter(|b| b.result.is_some())
     }
 
-    /// What the latest battle ended (or, before any, the campaign's start) asked the next
-    /// battle to know (`carry.NAME` records), by store name.
+    /// What the latest battle still ended (or, before any, the campaign's start) asked the
+    /// next battle to know (`carry.NAME` records), by store name: an end undone hands back
+    /// what the end before it said.
     pub fn carried(
         entries: &[Entry],
     ) -> BTreeMap<String, serde_json::Map<String, serde_json::Value>> {
-        let mut out = BTreeMap::new();
+        let mut said = Vec::new();
         for e in entries {
             match e {
                 Entry::Created { carried, .. } | Entry::BattleEnded { carried, .. } => {
-                    out = carried.clone()
+                    said.push(carried)
                 }
-                Entry::BattleReopened { .. } => out = BTreeMap::new(),
+                Entry::BattleReopened { .. } if said.len() > 1 => {
+                    said.pop();
+                }
                 _ => {}
             }
         }
-        out
+        said.last().map(|c| (*c).clone()).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ended(name: &str, side: &str, strength: f64, carried: &str) -> Entry {
+        let mut keep = BTreeMap::new();
+        keep.insert(
+            "heroes".to_string(),
+            serde_json::json!({ "declared": { carried: "hero" } })
+                .as_object()
+                .unwrap()
+                .clone(),
+        );
+        Entry::BattleEnded {
+            name: name.into(),
+            result: format!("{name} won"),
+            before: BTreeMap::new(),
+            after: BTreeMap::new(),
+            changes: vec![],
+            strength: vec![SideStrength {
+                side: side.into(),
+                units: 2,
+                strength: Some(strength),
+            }],
+            start: vec![SideStrength {
+                side: side.into(),
+                units: 3,
+                strength: Some(strength + 1.0),
+            }],
+            heroes: vec![HeroFate {
+                id: "h".into(),
+                name: "Hal".into(),
+                side: side.into(),
+                kind: "hero".into(),
+                fate: if name == "a" { "fell" } else { "stood" }.into(),
+                round: (name == "a").then_some(2),
+            }],
+            carried: keep,
+            at: 1,
+        }
+    }
+
+    fn begun(name: &str) -> Entry {
+        Entry::BattleBegun {
+            name: name.into(),
+            sides: vec![],
+            at: 1,
+        }
+    }
+
+    #[test]
+    fn an_end_undone_counts_once_and_hands_back_what_the_end_before_carried() {
+        let entries = vec![
+            begun("a"),
+            ended("a", "red", 10.0, "x"),
+            begun("b"),
+            ended("b", "red", 7.0, "y"),
+            Entry::BattleReopened {
+                name: "b".into(),
+                at: 2,
+            },
+        ];
+        let story = Story::of(&entries);
+        assert_eq!(story.open.as_deref(), Some("b"));
+        assert_eq!(story.ended().count(), 1);
+        let labels: Vec<&str> = story.points.iter().map(|p| p.label.as_str()).collect();
+        assert_eq!(labels, ["before a", "after a"]);
+        assert_eq!(
+            story.careers[0].battles,
+            [("a".to_string(), "fell in round 2, returned".to_string())]
+        );
+        assert_eq!(
+            Story::carried(&entries)["heroes"]["declared"],
+            serde_json::json!({ "x": "hero" })
+        );
+        // Ended again: both battles count, the second's record is the one carried.
+        let mut again = entries.clone();
+        again.push(ended("b", "red", 6.0, "z"));
+        let story = Story::of(&again);
+        assert_eq!(story.careers[0].battles.len(), 2);
+        assert_eq!(story.careers[0].fell, 1);
+        assert_eq!(
+            story.points.last().unwrap().sides[0]
+                .as_ref()
+                .unwrap()
+                .strength,
+            Some(6.0)
+        );
+        assert_eq!(
+            Story::carried(&again)["heroes"]["declared"],
+            serde_json::json!({ "z": "hero" })
+        );
     }
 }
