@@ -655,6 +655,10 @@ fn the_dice_are_split_by_the_side_that_rolled_them() {
     // Each side's luck is judged against the exact odds of 1d6 (mean 3.5, sd √(35/12)).
     let z = (mean(&blue) - 3.5) / ((35.0_f64 / 12.0).sqrt() / 10.0_f64.sqrt());
     assert!((d6.sides[1].z.unwrap() - z).abs() < 1e-9);
+    // All kinds together (one kind here, so the same z), the rolls of no side left out.
+    let luck: Vec<(&str, u64)> = b.luck.iter().map(|l| (l.side.as_str(), l.rolls)).collect();
+    assert_eq!(luck, [("Red", 5), ("Blue", 10)]);
+    assert!((b.luck[1].z.unwrap() - z).abs() < 1e-9);
 
     // A roll the rules did not say the roller of counts for the first unit the command names.
     let umpire::journal::Record::Tx(shot) = records

@@ -32,59 +32,6 @@ pub struct BattleRow {
     pub sides: Vec<(String, String, String)>,
 }
 
-/// One side's dice over the whole campaign: the rolls generated or typed (not queued) of
-/// every kind, against their exact odds.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SideLuck {
-    /// The side's name.
-    pub side: String,
-    /// How many rolls.
-    pub rolls: u64,
-    /// How far their totals are from the expected, all kinds together, in standard errors:
-    /// the sum of each roll's difference from its kind's exact mean over the square root of
-    /// the sum of their variances.
-    pub z: Option<f64>,
-    /// In words.
-    pub verdict: String,
-}
-
-/// Each side's luck over `battles`' dice (sides as the battle reports name them).
-fn luck(battles: &[super::Battle]) -> Vec<SideLuck> {
-    let mut acc: Vec<(String, u64, f64, f64)> = Vec::new();
-    for b in battles {
-        for k in &b.dice {
-            let (Some(mu), Some(sd)) = (k.expected_mean, k.expected_sd) else {
-                continue;
-            };
-            for r in k.sides.iter().filter(|r| r.source != "queued") {
-                let Some(side) = &r.side else { continue };
-                let at = match acc.iter().position(|a| &a.0 == side) {
-                    Some(i) => i,
-                    None => {
-                        acc.push((side.clone(), 0, 0.0, 0.0));
-                        acc.len() - 1
-                    }
-                };
-                let n = r.count as f64;
-                acc[at].1 += r.count;
-                acc[at].2 += n * (r.mean - mu);
-                acc[at].3 += n * sd * sd;
-            }
-        }
-    }
-    acc.into_iter()
-        .map(|(side, rolls, dev, var)| {
-            let z = (var > 0.0).then(|| dev / var.sqrt());
-            SideLuck {
-                side,
-                rolls,
-                z,
-                verdict: z.map_or_else(|| "no luck to judge".to_string(), super::dice::luck),
-            }
-        })
-        .collect()
-}
-
 /// Everything the campaign report shows.
 #[derive(Debug, Clone, Serialize)]
 pub struct CampaignReport {
@@ -108,7 +55,7 @@ pub struct CampaignReport {
     /// The Heroes' and Main Characters' careers.
     pub careers: Vec<Career>,
     /// Each side's dice over the whole campaign.
-    pub luck: Vec<SideLuck>,
+    pub luck: Vec<super::dice::SideLuck>,
 }
 
 fn words(s: Option<&SideStrength>) -> String {
@@ -237,7 +184,7 @@ impl CampaignReport {
                 })
                 .collect(),
             measure: measure.to_string(),
-            luck: luck(&read_ok),
+            luck: super::dice::luck(read_ok.iter().flat_map(|b| &b.dice)),
             careers: story
                 .careers
                 .iter()

@@ -177,7 +177,7 @@ fn z_of(d: &crate::dice::Distribution, rolled: &[f64]) -> Option<f64> {
 }
 
 /// A z in words.
-pub(crate) fn luck(z: f64) -> String {
+fn luck_words(z: f64) -> String {
     if z.abs() < 1.0 {
         "ordinary luck (within one standard error)".to_string()
     } else if z.abs() < 2.0 {
@@ -222,7 +222,7 @@ fn by_side(rolls: &[Counted], dist: Option<&crate::dice::Distribution>) -> Vec<B
             };
             let verdict = match (source, z) {
                 (Source::Queued, _) => "set by the umpire: no luck to judge".to_string(),
-                (_, Some(z)) => luck(z),
+                (_, Some(z)) => luck_words(z),
                 (_, None) => "no exact odds to compare with".to_string(),
             };
             out.push(BySide {
@@ -311,7 +311,7 @@ fn kind(expr: &str, rolls: &[Counted]) -> DiceKind {
             "every roll queued by the umpire: no luck to judge".to_string()
         }
         None => "no exact odds to compare with".to_string(),
-        Some(z) => luck(z),
+        Some(z) => luck_words(z),
     };
     DiceKind {
         expr: expr.to_string(),
@@ -371,6 +371,59 @@ pub fn sides_of(game: &crate::state::Game, tx: &Transaction) -> Vec<Option<Strin
                     });
             }
             named.clone()
+        })
+        .collect()
+}
+
+/// One side's dice, all kinds together: the rolls generated or typed (not queued) against
+/// their exact odds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SideLuck {
+    /// The side's name.
+    pub side: String,
+    /// How many rolls.
+    pub rolls: u64,
+    /// How far their totals are from the expected, in standard errors: the sum of each roll's
+    /// difference from its kind's exact mean over the square root of the sum of their
+    /// variances (`None`: no roll with exact odds).
+    pub z: Option<f64>,
+    /// In words.
+    pub verdict: String,
+}
+
+/// Each side's luck over the rolls of `kinds` (of one battle or many), sides in order of
+/// first appearance; rolls of no side told, queued dice and kinds without exact odds are
+/// left out.
+pub fn luck<'a>(kinds: impl IntoIterator<Item = &'a DiceKind>) -> Vec<SideLuck> {
+    let mut acc: Vec<(String, u64, f64, f64)> = Vec::new();
+    for k in kinds {
+        let (Some(mu), Some(sd)) = (k.expected_mean, k.expected_sd) else {
+            continue;
+        };
+        for r in k.sides.iter().filter(|r| r.source != Source::Queued.name()) {
+            let Some(side) = &r.side else { continue };
+            let at = match acc.iter().position(|a| &a.0 == side) {
+                Some(i) => i,
+                None => {
+                    acc.push((side.clone(), 0, 0.0, 0.0));
+                    acc.len() - 1
+                }
+            };
+            let n = r.count as f64;
+            acc[at].1 += r.count;
+            acc[at].2 += n * (r.mean - mu);
+            acc[at].3 += n * sd * sd;
+        }
+    }
+    acc.into_iter()
+        .map(|(side, rolls, dev, var)| {
+            let z = (var > 0.0).then(|| dev / var.sqrt());
+            SideLuck {
+                side,
+                rolls,
+                z,
+                verdict: z.map_or_else(|| "no luck to judge".to_string(), luck_words),
+            }
         })
         .collect()
 }

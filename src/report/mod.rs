@@ -211,6 +211,8 @@ pub struct Battle {
     pub turning_points: Vec<TurningPoint>,
     /// The dice against what was expected.
     pub dice: Vec<dice::DiceKind>,
+    /// Each side's dice, all kinds together, against their exact odds.
+    pub luck: Vec<dice::SideLuck>,
     /// How it ended.
     pub outcome: Outcome,
     /// How many transactions were undone (left out).
@@ -314,6 +316,7 @@ impl Battle {
             casualties: Vec::new(),
             turning_points: Vec::new(),
             dice: Vec::new(),
+            luck: Vec::new(),
             outcome: Outcome::default(),
             undone: 0,
             transactions: 0,
@@ -443,6 +446,7 @@ impl Battle {
             .sort_by(|a, b| b.total.total_cmp(&a.total).then(a.tx.cmp(&b.tx)));
         battle.turning_points.truncate(TURNING_POINTS);
         battle.dice = tally.kinds();
+        battle.luck = dice::luck(&battle.dice);
         battle.date = date;
         battle.undone = undone;
         battle.rules = rules_of(&game, rules_record.as_ref());
