@@ -38,6 +38,16 @@ end
 
 A.rout_marker = "routed"
 
+-- The 2nd Edition keeps only the return (8.8.4): no +1 SP, no immunity to rout, no dispute
+-- bonus, for Heroes and Main Characters alike. `hero`'s help says so under that variant.
+if umpire.variant == "2e" then
+  A.help = {
+    hero = "declare a Hero or, with `main`, a Main Character, agreed before play: either comes back\n" ..
+      "in the next game even if eliminated in this one (2nd Edition 8.8.4: no +1 SP, no immunity to\n" ..
+      "rout, no dispute bonus). e.g. `hero boudica main`",
+  }
+end
+
 -- A fallen Hero or Main Character back for the campaign's next battle: on the table at its
 -- starting SP, with no marker of the battle it fell in.
 function A.restore(u, reason)

@@ -65,6 +65,9 @@ test("OLAB 2nd Edition: no +1 SP and Heroes rout; they still return next battle"
   eq(s:get("caradoc", "sp"), 5)
   s:run("set caradoc sp 2")
   ok(s:has("caradoc", "routed"))
+  -- `hero`'s help says what the 2nd Edition keeps: the return alone
+  contains(s:run("help hero"), "2nd Edition 8.8.4: no +1 SP, no immunity to")
+  contains(olab():run("help hero"), "declare a Hero (+1 SP, never routs, +1 on dispute tests)")
 end)
 
 -- The same rule over the demo ruleset, through scripts/heroes/demo.lua.
