@@ -56,6 +56,19 @@ pub struct State {
     pub follow_up: Vec<String>,
     /// The campaign open, if any (`campaign open`, `--campaign`).
     pub campaign: Option<crate::campaign::Campaign>,
+    /// Told after each line that wrote to the journal (the live board, `board start`).
+    pub observer: Option<Box<dyn Observer>>,
+}
+
+/// What is told, on the engine's thread, after each line that wrote to the journal (a
+/// transaction committed, undone or redone, another game opened): the live board
+/// (`live::Board`) takes a snapshot of the players' view there and hands it to its own
+/// thread, so it must never wait on anything.
+pub trait Observer: std::fmt::Debug + Send {
+    /// The journal changed; `state` is the state after the line.
+    fn committed(&mut self, state: &State);
+    /// The observer itself, for the command that controls it (`board`).
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
 }
 
 /// The rolls and changes of the command being run, committed together when it succeeds.
@@ -204,6 +217,7 @@ impl Session {
                 resume: None,
                 follow_up: Vec::new(),
                 campaign: None,
+                observer: None,
             },
         }
     }
@@ -245,19 +259,45 @@ impl Session {
     /// that fails or is cancelled puts back the queue and the generator as they were.
     pub fn execute(&mut self, line: &str, entry: Option<&mut dyn DieEntry>) -> Option<Executed> {
         let cmd = line::parse(line)?;
+        let Some(before) = self.state.observer.is_some().then(|| self.journal_mark()) else {
+            return Some(self.execute_parsed(&cmd, entry));
+        };
+        let executed = self.execute_parsed(&cmd, entry);
+        // The observer may have been stopped (`board stop`) or replaced by the command.
+        if before != self.journal_mark() {
+            self.notify();
+        }
+        Some(executed)
+    }
+
+    /// Tells the observer, if any, the state as it is now (the live board after the rules
+    /// were brought back at start-up, which writes nothing).
+    pub fn notify(&mut self) {
+        if let Some(mut observer) = self.state.observer.take() {
+            observer.committed(&self.state);
+            self.state.observer = Some(observer);
+        }
+    }
+
+    /// Where the journal stands: its file and how many records it holds.
+    fn journal_mark(&self) -> (u64, Option<std::path::PathBuf>) {
+        (self.state.journal.len(), self.state.journal.path_buf())
+    }
+
+    fn execute_parsed(&mut self, cmd: &CommandLine, entry: Option<&mut dyn DieEntry>) -> Executed {
         // The values typed are the last command's: one refused before it ran (an unknown name,
         // bad words) typed none.
         self.typed.clear();
-        let executed = self.run(&cmd, entry);
+        let executed = self.run(cmd, entry);
         let executed = match self.state.resume.take() {
             Some(asked) => executed.map(|out| self.resumed(out, &asked)),
             None => executed,
         };
         let follow = std::mem::take(&mut self.state.follow_up);
-        Some(match executed {
+        match executed {
             Ok(out) if !follow.is_empty() => Ok(self.followed(out, follow)),
             other => other,
-        })
+        }
     }
 
     /// `out`, then each of `lines` run as its own command and what it printed; the first that

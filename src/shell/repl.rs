@@ -159,6 +159,8 @@ pub fn resume(session: &mut Session, asked: &AskedRules, printer: &Printer) -> i
             Said::Ran(line, executed) => all_ok &= printer.print(&executed, &line, None)?,
         }
     }
+    // The rules brought back are the live board's to show too.
+    session.notify();
     Ok(all_ok)
 }
 

@@ -573,8 +573,8 @@ fn counts(lines: &[&UnitLine], att: &AttentionSpec, any_marker: bool) -> String 
 }
 
 /// Why `line` needs attention (empty: it does not): the markers, element markers, values and
-/// damage `att` names.
-fn reasons(line: &UnitLine, att: &AttentionSpec, any_marker: bool) -> Vec<String> {
+/// damage `att` names (with `any_marker`, every marker).
+pub fn reasons(line: &UnitLine, att: &AttentionSpec, any_marker: bool) -> Vec<String> {
     if line.away.is_some() {
         return Vec::new();
     }
