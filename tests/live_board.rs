@@ -566,3 +566,60 @@ impl Drop for KillOnDrop<'_> {
         let _ = self.0.wait();
     }
 }
+
+#[test]
+fn umpire_board_serves_beside_the_shell_and_says_where() {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args([
+            "--board",
+            "127.0.0.1:0",
+            "--no-journal",
+            "--seed",
+            "1",
+            "run",
+            "-",
+        ])
+        .current_dir(repo())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("live board at") {
+        line.clear();
+        assert!(err.read_line(&mut line).unwrap() > 0, "no address said");
+    }
+    assert!(line.contains("this machine only"), "{line}");
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap();
+    let addr: SocketAddr = url["http://".len()..]
+        .trim_end_matches('/')
+        .parse()
+        .unwrap();
+    assert!(addr.ip().is_loopback());
+    let mut w = Watcher::connect(addr);
+    w.next();
+    writeln!(
+        stdin,
+        "add side red Red\nadd command red r1 Riders\nadd unit r1 lh1 Horse"
+    )
+    .unwrap();
+    let mut seen = String::new();
+    while !seen.contains("lh1") {
+        seen = w.next()["html"].as_str().unwrap().to_string();
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    // A one-shot command has nothing to serve beside.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_umpire"))
+        .args(["--board", "127.0.0.1:0", "roll", "1d6"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--board serves"));
+}
