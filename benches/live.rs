@@ -4,8 +4,9 @@
 //! browsers connected should take within 10% of the same command with no board.
 //!
 //! The game: the OLAB example armies (40 stands, both sides), rules loaded. Each iteration runs
-//! one command that commits (a strength set back and forth, with a roll), so each one makes
-//! the board take and publish a snapshot. Timed, each with a journal kept in memory (the
+//! two commands that commit (a strength set back and forth, a roll), and after each, as the
+//! shell does once the result is shown, the board takes and publishes its snapshot. Timed is
+//! what the umpire waits for, each command up to its result, with a journal kept in memory (the
 //! strictest case: no disk sync to hide the board's cost) and with a journal file synced as the
 //! shell keeps it:
 //!
@@ -13,11 +14,13 @@
 //! - `live/file/no_board`, `live/file/board_10_browsers`.
 //!
 //! The ten browsers are threads reading the server-sent events as fast as they come.
+//! `live/snapshot` is what the engine's thread spends after each result on the snapshot.
 //! `cargo bench --bench live`. Figures are in the README's section on the live board.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use umpire::dice::DiceBox;
@@ -71,11 +74,20 @@ fn browser(addr: std::net::SocketAddr) -> std::thread::JoinHandle<()> {
     })
 }
 
-fn commands(s: &mut Session, i: &mut u64) {
+/// Runs the two commands of one iteration; the time the umpire waits for their results.
+/// After each, as the shell does once a result is shown, the board takes its snapshot
+/// (`Session::catch_up`): on the same thread, but after the result, so not in the time.
+fn commands(s: &mut Session, i: &mut u64) -> Duration {
     *i += 1;
     let sp = 3 + (*i % 2);
-    run(s, &format!("set war1 sp {sp}"));
-    run(s, "roll 2d6");
+    let mut waited = Duration::ZERO;
+    for line in [format!("set war1 sp {sp}"), "roll 2d6".to_string()] {
+        let at = Instant::now();
+        run(s, &line);
+        waited += at.elapsed();
+        s.catch_up();
+    }
+    waited
 }
 
 fn bench(c: &mut Criterion) {
@@ -98,7 +110,9 @@ fn bench(c: &mut Criterion) {
                 format!("{kind}/no_board")
             };
             let mut i = 0;
-            g.bench_function(&name, |b| b.iter(|| commands(&mut s, &mut i)));
+            g.bench_function(&name, |b| {
+                b.iter_custom(|n| (0..n).map(|_| commands(&mut s, &mut i)).sum())
+            });
             if board {
                 let out = run(&mut s, "board");
                 assert_eq!(out["watching"], 10, "{out}");
@@ -109,6 +123,11 @@ fn bench(c: &mut Criterion) {
             }
         }
     }
+    // What the engine's thread pays for each commit with the board on: the snapshot.
+    let s = game(None);
+    g.bench_function("snapshot", |b| {
+        b.iter(|| umpire::live::Snapshot::of(std::hint::black_box(&s.state)))
+    });
     g.finish();
 }
 

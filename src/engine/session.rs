@@ -56,14 +56,14 @@ pub struct State {
     pub follow_up: Vec<String>,
     /// The campaign open, if any (`campaign open`, `--campaign`).
     pub campaign: Option<crate::campaign::Campaign>,
-    /// Told after each line that wrote to the journal (the live board, `board start`).
+    /// Told of each line that wrote to the journal (the live board, `board start`).
     pub observer: Option<Box<dyn Observer>>,
 }
 
-/// What is told, on the engine's thread, after each line that wrote to the journal (a
-/// transaction committed, undone or redone, another game opened): the live board
-/// (`live::Board`) takes a snapshot of the players' view there and hands it to its own
-/// thread, so it must never wait on anything.
+/// What is told, on the engine's thread, of the lines that wrote to the journal (a
+/// transaction committed, undone or redone, another game opened) once their results are shown
+/// ([`Session::catch_up`]): the live board (`live::Board`) takes a snapshot of the players'
+/// view there and hands it to its own thread, so it must never wait on anything.
 pub trait Observer: std::fmt::Debug + Send {
     /// The journal changed; `state` is the state after the line.
     fn committed(&mut self, state: &State);
@@ -178,6 +178,9 @@ pub struct Session {
     /// Rules the game is played under that failed to load when a command brought them back
     /// (see [`Session::follow_stored_rules`]).
     unloadable_rules: Option<RulesRecord>,
+    /// A line wrote to the journal since the observer was last told (see
+    /// [`Session::catch_up`]).
+    observer_behind: bool,
 }
 
 /// The result of one line: what it produced, or why it failed (with the canonical command name
@@ -199,6 +202,7 @@ impl Session {
             registry_generation: 0,
             typed: Vec::new(),
             unloadable_rules: None,
+            observer_behind: false,
             state: State {
                 dice,
                 dice_caps: Caps::default(),
@@ -263,16 +267,24 @@ impl Session {
             return Some(self.execute_parsed(&cmd, entry));
         };
         let executed = self.execute_parsed(&cmd, entry);
-        // The observer may have been stopped (`board stop`) or replaced by the command.
-        if before != self.journal_mark() {
+        // The observer is told later, once the result is shown (see `catch_up`).
+        self.observer_behind |= before != self.journal_mark();
+        Some(executed)
+    }
+
+    /// Tells the observer (the live board) of the lines that wrote to the journal since it was
+    /// last told, if any. The shell calls it once a command's result is shown, so the umpire
+    /// never waits for the board's snapshot.
+    pub fn catch_up(&mut self) {
+        if std::mem::take(&mut self.observer_behind) {
             self.notify();
         }
-        Some(executed)
     }
 
     /// Tells the observer, if any, the state as it is now (the live board after the rules
     /// were brought back at start-up, which writes nothing).
     pub fn notify(&mut self) {
+        self.observer_behind = false;
         if let Some(mut observer) = self.state.observer.take() {
             observer.committed(&self.state);
             self.state.observer = Some(observer);

@@ -33,6 +33,10 @@ use super::snapshot::Snapshot;
 const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; \
                    connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'";
 
+/// The least time between two drawings of the board (an update reaches the browsers at most
+/// this late).
+pub const RENDER_GAP: Duration = Duration::from_millis(100);
+
 /// A live board being served.
 #[derive(Debug)]
 pub struct Board {
@@ -127,6 +131,10 @@ impl Board {
                         if let Ok(r) = page::render(&env, &snapshot, format!("{started}-{n}")) {
                             pages_in.send_replace(Arc::new(r));
                         }
+                        // Commands typed in a burst (a `run` file, follow-up lines) are drawn
+                        // at most every RENDER_GAP: the latest is drawn, the ones between
+                        // skipped, and the umpire's machine is not kept busy drawing.
+                        tokio::time::sleep(RENDER_GAP).await;
                     }
                 });
                 let app = Router::new()

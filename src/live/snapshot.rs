@@ -18,6 +18,10 @@ use crate::state::{Change, Game};
 /// How many of the last resolutions the board shows.
 pub const RESOLUTIONS: usize = 8;
 
+/// How much of a resolution's output the board shows (a phone needs no more; the journal
+/// keeps it all).
+pub const OUTPUT_SHOWN: usize = 4000;
+
 /// Everything the board shows at one moment.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Snapshot {
@@ -383,7 +387,7 @@ fn resolution(tx: u64, t: &Transaction, undone: bool, secrets: &Secrets<'_>) -> 
         return Resolution {
             tx,
             command,
-            output: Some(t.output.trim_end().to_string()),
+            output: Some(shortened(t.output.trim_end())),
             rolls: t.rolls.iter().map(roll_view).collect(),
             undone,
         };
@@ -424,5 +428,52 @@ fn die_view(d: &Die) -> DieView {
             (None, _, true) => Some("failure"),
             _ => None,
         },
+    }
+}
+
+/// `text`, cut to about [`OUTPUT_SHOWN`] bytes at a line's end (or a character's), saying how
+/// much was left out.
+fn shortened(text: &str) -> String {
+    if text.len() <= OUTPUT_SHOWN {
+        return text.to_string();
+    }
+    let mut cut = OUTPUT_SHOWN;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let cut = text[..cut].rfind('\n').filter(|&n| n > 0).unwrap_or(cut);
+    let left = text[cut..]
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .count()
+        .max(1);
+    format!(
+        "{}\n… and {left} more line{} (the umpire's `log` has them all)",
+        &text[..cut],
+        if left == 1 { "" } else { "s" }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_output_is_cut_at_a_line_and_says_so() {
+        let text = (0..1000)
+            .map(|i| format!("line {i}"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let short = shortened(&text);
+        assert!(short.len() < OUTPUT_SHOWN + 100, "{}", short.len());
+        assert!(short.contains("\nline 1\n"));
+        assert!(
+            short.ends_with("more lines (the umpire's `log` has them all)"),
+            "{short}"
+        );
+        assert_eq!(shortened("short"), "short");
+        // A cut inside a character moves back to its start.
+        let wide = "é".repeat(OUTPUT_SHOWN);
+        assert!(shortened(&wide).starts_with('é'));
     }
 }

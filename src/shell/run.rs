@@ -54,6 +54,8 @@ pub fn run_script<R: BufRead>(
             Err(bad) => (Err((None, bad.error())), bad.lossy, Map::new(), None),
         };
         let ok = printer.print_with(&executed, &line, Some((&name, n)), extra)?;
+        // The result is shown: now the live board may take its snapshot.
+        session.catch_up();
         if let Some(put_back) = put_back {
             printer.warn(&put_back, Some((&name, n)))?;
         }
