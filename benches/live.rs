@@ -4,8 +4,9 @@
 //! browsers connected should take within 10% of the same command with no board.
 //!
 //! The game: the OLAB example armies (40 stands, both sides), rules loaded. Each iteration runs
-//! two commands that commit (a strength set back and forth, a roll), and after each, as the
-//! shell does once the result is shown, the board takes and publishes its snapshot. Timed is
+//! two commands that commit (a strength set back and forth, a roll), and after each, as `run`
+//! does once the result is shown, the board catches up (its snapshot taken at most every
+//! 100 ms in a burst; the interactive shell takes one after every command). Timed is
 //! what the umpire waits for, each command up to its result, with a journal kept in memory (the
 //! strictest case: no disk sync to hide the board's cost) and with a journal file synced as the
 //! shell keeps it:
@@ -75,8 +76,9 @@ fn browser(addr: std::net::SocketAddr) -> std::thread::JoinHandle<()> {
 }
 
 /// Runs the two commands of one iteration; the time the umpire waits for their results.
-/// After each, as the shell does once a result is shown, the board takes its snapshot
-/// (`Session::catch_up`): on the same thread, but after the result, so not in the time.
+/// After each, as `run` does once a result is shown, the board catches up
+/// (`Session::catch_up`: a snapshot at most every `OBSERVER_GAP` in a burst such as this): on
+/// the same thread, but after the result, so not in the time.
 fn commands(s: &mut Session, i: &mut u64) -> Duration {
     *i += 1;
     let sp = 3 + (*i % 2);

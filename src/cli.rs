@@ -245,6 +245,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
             let options = RunOptions {
                 stop_on_error,
                 echo,
+                burst: file.as_os_str() != "-",
             };
             if file.as_os_str() == "-" {
                 let mut script = Input::new("<stdin>".into(), io::stdin().lock());

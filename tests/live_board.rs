@@ -15,14 +15,14 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Runs `line`, which must succeed, and then (as the shell does once the result is shown)
-/// lets the board catch up.
+/// Runs `line`, which must succeed, and then (as the interactive shell does once the result
+/// is shown) lets the board catch up.
 fn ok(s: &mut Session, line: &str) -> serde_json::Value {
     let out = match s.execute(line, None).expect("a command") {
         Ok(out) => out.to_json(),
         Err((_, e)) => panic!("`{line}` failed: {e}"),
     };
-    s.catch_up();
+    s.catch_up_now();
     out
 }
 
@@ -223,7 +223,7 @@ fn every_browser_is_pushed_each_commit_without_asking() {
     std::thread::sleep(Duration::from_millis(300));
     let (_, _, json) = get(addr, "/board.json");
     assert!(!json.contains("shown first"));
-    s.catch_up();
+    s.catch_up_now();
     assert!(a.next()["html"].as_str().unwrap().contains("shown first"));
     b.until("shown first");
     // A line that writes nothing (a `show`) sends nothing; the next commit does.

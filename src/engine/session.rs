@@ -181,7 +181,13 @@ pub struct Session {
     /// A line wrote to the journal since the observer was last told (see
     /// [`Session::catch_up`]).
     observer_behind: bool,
+    /// When the observer was last told.
+    observer_told: Option<std::time::Instant>,
 }
+
+/// The least time between two snapshots the observer takes in a burst of lines (see
+/// [`Session::catch_up`]).
+pub const OBSERVER_GAP: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// The result of one line: what it produced, or why it failed (with the canonical command name
 /// when the name was recognised).
@@ -203,6 +209,7 @@ impl Session {
             typed: Vec::new(),
             unloadable_rules: None,
             observer_behind: false,
+            observer_told: None,
             state: State {
                 dice,
                 dice_caps: Caps::default(),
@@ -273,10 +280,23 @@ impl Session {
     }
 
     /// Tells the observer (the live board) of the lines that wrote to the journal since it was
-    /// last told, if any. The shell calls it once a command's result is shown, so the umpire
-    /// never waits for the board's snapshot.
+    /// last told, once [`OBSERVER_GAP`] has passed since then (a burst of lines, as `run`
+    /// reads them, is shown by its latest state); otherwise it stays behind until the next
+    /// call, or [`Session::catch_up_now`]. The shell calls it once a command's result is
+    /// shown, so the umpire never waits for the board's snapshot.
     pub fn catch_up(&mut self) {
-        if std::mem::take(&mut self.observer_behind) {
+        if self
+            .observer_told
+            .is_none_or(|at| at.elapsed() >= OBSERVER_GAP)
+        {
+            self.catch_up_now();
+        }
+    }
+
+    /// Tells the observer at once of the lines that wrote to the journal since it was last
+    /// told, if any (the interactive shell, before it waits for the next line).
+    pub fn catch_up_now(&mut self) {
+        if self.observer_behind {
             self.notify();
         }
     }
@@ -285,6 +305,7 @@ impl Session {
     /// were brought back at start-up, which writes nothing).
     pub fn notify(&mut self) {
         self.observer_behind = false;
+        self.observer_told = Some(std::time::Instant::now());
         if let Some(mut observer) = self.state.observer.take() {
             observer.committed(&self.state);
             self.state.observer = Some(observer);

@@ -126,8 +126,8 @@ pub fn repl(
             helper.words = session.vocabulary();
         }
         printer.print(&executed, &line, None)?;
-        // The result is shown: now the live board may take its snapshot.
-        session.catch_up();
+        // The result is shown: now the live board takes its snapshot.
+        session.catch_up_now();
         if executed.is_err() {
             if let Some(put_back) = session.put_back(&leftover) {
                 printer.warn(&put_back, None)?;
