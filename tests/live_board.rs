@@ -675,3 +675,42 @@ fn on_every_interface_it_prints_the_address_to_type_and_a_qr_code() {
         .unwrap();
     assert_eq!(get(SocketAddr::from(([127, 0, 0, 1], port)), "/").0, 200);
 }
+
+#[test]
+fn an_ambush_hiding_place_stays_off_the_board_until_it_is_sprung() {
+    let mut s = Session::new(DiceBox::seeded(1));
+    s.set_rules_root(repo());
+    for l in [
+        "ruleset use olab",
+        "house on ambushes",
+        "add side zulus Zulus",
+        "add side british British",
+        "add command zulus z1 Horns",
+        "add command british b1 Column",
+        "add unit z1 wbd1 Warband1 type=WBD sp=5 sp_start=5",
+        "add unit z1 wbd2 Warband2 type=WBD sp=5 sp_start=5",
+        "add unit b1 inf1 Line1 type=INF/U sp=4 sp_start=4",
+    ] {
+        ok(&mut s, l);
+    }
+    let addr = serve(&mut s);
+    let mut w = Watcher::connect(addr);
+    ok(&mut s, "ambush wbd1,wbd2 the donga below the hill");
+    // The umpire's look at the notes, and an enemy entering other terrain, write nothing.
+    ok(&mut s, "ambushes");
+    ok(&mut s, "enter inf1 the kraal");
+    let html = w.until("ambush wbd1,wbd2 ‹secret›");
+    assert!(!html.contains("donga"), "{html}");
+    // The stands waiting are off the table, as `status` has them, with no place named.
+    let (_, _, json) = get(addr, "/board.json");
+    assert!(!json.contains("donga"), "{json}");
+    let board: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(board["sides"][0]["tally"]["away"], 2, "{board}");
+    // Sprung: now the place is told, to everyone.
+    ok(&mut s, "enter inf1 the donga below the hill");
+    let html = w.until("appears from ambush in the donga");
+    assert!(
+        html.contains("Warband1 [wbd1] appears from ambush"),
+        "{html}"
+    );
+}
