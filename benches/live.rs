@@ -6,7 +6,7 @@
 //! The game: the OLAB example armies (40 stands, both sides), rules loaded. Each iteration runs
 //! two commands that commit (a strength set back and forth, a roll), and after each, as `run`
 //! does once the result is shown, the board catches up (its snapshot taken at most every
-//! 100 ms in a burst; the interactive shell takes one after every command). Timed is
+//! 250 ms in a burst; the interactive shell takes one after every command). Timed is
 //! what the umpire waits for, each command up to its result, with a journal kept in memory (the
 //! strictest case: no disk sync to hide the board's cost) and with a journal file synced as the
 //! shell keeps it:

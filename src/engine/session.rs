@@ -187,7 +187,7 @@ pub struct Session {
 
 /// The least time between two snapshots the observer takes in a burst of lines (see
 /// [`Session::catch_up`]).
-pub const OBSERVER_GAP: std::time::Duration = std::time::Duration::from_millis(100);
+pub const OBSERVER_GAP: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// The result of one line: what it produced, or why it failed (with the canonical command name
 /// when the name was recognised).

@@ -35,7 +35,7 @@ const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'un
 
 /// The least time between two drawings of the board (an update reaches the browsers at most
 /// this late).
-pub const RENDER_GAP: Duration = Duration::from_millis(100);
+pub const RENDER_GAP: Duration = Duration::from_millis(250);
 
 /// A live board being served.
 #[derive(Debug)]
