@@ -84,8 +84,9 @@ pub struct Args {
     pub limits: Vec<String>,
     /// Serve the live board to the players while the shell runs: on 127.0.0.1:8023 without
     /// ADDR; `--board 0.0.0.0` serves every phone on the club's network and prints the address
-    /// to type, with a QR code (the shell's `board` command starts and stops it too).
-    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "")]
+    /// to type, with a QR code (the shell's `board` command starts and stops it too). With
+    /// `run`, put it after the file: `umpire run night.umpire --board`.
+    #[arg(long, global = true, value_name = "ADDR", num_args = 0..=1, default_missing_value = "")]
     pub board: Option<String>,
 }
 
