@@ -10,7 +10,14 @@
 -- manoeuvre phase (`activate`: the pre_activate handler places it first), or at once when an
 -- enemy stand enters its terrain (`enter STAND TERRAIN`).
 local arg = require "olab.args"
+local util = require "olab.util"
 local MAX = 5
+
+-- Who may lay ambushes: PN names the first deployer, the 2nd Edition the initiative winner (the
+-- background initiative of 3.2, which the winner may use to make the other side deploy first).
+local function who()
+  return util.is_2e() and "the initiative winner (2E)" or "the first deployer"
+end
 
 local function key(text)
   return (text:lower():gsub("^%s+", ""):gsub("%s+$", ""):gsub("%s+", " "))
@@ -37,9 +44,10 @@ end
 
 umpire.command {
   name = "ambush",
-  help = "at deployment, hide up to five of the first deployer's stands off the table in\n" ..
-    "ambush, with a secret note of the terrain item they wait in (8.8.3). Type it where the\n" ..
-    "other players cannot see. e.g. `ambush lh1,lh2,lh3 the wood by the river`",
+  help = "at deployment, hide up to five of the first deployer's (2E: the initiative winner's)\n" ..
+    "stands off the table in ambush, with a secret note of the terrain item they wait in\n" ..
+    "(8.8.3). Type it where the other players cannot see.\n" ..
+    "e.g. `ambush lh1,lh2,lh3 the wood by the river`",
   args = {
     { name = "units", type = "selector", help = "the stands, all of one side" },
     { name = "terrain", type = "text", secret = true,
@@ -52,7 +60,7 @@ umpire.command {
     local count = 0
     for id, note in pairs(n) do
       if note.side ~= side and not args.force then
-        error("only the first deployer lays ambushes (8.8.3), and " .. note.side ..
+        error("only " .. who() .. " lays ambushes (8.8.3), and " .. note.side ..
           " already has; add `force` to override", 0)
       end
       if note.side == side then count = count + 1 end

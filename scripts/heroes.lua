@@ -91,12 +91,34 @@ end)
 
 -- A campaign's battle ends (`battle end`): the fallen come back for the next one (8.8.4), as
 -- the adapter restores them (at their starting strength), so the roster keeps them.
+--
+-- For the campaign (`battle end` reads what its events record): `heroes`, each Hero's and Main
+-- Character's fate in this battle (stood, fell and returns, or lost with a unit no longer in
+-- the game), for the heroes' careers.
 umpire.on("battle_ends", function()
   local A = adapter()
+  local fallen = store.fallen or {}
+  local fates = {}
+  for _, u in ipairs(umpire.units("all")) do
+    local kind = A.kind(u)
+    if kind then
+      local f = fallen[u.id]
+      fates[#fates + 1] = { id = u.id, name = A.who and A.who(u) or u.name, side = u.side, kind = kind,
+        fate = f and "fell" or "stood", round = f and f.round or nil }
+    end
+  end
+  for id, f in pairs(fallen) do
+    local found, u = pcall(umpire.unit, id)
+    if not (found and u) then
+      fates[#fates + 1] = { id = id, name = f.name, side = f.side, kind = f.kind, fate = "lost", round = f.round }
+    end
+  end
+  table.sort(fates, function(a, b) return a.id < b.id end)
+  if #fates > 0 then umpire.record("heroes", fates) end
   local back = {}
-  for id, f in pairs(store.fallen or {}) do
-    local u = umpire.unit(id)
-    if u and A.restore then
+  for id, f in pairs(fallen) do
+    local found, u = pcall(umpire.unit, id)
+    if found and u and A.restore then
       A.restore(u, "fallen, " .. f.name .. " returns for the next battle (8.8.4)")
       back[#back + 1] = f.name
     end
@@ -106,6 +128,17 @@ umpire.on("battle_ends", function()
     table.sort(back)
     print("back for the next battle (8.8.4): " .. table.concat(back, ", "))
   end
+end)
+
+-- What the campaign's next battle must know (event `next_battle`, at `campaign new` and after a
+-- `battle end`): the Heroes an adapter keeps in the store (FLD, Undying Lands, OpenD6) are
+-- set in the next battle's store, so they are still Heroes there.
+umpire.on("next_battle", function()
+  if not store.declared then return end
+  -- A copy: what `store` gives is a view of the stored value, which a record does not take.
+  local declared = {}
+  for id, kind in pairs(store.declared) do declared[id] = kind end
+  umpire.record("carry.heroes", { declared = declared })
 end)
 
 -- A Hero never routs (a Main Character does), unless the ruleset sees to it itself.

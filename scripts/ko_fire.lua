@@ -9,7 +9,8 @@
 -- convert and no KO roll (AMB-11a).
 --
 -- Not covered: KO fire by AIR (aircraft attack with OLAB's `strike`, which has no KO mode), so
--- the "+1 for a dive-bombing or loitering AIR firer" never arises here.
+-- the PN's "+1 for a dive-bombing or loitering AIR firer" never arises here; the 2nd Edition's
+-- wording gives that +1 for such an AIR target instead (`diving`, AMB-11g).
 local arg = require "olab.args"
 local shooting = require "olab.shooting"
 local util = require "olab.util"
@@ -37,6 +38,29 @@ umpire.option {
   },
   doc = "the KO roll's +1 for the first group of conditions", rule = "8.8.2; AMB-11b",
 }
+
+-- Who the dive-bombing or loitering AIR of the first +1 group is. PN: the firer (and AIR do not
+-- fire KO here, see above). The 2nd Edition's sentence lists it among the targets ("the target is
+-- high wall, dive-bombing or loitering AIR"), so there a slow or diving aircraft shot at is +1,
+-- which with flying AIR's -1 nets 0 (AMB-11g).
+umpire.option {
+  name = "ko_air_bonus", default = "edition",
+  choices = {
+    { "edition", "PN: the +1 is for a dive-bombing or loitering AIR firer; 2E: for such an AIR target" },
+    { "firer", "in both editions the +1 is for the firer (never a target of `ko`)" },
+    { "target", "in both editions a dive-bombing or loitering AIR target gives +1" },
+  },
+  doc = "whether a dive-bombing or loitering AIR target gives the KO roll +1", rule = "8.8.2; AMB-11g",
+}
+
+-- Whether the dive-bombing/loitering +1 is for a target under the edition and option in force,
+-- and the words saying why.
+local function air_target_bonus()
+  local o = umpire.option("ko_air_bonus")
+  if o == "target" then return true, " (option ko_air_bonus target)" end
+  if o == "firer" then return false, " (option ko_air_bonus firer)" end
+  return util.is_2e(), util.is_2e() and " (2E)" or " (PN)"
+end
 
 -- The +1 lines for the first group of conditions (AMB-11b): one line, or one per condition.
 local function add_plus(k, plus)
@@ -113,6 +137,8 @@ umpire.command {
     { name = "as", type = "choice", values = M.ROWS, optional = true,
       help = "the KO row: foot AT weapons (at_rifle, rpg), rocket ART's best equivalent" },
     { name = "above", type = "flag", help = "the firer fires from above (+1, 8.8.2)" },
+    { name = "diving", type = "flag",
+      help = "the target AIR is dive-bombing or loitering (+1 in the 2nd Edition, 8.8.2; AMB-11g)" },
     arg.force("the umpire's override of a refused shot"),
   },
   run = function(ctx, args)
@@ -121,6 +147,16 @@ umpire.command {
     local col, why = M.column(t)
     if not col then error(t.name .. " cannot be knocked out (8.8.2): " .. why, 0) end
     if t:has("engaged") then error(t.name .. " is in close combat and cannot be knocked out (8.8.2)", 0) end
+    local diving
+    if args.diving then
+      local yes, how = air_target_bonus()
+      if t.type ~= "AIR" then error("`diving` is for an AIR target that is dive-bombing or loitering (8.8.2)", 0) end
+      if not yes then
+        error("the +1 for dive-bombing or loitering AIR is the firer's, not the target's" .. how ..
+          " (8.8.2, AMB-11g): drop `diving`", 0)
+      end
+      diving = how
+    end
     local y = util.year()
     if y and y <= 1900 and not util.scifi() and not args.force then
       error("KO fire is for games after c.1900 or sci-fi (8.8.2); the period is " .. y ..
@@ -161,6 +197,7 @@ umpire.command {
       plus[#plus + 1] = "vehicle hit in the " .. args.arc
     end
     if args.above then plus[#plus + 1] = "firing from above" end
+    if diving then plus[#plus + 1] = "target AIR dive-bombing or loitering" .. diving end
     add_plus(k, plus)
     if weapon == "atgw" or weapon == "aagw" then k:add(1, "guided weapon", "8.8.2") end
     if t.type == "AIR" then k:add(-1, "target is flying AIR", "8.8.2") end
@@ -184,7 +221,8 @@ umpire.command {
 }
 
 -- Fortification sections are not stands, so they have their own command. The shot is scored
--- from the firer alone (D6, its SP, its Table 7 row; a fortification has no Table 8 row), a
+-- from the firer alone (D6, its SP, its Table 7 row, and Table 8's -2 when the firer is SKI; a
+-- fortification has no target row of Table 8), a
 -- quarter is converted on the KO table's medium column (field fortifications) or super column
 -- (stone and concrete). A failed KO does nothing to a section (it has no SP; AMB-11f).
 local FORT_COLUMN = { field = "medium", stone = "super" }
@@ -225,7 +263,16 @@ umpire.command {
     c:roll("1d6", "shooting D6", "5.2.1", f)
     c:add(f.sp, "firer's current SP", "Table 7")
     local key = shooting.weapon_row(f, weapon, { type = "fort" }, {})
-    if key then c:add(umpire.table("fire_additions"):lookup(key), weapon .. " (full factor)", "Table 7, 8.8.2") end
+    if key then
+      local gun = key ~= "ski_s" and key ~= "small_arms" and key ~= "guided"
+      local full = gun and " (full factor)" or ""
+      c:add(umpire.table("fire_additions"):lookup(key), weapon .. (key == weapon and "" or " (" .. key .. ")") .. full,
+        full ~= "" and "Table 7, 8.8.2" or "Table 7")
+    end
+    -- Table 8's firer row still applies: a section has no target rows, but a SKI firer is -2
+    if util.is_ski(f) then
+      c:add(umpire.table("fire_deductions"):lookup("firer_ski"), "firer is SKI", "Table 8")
+    end
     local pre = c:total()
     local q = util.quarter(pre)
     if pre > 0 then c:add(q - pre, "KO fire: a quarter of " .. pre .. " HP", "8.8.2") end

@@ -36,6 +36,10 @@ pub struct Args {
     /// Never colour the output (`NO_COLOR` does the same; colour needs a terminal anyway).
     #[arg(long, global = true)]
     pub no_color: bool,
+    /// Never page long output in the shell (it goes through `$PAGER`, default `less -R`, when
+    /// longer than the terminal; `run`, one-shot commands and --json never page).
+    #[arg(long, global = true)]
+    pub no_pager: bool,
     /// History file of the interactive shell (default: in the user data folder, e.g.
     /// ~/.local/share/umpire/history).
     #[arg(long, global = true, env = "UMPIRE_HISTORY", value_name = "FILE")]
@@ -118,9 +122,10 @@ pub enum Mode {
     /// Write the report of a battle from its journal: `umpire report night.jsonl night.html`.
     ///
     /// The format follows the report's extension: Markdown (`.md`, its charts as SVG files
-    /// beside it) or one self-contained HTML page (`.html`). The journal is only read.
+    /// beside it) or one self-contained HTML page (`.html`). The journal is only read. Given
+    /// a campaign folder instead, writes the campaign report.
     Report {
-        /// The battle's journal.
+        /// The battle's journal, or a campaign folder.
         journal: PathBuf,
         /// The report to write (`.md` or `.html`).
         report: PathBuf,
@@ -217,6 +222,15 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         json: args.json,
         palette: use_color.palette(),
         err_palette: use_color.palette_for_stderr(),
+        paging: if args.json
+            || args.no_pager
+            || args.mode.is_some()
+            || crate::shell::pager::off_by_env(std::env::var("UMPIRE_NO_PAGER").ok().as_deref())
+        {
+            crate::shell::pager::Paging::Never
+        } else {
+            crate::shell::pager::Paging::Auto
+        },
     };
     let asked = AskedRules {
         ruleset: args.ruleset.clone(),
@@ -355,7 +369,7 @@ pub fn default_history() -> Option<PathBuf> {
 }
 
 /// `umpire report JOURNAL REPORT`: reads the journal (without changing it) and writes its
-/// report; says which files it wrote.
+/// report, or for a campaign folder the campaign report; says which files it wrote.
 fn report_mode(
     journal: &std::path::Path,
     report: &std::path::Path,
@@ -369,6 +383,20 @@ fn report_mode(
         return fail(crate::report::ReportError::Format(
             report.display().to_string(),
         ));
+    }
+    if journal.is_dir() {
+        // A campaign folder: the campaign report.
+        let written = crate::campaign::Campaign::open(journal)
+            .map_err(|e| crate::report::ReportError::Campaign(e.to_string()))
+            .and_then(|c| crate::report::campaign::CampaignReport::build(&c, limits.journal()))
+            .and_then(|r| Ok((crate::report::render::write_campaign(&r, report)?, r)));
+        return match written {
+            Ok((files, r)) => {
+                println!("{}", r.summary(&files));
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(e) => fail(e),
+        };
     }
     let battle = match crate::report::from_file(journal, limits.journal()) {
         Ok(b) => b,

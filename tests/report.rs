@@ -525,3 +525,163 @@ fn a_command_for_the_umpire_only_shows_its_public_line_and_nothing_it_printed() 
         assert!(text.contains("(for the umpire only)"), "{text}");
     }
 }
+
+#[test]
+fn the_campaign_report_draws_its_chart_in_a_real_browser() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("revolt");
+    drop(crate::campaign::two_battle_campaign(&dir));
+    // From the command line: a campaign folder gives the campaign report.
+    let html = tmp.path().join("revolt.html");
+    let o = umpire_report(&dir, &html);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("campaign report of `Boudicca's revolt`"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    for remote in [
+        "src=\"http",
+        "href=\"http",
+        "<script",
+        "<link",
+        "@import",
+        "url(",
+    ] {
+        assert!(!page.contains(remote), "`{remote}` in the page");
+    }
+    let Some(chrome) = browser() else {
+        eprintln!("skipped: no headless browser (chromium, google-chrome) on PATH");
+        return;
+    };
+    let o = std::process::Command::new(&chrome)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--dump-dom",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            tmp.path().join("profile").display()
+        ))
+        .arg(format!("file://{}", html.display()))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let dom = String::from_utf8_lossy(&o.stdout);
+    let at = dom
+        .find("id=\"campaign-chart\"")
+        .unwrap_or_else(|| panic!("no campaign chart:\n{dom}"));
+    let chart = &dom[at..];
+    let chart = &chart[..chart.find("</figure>").unwrap()];
+    assert!(chart.contains("<svg"), "the chart has no svg");
+    assert!(
+        chart.contains("<polyline") || chart.contains("<path"),
+        "the chart drew no line"
+    );
+    assert!(chart.contains("<circle"), "the chart drew no points");
+    assert!(dom.contains("watling: fell in round 1, returned; mona: stood"));
+}
+
+#[test]
+fn the_dice_are_split_by_the_side_that_rolled_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("duel.jsonl");
+    let mut s = session(&path, Some(crate::common::shipped()));
+    for line in [
+        "ruleset use demo",
+        "add side red Red",
+        "add side blue Blue",
+        "add command red r1 R",
+        "add command blue b1 B",
+        "add unit r1 archers Archers",
+        "add unit b1 slingers Slingers",
+    ] {
+        ok(&mut s, line);
+    }
+    // The demo's `shoot` says who rolls (`c:roll(…, args.firer)`); `roll` names nobody.
+    for _ in 0..5 {
+        ok(&mut s, "shoot archers 0");
+        ok(&mut s, "shoot slingers 0");
+        ok(&mut s, "shoot slingers 0");
+    }
+    ok(&mut s, "roll 1d6");
+    drop(s);
+    // Worked out from the journal's records: each command's 1d6 total, by who shot.
+    let (records, _) =
+        umpire::journal::read_file::<umpire::journal::Record>(&path, Default::default()).unwrap();
+    let mut red = Vec::new();
+    let mut blue = Vec::new();
+    let mut nobody = Vec::new();
+    for r in &records {
+        let umpire::journal::Record::Tx(tx) = r else {
+            continue;
+        };
+        let Some(roll) = tx.rolls.first() else {
+            continue;
+        };
+        match tx.command.as_str() {
+            "shoot archers 0" => {
+                assert_eq!(
+                    roll.by.as_deref(),
+                    Some("archers"),
+                    "the journal keeps who rolled"
+                );
+                red.push(roll.total)
+            }
+            "shoot slingers 0" => blue.push(roll.total),
+            _ => nobody.push(roll.total),
+        }
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let b = umpire::report::from_file(&path, Default::default()).unwrap();
+    let d6 = b.dice.iter().find(|k| k.expr == "1d6").unwrap();
+    let rows: Vec<(Option<&str>, &str, u64, f64)> = d6
+        .sides
+        .iter()
+        .map(|r| (r.side.as_deref(), r.source, r.count, r.mean))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            (Some("Red"), "generated", 5, mean(&red)),
+            (Some("Blue"), "generated", 10, mean(&blue)),
+            (None, "generated", 1, mean(&nobody)),
+        ]
+    );
+    // Each side's luck is judged against the exact odds of 1d6 (mean 3.5, sd √(35/12)).
+    let z = (mean(&blue) - 3.5) / ((35.0_f64 / 12.0).sqrt() / 10.0_f64.sqrt());
+    assert!((d6.sides[1].z.unwrap() - z).abs() < 1e-9);
+    // All kinds together (one kind here, so the same z), the rolls of no side left out.
+    let luck: Vec<(&str, u64)> = b.luck.iter().map(|l| (l.side.as_str(), l.rolls)).collect();
+    assert_eq!(luck, [("Red", 5), ("Blue", 10)]);
+    assert!((b.luck[1].z.unwrap() - z).abs() < 1e-9);
+
+    // A roll the rules did not say the roller of counts for the first unit the command names.
+    let umpire::journal::Record::Tx(shot) = records
+        .iter()
+        .rev()
+        .find(|r| matches!(r, umpire::journal::Record::Tx(t) if t.command == "shoot slingers 0"))
+        .unwrap()
+    else {
+        unreachable!()
+    };
+    let mut unsaid = (*shot).clone();
+    unsaid.rolls[0].by = None;
+    unsaid.command = "volley archers slingers".into();
+    let mut game = umpire::state::Game::default();
+    for r in &records {
+        if let umpire::journal::Record::Tx(tx) = r {
+            game.apply_all(&tx.changes).unwrap();
+        }
+    }
+    assert_eq!(
+        umpire::report::dice::sides_of(&game, &unsaid),
+        [Some("Red".to_string())]
+    );
+    unsaid.command = "roll 1d6".into();
+    assert_eq!(umpire::report::dice::sides_of(&game, &unsaid), [None]);
+}

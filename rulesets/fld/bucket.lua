@@ -97,7 +97,10 @@ end
 function B.armours(target, kind, natural_too)
   local add, why = U.additive(target, kind)
   local list = {}
-  if natural_too ~= false then list[#list + 1] = { name = "natural", value = target.natural } end
+  if natural_too ~= false then
+    local nat, nwhy = U.natural(target)
+    list[#list + 1] = { name = "natural", value = nat, why = nwhy }
+  end
   list[#list + 1] = { name = "additive (" .. kind .. ")", value = add, why = why }
   if umpire.option("penetration_order") == "additive_first" and #list == 2 then list = { list[2], list[1] } end
   return list

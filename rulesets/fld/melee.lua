@@ -37,7 +37,8 @@ local function side_spec(ctx, u, o, first, words, side, me, them, opt)
       local n = Un.melee_dice(u, o, first, w, nil, me.ranks)
       local s = math.min(6, u.strength + D.weapons[w][4])
       local e = n * p(U.combat(m, o_melee, how))
-      if o.natural > 0 then e = e * p(U.combat(s, o.natural, how)) end
+      local nat = U.natural(o)
+      if nat > 0 then e = e * p(U.combat(s, nat, how)) end
       local a = U.additive(o, "melee")
       if a > 0 then e = e * p(U.combat(s, a, how)) end
       return e
@@ -236,10 +237,22 @@ umpire.command {
   args = { { name = "own", type = "int", help = "your melee level, or strength" },
            { name = "opponent", type = "int", help = "the opponent's melee level, or armour class" } },
   run = function(ctx, args)
-    local v = U.combat(args.own, args.opponent)
+    local own, opp = args.own, args.opponent
+    if own < 1 then
+      umpire.fail("own " .. own .. ": a melee level or strength is 1 or more (7, 9); the table's columns run 1-6 (27)")
+    end
+    if opp < 0 or opp > 6 then
+      umpire.fail("opponent " .. opp .. ": a melee level or armour class runs 1-6 (7, 10; table 27)")
+    end
+    if opp == 0 then
+      umpire.record("combat", 0)
+      return "armour 0: nothing to penetrate, every hit goes through (no roll; FLD-D05)"
+    end
+    local v = U.combat(own, opp)
     umpire.record("combat", v)
-    return string.format("Combat Table: %d v %d needs %d+ (27; combat_table = %s)", args.own, args.opponent, v,
-      umpire.option("combat_table"))
+    local note = own > 6 and string.format(" (strength %d read as 6, the table's last column; FLD-D04)", own) or ""
+    return string.format("Combat Table: %d v %d needs %d+ (27; combat_table = %s)%s", own, opp, v,
+      umpire.option("combat_table"), note)
   end,
 }
 return M

@@ -57,3 +57,9 @@ opt("shooting_penetration", "25.4; FLD-D37", "penetration rolls when shooting", 
 opt("figure_loss", "25.4, 26.4 (our reading)", "whether lost integrity takes figures off", {
   { "follow_integrity", "a figure leaves for each full BUIV of integrity lost, rear rank first" },
   { "none", "figures stay; only integrity falls (the other reading of §8.2)" } })
+opt("armour_points", "36, 10; FLD-D32", "which value of the additive armour is priced", {
+  { "melee", "the additive armour's melee column (with animal armour, at most 6)" },
+  { "shooting", "its shooting column (with animal armour, at most 6)" } })
+opt("disorder_armour", "10, 32", "what disordered Close order troops lose 2 from", {
+  { "additive", "the additive armour only, as Loose and Open order lose 1 from theirs" },
+  { "close_both", "the natural armour as well (the sentence says 'armour class' for Close order)" } })

@@ -15,7 +15,7 @@ do
     "artillery", "commander" }, default = "foot",
     doc = "troop type (2.3); chariots are Mounted, Leviathans Foot; `commander` is a general's own figure (5)" }
   u.legs = { type = "choice", values = { "biped", "quadruped" }, default = "biped",
-    doc = "biped, or quadruped and more legs: move range and move points (6, 36)" }
+    doc = "biped, or quadruped and more legs: move range and move points (6, 36); Mounted and chariots are always quadrupeds (2.3)" }
   u.animals = { type = "int", min = 0, max = 8, default = 0, doc = "animals pulling a chariot (2.4, 4)" }
   u.crew = { type = "int", min = 0, max = 8, default = 0, doc = "crew of a chariot, Behemoth or gun (2.3, 2.4)" }
   u.height = { type = "number", min = 0, max = 200, default = 6, doc = "creature height in feet: gives Mass (8.1)" }

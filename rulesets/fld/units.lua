@@ -15,13 +15,16 @@ function M.points_check(ctx, u)
     c:result(U.fmt(c:total()) .. " pts")
     return c, c:total(), c:total()
   end
-  local legs = D.move[u.legs]
-  c:add(u.base_move * legs.points, "base move " .. U.fmt(u.base_move) .. "\" x " .. legs.points .. " (" .. u.legs .. ")", "36")
+  local lname = U.legs(u)
+  local legs = D.move[lname]
+  c:add(u.base_move * legs.points, "base move " .. U.fmt(u.base_move) .. "\" x " .. legs.points .. " (" .. lname ..
+    (lname ~= u.legs and ", as Mounted: 2.3" or "") .. ")", "36")
   local mass = U.mass(u)
-  local addv = D.armour[u.armour][1] + D.barding[u.barding][1]
-  addv = math.min(6, addv)
+  local col = umpire.option("armour_points") == "shooting" and 2 or 1   -- FLD-D32: which column is priced
+  local addv = math.min(6, D.armour[u.armour][col] + D.barding[u.barding][col])
   for _, f in ipairs({ { "melee factor", u.melee }, { "shooting factor", u.shooting }, { "Mass", mass },
-      { "strength", u.strength }, { "natural armour", u.natural }, { "additive armour", addv },
+      { "strength", u.strength }, { "natural armour", u.natural },
+      { "additive armour" .. (col == 2 and " (shooting column)" or ""), addv },
       { "morale", u.morale } }) do
     c:add(D.level_points[f[2]], f[1] .. " " .. f[2], "36")
   end
@@ -63,10 +66,10 @@ local function problems(u)
   if (u.weapon == "p" or u.weapon == "s") and not (u.order == "close" and U.is_foot(u)) then
     p[#p + 1] = w[1] .. " are for Close order Foot only (26.2)"
   end
-  local legs = D.move[u.legs]
+  local legs = D.move[U.legs(u)]
   if u.base_move < legs.min or u.base_move > legs.max then
     p[#p + 1] = string.format("base move %s\" is outside the %s range %d\"-%d\" (6)", U.fmt(u.base_move),
-      u.legs, legs.min, legs.max)
+      U.legs(u), legs.min, legs.max)
   end
   return p, ranks
 end
@@ -180,14 +183,15 @@ umpire.command {
       string.format(" (%.0f%% lost)", 100 * U.lost_fraction(u)))
     local mv, bonus = U.move(u)
     local m = ctx:check("Move 6: " .. u.name)
-    m:add(u.base_move, "base move (" .. u.legs .. ", Close order)", "6")
+    m:add(u.base_move, "base move (" .. U.legs(u) .. (U.legs(u) ~= u.legs and ", as Mounted: 2.3" or "") .. ", Close order)", "6")
     if bonus > 0 then m:add(bonus, u.order .. " order bonus", "6") end
     m:result(U.fmt_in(mv) .. "; march " .. U.fmt_in(2 * mv) .. " (28.i)")
     local arm = ctx:check("Armour 10: " .. u.name)
     local am, sm = U.additive(u, "melee")
     local as, ss = U.additive(u, "shooting")
-    arm:add(u.natural, "natural", "10")
-    arm:result(string.format("%d/%d in melee (%s); %d/%d against shooting (%s)", u.natural, am, sm, u.natural, as, ss))
+    local nat, nwhy = U.natural(u)
+    arm:add(nat, "natural" .. (nwhy ~= "" and (": " .. nwhy) or ""), "10")
+    arm:result(string.format("%d/%d in melee (%s); %d/%d against shooting (%s)", nat, am, sm, nat, as, ss))
     local ranks = {}
     for k, r in ipairs(U.ranks(u)) do ranks[#ranks + 1] = "rank " .. k .. ": " .. r.n end
     local kind = (U.irregular(u) and "Irregular" or "Regular") .. " " .. u.order .. " order " .. u.type ..
@@ -222,7 +226,7 @@ umpire.command {
     if #markers > 0 then lines[#lines + 1] = "markers: " .. table.concat(markers, ", ") end
     M.points_check(ctx, u)
     umpire.record("stats", { mass = mass, buiv = buiv, integrity = u.integrity, integrity_start = u.integrity_start,
-      move = mv, natural = u.natural, additive_melee = am, additive_shooting = as, melee_dice = dice, figures = U.figures(u) })
+      move = mv, natural = nat, additive_melee = am, additive_shooting = as, melee_dice = dice, figures = U.figures(u) })
     return table.concat(lines, "\n")
   end,
 }

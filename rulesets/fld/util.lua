@@ -90,9 +90,18 @@ function M.light_chariot(u)
   return u.type == "chariot" and (u.order == "open" or (u.order == "loose" and u.animals <= 2))
 end
 
+-- The legs a unit moves and pays by (§6, §36). §2.3 makes the Mounted the ridden and
+-- unridden quadrupeds and the chariots (drawn by animals), so a Mounted or chariot unit is a
+-- quadruped whatever `legs` says; every other type goes by its `legs`.
+function M.legs(u)
+  local t = u.type
+  if t == "mounted" or t == "chariot" then return "quadruped" end
+  return u.legs
+end
+
 -- Move in inches (§6): base, plus the Loose or Open bonus by legs.
 function M.move(u)
-  local legs = D.move[u.legs]
+  local legs = D.move[M.legs(u)]
   local bonus = (u.order == "loose" and legs.loose) or (u.order == "open" and legs.open) or 0
   return u.base_move + bonus, bonus
 end
@@ -142,6 +151,17 @@ function M.additive(u, kind)
     steps[#steps + 1] = "-" .. cut .. " disordered " .. u.order .. " order (10, 32)"
   end
   return v, table.concat(steps, "; ")
+end
+
+-- Effective natural armour (§10): as typed, unless the option disorder_armour is `close_both`
+-- and the unit is disordered Close order: §10 says such troops lose 2 from their "armour
+-- class", which that reading takes from the natural armour as well. Returns value and why.
+function M.natural(u)
+  local v = u.natural
+  if v > 0 and u.order == "close" and u:has("disordered") and umpire.option("disorder_armour") == "close_both" then
+    return math.max(0, v - 2), v .. " - 2 disordered Close order (10; option disorder_armour)"
+  end
+  return v, ""
 end
 
 -- Loss so far as a fraction of starting integrity (FLD-D24).

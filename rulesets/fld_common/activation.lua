@@ -330,28 +330,46 @@ function M.activate_units(ctx, cfg, g, text)
         rec[#rec + 1] = { units = util.ids(grp, "+"), die = d, need = need, activated = ok, placeholder = cfg.table_placeholder and true or nil }
       end
       if base == "no" then rec[#rec + 1] = { units = util.ids(grp, "+"), need = "no", activated = false, placeholder = cfg.table_placeholder and true or nil } end
+      -- The marks say what each unit may do: the units marked alike for one reason are one
+      -- line under the command (`pikes, bows marked activated … — activated by …`).
       for _, u in ipairs(grp) do
         tried[u.id] = true
         if ok then
-          u:mark("activated", "activated by " .. g.id .. " (" .. R.tu .. ")", "round")
+          u:mark("activated", "activated by " .. g.id .. ": free choice of Tactical Action (" ..
+            R.tu .. ")", "round")
         else
-          u:mark("own_initiative", "failed activation: own initiative this turn (" .. R.tu_own .. ")", "round")
+          u:mark("own_initiative", "failed activation: own initiative this turn, `tuinit` each " ..
+            "phase (" .. R.tu_own .. ")", "round")
         end
       end
-      lines[#lines + 1] = names .. (ok and " activated: free choice of Tactical Action" or
-        " not activated: own initiative (`tuinit` each phase)")
     end
   end
   umpire.record("unit_activation", rec)
   local idle = {}
   for _, u in ipairs(commanders.units(g)) do
     if not tried[u.id] and not u:has("activated") and not u:has("own_initiative") then
-      u:mark("own_initiative", "not tried: own initiative this turn (" .. R.tu_own .. ")", "round")
+      u:mark("own_initiative", "not tried: own initiative this turn, `tuinit` each phase (" ..
+        R.tu_own .. ")", "round")
       idle[#idle + 1] = u.id
     end
   end
-  if #idle > 0 then lines[#lines + 1] = "not tried, on own initiative: " .. table.concat(idle, ", ") end
   return lines
+end
+
+-- The Stage 2 attempt to make next, as a command line the shell offers at its prompt (the
+-- umpire accepts it with Enter or edits it): the first sub-commander, side by side in wing
+-- order, with units not yet rolled for this turn, trying them all. nil when none is left.
+function M.propose()
+  for _, side in ipairs(umpire.sides()) do
+    for _, g in ipairs(commanders.mtus(side)) do
+      for _, u in ipairs(commanders.units(g)) do
+        if not u:has("activated") and not u:has("own_initiative") then
+          return "activate " .. g.id .. " all"
+        end
+      end
+    end
+  end
+  return nil
 end
 
 function M.register(cfg)
@@ -404,7 +422,11 @@ function M.register(cfg)
       if args.command.role ~= "mtu" then
         umpire.fail("activate: " .. args.command.id .. " is a staff command, not a sub-commander's (`sc " .. args.command.id .. " mtu` makes it one)")
       end
-      return table.concat(M.activate_units(ctx, cfg, args.command, args.units), "\n")
+      local lines = M.activate_units(ctx, cfg, args.command, args.units)
+      -- The shell offers the next sub-commander's attempt at its prompt (rulesets/README.md).
+      local next_attempt = M.propose()
+      if next_attempt then umpire.record("propose", next_attempt) end
+      return table.concat(lines, "\n")
     end,
   }
 end

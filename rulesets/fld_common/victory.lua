@@ -99,11 +99,28 @@ function M.register(cfg)
     args = {},
     run = function(ctx)
       local lines = {}
+      local teams, order = {}, {}
       for _, side in ipairs(umpire.sides()) do
         local lost, demo, n = M.check_side(ctx, cfg, side, false)
         lines[#lines + 1] = side .. ": " .. demo .. " of " .. n .. " Major Tactical Units demoralised" ..
           (lost and " — has LOST the battle" or "")
         umpire.record("victory_" .. side, { lost = lost, demoralised = demo, mtus = n })
+        local team = umpire.side(side).team
+        if team then
+          if not teams[team] then teams[team] = { demo = 0, n = 0, sides = {} }; order[#order + 1] = team end
+          local t = teams[team]
+          t.demo, t.n = t.demo + demo, t.n + n
+          t.sides[#t.sides + 1] = side
+        end
+      end
+      -- Allied sides (a team, `team NAME SIDE…`) are one army: the team has lost when at least
+      -- half of all its sides' Major Tactical Units are demoralised (the README's "Teams").
+      for _, team in ipairs(order) do
+        local t = teams[team]
+        local lost = t.n > 0 and t.demo * 2 >= t.n
+        lines[#lines + 1] = "team " .. team .. " (" .. table.concat(t.sides, ", ") .. "): " .. t.demo ..
+          " of " .. t.n .. " Major Tactical Units demoralised" .. (lost and " — has LOST the battle" or "")
+        umpire.record("victory_team_" .. team, { lost = lost, demoralised = t.demo, mtus = t.n })
       end
       return table.concat(lines, "\n")
     end,

@@ -30,7 +30,7 @@ function M.refusal(u, key)
   if #used >= M.limit(u) then
     local list = {}
     for i, k in ipairs(used) do list[i] = names[k] end
-    return u.name .. " has already used " .. #used .. " actions this round (" ..
+    return u.name .. " has already used " .. #used .. (#used == 1 and " action" or " actions") .. " this round (" ..
       table.concat(list, ", ") .. "; 2.1.1)"
   end
   return nil

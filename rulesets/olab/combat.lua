@@ -462,8 +462,13 @@ umpire.command {
     if args.column and util.year() and not util.between(1790, 1875) then
       umpire.fail("attack columns are for MSK c.1790-c.1875 (6.6); the period is " .. util.year())
     end
+    local named = {}
     for _, e in ipairs(list) do
       local a = e.unit
+      if named[a.id] then
+        umpire.fail(a.name .. " is named twice: a stand strikes once a turn, into one arc (6.1)")
+      end
+      named[a.id] = true
       if a.id == d.id then umpire.fail(a.name .. " cannot fight itself") end
       if a.side == d.side then umpire.fail(a.name .. " and " .. d.name .. " are on the same side") end
       if a.type == "AIR" then umpire.fail("AIR never fight in close combat (6.1)") end
@@ -609,7 +614,16 @@ umpire.command {
     -- AMB-21: the SHOOT action, unless the umpire reads it as costing none (the option is
     -- declared in movement.lua, whose `charge` says the same).
     local free = umpire.option("precontact_action") == "none"
-    if not free then actions.use(f, "shoot", args.force) end
+    if not free then
+      actions.use(f, "shoot", args.force)
+    elseif #actions.used(f) >= actions.limit(f) and not args.force then
+      -- Costing no action does not lift 6.3's own condition: not after acting twice.
+      local list = {}
+      for i, k in ipairs(actions.used(f)) do list[i] = ({ move = "MOVE", shoot = "SHOOT", cc = "CLOSE COMBAT" })[k] end
+      umpire.fail(string.format("%s has already used %d action%s this round (%s), its limit: no " ..
+        "pre-contact fire (6.3, 2.1.1); add `force` to override", f.name, #list, #list == 1 and "" or "s",
+        table.concat(list, ", ")))
+    end
     local cover = ({ open = 0, cover = 1, double = 2 })[args.cover or "open"]
     local out = shooting.resolve(ctx, { firer = f, targets = { ch }, range = dist, weapon = w,
       arc = "front", cover = cover, canister = args.canister, force = args.force,

@@ -73,6 +73,21 @@ function M.cinc_rating(side)
     ") (option unnamed_cinc best_general)", best
 end
 
+-- The C-in-C rating of a party (a team of allied sides, or a side alone; util.parties): a
+-- team's is its best C-in-C's, the senior commander of the allied army (our reading: the
+-- rules know one C-in-C an army). Returns the modifier and a label.
+function M.party_rating(party)
+  local best, best_label
+  for _, side in ipairs(party.sides) do
+    local r, label = M.cinc_rating(side)
+    if not best or r > best then best, best_label = r, label end
+  end
+  if party.team and #party.sides > 1 then
+    return best, best_label .. ", the best C-in-C of team " .. party.id
+  end
+  return best, best_label
+end
+
 -- Where the chain of command ends for side `side` (AMB-27): "own" or "any".
 local function chain()
   local o = umpire.option("command_chain")

@@ -48,6 +48,7 @@ umpire.command {
       end
       return a.name .. " and " .. b.name .. " leave their square"
     end
+    if a.id == b.id then umpire.fail("a square needs two different MSK stands, back to back (6.6)") end
     if a.type ~= "MSK" or b.type ~= "MSK" then umpire.fail("a square is formed by two MSK stands (6.6)") end
     if a.side ~= b.side then umpire.fail("the two stands are on different sides") end
     if util.year() and not util.between(1700, 1900) then

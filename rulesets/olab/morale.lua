@@ -66,6 +66,16 @@ umpire.option {
   rule = "7.3; AMB-07",
 }
 umpire.option {
+  name = "rally_2e_line",
+  default = "both",
+  choices = {
+    { "both", "2e: +1 for a stand that is Regular and also rated Good or Elite, as printed (AMB-07)" },
+    { "either", "2e: +1 for a Regular stand or a Good/Elite one, as PN's \"and/or\"" },
+  },
+  doc = "whom the 2e rally's troop +1 is for",
+  rule = "2e 7.3; AMB-07",
+}
+umpire.option {
   name = "rally_general",
   default = "own_first",
   choices = {
@@ -208,7 +218,14 @@ umpire.command {
     local good = u.quality == "good" or u.quality == "elite"
     local lines = {}
     if util.is_2e() then
-      if u.regular and good then lines[#lines + 1] = "Regular and " .. u.quality end
+      -- The side's `regular_2e`: a 2e list that makes every stand Regular where PN does not
+      -- (the Romans' WBD auxilia).
+      local regular = u.regular or umpire.side(u.side).regular_2e
+      if regular and good then
+        lines[#lines + 1] = "Regular and " .. u.quality
+      elseif (regular or good) and umpire.option("rally_2e_line") == "either" then
+        lines[#lines + 1] = (regular and "Regular" or u.quality) .. " (option rally_2e_line either)"
+      end
     elseif each then
       if u.regular then lines[#lines + 1] = "Regular" end
       if good then lines[#lines + 1] = u.quality end
@@ -240,9 +257,25 @@ umpire.command {
 }
 
 -- The morale group of a stand: its Command (PN) or its side (2e army morale), as
--- {kind, id, handle, label}.
+-- {kind, id, handle, label}. Allied sides (a team, `team NAME SIDE…`) are one army for 2e army
+-- morale: the team's stands are counted together, its state kept on its first side, and it
+-- tests with its best C-in-C's rating (the README's "Teams").
 local function group_of(u)
   if util.is_2e() then
+    local team = u.team
+    if team then
+      local sides = util.party_sides(team)
+      if #sides > 1 then
+        local start = 0
+        for _, sd in ipairs(sides) do
+          local n = umpire.side(sd).start_stands
+          if n == 0 then n = umpire.count("side:" .. sd) end
+          start = start + n
+        end
+        return { kind = "side", id = sides[1], handle = umpire.side(sides[1]), label = "team:" .. team,
+          team = team, sides = sides, start = start }
+      end
+    end
     return { kind = "side", id = u.side, handle = umpire.side(u.side), label = "side:" .. u.side }
   end
   return { kind = "command", id = u.command, handle = umpire.group(u.command),
@@ -287,8 +320,11 @@ local function level_of(lost, n, pct)
 end
 
 -- The rating a morale test adds (7.1, AMB-06): the C-in-C's, or (option `morale_rating
--- command_general`, PN) the tested Command's own General's.
+-- command_general`, PN) the tested Command's own General's; a team's best C-in-C's.
 local function morale_rating(g, side)
+  if g.team then
+    return command.party_rating({ id = g.team, team = true, sides = g.sides })
+  end
   if g.kind == "command" and umpire.option("morale_rating") == "command_general" then
     local gen = command.general_of({ command = g.id, side = side })
     if not gen then return 0, "no General left in " .. g.id .. " (option morale_rating command_general)" end
@@ -306,6 +342,7 @@ function M.test(ctx, g, base, force)
     h:set("start_stands", base, "stands at the start, given by the umpire (7.1)")
   end
   local n = h.start_stands
+  if g.team and not base then n = g.start end
   if n == 0 then n = umpire.count(g.label) end
   if n == 0 then return g.label .. ": no stands", { group = g.label, stands = 0, result = "no_test" } end
   local lost, lost_note = lost_in(g.label)
@@ -358,7 +395,8 @@ function M.roll(ctx, g, level, tested, rec, lost_text)
   local rating, label = morale_rating(g, side)
   if rating ~= 0 then c:add(rating, label, "7.1") end
   if util.is_2e() then
-    local killed = umpire.side(side).generals_killed
+    local killed = 0
+    for _, sd in ipairs(g.sides or { side }) do killed = killed + umpire.side(sd).generals_killed end
     if killed > 0 then c:add(-killed, killed .. " General(s) killed this game", "2e 7.1") end
   elseif h.general_killed then
     c:add(-1, "the Command's General is killed", "7.1")

@@ -321,6 +321,10 @@ local function judge(ctx, title, u, m)
     umpire.fail("INSIDE needs the ground it is in, e.g. `woods 2` (Table 5)")
   end
   if m.inside and m.inside < 0 then umpire.fail("INSIDE is a distance: 0 or more inches") end
+  if m.inside and m.distance and util.rhu(m.inside) > util.rhu(m.distance) then
+    umpire.fail(string.format("INSIDE (%g\") is more than the whole move (%g\"): give the move's " ..
+      "length first, then the part of it in %s", m.inside, m.distance, m.terrain))
+  end
   if m.terrain and m.terrain ~= "open" and m.inside == nil and m.distance then
     m.inside = m.distance -- the whole move is in that ground
   end
@@ -415,7 +419,8 @@ umpire.command {
     args.record.plan = args.plan
     umpire.record("move", args.record)
     if not args.plan then remind_activation(u); record_turn(u, args) end
-    if args.disengage then
+    -- A planned move only works the allowance out: the stand stays in its close combat.
+    if args.disengage and not args.plan then
       u:mark("disengaged", "disengaged: no shooting or new close combat this round (4.3)")
       if u:has("engaged") then u:unmark("engaged", "disengaged (4.3)") end
     end
@@ -512,13 +517,22 @@ umpire.command {
     end
     local may_evade = M.may_evade(target)
     if may_evade and not target:has("moved") then
-      lines[#lines + 1] = target.name .. " may evade 6\" (`evade " .. target.id .. "`, 4.4)"
+      -- The evade is its MOVE action (4.4, 2.1.1): not once its actions are spent.
+      local spent = actions.refusal(target, "move")
+      if spent then
+        lines[#lines + 1] = target.name .. " cannot evade: " .. spent .. " and the evade is its MOVE (4.4)"
+      else
+        lines[#lines + 1] = target.name .. " may evade 6\" (`evade " .. target.id .. "`, 4.4)"
+      end
     end
     local fire = false
     if distance > 7 then
       local free = umpire.option("precontact_action") == "none"
       local why = not free and actions.refusal(target, "shoot")
-      if why then
+      if free and #actions.used(target) >= actions.limit(target) then
+        lines[#lines + 1] = target.name .. " cannot fire before contact: it has already used " ..
+          #actions.used(target) .. " action(s) this round, its limit (6.3, 2.1.1)"
+      elseif why then
         lines[#lines + 1] = target.name .. " cannot fire before contact: " .. why ..
           " and pre-contact fire is its SHOOT action (6.3; AMB-21)"
       elseif free then

@@ -87,6 +87,8 @@ return {
     threshold = { type = "int", min = 0, default = 0,
       doc = "highest army casualty threshold tested, in % (2e 7.1)" },
     retreating = { type = "flag", default = false, doc = "the army is retreating (2e 7.1)" },
+    regular_2e = { type = "flag", default = false,
+      doc = "2e: every stand of this army is Regular, as its Appendix list says (the Romans; 2e 7.3)" },
     generals_killed = { type = "int", min = 0, default = 0,
       doc = "Generals eliminated this game (2e 7.1)" },
     pcp_lost = { type = "number", min = 0, default = 0 },
@@ -125,7 +127,10 @@ return {
   status = { attrs = { "type", "quality" }, strength = "sp", max = "sp_start",
              away = { attr = "off_table", present = "no" },
              -- what a large game's `status` lists first: routed, out of command, in close
-             -- combat, suppressed, retreating, and stands below their starting SP
+             -- combat, suppressed, retreating, and stands below their starting SP; then, in
+             -- the phases played in sets (3.3), the stands not yet activated (counted too)
              attention = { markers = { "routed", "out_of_command", "engaged", "suppressed", "retreating" },
-                           damaged = true } },
+                           damaged = true,
+                           unmarked = { activated = { "command", "manoeuvre", "shooting",
+                                                      "close_combat", "aob" } } } },
 }

@@ -78,37 +78,43 @@ function M.tie_rule(sides, holder)
   return "again", nil
 end
 
--- Rolls D6 + C-in-C rating for every side, each in its own breakdown, and rolls again
--- on a tie for first place, the tied sides only (AMB-33): ctx:opposed re-runs their
--- functions and shows each comparison. Returns the winning side.
+-- Rolls D6 + C-in-C rating for every party (a team of allied sides rolls once, with its best
+-- C-in-C's rating; a side in no team alone), each in its own breakdown, and rolls again on a
+-- tie for first place, the tied only (AMB-33): ctx:opposed re-runs their functions and shows
+-- each comparison. Returns the winning party (a team's name or a side's id).
 local function contest(ctx, title, rule, holder)
-  local sides = util.sides()
-  if #sides < 2 then
-    umpire.fail("need two sides with stands; add them or load the armies (`army load FILE`)")
+  local parties = util.parties()
+  if #parties < 2 then
+    umpire.fail(#util.sides() < 2
+      and "need two sides with stands; add them or load the armies (`army load FILE`)"
+      or "every side is in one team: an initiative needs two parties (`team none SIDE…`)")
   end
-  local makers = {}
-  for i, side in ipairs(sides) do
+  local names, makers = {}, {}
+  for i, party in ipairs(parties) do
+    names[i] = party.id
     makers[i] = function(attempt)
-      local label = attempt == 1 and side or (side .. ", roll " .. attempt .. " after a tie")
+      local who = party.team and ("team " .. party.id .. " (" .. table.concat(party.sides, ", ") .. ")")
+        or party.id
+      local label = attempt == 1 and who or (who .. ", roll " .. attempt .. " after a tie")
       local c = ctx:check(title .. ": " .. label)
-      c:roll("1d6", "initiative D6", rule, umpire.side(side))
-      local rating, rating_label = require("olab.command").cinc_rating(side)
+      c:roll("1d6", "initiative D6", rule, umpire.side(party.sides[1]))
+      local rating, rating_label = require("olab.command").party_rating(party)
       c:add(rating, rating_label, rule)
       c:result(tostring(c:total()))
       return c
     end
   end
-  local tie, keeper = M.tie_rule(sides, holder)
-  local o = ctx:opposed(makers, { tie = tie, names = sides, title = title, rule = rule .. ", AMB-33" })
+  local tie, keeper = M.tie_rule(names, holder)
+  local o = ctx:opposed(makers, { tie = tie, names = names, title = title, rule = rule .. ", AMB-33" })
   if o.tie and keeper then
     print("tie: " .. keeper .. " held the initiative in the round before and keeps it " ..
       "(option initiative_ties holder_keeps)")
   end
   local totals = {}
-  for i, side in ipairs(sides) do totals[side] = o.totals and o.totals[i] or false end
-  umpire.record("initiative", { title = title, totals = totals, winner = sides[o.winner],
+  for i, name in ipairs(names) do totals[name] = o.totals and o.totals[i] or false end
+  umpire.record("initiative", { title = title, totals = totals, winner = names[o.winner],
     ties = o.ties or 0, tie_kept_by = (o.tie and keeper) or false })
-  return sides[o.winner]
+  return names[o.winner]
 end
 
 umpire.command {
@@ -127,7 +133,8 @@ umpire.command {
 
 umpire.command {
   name = "initiative",
-  help = "the round's initiative (3.3): D6 + C-in-C rating per side, ties roll again;\n" ..
+  help = "the round's initiative (3.3): D6 + C-in-C rating per side (allied sides, a `team`: once,\n" ..
+    "with its best C-in-C), ties roll again;\n" ..
     "the winner's set goes first in each phase, unless it makes the opponent go first",
   args = { { name = "again", type = "flag", help = "roll again although rolled this round" } },
   run = function(ctx, args)
@@ -218,6 +225,12 @@ end
 function M.left(side)
   return umpire.count(waiting_selector(side))
 end
+-- The stands of a party (a team or a side alone, util.parties) still to activate.
+local function party_left(party)
+  local n = 0
+  for _, side in ipairs(party.sides) do n = n + M.left(side) end
+  return n
+end
 
 -- Those that must move first (PN 3.3): routing (7.2) or out of command (4.1.2).
 local function compulsory(side)
@@ -233,11 +246,64 @@ local function ids(list)
   return table.concat(out, ", ")
 end
 
+-- The phases played in sets (3.3).
+local SET_PHASES = { command = true, manoeuvre = true, shooting = true, close_combat = true,
+  aob = true }
+
+-- The set to activate next, as a command line the shell offers at its prompt (the umpire
+-- accepts it with Enter or edits it): the party whose turn it is (the initiative's holder
+-- first, then the parties alternate, a party with no full set letting the others go on, AMB-34),
+-- its side with the most stands waiting, its compulsory stands first (PN, manoeuvre phase), then
+-- the rest in army order, five at most. nil when no set is due.
+function M.propose()
+  local clock = umpire.clock()
+  if not SET_PHASES[clock.phase] then return nil end
+  local major = M.set_major()
+  local span = major and "round" or clock.phase
+  local st = store.sets
+  local last = st and st.round == clock.round and st.phase == span and st.last or nil
+  local parties, full = {}, false
+  for _, p in ipairs(util.parties()) do
+    local n = party_left(p)
+    if n > 0 then
+      parties[#parties + 1] = { p = p, n = n }
+      if n >= 5 then full = true end
+    end
+  end
+  if #parties == 0 then return nil end
+  local pick
+  local init = M.initiative_side()
+  for _, c in ipairs(parties) do
+    local due = (not last and (not init or c.p.id == init)) or (last and c.p.id ~= last)
+    if due and (c.n >= 5 or not full) then pick = c break end
+  end
+  if not pick then
+    for _, c in ipairs(parties) do if c.n >= 5 or not full then pick = c break end end
+  end
+  if not pick then return nil end
+  local side, most = nil, -1
+  for _, sd in ipairs(pick.p.sides) do
+    local n = M.left(sd)
+    if n > most then side, most = sd, n end
+  end
+  local chosen, seen = {}, {}
+  local function add(u)
+    if #chosen < 5 and not seen[u.id] then seen[u.id] = true; chosen[#chosen + 1] = u.id end
+  end
+  if not util.is_2e() and (clock.phase == "manoeuvre" or major) then
+    for _, u in ipairs(compulsory(side)) do add(u) end
+  end
+  for _, u in ipairs(M.waiting(side)) do add(u) end
+  if #chosen == 0 then return nil end
+  return "activate " .. table.concat(chosen, ",")
+end
+
 umpire.command {
   name = "activate",
   help = "activate a set of exactly five stands of one side in this phase (3.3): sides\n" ..
-    "alternate; fewer than five only for a side's last stands, after all full sets (AMB-34);\n" ..
-    "PN: in the manoeuvre phase routing and out-of-command stands come first",
+    "alternate (allied sides, a `team`, as one); fewer than five only for a side's last stands,\n" ..
+    "after all full sets (AMB-34); PN: in the manoeuvre phase routing and out-of-command stands\n" ..
+    "come first. One line a set; the next set is proposed at the prompt (Enter accepts it)",
   args = {
     { name = "units", type = "selector", help = "the set, e.g. leg1,leg2,leg3,leg4,arc1" },
     arg.force("the umpire overrides the checks (journalled)"),
@@ -268,9 +334,11 @@ umpire.command {
     end
     if #set > 5 then umpire.fail("a set is five stands, not " .. #set .. " (3.3)") end
     local waiting = M.left(side)
+    -- Sides alternate; allied sides (a team) alternate as one party with the other parties.
+    local party = util.party_of(side)
     local others = {}
-    for _, s in ipairs(util.sides()) do
-      if s ~= side then others[#others + 1] = { side = s, n = M.left(s) } end
+    for _, p in ipairs(util.parties()) do
+      if p.id ~= party then others[#others + 1] = { side = p.id, n = party_left(p) } end
     end
     local other_full = nil
     for _, o in ipairs(others) do if o.n >= 5 then other_full = o.side end end
@@ -290,12 +358,12 @@ umpire.command {
     if not st or st.round ~= clock.round or st.phase ~= span then
       st = { round = clock.round, phase = span, count = {} }
       local init = M.initiative_side()
-      if init and init ~= side then
-        print("(" .. init .. " holds the initiative and lets " .. side .. " go first, 3.3)")
+      if init and init ~= party then
+        print("(" .. init .. " holds the initiative and lets " .. party .. " go first, 3.3)")
       end
-    elseif st.last == side and other_full then
+    elseif st.last == party and other_full then
       problem("sides alternate: it is " .. other_full .. "'s turn to activate a set (3.3)")
-    elseif st.last == side and umpire.option("leftover_sets") == "in_turn" then
+    elseif st.last == party and umpire.option("leftover_sets") == "in_turn" then
       for _, o in ipairs(others) do
         if o.n > 0 then problem("sides alternate: it is " .. o.side .. "'s turn to activate a set " ..
           "(3.3; option leftover_sets in_turn)") break end
@@ -320,29 +388,37 @@ umpire.command {
     end
     local n = (st.count[side] or 0) + 1
     st.count[side] = n
-    st.last = side
+    st.last = party
     store.sets = st
-    for _, u in ipairs(set) do
-      u:mark("activated", "set " .. n .. " of " .. side .. " in the " .. phase .. " phase (3.3)")
-      if major then
-        u:mark("set_done", "set " .. n .. " of " .. side .. ": all its phases this round " ..
-          "(3.3; option round_structure set_major)")
-      end
-    end
+    -- One line a set: the marks are shown as one line (`leg1, leg2, … marked activated`), and
+    -- their reason says which set it is and what is left to activate.
     local left = waiting - #set
-    local lines = { side .. " set " .. n .. " (" .. (major and "all phases, set-major" or phase) ..
-      "): " .. ids(set) .. "; " .. left .. " of its stands still to activate" }
+    local rest = {}
+    for _, o in ipairs(others) do rest[#rest + 1] = o.side .. " " .. o.n end
+    local mine = side .. " " .. left
+    if party ~= side then
+      local p = { sides = util.party_sides(party) }
+      mine = party .. " " .. (party_left(p) - #set) .. " (" .. mine .. ")"
+    end
+    local why = side .. " set " .. n .. " (" .. (major and "all phases, set-major" or phase) ..
+      ", 3.3); still to activate: " ..
+      mine .. (#rest > 0 and (", " .. table.concat(rest, ", ")) or "")
+    for _, u in ipairs(set) do
+      u:mark("activated", why)
+    end
     if major then
-      lines[#lines + 1] = "the set plays its command, manoeuvre, shooting, close combat and A.O.B. " ..
-        "before the other side's set (3.3; option round_structure set_major)"
+      for _, u in ipairs(set) do
+        u:mark("set_done", side .. " set " .. n .. " plays all its phases this round, before " ..
+          "the other side's set (3.3; option round_structure set_major)")
+      end
     end
     umpire.record("set", { side = side, number = n, phase = major and "round" or phase,
       units = (function() local t = {} for i, u in ipairs(set) do t[i] = u.id end return t end)(),
       left = left, forced = #problems > 0 })
-    for _, o in ipairs(others) do
-      lines[#lines + 1] = o.side .. ": " .. o.n .. " still to activate"
-    end
-    return table.concat(lines, "\n")
+    -- The shell offers the next set at its prompt (rulesets/README.md, "Proposals").
+    local next_set = M.propose()
+    if next_set then umpire.record("propose", next_set) end
+    return nil
   end,
 }
 
@@ -357,6 +433,18 @@ umpire.command {
       local must = compulsory(side)
       lines[#lines + 1] = string.format("%s: %d to activate%s", side, M.left(side),
         #must > 0 and (" (compulsory first: " .. ids(must) .. ")") or "")
+    end
+    -- Allied sides alternate as one: their total.
+    for _, p in ipairs(util.parties()) do
+      if p.team then
+        lines[#lines + 1] = string.format("team %s (%s): %d to activate", p.id,
+          table.concat(p.sides, ", "), party_left(p))
+      end
+    end
+    local next_set = M.propose()
+    if next_set then
+      lines[#lines + 1] = "next: " .. next_set
+      umpire.record("propose", next_set)
     end
     return table.concat(lines, "\n")
   end,
@@ -404,8 +492,6 @@ umpire.command {
 
 -- Leaving a phase with stands not yet activated: every stand is activated once in each
 -- phase, even to do nothing (AMB-34). A warning only; the umpire may move on.
-local SET_PHASES = { command = true, manoeuvre = true, shooting = true, close_combat = true,
-  aob = true }
 umpire.on("pre_next", function()
   local phase = umpire.clock().phase
   if not SET_PHASES[phase] or M.set_major() then return end

@@ -53,6 +53,17 @@ umpire.option {
   rule = "2.2.2; AMB-43",
 }
 umpire.option {
+  name = "second_gun",
+  default = "main_only",
+  choices = {
+    { "main_only", "an ART or TNK is priced by its main gun (`weapon`) only (AMB-53)" },
+    { "both", "a second gun (`weapon2`: the Grant's 37 mm, the AT-ST's second cannon) adds its " ..
+      "factor too, a TNK's less 1" },
+  },
+  doc = "whether a second gun adds its fire factor to the points cost",
+  rule = "2.2.2; AMB-53",
+}
+umpire.option {
   name = "works_frontage",
   default = "rounded",
   choices = {
@@ -247,6 +258,17 @@ function M.price(c, u)
     local f = weapon_factor(u.weapon)
     if f then
       c:add(math.max(0, f - 1), "gun as " .. u.weapon .. " ART, less 1 for TNK", "2.2.2, 5.2.1")
+    end
+  end
+  -- A second gun (AMB-53): priced only with option `second_gun both`.
+  if (u.type == "ART" or u.type == "TNK") and weapon_factor(u.weapon2) then
+    local f2 = weapon_factor(u.weapon2)
+    if u.type == "TNK" then f2 = math.max(0, f2 - 1) end
+    if umpire.option("second_gun") == "both" then
+      c:add(f2, "second gun " .. u.weapon2 .. (u.type == "TNK" and " as ART, less 1 for TNK" or "") ..
+        " (option second_gun both)", "2.2.2; AMB-53")
+    else
+      c:add(0, "second gun " .. u.weapon2 .. ": not priced, the main gun only", "2.2.2; AMB-53")
     end
   end
   if u.type == "SKI/S" then c:add(1, "SKI/S", "2.2.2") end

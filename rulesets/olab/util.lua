@@ -64,6 +64,38 @@ function M.sides()
   return out
 end
 
+-- The parties at the table (allied sides, `team NAME SIDE…`): each team, and each side in no
+-- team, in the order of their first sides, as { id = TEAM or SIDE, team = true/false,
+-- sides = {…} }. A team shares the initiative and (2e) army morale: see the README's
+-- "Teams".
+function M.parties()
+  local out, index = {}, {}
+  for _, side in ipairs(M.sides()) do
+    local team = umpire.side(side).team
+    local key = team or side
+    if not index[key] then
+      index[key] = #out + 1
+      out[#out + 1] = { id = key, team = team ~= nil, sides = {} }
+    end
+    local p = out[index[key]]
+    p.sides[#p.sides + 1] = side
+  end
+  return out
+end
+
+-- The party `side` plays in: its team's name, or the side itself.
+function M.party_of(side)
+  return umpire.side(side).team or side
+end
+
+-- The sides of party `id` (a team's name or a side's id).
+function M.party_sides(id)
+  for _, p in ipairs(M.parties()) do
+    if p.id == id then return p.sides end
+  end
+  return { id }
+end
+
 -- Rating names by modifier, for breakdown labels.
 M.rating_name = { [1] = "superior", [0] = "competent", [-1] = "inferior" }
 

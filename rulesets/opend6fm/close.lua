@@ -163,12 +163,12 @@ umpire.command {
 umpire.command {
   name = "charge",
   help = "declare a charge: the charger's morale test (threat 6), then the defender's (threat 4), with the exemptions (Ch4; Ch5): "
-    .. "charge goblins rangers [flank] [barrier] [heavy] [cover]",
+    .. "charge goblins rangers [flank] [barrier] [heavy] [cover] [charger_cover]",
   args = { { name = "charger", type = "unit" }, { name = "target", type = "unit" },
            { name = "inputs", type = "text", optional = true,
-             help = "flank (into flank or rear), barrier (defender directly behind a barrier), heavy (the target has a crewed or siege weapon), cover (defender behind cover)" } },
+             help = "flank (into flank or rear), barrier (defender directly behind a barrier), heavy (the target has a crewed or siege weapon), cover (defender behind cover), charger_cover (the charger, still stationary, behind cover)" } },
   run = function(ctx, args)
-    local o = U.opts(args.inputs, { flank = "flag", barrier = "flag", heavy = "flag", cover = "flag" }, "charge")
+    local o = U.opts(args.inputs, { flank = "flag", barrier = "flag", heavy = "flag", cover = "flag", charger_cover = "flag" }, "charge")
     local a, d = args.charger, args.target
     local sa = U.state(a)
     if sa == "demoralized" or sa == "broken" then umpire.fail(a.name .. " is " .. sa .. ": it may not charge (Ch4 Declaring a Charge)") end
@@ -179,7 +179,7 @@ umpire.command {
     if na >= 2 * nd and not o.heavy then
       out[#out + 1] = a.name .. " (" .. na .. ") has twice " .. d.name .. "'s " .. nd .. " or more: no charge test (Ch4)"
     else
-      local txt, r = M.test(ctx, a, "charge", { flank = o.flank, barrier = o.barrier })
+      local txt, r = M.test(ctx, a, "charge", { flank = o.flank, barrier = o.barrier, cover = o.charger_cover })
       out[#out + 1] = txt
       if r.withdraw or r.state == "demoralized" or r.state == "broken" then
         out[#out + 1] = "the charge is ABORTED: " .. a.name .. " does not move this phase, bar the withdraw or rout (AMB-28)"

@@ -69,8 +69,8 @@ D.BARRIER = {
 D.WEAPONS = {
   medium_crossbow = { name = "Medium Crossbow", kind = "ranged", ds = 5, s = 15, m = 50, l = 150,
                       cost = 15, sheet = true, src = "Ch7 Sample Completed Squad Record Sheet" },
-  heavy_crossbow = { name = "Heavy Crossbow", kind = "ranged", ds = 5, ds_sheet = 6, s = 15, m = 60,
-                     l = 150, cost = 18, sheet = true, src = "Ch3 Damage Determination (DS 5); record sheet (DS 6)" },
+  heavy_crossbow = { name = "Heavy Crossbow", kind = "ranged", ds = 6, ds_example = 5, s = 15, m = 60,
+                     l = 150, cost = 18, sheet = true, src = "Ch7 record sheet (DS 6); Ch3 Damage Determination (DS 5, AMB-05)" },
   longbow = { name = "Longbow", kind = "ranged", ds = 4, s = 5, m = 15, l = 60,
               src = "Ch3 Measuring Range; Ch1 Opposed Tests" },
   crossbow = { name = "Crossbow", kind = "ranged", ds = 4, l = 60,

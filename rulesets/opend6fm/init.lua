@@ -64,6 +64,8 @@ umpire.ruleset {
       fought = { doc = "fought in close combat this turn (may not rally, Ch5)" },
       engaged = { doc = "in base contact with the enemy" },
       moved = { doc = "has taken (or declined) its move this Movement Phase (Ch2)", expires = "round" },
+      opfire_passed = { doc = "passed its opportunity-fire test: may opportunity-fire, then neither moves nor fires again this turn (Ch2; Ch5)", expires = "round" },
+      opfire_failed = { doc = "failed its opportunity-fire test: may not move this Movement Phase, fires normally later (Ch2; Ch5)", expires = "round" },
       pending_wound = { doc = "a wound result, taking effect at the end of the phase (Ch3 Effects of Damage)" },
       pending_incap = { doc = "an incapacitated result, taking effect at the end of the phase (Ch3)" },
       hit_turn = { doc = "counted as a casualty this turn (Ch5)" },

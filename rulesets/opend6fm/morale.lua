@@ -184,6 +184,7 @@ umpire.command {
     local st = U.state(sq)
     if st == "demoralized" or st == "broken" then umpire.fail(sq.name .. " is " .. st .. ": no opportunity fire (Ch5 Morale Statuses)") end
     if sq:has("fire_plus1") or sq:has("no_fire") then umpire.fail(sq.name .. " has moved or fired this turn: only a squad that has not moved may opportunity-fire (Ch2)") end
+    if sq:has("opfire_passed") or sq:has("opfire_failed") then umpire.fail(sq.name .. " has already taken its opportunity-fire test this turn (Ch2 Opportunity Fire)") end
     local xb = false
     for _, e in ipairs(sq:elements("unmarked:incapacitated")) do
       for _, k in ipairs(U.weapons_of(e)) do if k:find("crossbow") then xb = true end end
@@ -202,6 +203,8 @@ umpire.command {
     local can = OF < CR
     t:result("OF " .. OF .. " v CR " .. CR .. ": " .. (can and "can fire" or "cannot fire"))
     umpire.record("of", OF); umpire.record("cr", CR); umpire.record("can_fire", can)
+    if can then U.mark(sq, "opfire_passed", "passed the opportunity-fire test (Ch5)")
+    else U.mark(sq, "opfire_failed", "failed the opportunity-fire test: it may not move this Movement Phase (Ch2; Ch5)") end
     if can then return sq.name .. " may opportunity-fire now (`opfire " .. sq.id .. " TARGET range=…`); then no more movement or fire this turn" end
     return sq.name .. " cannot fire: it may not move this Movement Phase, but fires normally in the Ranged Combat Phase"
   end,

@@ -117,6 +117,9 @@ function R.volley(ctx, firer, target, o, mode)
     umpire.fail(firer.name .. " charged or used defensive fire this turn and may not fire (Ch4 The Ranged Combat Phase)")
   end
   if mode == "opportunity" and st == "demoralized" then umpire.fail(firer.name .. " is demoralized: no opportunity fire (Ch5)") end
+  if mode == "opportunity" and not firer:has("opfire_passed") then
+    umpire.fail(firer.name .. " must first pass its opportunity-fire test (`opfiretest " .. firer.id .. "`, Ch2; Ch5 Opportunity Fire)")
+  end
   if firer.side == target.side then umpire.fail(firer.name .. " and " .. target.name .. " are on the same side") end
   -- Ch1 Squad Shooting, Ch3: fire may be split between two enemy squads at most.
   local tl, has = {}, false
@@ -218,11 +221,12 @@ function R.volley(ctx, firer, target, o, mode)
         skill_of[w.key] = sk
       end
       local skill = e[sk[1]] + e[sk[2]] - (sh.wounded and 1 or 0)
-      local key = w.key .. "|" .. skill .. "|" .. band .. "|" .. (sep and "s" or "")
+      local key = w.key .. "|" .. skill .. "|" .. band .. "|" .. (sep and "s" or "") .. (sh.wounded and "w" or "")
       local g = groups[key]
       if not g then
         local f, diff = factors(w, band, sep)
-        g = { w = w, skill = skill, diff = diff, f = f, band = band, who = {}, dk = band .. "|" .. diff .. "|" .. (sep and "s" or "") }
+        g = { w = w, skill = skill, diff = diff, f = f, band = band, who = {}, dk = band .. "|" .. diff .. "|" .. (sep and "s" or ""),
+              note = sh.wounded and (" (" .. (skill + 1) .. ", wounded -1: Ch3 Veterans and Wounded Soldiers)") or "" }
         groups[key] = g
         order[#order + 1] = key
       end
@@ -251,7 +255,7 @@ function R.volley(ctx, firer, target, o, mode)
       txt[#txt + 1] = U.chain_text(x)
       chains[i] = { soldier = g.who[i].id, dice = x.dice, score = x.score, hit = x.score >= g.diff, critical = x.crit or "none" }
     end
-    local c = ctx:check("Marksmanship: " .. #g.who .. " x " .. g.w.name .. ", skill " .. g.skill .. " v " .. g.diff .. " (Ch3 Marksmanship Tests)")
+    local c = ctx:check("Marksmanship: " .. #g.who .. " x " .. g.w.name .. ", skill " .. g.skill .. g.note .. " v " .. g.diff .. " (Ch3 Marksmanship Tests)")
     local shown = #rolls <= 12 and table.concat(txt, " ") or (#rolls .. " dice, scores " .. table.concat(txt, " ", 1, 12) .. " …")
     c:add(hits, "hits: " .. shown, "Ch3 Marksmanship Tests")
     c:result(hits .. " hit" .. (hits == 1 and "" or "s"))

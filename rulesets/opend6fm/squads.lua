@@ -23,14 +23,34 @@ function S.problems(sq)
   if stds < 1 then p[#p + 1] = "no standard soldier: a squad has at least one (Ch1)" end
   local base = standard(sq)
   local troop = D.TROOPS[sq.troop or ""]
+  if troop then
+    if sq.quality ~= troop.quality then p[#p + 1] = "quality " .. sq.quality .. " is not the listing's " .. troop.quality .. " (" .. troop.name .. ", Ch7)" end
+    if n < troop.size[1] or n > troop.size[2] then p[#p + 1] = n .. " soldiers: the listing's size is " .. troop.size[1] .. "-" .. troop.size[2] .. " (" .. troop.name .. ", Ch7)" end
+  end
   for _, e in ipairs(all) do
     if e.role == "standard" and base then
       for _, a in ipairs(ATTRS) do
         if e[a] ~= base[a] then p[#p + 1] = e.name .. ": " .. a .. " " .. e[a] .. " differs from the squad's " .. base[a] .. " (standard soldiers are identical, Ch1)" end
       end
       if e.weapons ~= base.weapons then p[#p + 1] = e.name .. ": weapons differ from the squad's (Ch1)" end
+      for _, s in ipairs(U.SKILLS) do
+        if e["tr_" .. s] ~= base["tr_" .. s] then p[#p + 1] = e.name .. ": " .. s .. " training " .. e["tr_" .. s] .. " differs from the squad's " .. base["tr_" .. s] .. " (standard soldiers are identical, Ch1)" end
+      end
+      if e.move ~= base.move then p[#p + 1] = e.name .. ": Move " .. e.move .. " differs from the squad's " .. base.move .. " (Ch1)" end
+    end
+    -- a sergeant may better only his command (Ch7 Troop Lists, Sergeants)
+    if e.role == "sergeant" and base and e ~= base then
+      for _, s in ipairs(U.SKILLS) do
+        if s ~= "command" and e["tr_" .. s] > base["tr_" .. s] then
+          p[#p + 1] = e.name .. ": a sergeant may raise only his command, not " .. s .. " (Ch7 Troop Lists, Sergeants)"
+        end
+      end
     end
     if troop then
+      if e.move ~= troop.move then p[#p + 1] = e.name .. ": Move " .. e.move .. " is not the listing's " .. troop.move .. " (" .. troop.name .. ")" end
+      if troop.armor == "none" and (e.armor_str ~= 0 or e.armor_agi ~= 0 or e.armor_cost ~= 0) then
+        p[#p + 1] = e.name .. ": the listing allows no armour (" .. troop.name .. ", Ch7 Troop Lists)"
+      end
       for _, a in ipairs(ATTRS) do
         if e[a] ~= troop.attrs[a] then p[#p + 1] = e.name .. ": " .. a .. " " .. e[a] .. " is not the listing's " .. troop.attrs[a] .. " (" .. troop.name .. ")" end
       end
@@ -416,21 +436,31 @@ umpire.command {
     l("- **Sergeant's command:** " .. (sg and U.base_skill(sg, "command") or "—") .. " · **Squad command:** " .. U.base_skill(b, "command") .. " · **Soldiers:** " .. #sq:elements())
     l("- **Move:** " .. b.move .. " (cost " .. b.move .. ") · **Walk** " .. walk .. "\" · **Run** " .. (run or "—") .. "\"")
     l("")
-    l("| attribute | value | cost |"); l("|---|---|---|")
+    -- Trng and Spec: the listing's training levels for the squad and for champions (Ch7
+    -- Attributes and Skills), shown only when the squad names its troop listing.
+    local troop = D.TROOPS[sq.troop or ""]
+    l("| attribute | value | cost | trng | spec |"); l("|---|---|---|---|---|")
     local names = { agi = "AGI", int = "INT", cor = "COR", acu = "ACU", phy = "PHY (STR)", cha = "CHA" }
-    for _, a in ipairs(ATTRS) do l("| " .. names[a] .. " | " .. b[a] .. " | " .. b[a] .. " |") end
+    for _, a in ipairs(ATTRS) do
+      l("| " .. names[a] .. " | " .. b[a] .. " | " .. b[a] .. " | " .. (troop and troop.skills or "—") .. " | " .. (troop and troop.champions or "—") .. " |")
+    end
     l("")
-    l("| skill | code | training cost |"); l("|---|---|---|")
+    -- skill code = controlling attribute + training (Ch7); the source's names in brackets
+    local shown = { melee = "melee combat", brawling = "brawling (fighting)" }
+    l("| skill | attribute | code | training cost |"); l("|---|---|---|---|")
     for _, s in ipairs(U.SKILLS) do
-      if b["tr_" .. s] > 0 then l("| " .. s .. " | " .. U.base_skill(b, s) .. " | " .. b["tr_" .. s] .. " |") end
+      if b["tr_" .. s] > 0 then
+        l("| " .. (shown[s] or s) .. " | " .. U.skill_attr(s):upper() .. " " .. b[U.skill_attr(s)] .. " | " .. U.base_skill(b, s) .. " | " .. b["tr_" .. s] .. " |")
+      end
     end
     l("")
-    l("| weapon | damage | short | medium | long | cost |"); l("|---|---|---|---|---|---|")
-    for _, k in ipairs(U.weapons_of(b)) do
-      local w = U.weapon(k)
+    local function weapon_row(w)
       local dmg = w.kind == "melee" and (w.ds and (b.phy + w.ds) or "—") or (w.ds or "—")
-      l(string.format("| %s | %s | %s | %s | %s | %s |", w.name, dmg, w.s or "", w.m or "", w.l or "", w.cost or "—"))
+      return string.format("| %s | %s | %s | %s | %s | %s |", w.name, dmg, w.s or "", w.m or "", w.l or "", w.cost or "—")
     end
+    l("| weapon | damage | short | medium | long | cost |"); l("|---|---|---|---|---|---|")
+    local have = {}
+    for _, k in ipairs(U.weapons_of(b)) do have[k] = true; l(weapon_row(U.weapon(k))) end
     l("")
     l("- **Armour:** STR " .. b.armor_str .. " / AGI " .. b.armor_agi .. " (cost " .. b.armor_cost .. ")")
     l("- **Per soldier:** " .. per .. " × " .. #sq:elements() .. " = " .. per * #sq:elements())
@@ -440,7 +470,15 @@ umpire.command {
         local x = e["tr_" .. s] - b["tr_" .. s]
         if x > 0 then bits[#bits + 1] = s .. " " .. U.base_skill(e, s) .. " (cost " .. x .. ")" end
       end
-      l("- **" .. e.role .. "** " .. e.id .. ": " .. (#bits > 0 and table.concat(bits, ", ") or "no extra training") .. (e.weapons ~= b.weapons and (" · weapons " .. e.weapons) or ""))
+      l("- **" .. e.role .. "** " .. e.id .. ": " .. (#bits > 0 and table.concat(bits, ", ") or "no extra training"))
+      -- a champion's own weapon, besides the squad's kit, on its own line (Ch7 record sheet)
+      local extra = {}
+      for _, k in ipairs(U.weapons_of(e)) do if not have[k] then extra[#extra + 1] = weapon_row(U.weapon(k)) end end
+      if #extra > 0 then
+        l(""); l("  | weapon | damage | short | medium | long | cost |"); l("  |---|---|---|---|---|---|")
+        for _, r in ipairs(extra) do l("  " .. r) end
+        l("")
+      end
     end
     l("- **Grand total:** " .. total .. " SGP")
     local track = {}

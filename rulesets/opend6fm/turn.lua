@@ -21,17 +21,33 @@ end
 
 umpire.command {
   name = "initiative",
-  help = "each side rolls a d6 + its best command skill; ties among the highest roll again (Sequence of Play, Initiative; AMB-24): initiative",
+  help = "each side (allied sides, a `team`: once) rolls a d6 + its best command skill; ties among the highest roll again (Sequence of Play, Initiative; AMB-24): initiative",
   args = {},
   run = function(ctx)
-    local sides, fns, names = umpire.sides(), {}, {}
+    local fns, names = {}, {}
     local plain = umpire.option("initiative_roll") == "plain"
-    for _, sd in ipairs(sides) do
-      local v, who = best_command(sd)
+    -- Allied sides (a team, `team NAME SIDE…`) roll once, with the best command among them:
+    -- the README's "Teams".
+    local parties, index = {}, {}
+    for _, sd in ipairs(umpire.sides()) do
+      local key = umpire.side(sd).team or sd
+      if not index[key] then
+        index[key] = #parties + 1
+        parties[#parties + 1] = { id = key, sides = {} }
+      end
+      table.insert(parties[index[key]].sides, sd)
+    end
+    for _, p in ipairs(parties) do
+      local v, who
+      for _, sd in ipairs(p.sides) do
+        local sv, sw = best_command(sd)
+        if sv and (not v or sv > v) then v, who = sv, sw end
+      end
       if v then
-        names[#names + 1] = sd
+        local label = #p.sides > 1 and ("team " .. p.id .. " (" .. table.concat(p.sides, ", ") .. ")") or p.id
+        names[#names + 1] = p.id
         fns[#fns + 1] = function(attempt)
-          local c = ctx:check("Initiative " .. sd .. (attempt > 1 and " again" or "") .. " (Sequence of Play)")
+          local c = ctx:check("Initiative " .. label .. (attempt > 1 and " again" or "") .. " (Sequence of Play)")
           if plain then U.plain(c, v, "best command: " .. who.name .. " " .. v, who)
           else U.open(c, v, "best command: " .. who.name .. " " .. v, who) end
           return c
@@ -74,6 +90,10 @@ umpire.command {
         (nextside and ("; next: " .. nextside .. " (Ch2; AMB-25)") or "; every squad has moved")
     end
     if st == "broken" then umpire.fail(sq.name .. " is broken: it moves in the Morale Phase, at its Run Rate toward " .. sq.rally_point .. " (Ch5)") end
+    if m ~= "still" and (sq:has("opfire_passed") or sq:has("opfire_failed")) then
+      umpire.fail(sq.name .. (sq:has("opfire_passed") and " took the opportunity to fire" or " failed its opportunity-fire test")
+        .. ": it may not move this turn (Ch2 Opportunity Fire)")
+    end
     if m == "run" then
       local w = sq:elements("marked:wounded unmarked:incapacitated")
       if #w > 0 then

@@ -147,7 +147,7 @@ function U.weapon(key, where, memo)
     for a, b in pairs(filled) do out[a] = b end
     if D.WEAPONS[k] then out.src = w.src .. "; the umpire's values for this game: `weapon " .. k .. "`" end
   end
-  if k == "heavy_crossbow" and umpire.option("heavy_crossbow_ds") == "sheet" then out.ds = w.ds_sheet end
+  if k == "heavy_crossbow" and umpire.option("heavy_crossbow_ds") == "example" then out.ds = w.ds_example end
   if w.sheet and umpire.option("sheet_ranges") == "metres" then
     for _, b in ipairs { "s", "m", "l" } do if out[b] then out[b] = out[b] / 2 end end
   end

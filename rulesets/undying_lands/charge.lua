@@ -81,11 +81,15 @@ function M.charge(ctx, a, t, args, fanatic)
   if a.order ~= "close" and (t.type ~= "foot") then
     umpire.fail(what .. ": " .. a.id .. " is " .. a.order .. " order and may not charge Mounted, Leviathans or Behemoths (17)")
   end
-  -- 17, 21: missile troops with only SA charge only Open order enemies. Reading: SSW is a
-  -- supplementary weapon of melee troops (the Galatians, javelins and swords, fanatic-charge
-  -- Roman Close order in the example of 19), so only SRW and LRW count here.
-  if a.weapon == "sa" and (a.missile == "srw" or a.missile == "lrw") and t.order ~= "open" then
-    umpire.fail(what .. ": " .. a.id .. " carries only a missile weapon (" .. a.missile:upper() .. ") and SA and may charge only Open order enemies (17, 21)")
+  -- 17, 21: missile troops with only SA charge only Open order enemies. Reading (option
+  -- missile_charge): SSW is a supplementary weapon of melee troops (the Galatians, javelins and
+  -- swords, fanatic-charge Roman Close order in the example of 19), so only SRW and LRW count.
+  local barred = a.missile == "srw" or a.missile == "lrw" or
+    (a.missile == "ssw" and umpire.option("missile_charge") == "any_missile")
+  if a.weapon == "sa" and barred and t.order ~= "open" then
+    umpire.fail(what .. ": " .. a.id .. " carries only a missile weapon (" .. a.missile:upper() ..
+      ") and SA and may charge only Open order enemies (17, 21" ..
+      (a.missile == "ssw" and "; option missile_charge any_missile" or "") .. ")")
   end
   if a:has("own_initiative") and t.ip * 2 > a.ip then
     return a.id .. " will not charge " .. t.id .. " on its own initiative: the enemy has more than half its IP (" ..
@@ -97,14 +101,19 @@ function M.charge(ctx, a, t, args, fanatic)
   -- 16: fanatic chargers test (trigger d) and must pass by five
   local fan_ids = {}
   if fanatic then
-    local l, r, five = I.test(ctx, a, { trigger = "d", fanatic = true })
+    local l, r, five = I.test(ctx, a, { trigger = "d", fanatic = true, unsupported = args.unsupported })
     for _, x in ipairs(l) do lines[#lines + 1] = x end
     for _, e in ipairs(five) do fan_ids[#fan_ids + 1] = e.id end
     rec.test = r
     lines[#lines + 1] = #five .. " of " .. #r .. " vignettes fanatic; the rest charge normally (16)"
     if #a:elements() == 0 then return table.concat(lines, "\n") end
   end
-  local reach = fanatic and math.floor(U.move(a) * 1.5) or U.move(a)
+  -- 16: 1.5 x the Tactical Move, unrounded; if no vignette passed by five the TU makes a
+  -- normal charge (TA2) with its Tactical Move (17)
+  local reach = (fanatic and #fan_ids > 0) and U.fanatic_reach(a) or U.move(a)
+  if fanatic and #fan_ids == 0 then
+    lines[#lines + 1] = a.id .. " makes a normal charge (17): reach " .. reach .. " cm, not 1.5 x its move (16)"
+  end
   local allowed, why = M.reactions(a, t, fanatic)
   local react = args.reaction
   if not react then
@@ -128,7 +137,7 @@ function M.charge(ctx, a, t, args, fanatic)
     local need = dist
     if react == "counter" then need = dist / 2 end
     if need > reach then
-      lines[#lines + 1] = a.id .. " reaches " .. reach .. " cm of the " .. (react == "counter" and "half-way " or "") .. need ..
+      lines[#lines + 1] = a.id .. " reaches " .. reach .. " cm of the " .. (react == "counter" and "half-way " or "") .. U.cm(need) ..
         " cm needed: no contact (its reach includes the defence Move column " ..
         require("undying_lands.placeholders").label("") .. "); " .. (a.discipline == "irregular" and "it must go on charging next phase (17)" or
         "as a regular it may stop after this move (17)")
@@ -154,31 +163,37 @@ function M.charge(ctx, a, t, args, fanatic)
   for i, e in ipairs(av) do I.touch(e, tv[math.min(i, #tv)]) end
   lines[#lines + 1] = a.id .. " contacts " .. t.id .. (dist and (" (" .. dist .. " cm" .. (react == "counter" and ", meeting half-way" or "") ..
     " of " .. reach .. " cm reach " .. require("undying_lands.placeholders").label("with the defence Move column") .. ")") or "") .. "; melee follows: `melee " .. a.id .. " " .. t.id .. "` (19)"
-  -- integrity triggers of the target (23.1 b, c, h)
-  local function test(trigger, o)
-    o.trigger = trigger
-    lines[#lines + 1] = t.id .. " tests: " .. I.TRIGGERS[trigger] .. " (23.1 " .. trigger .. ")"
-    local l, r = I.test(ctx, t, o)
-    for _, x in ipairs(l) do lines[#lines + 1] = x end
-    rec["test_" .. trigger] = r
+  -- integrity triggers of the target (23.1 b, c, h). The test is taken once, when any of them
+  -- applies, with every modifier of 23.2 the charge brings: +3 for Loose or Open order Foot
+  -- charged by a Behemoth or Mounted, +10 or +5 for a flank or rear contact.
+  local trig = {}
+  if a.type == "behemoth" and t.type ~= "behemoth" then trig[#trig + 1] = "b" end
+  local loose_foot = t.type == "foot" and t.order ~= "close"
+  if loose_foot and (a.type == "mounted" or a.type == "leviathan" or a.type == "behemoth") and not args.not_open then
+    trig[#trig + 1] = "c"
   end
-  if a.type == "behemoth" and t.type ~= "behemoth" then
-    test("b", { charged = t.type == "foot" and t.order ~= "close" })
-  elseif t.type == "foot" and t.order ~= "close" and (a.type == "mounted" or a.type == "leviathan") and not args.not_open then
-    test("c", { charged = a.type == "mounted" })
-  end
+  local o = { charged = loose_foot and (a.type == "mounted" or a.type == "behemoth"), unsupported = args.target_unsupported }
   if args.flank and #t:elements() > 0 then
-    local o = {}
+    trig[#trig + 1] = "h"
     if t.order == "close" and a.ip >= t.ip then o.flank_close = true
     elseif t.order ~= "open" and a.ip * 4 >= t.ip then o.flank_other = true end
-    test("h", o)
+  end
+  if #trig > 0 then
+    local words, lettered = {}, {}
+    for _, x in ipairs(trig) do words[#words + 1] = I.TRIGGERS[x]; lettered[#lettered + 1] = x .. ": " .. I.TRIGGERS[x] end
+    o.trigger, o.trigger_text = trig[1], table.concat(lettered, "; ")
+    lines[#lines + 1] = t.id .. " tests: " .. table.concat(words, "; ") .. " (23.1 " .. table.concat(trig, ", ") ..
+      (#trig > 1 and "; one test for the charge" or "") .. ")"
+    local l, r = I.test(ctx, t, o)
+    for _, x in ipairs(l) do lines[#lines + 1] = x end
+    for _, x in ipairs(trig) do rec["test_" .. x] = r end
   end
   umpire.record("charge", rec)
   return table.concat(lines, "\n")
 end
 
 local function args_for(fanatic)
-  return {
+  local a = {
     { name = "charger", type = "unit", help = "the charging TU" },
     { name = "target", type = "unit", help = "the TU charged" },
     { name = "distance", type = "distance", optional = true, help = "the gap in cm, to see whether the charge reaches" },
@@ -186,14 +201,19 @@ local function args_for(fanatic)
       help = "the target's reaction (" .. (fanatic and "16" or "17") .. "); the one it must take if left out" },
     { name = "flank", type = "flag", help = "the charge contacts the target's flank or rear (23.1 h)" },
     { name = "not_open", type = "flag", help = "the target is not in the open (no trigger c)" },
+    { name = "target_unsupported", type = "flag", help = "+2 to the target's integrity test: it is unsupported (23.2)" },
   }
+  if fanatic then
+    a[#a + 1] = { name = "unsupported", type = "flag", help = "+2 to the chargers' test (23.1 d): they are unsupported (23.2)" }
+  end
+  return a
 end
 
 umpire.command {
   name = "charge",
   help = "TA2 (17): a TU charges straight ahead, up to its Tactical Move, under ATTACK or RUSH\n" ..
     "orders; the target stands, evades or counter-charges (meeting half-way); on contact the\n" ..
-    "first-contact round begins and the target's integrity triggers (23.1 b, c, h) are tested.\n" ..
+    "first-contact round begins and the target tests once if any of 23.1 b, c, h applies.\n" ..
     "  charge kn war 8cm     charge kn war 14cm counter     charge orcs bows evade",
   args = args_for(false),
   run = function(ctx, args) return M.charge(ctx, args.charger, args.target, args, false) end,

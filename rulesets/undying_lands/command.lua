@@ -33,12 +33,14 @@ for k, t in pairs(TEXT) do
 end
 M.ALLOWED = ALLOWED
 
--- Whether most of a sub-commander's TUs are irregular (6: his class by majority).
+-- Whether a sub-commander counts as irregular (6): he is Regular only when most of his TUs
+-- (more than half) are Regular, otherwise Irregular, so half and half makes him Irregular.
 local function majority_irregular(g)
   local units = commanders.units(g)
   local n = 0
   for _, u in ipairs(units) do if commanders.irregular_unit(u) then n = n + 1 end end
-  return n * 2 > #units, n
+  if #units == 0 then return false, 0 end
+  return (#units - n) * 2 <= #units, n
 end
 
 M.cfg = {

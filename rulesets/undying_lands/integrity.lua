@@ -193,7 +193,7 @@ end
 function M.test(ctx, u, o)
   local vignettes = U.vignettes(u, "integrity: ")
   local lines, rec, passed_five = {}, {}, {}
-  local trig = o.trigger and (o.trigger .. ": " .. M.TRIGGERS[o.trigger]) or "called by the umpire"
+  local trig = o.trigger_text or (o.trigger and (o.trigger .. ": " .. M.TRIGGERS[o.trigger])) or "called by the umpire"
   if o.flank_close and o.flank_other and umpire.option("flank_lines") == "exclusive" then
     umpire.fail("integrity: flank_close and flank_other exclude each other (23.2; UL-D12); give one, " ..
       "or `option set flank_lines cumulative`")
@@ -247,9 +247,24 @@ function M.after_losses(ctx, units)
   local out = {}
   local key = U.phase_key()
   local from_start = umpire.option("disorder_base") == "starting"
+  local tu_total = umpire.option("disorder_count") == "tu_total"
   for _, u in ipairs(units) do
     local any_zero = false
     local disordered = u:has("disordered")
+    if tu_total and not disordered then
+      -- option disorder_count tu_total: the TU's loss this phase against half its IP at the
+      -- start of the phase (or its starting IP, option disorder_base)
+      local lost, base = 0, 0
+      for _, e in ipairs(u:elements()) do
+        if e.phase_key == key then lost = lost + (e.ip_phase - e.ip) end
+        base = base + (from_start and e.ip_start or (e.phase_key == key and e.ip_phase or e.ip))
+      end
+      if base > 0 and lost > 0 and lost * 2 >= base then
+        u:mark("disordered", u.id .. " lost " .. lost .. " of " .. base .. " IP this phase (24; option disorder_count tu_total)")
+        out[#out + 1] = u.id .. " is disordered: it lost half its IP or more in this phase (24)"
+      end
+      disordered = true   -- the vignette check below is not used
+    end
     for i, e in ipairs(u:elements()) do
       local ip = e.ip
       if not disordered and e.phase_key == key then
@@ -293,6 +308,19 @@ umpire.command {
   run = function(ctx, args)
     if args.trigger == "d" then
       umpire.fail("integrity: trigger d is taken by `fanatic` (16), which needs a pass by five")
+    end
+    -- 23.2: each modifier belongs to troops of a kind; a flag that cannot apply is refused
+    local u = args.unit
+    if args.charged and not (u.type == "foot" and u.order ~= "close") then
+      umpire.fail("integrity: `charged` (+3) is for Loose or Open order Foot charged by a Behemoth or Mounted (23.2); " ..
+        u.id .. " is " .. U.class_text(u))
+    end
+    if args.flank_close and u.order ~= "close" then
+      umpire.fail("integrity: `flank_close` (+10) is for a Close order TU (23.2); " .. u.id .. " is " .. U.class_text(u) ..
+        ": use `flank_other` (+5)")
+    end
+    if args.flank_other and u.order == "open" then
+      umpire.fail("integrity: `flank_other` (+5) is not for Open order TUs (23.2); " .. u.id .. " is " .. U.class_text(u))
     end
     local lines, rec = M.test(ctx, args.unit, { trigger = args.trigger, enemy_ip = args.enemy_ip, charged = args.charged,
       unsupported = args.unsupported, flank_close = args.flank_close, flank_other = args.flank_other })

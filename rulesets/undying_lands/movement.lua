@@ -24,8 +24,8 @@ umpire.command {
       "(every distance below includes the defence Move column" .. require("undying_lands.placeholders").label("") .. ")",
       "march move " .. 2 * mv .. " cm in column, never within 30 cm of an enemy; cannot fight (20.i)",
       "move: " .. wheel .. " (20.ii)",
-      "wheel: the outer corner up to " .. (reg and mv or mv / 2) .. " cm; not with an enemy within 20 cm (20.iii)",
-      "charge reach " .. mv .. " cm (17); fanatic charge " .. math.floor(mv * 1.5) .. " cm (16)",
+      "wheel: the outer corner up to " .. U.cm(reg and mv or mv / 2) .. " cm; not with an enemy within 20 cm (20.iii)",
+      "charge reach " .. mv .. " cm (17); fanatic charge " .. U.fanatic_reach(u) .. " cm (16)",
       "break off or evade: " .. (C.may_evade(u) and ("full move + " .. (u.type == "mounted" and "1d12" or "1d8") .. " cm (20.v)") or "not allowed (20.v)"),
       "interpenetrate friends: " .. ((u.type == "foot" and u.order == "open") and "yes (25)" or "no, only Open order Foot may (25)"),
     }
@@ -34,7 +34,7 @@ umpire.command {
       if args.enemy <= 20 then lines[#lines + 1] = "enemy at " .. args.enemy .. " cm: no wheel manoeuvre (20.iii)" end
       if args.enemy <= 30 then lines[#lines + 1] = "enemy at " .. args.enemy .. " cm: no march move this close (20.i)" end
     end
-    umpire.record("moves", { move = mv, march = 2 * mv, placeholder = true,
+    umpire.record("moves", { move = mv, march = 2 * mv, charge = mv, fanatic = U.fanatic_reach(u), placeholder = true,
       note = "every distance here includes the defence class's Move column, a PLACEHOLDER" })
     return table.concat(lines, "\n")
   end,
@@ -66,6 +66,10 @@ umpire.command {
   run = function(ctx, args)
     local u = args.unit
     if not C.may_evade(u) then umpire.fail("breakoff: " .. u.id .. " is Close order and not Regular Foot: it may not break off (20.v)") end
+    if not u:has("in_melee") then
+      umpire.fail("breakoff: " .. u.id .. " is not in melee; breaking off is for TUs already in melee (20.v); " ..
+        "a charged TU evades with `charge … evade`")
+    end
     local enemy
     if args.from then
       local id = args.from:gsub("^%s*from%s+", ""):match("%S+")

@@ -89,3 +89,11 @@ opt("more_ip_test", "vignettes", {
   { "vignettes", "the testing vignette against the enemy vignettes in contact with it (summed)" },
   { "tu_totals", "the testing TU's total against the enemy TU's total" } },
   "integrity test: melee opponents have more IP", "23.2; UL-D31")
+opt("missile_charge", "srw_lrw", {
+  { "srw_lrw", "only SRW or LRW with SA bars charging all but Open order; SSW supplements melee (the Galatian example)" },
+  { "any_missile", "any missile class with SA, SSW included, charges only Open order" } },
+  "which missile troops may charge only Open order", "17, 21")
+opt("disorder_count", "vignette", {
+  { "vignette", "the TU is disordered when one of its vignettes loses half its IP in one phase" },
+  { "tu_total", "when the TU's vignettes together lose half the TU's IP in one phase" } },
+  "the 50% in one phase: each vignette or the TU's total", "24")

@@ -25,8 +25,8 @@ function M.problems(u, n)
   if u.shield ~= "none" and (t == "leviathan" or t == "behemoth") then bad("Leviathans and Behemoths may not have shields (2.7)") end
   if u.shield ~= "none" and (w == "2hpw" or w == "2hw" or w == "m2hw" or mis == "lrw") then
     bad("no shields with 2HPW, 2HW, M2HW or LRW (2.7)") end
-  if u.shield == "lsh" and (t ~= "foot" or o == "open" or w == "pike" or mis ~= "none") then
-    bad("large shields are for Close or Loose order Foot without Pike or any missile class (2.7)") end
+  if u.shield == "lsh" and (t ~= "foot" or o == "open" or w == "pike" or mis ~= "none" or u.sbw) then
+    bad("large shields are for Close or Loose order Foot without Pike or any missile class, a breath weapon included (2.7)") end
   if u.mount_armour ~= "none" and t ~= "mounted" then bad("animal armour is for Mounted only (2.7)") end
   if u.mount_armour ~= "none" and u.fast then bad("Fast Mounted may not have animal armour (5)") end
   if u.fast and o == "close" then bad("only Loose or Open order vignettes may be Fast (5)") end
@@ -66,6 +66,23 @@ function M.build(ctx, u)
   local ip = c:total()
   c:result(ip .. " IP for each vignette")
   return ip, f
+end
+
+-- 28 (optional): the real creatures a vignette stands for: the base numbers table (lost: a
+-- placeholder) by order and size, then the printed changes in the printed order: +50% with
+-- Spear, +100% with Pike, -50% for Mounted, then divided by 10 for Leviathans and by 100 for
+-- Behemoths, both rounded up. Returns the number and the steps taken (text).
+function M.base_numbers(u)
+  local n = ph.base_numbers[u.order][u.size]
+  local steps = { n .. " from the table" }
+  if u.weapon == "spear" then n = n * 3 / 2; steps[#steps + 1] = "+50% Spear = " .. U.cm(n) end
+  if u.weapon == "pike" then n = n * 2; steps[#steps + 1] = "+100% Pike = " .. U.cm(n) end
+  if u.type == "mounted" then n = n / 2; steps[#steps + 1] = "-50% Mounted = " .. U.cm(n) end
+  if u.type == "leviathan" then n = math.ceil(n / 10); steps[#steps + 1] = "/10 Leviathan, rounded up = " .. n end
+  if u.type == "behemoth" then n = math.ceil(n / 100); steps[#steps + 1] = "/100 Behemoth, rounded up = " .. n end
+  n = U.cm(n)
+  if #steps == 1 then steps = {} end
+  return n, steps
 end
 
 function M.muster_unit(ctx, u)
@@ -144,12 +161,13 @@ umpire.command {
       "; TU " .. u.ip .. "/" .. u.ip_start .. " IP" .. (u:has("disordered") and "; disordered" or "")
     local sizes = {}
     for i, s in ipairs(data.SIZES) do if s == u.size then lines[#lines + 1] = "size " .. s .. ": up to " .. data.SIZE_FEET[u.type][i] .. " (28)" end end
-    lines[#lines + 1] = "stands for about " .. ph.base_numbers[u.order][u.size] .. " creatures " ..
-      ph.label("base numbers") .. " (28, optional; flavour only)"
+    local bn, bn_steps = M.base_numbers(u)
+    lines[#lines + 1] = "stands for about " .. bn .. " creatures " .. ph.label("base numbers") ..
+      (#bn_steps > 0 and (": " .. table.concat(bn_steps, ", ")) or "") .. " (28, optional; flavour only)"
     lines[#lines + 1] = "points: the rulebook gives none (27)"
     for _, p in ipairs(M.problems(u, #els > 0 and #els or nil)) do lines[#lines + 1] = "problem: " .. p end
     umpire.record("stats", { move = mv, ip = u.ip, ip_start = u.ip_start, vignettes = #els,
-      base_numbers = ph.base_numbers[u.order][u.size], base_numbers_placeholder = true, move_placeholder = true })
+      base_numbers = bn, base_numbers_placeholder = true, move_placeholder = true })
     return table.concat(lines, "\n")
   end,
 }

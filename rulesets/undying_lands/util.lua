@@ -113,6 +113,19 @@ end
 
 function M.signed(n) return n > 0 and ("+" .. n) or tostring(n) end
 
+-- A distance in cm as typed: whole numbers without a decimal point (15, not 15.0), others as
+-- they are (22.5).
+function M.cm(x)
+  local i = math.tointeger(x)
+  if i then return i end
+  if x == math.floor(x) then return math.floor(x) end
+  return x
+end
+
+-- The fanatic charge's reach (16): one and a half times the Tactical Move, unrounded (the
+-- rulebook rounds nothing here: a 15 cm move reaches 22.5 cm).
+function M.fanatic_reach(u) return M.cm(M.move(u) * 3 / 2) end
+
 
 -- The Tactical Move as a factor of a check: it includes the defence class's Move column, a
 -- placeholder (2.7, table p.8), so the line says so.

@@ -47,11 +47,16 @@ function A.eliminated(u)
   return u.integrity <= 0
 end
 
+-- Markers that are not the battle's: the unit's muster and its being a battery.
+local LASTING = { mustered = true, battery = true }
+
 -- A fallen Hero back for the campaign's next battle: its Integrity Points as at the start and
--- no marker of the battle it fell in (the ranks' figures follow when it is mustered again).
+-- no marker of the battle it fell in (it stays mustered, so it is not mustered again).
 function A.restore(u, reason)
   if u.integrity < u.integrity_start then u:set("integrity", u.integrity_start, reason) end
-  for _, m in ipairs(u:markers()) do u:unmark(m, reason) end
+  for _, m in ipairs(u:markers()) do
+    if not LASTING[m] then u:unmark(m, reason) end
+  end
 end
 
 -- What `heroes` shows of a unit's strength.

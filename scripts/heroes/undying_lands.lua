@@ -58,7 +58,10 @@ function A.restore(u, reason)
     if e.ip < e.ip_start then e:set("ip", e.ip_start, reason) end
   end
   U.sync(u, reason)
-  for _, m in ipairs(u:markers()) do u:unmark(m, reason) end
+  -- It stays mustered (its IP are built), so it is not mustered again.
+  for _, m in ipairs(u:markers()) do
+    if m ~= "mustered" then u:unmark(m, reason) end
+  end
 end
 
 function A.strength(u)

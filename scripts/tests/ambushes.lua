@@ -58,8 +58,20 @@ test("the owner places an ambushing stand by activating it in a manoeuvre phase"
   s:run("next")                                   -- manoeuvre phase
   local out = s:run("activate wbd1,wbd2,wbd3,wbd4,wbd5")
   contains(out, "Warband1 [wbd1] appears from ambush in the donga")
-  contains(out, "zulus set 1 (manoeuvre)")
+  contains(out, "zulus set 1 (manoeuvre, 3.3)")
   eq(s:get("wbd1", "off_table"), "no")
   ok(s:has("wbd1", "activated"))
   eq(s:run("ambushes"), "no stands in ambush")
+end)
+
+test("2E: the ambush is the initiative winner's, and the refusal says so (8.8.3)", function()
+  local s = session { ruleset = "olab", variant = "2e", house = { "ambushes" } }
+  s:run("add side zulus Zulus")
+  s:run("add side british British")
+  s:run("add command zulus z1 Horns")
+  s:run("add command british b1 Column")
+  s:run("add unit z1 wbd1 Warband1 type=WBD sp=5 sp_start=5")
+  s:run("add unit b1 inf1 Line1 type=INF/U sp=4 sp_start=4")
+  s:run("ambush wbd1 the donga")
+  contains(s:fails("ambush inf1 the kraal"), "only the initiative winner (2E) lays ambushes (8.8.3)")
 end)

@@ -217,3 +217,55 @@ test("option ko_plus each: flank and firing from above give +1 each, and a 2 now
   contains(out2, "+1  firing from above (option ko_plus each) (8.8.2, AMB-11b)")
   contains(out2, "T-34 [t34] is knocked out (8.8.2)")
 end)
+
+test("a SKI/S team's KO fire at a section keeps Table 8's firer-is-SKI -2 (8.8.2, 5.2.1)", function()
+  -- D6 6 + SP 6 + SKI/S 3 - firer SKI 2 = 13; a quarter of 13 is 3 (1.2); rpg row, medium column 3+
+  local s = game({ "r1 hmg HMG type=SKI/S sp=6 sp_start=6" })
+  s:dice(6, 2)
+  local out = s:run("kofort hmg field 10")
+  contains(out, "+3  ski_s (Table 7)")
+  contains(out, "-2  firer is SKI (Table 8)")
+  contains(out, "-10  KO fire: a quarter of 13 HP (8.8.2)")
+  contains(out, "=   3  3 HP to convert")
+  contains(out, "row rpg (SKI/S at any range), column medium: 3+ needed")
+  contains(out, "the section stands (AMB-11f)")
+end)
+
+-- 8.8.2's first +1 group: PN gives it to a dive-bombing or loitering AIR *firer*; the 2nd
+-- Edition's sentence puts that AIR among the *targets* (AMB-11g).
+local SAM = "r1 sam SAM type=ART sp=6 sp_start=6 weapon=aagw"
+local JU87 = "b1 stuka Stuka type=AIR air=fixed sp=4 sp_start=4 armour=light"
+
+test("2E: a dive-bombing or loitering AIR target gives +1, with flying AIR's -1 (8.8.2; AMB-11g)", function()
+  -- D6 6 + SP 6 + guided 4 - light armour 2 = 14, a quarter 4 (3.5 rounds up, 1.2);
+  -- aagw row, light column 2+; KO D6 1 +1 diving +1 guided -1 flying = 2: knocked out
+  local s = session { ruleset = "olab", variant = "2e", house = { "ko_fire" } }
+  s:run("add side red Red")
+  s:run("add side blue Blue")
+  s:run("add command red r1 Reds")
+  s:run("add command blue b1 Blues")
+  s:run("add unit " .. SAM)
+  s:run("add unit " .. JU87)
+  s:dice(6, 1)
+  local out = s:run("ko sam stuka 6 diving")
+  contains(out, "-10  KO fire: a quarter of 14 HP (8.8.2)")
+  contains(out, "row aagw (weapon aagw), column light: 2+ needed")
+  contains(out, "+1  target AIR dive-bombing or loitering (2E) (8.8.2, AMB-11b)")
+  contains(out, "-1  target is flying AIR (8.8.2)")
+  contains(out, "=   2  2+ needed: knocked out, no save")
+  -- the same in 2E with the firer reading: the flag is refused before any die is rolled
+  s:run("add unit b1 stuka2 Stuka2 type=AIR air=fixed sp=4 sp_start=4 armour=light")
+  s:run("unmark sam shot")
+  s:run("option set ko_air_bonus firer")
+  contains(s:fails("ko sam stuka2 6 diving"), "the firer's, not the target's (option ko_air_bonus firer)")
+end)
+
+test("PN: the +1 is a firer's, so `diving` on a target is refused; option ko_air_bonus target allows it (AMB-11g)", function()
+  local s = game({ SAM, JU87 })
+  contains(s:fails("ko sam stuka 6 diving"), "the firer's, not the target's (PN) (8.8.2, AMB-11g)")
+  s:run("option set ko_air_bonus target")
+  s:dice(6, 1)
+  local out = s:run("ko sam stuka 6 diving")
+  contains(out, "+1  target AIR dive-bombing or loitering (option ko_air_bonus target) (8.8.2, AMB-11b)")
+  contains(out, "knocked out, no save")
+end)

@@ -16,13 +16,15 @@
 
 pub mod record;
 pub mod rosters;
+pub mod story;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-pub use record::{BattleSide, Entry, SideStrength};
+pub use record::{BattleSide, Entry, HeroFate, SideStrength};
+pub use story::Story;
 
 use crate::journal::{Caps, JournalFile};
 
@@ -86,8 +88,13 @@ pub enum CampaignError {
 
 impl Campaign {
     /// Makes a campaign in `dir` (created if needed; it may not hold one already): its
-    /// folders, its campaign file and the first entry of its journal.
-    pub fn create(dir: &Path, file: CampaignFile) -> Result<Campaign, CampaignError> {
+    /// folders, its campaign file and the first entry of its journal, which keeps what the
+    /// first battle's store is to hold (`carried`, by store name).
+    pub fn create(
+        dir: &Path,
+        file: CampaignFile,
+        carried: BTreeMap<String, serde_json::Map<String, serde_json::Value>>,
+    ) -> Result<Campaign, CampaignError> {
         if dir.join(FILE).exists() {
             return Err(CampaignError::Exists(dir.display().to_string()));
         }
@@ -102,6 +109,7 @@ impl Campaign {
         c.append(&Entry::Created {
             name: c.file.name.clone(),
             ruleset: c.file.ruleset.clone(),
+            carried,
             at: crate::journal::now(),
         })?;
         Ok(c)
@@ -226,9 +234,9 @@ mod tests {
             house: vec!["heroes".into()],
             ..CampaignFile::default()
         };
-        let c = Campaign::create(dir.path(), file.clone()).unwrap();
+        let c = Campaign::create(dir.path(), file.clone(), BTreeMap::new()).unwrap();
         assert!(matches!(
-            Campaign::create(dir.path(), file.clone()),
+            Campaign::create(dir.path(), file.clone(), BTreeMap::new()),
             Err(CampaignError::Exists(_))
         ));
         let again = Campaign::open(dir.path()).unwrap();

@@ -16,6 +16,9 @@ pub enum Entry {
         /// Its ruleset.
         #[serde(default)]
         ruleset: Option<String>,
+        /// What the rules asked the first battle to know, as for [`Entry::BattleEnded`].
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        carried: BTreeMap<String, serde_json::Map<String, serde_json::Value>>,
         /// Seconds since 1970.
         at: u64,
     },
@@ -54,6 +57,18 @@ pub enum Entry {
         changes: Vec<String>,
         /// Each side's strength once the battle's losses were carried over.
         strength: Vec<SideStrength>,
+        /// Each side's strength in its roster before the battle (empty in campaign journals
+        /// written before it was kept).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        start: Vec<SideStrength>,
+        /// Each Hero's and Main Character's fate in the battle, as the rules recorded it
+        /// (`umpire.record("heroes", …)` at `battle_ends`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        heroes: Vec<HeroFate>,
+        /// What the rules asked the next battle to know (`umpire.record("carry.NAME", {KEY =
+        /// VALUE})`): by store name, the keys and values set in the next battle's store.
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        carried: BTreeMap<String, serde_json::Map<String, serde_json::Value>>,
         /// Seconds since 1970.
         at: u64,
     },
@@ -90,4 +105,40 @@ pub struct SideStrength {
     /// rules declare one.
     #[serde(default)]
     pub strength: Option<f64>,
+}
+
+/// A Hero's or Main Character's fate in one battle.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HeroFate {
+    /// The unit's id.
+    pub id: String,
+    /// Who it is (`Boudica`, `Sergeant Aldo of the Wardens`).
+    pub name: String,
+    /// The side's id.
+    pub side: String,
+    /// `hero` or `main character`.
+    pub kind: String,
+    /// `stood`, `fell` (and returns for the next battle) or `lost` (its unit gone).
+    pub fate: String,
+    /// The round it fell in, when it fell.
+    #[serde(default)]
+    pub round: Option<u32>,
+}
+
+impl HeroFate {
+    /// The fate in words: `stood`, `fell in round 3, returned`, `lost in round 2`.
+    pub fn describe(&self) -> String {
+        fate_words(&self.fate, self.round)
+    }
+}
+
+/// A fate (`stood`, `fell`, `lost`) and the round it came in, in words: `stood`, `fell in
+/// round 3, returned`, `lost in round 2`.
+pub fn fate_words(fate: &str, round: Option<u32>) -> String {
+    let when = round.map_or(String::new(), |r| format!(" in round {r}"));
+    match fate {
+        "fell" => format!("fell{when}, returned"),
+        "lost" => format!("lost{when}"),
+        other => other.to_string(),
+    }
 }

@@ -91,6 +91,10 @@ pub struct Roll {
     pub sources: Sources,
     /// The evaluated expression tree.
     pub tree: RollNode,
+    /// Who rolled it, when the rules said (`c:roll(…, by)` with a unit, command or side):
+    /// its id. Reports split the dice by side with it.
+    #[serde(default)]
+    pub by: Option<Box<str>>,
 }
 
 impl Roll {
@@ -143,6 +147,8 @@ impl Serialize for Roll {
             comment: &'a Option<Box<str>>,
             sources: &'a Sources,
             tree: &'a RollNode,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            by: &'a Option<Box<str>>,
         }
         Shape {
             expr: self.expr(),
@@ -150,6 +156,7 @@ impl Serialize for Roll {
             comment: &self.comment,
             sources: &self.sources,
             tree: &self.tree,
+            by: &self.by,
         }
         .serialize(s)
     }

@@ -77,6 +77,7 @@ fn roll_one(
         comment: comment.map(|c| c.as_str().into()),
         sources: roller.sources,
         tree,
+        by: None,
     })
 }
 

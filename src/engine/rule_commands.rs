@@ -139,18 +139,57 @@ pub fn add_call(mut out: Output, call: &CallOutput) -> Output {
     for c in &call.checks {
         out = out.block(super::output::Block::Check(c.clone()));
     }
-    for n in &call.notes {
+    for (change, reason) in grouped_notes(&call.notes) {
         out = out.text(
             Text::new()
                 .push(Style::Dim, "→ ")
-                .plain(n.change.clone())
-                .push(Style::Dim, format!(" — {}", n.reason)),
+                .plain(change)
+                .push(Style::Dim, format!(" — {reason}")),
         );
     }
     for line in &call.output {
         out = out.text(Text::from_plain(line.clone()));
     }
     out
+}
+
+/// Up to how many units one line of grouped changes names.
+const GROUP_NAMED: usize = 10;
+
+/// The changes the rules made, as shown: those in a row that do the same to several units for
+/// the same reason (`leg1 marked activated (end of phase)`, `leg2 marked …`) are one line,
+/// `leg1, leg2, leg3 marked activated (end of phase)`, naming at most [`GROUP_NAMED`] (the
+/// JSON, the journal and `log 1 all` keep each change).
+fn grouped_notes(notes: &[crate::state::Note]) -> Vec<(String, String)> {
+    let mut out: Vec<(Vec<&str>, &str, &str)> = Vec::new();
+    for n in notes {
+        let (id, rest) = n.change.split_once(' ').unwrap_or((n.change.as_str(), ""));
+        match out.last_mut() {
+            Some((ids, r, why)) if !rest.is_empty() && *r == rest && *why == n.reason => {
+                ids.push(id)
+            }
+            _ => out.push((vec![id], rest, &n.reason)),
+        }
+    }
+    out.into_iter()
+        .map(|(ids, rest, why)| {
+            let who = if ids.len() <= GROUP_NAMED {
+                ids.join(", ")
+            } else {
+                format!(
+                    "{} units ({}, …; `log 1 all` lists each)",
+                    ids.len(),
+                    ids[..5].join(", ")
+                )
+            };
+            let change = if rest.is_empty() {
+                who
+            } else {
+                format!("{who} {rest}")
+            };
+            (change, why.to_string())
+        })
+        .collect()
 }
 
 /// The JSON fields of what calls produced: the changes with their reasons, and what they

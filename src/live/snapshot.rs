@@ -163,6 +163,7 @@ impl Snapshot {
         let game = &state.game;
         let attention = game.schema().status.attention.as_ref();
         let status = game.status();
+        let strength = status.strength_attr.as_deref();
         let step = game.step();
         let clock = ClockView {
             round: game.clock().pos.round,
@@ -188,7 +189,7 @@ impl Snapshot {
                         units: c
                             .units
                             .iter()
-                            .map(|l| unit_card(game, l, attention))
+                            .map(|l| unit_card(game, l, attention, strength))
                             .collect(),
                     })
                     .collect();
@@ -242,20 +243,25 @@ impl Snapshot {
 
 /// What a unit needs attention for: the ruleset's `status.attention`, or (none declared) any
 /// marker or damage, as `status` decides.
-fn why(line: &UnitLine, attention: Option<&AttentionSpec>) -> Vec<String> {
+fn why(line: &UnitLine, attention: Option<&AttentionSpec>, strength: Option<&str>) -> Vec<String> {
     match attention {
-        Some(att) => reasons(line, att, false),
+        Some(att) => reasons(line, att, false, strength),
         None => {
             let default = AttentionSpec {
                 damaged: true,
                 ..AttentionSpec::default()
             };
-            reasons(line, &default, true)
+            reasons(line, &default, true, strength)
         }
     }
 }
 
-fn unit_card(game: &Game, l: &UnitLine, attention: Option<&AttentionSpec>) -> UnitCard {
+fn unit_card(
+    game: &Game,
+    l: &UnitLine,
+    attention: Option<&AttentionSpec>,
+    strength: Option<&str>,
+) -> UnitCard {
     UnitCard {
         id: l.id.clone(),
         name: game.name_of(&l.id),
@@ -264,7 +270,7 @@ fn unit_card(game: &Game, l: &UnitLine, attention: Option<&AttentionSpec>) -> Un
         markers: l.markers.clone(),
         away: l.away.clone(),
         element_markers: l.element_markers.clone(),
-        attention: why(l, attention),
+        attention: why(l, attention, strength),
     }
 }
 

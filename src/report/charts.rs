@@ -254,3 +254,65 @@ pub fn dice(kind: &DiceKind) -> Drawn {
     }
     Ok(svg)
 }
+
+/// Each side's strength across a campaign: one point before and after each battle (`points`:
+/// a label and each side's value, in the order of `sides`; `None` where a side had no roster),
+/// joined by lines; `measure` names the y axis.
+pub fn campaign(sides: &[String], points: &[(String, Vec<Option<f64>>)], measure: &str) -> Drawn {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (760, 340)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let n = points.len().max(1) as f64;
+        let y = top(points.iter().flat_map(|p| p.1.iter().flatten().copied()));
+        let mut chart = ChartBuilder::on(&root)
+            .caption("Strength across the campaign", (FONT, 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(48)
+            .build_cartesian_2d(0.0..n, 0.0..y)
+            .map_err(err)?;
+        let labels: Vec<&str> = points.iter().map(|p| p.0.as_str()).collect();
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(points.len().max(1) * 2 + 1)
+            .x_label_formatter(&|x| {
+                let i = (x - 0.5).round();
+                if (x - 0.5 - i).abs() < 1e-6 && i >= 0.0 {
+                    labels
+                        .get(i as usize)
+                        .map_or(String::new(), |l| l.to_string())
+                } else {
+                    String::new()
+                }
+            })
+            .y_desc(measure)
+            .y_label_formatter(&|v| crate::dice::render::fmt_value(v.round()))
+            .light_line_style(WHITE)
+            .label_style((FONT, 12))
+            .draw()
+            .map_err(err)?;
+        for (i, name) in sides.iter().enumerate() {
+            let colour = side_colour(i);
+            let at: Vec<(f64, f64)> = points
+                .iter()
+                .enumerate()
+                .filter_map(|(x, p)| Some((x as f64 + 0.5, p.1.get(i).copied().flatten()?)))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(at.clone(), colour.stroke_width(2)))
+                .map_err(err)?
+                .label(name.clone())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2))
+                });
+            chart
+                .draw_series(at.into_iter().map(|p| Circle::new(p, 4, colour.filled())))
+                .map_err(err)?;
+        }
+        legend(&mut chart, 13)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}

@@ -12,6 +12,7 @@
 //! come masked from [`Transaction::public_command`]; store values are never shown; the board
 //! sampled is the public one (hidden units are not on it).
 
+pub mod campaign;
 pub mod charts;
 pub mod dice;
 pub mod render;
@@ -48,6 +49,9 @@ pub enum ReportError {
         /// Why.
         why: String,
     },
+    /// The campaign journal could not be read.
+    #[error("the campaign journal could not be read: {0}")]
+    Campaign(String),
     /// The report's file name ends in neither `.md` nor `.html`.
     #[error("`{0}`: a report is written as Markdown (`.md`) or HTML (`.html`)")]
     Format(String),
@@ -207,6 +211,8 @@ pub struct Battle {
     pub turning_points: Vec<TurningPoint>,
     /// The dice against what was expected.
     pub dice: Vec<dice::DiceKind>,
+    /// Each side's dice, all kinds together, against their exact odds.
+    pub luck: Vec<dice::SideLuck>,
     /// How it ended.
     pub outcome: Outcome,
     /// How many transactions were undone (left out).
@@ -269,7 +275,7 @@ fn board_strength(game: &Game) -> Vec<(String, String, f64, f64)> {
         .collect()
 }
 
-fn local_date(at: u64) -> Option<String> {
+pub(crate) fn local_date(at: u64) -> Option<String> {
     let ts = jiff::Timestamp::from_second(i64::try_from(at).ok()?).ok()?;
     Some(
         ts.to_zoned_datetime(jiff::tz::TimeZone::system())
@@ -310,6 +316,7 @@ impl Battle {
             casualties: Vec::new(),
             turning_points: Vec::new(),
             dice: Vec::new(),
+            luck: Vec::new(),
             outcome: Outcome::default(),
             undone: 0,
             transactions: 0,
@@ -336,6 +343,12 @@ impl Battle {
                 board = board_strength(&game);
             }
             let round = game.clock().pos.round;
+            // Whose each roll was, told from the game as it stood when it was rolled.
+            let roll_sides: Vec<Option<String>> = if started && !tx.umpire_only {
+                dice::sides_of(&game, tx)
+            } else {
+                Vec::new()
+            };
             game.apply_all(&tx.changes)
                 .map_err(|(_, e)| ReportError::Stale {
                     seq,
@@ -360,7 +373,7 @@ impl Battle {
             let after = board_strength(&game);
             let before = std::mem::replace(&mut board, after.clone());
             if !tx.umpire_only {
-                tally.add(tx);
+                tally.add(tx, &roll_sides);
             }
             for (id, ..) in &after {
                 if !side_ids.contains(id) {
@@ -433,6 +446,7 @@ impl Battle {
             .sort_by(|a, b| b.total.total_cmp(&a.total).then(a.tx.cmp(&b.tx)));
         battle.turning_points.truncate(TURNING_POINTS);
         battle.dice = tally.kinds();
+        battle.luck = dice::luck(&battle.dice);
         battle.date = date;
         battle.undone = undone;
         battle.rules = rules_of(&game, rules_record.as_ref());

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use minijinja::{Environment, Value, context};
 
+use super::campaign::CampaignReport;
 use super::{Battle, ReportError, charts};
 
 /// The formats a report is written in, chosen by the file's extension.
@@ -76,6 +77,13 @@ fn environment(sides: Vec<String>) -> Result<Environment<'static>, ReportError> 
         .map_err(render_err)?;
     env.add_template("entry.md", include_str!("templates/entry.md"))
         .map_err(render_err)?;
+    env.add_template("campaign.html", include_str!("templates/campaign.html"))
+        .map_err(render_err)?;
+    env.add_template("campaign.md", include_str!("templates/campaign.md"))
+        .map_err(render_err)?;
+    env.add_function("fate", |fate: String, round: Option<u32>| {
+        crate::campaign::record::fate_words(&fate, round)
+    });
     env.add_filter("num", |v: Option<f64>| {
         v.map_or(String::new(), crate::dice::render::fmt_value)
     });
@@ -200,12 +208,6 @@ fn tidy(text: &str) -> String {
 /// written whole: beside it, then renamed over it); the files written, the report first.
 pub fn write(b: &Battle, path: &Path) -> Result<Vec<PathBuf>, ReportError> {
     let format = Format::of(path).ok_or_else(|| ReportError::Format(path.display().to_string()))?;
-    let put = |p: &Path, text: &str| {
-        crate::files::replace(p, text.as_bytes()).map_err(|e| ReportError::Write {
-            path: p.display().to_string(),
-            why: e.to_string(),
-        })
-    };
     match format {
         Format::Html => {
             put(path, &html(b)?)?;
@@ -214,6 +216,96 @@ pub fn write(b: &Battle, path: &Path) -> Result<Vec<PathBuf>, ReportError> {
         Format::Markdown => {
             let stem = super::battle_name(path);
             let (text, files) = markdown(b, &stem)?;
+            let dir = path.parent().unwrap_or(Path::new(""));
+            let mut written = vec![path.to_path_buf()];
+            for (name, svg) in files {
+                let p = dir.join(name);
+                put(&p, &svg)?;
+                written.push(p);
+            }
+            put(path, &text)?;
+            Ok(written)
+        }
+    }
+}
+
+/// Writes `text` to `p` whole (beside it, then renamed over it).
+fn put(p: &Path, text: &str) -> Result<(), ReportError> {
+    crate::files::replace(p, text.as_bytes()).map_err(|e| ReportError::Write {
+        path: p.display().to_string(),
+        why: e.to_string(),
+    })
+}
+
+/// The chart of a campaign report (`None`: no battle has ended).
+fn campaign_chart(r: &CampaignReport) -> Result<Option<String>, ReportError> {
+    if r.points.is_empty() || r.sides.is_empty() {
+        return Ok(None);
+    }
+    charts::campaign(&r.sides, &r.points, &r.measure)
+        .map(Some)
+        .map_err(ReportError::Render)
+}
+
+fn fought(r: &CampaignReport) -> usize {
+    r.battles
+        .iter()
+        .filter(|b| b.story.result.is_some())
+        .count()
+}
+
+/// The HTML page of campaign report `r`.
+pub fn campaign_html(r: &CampaignReport) -> Result<String, ReportError> {
+    let chart = campaign_chart(r)?;
+    let env = environment(r.sides.clone())?;
+    env.get_template("campaign.html")
+        .and_then(|t| {
+            t.render(context! {
+                r => Value::from_serialize(r),
+                chart,
+                fought => fought(r),
+            })
+        })
+        .map_err(render_err)
+}
+
+/// The Markdown of campaign report `r`, whose chart is the file `STEM-strength.svg` beside
+/// it: the text, and the chart file's name and SVG (none when no battle has ended).
+pub fn campaign_markdown(
+    r: &CampaignReport,
+    stem: &str,
+) -> Result<(String, Vec<(String, String)>), ReportError> {
+    let chart = campaign_chart(r)?;
+    let files: Vec<(String, String)> = chart
+        .map(|svg| (format!("{stem}-strength.svg"), svg))
+        .into_iter()
+        .collect();
+    let env = environment(r.sides.clone())?;
+    let text = env
+        .get_template("campaign.md")
+        .and_then(|t| {
+            t.render(context! {
+                r => Value::from_serialize(r),
+                file => files.first().map(|f| f.0.clone()),
+                fought => fought(r),
+            })
+        })
+        .map_err(render_err)?;
+    Ok((tidy(&text), files))
+}
+
+/// Writes campaign report `r` to `path` in the format its extension asks for; the files
+/// written, the report first.
+pub fn write_campaign(r: &CampaignReport, path: &Path) -> Result<Vec<PathBuf>, ReportError> {
+    let format = Format::of(path).ok_or_else(|| ReportError::Format(path.display().to_string()))?;
+    match format {
+        Format::Html => {
+            put(path, &campaign_html(r)?)?;
+            Ok(vec![path.to_path_buf()])
+        }
+        Format::Markdown => {
+            let stem = super::battle_name(path);
+            let (text, files) = campaign_markdown(r, &stem)?;
             let dir = path.parent().unwrap_or(Path::new(""));
             let mut written = vec![path.to_path_buf()];
             for (name, svg) in files {

@@ -523,8 +523,14 @@ impl ScriptHost {
                             if dice.generator().is_none() {
                                 return Ok(MultiValue::new());
                             }
-                            roll_with(lua, &mut **dice, &a)
+                            let out = roll_with(lua, &mut **dice, &a)?;
+                            stamp_by(lua, &b)?;
+                            Ok(out)
                         } else if op == op::ROLL {
+                            let by = match &d {
+                                Value::Boolean(true) => c.clone(),
+                                _ => Value::Nil,
+                            };
                             // Who rolls and what for is worked out only for a source that
                             // asks the umpire (typed or queued dice): the seeded generator
                             // never shows it.
@@ -537,14 +543,16 @@ impl ScriptHost {
                                     roll_context(lua, game, b, c, d, e)?
                                 }
                             };
-                            match &context {
+                            let out = match &context {
                                 Some(c) => {
                                     let mut labelled =
                                         dice::source::WithContext::new(&mut **dice, c);
                                     roll_with(lua, &mut labelled, &a)
                                 }
                                 None => roll_with(lua, &mut **dice, &a),
-                            }
+                            }?;
+                            stamp_by(lua, &by)?;
+                            Ok(out)
                         } else {
                             let name: String = lua.unpack(a)?;
                             let modifier: Option<i64> = lua.unpack(b)?;
@@ -830,8 +838,8 @@ pub(crate) mod op {
     pub const ROLL: i64 = 1;
     /// `(table, modifier, col)`: rolls on a table; the value read and the modified total.
     pub const ROLL_TABLE: i64 = 2;
-    /// `(expr)`: rolls dice with a source that never asks the umpire (the seeded generator),
-    /// returning what [`ROLL`] returns; with one that does, rolls nothing and returns nothing
+    /// `(expr, by)`: rolls dice with a source that never asks the umpire (the seeded
+    /// generator), noting who rolls (`by`: an id, or nil), returning what [`ROLL`] returns; with one that does, rolls nothing and returns nothing
     /// (the trusted Lua then asks [`ROLL`], saying what the roll is for and who rolls it).
     pub const DICE: i64 = 3;
     /// `(question, choices, default, context)`: asks the umpire; the answer.
@@ -915,3 +923,18 @@ const NO_WORLD: &str = "units and the store can only be used while a command or 
 /// Why dice cannot be rolled outside a call.
 const NO_DICE: &str =
     "dice can only be rolled while a command or an event runs, not while the rules load";
+
+/// Notes who rolled the call's latest roll (`by`: the id of the unit, command or side the
+/// rules named, `nil` when they named none), for reports that split the dice by side.
+fn stamp_by(lua: &Lua, by: &Value) -> mlua::Result<()> {
+    let Value::String(id) = by else {
+        return Ok(());
+    };
+    let id: Box<str> = id.to_str()?.as_ref().into();
+    if let Some(mut d) = lua.app_data_mut::<HostData>()
+        && let Some(r) = d.out.rolls.last_mut()
+    {
+        r.by = Some(id);
+    }
+    Ok(())
+}

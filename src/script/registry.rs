@@ -544,7 +544,13 @@ fn schema(t: &Table, origin: &Origin) -> mlua::Result<Schema> {
             check_keys(
                 &att,
                 A,
-                &["markers", "element_markers", "values", "damaged"],
+                &[
+                    "markers",
+                    "element_markers",
+                    "values",
+                    "damaged",
+                    "unmarked",
+                ],
                 origin,
             )?;
             let words = |key: &str| -> mlua::Result<Vec<String>> {
@@ -577,11 +583,32 @@ fn schema(t: &Table, origin: &Origin) -> mlua::Result<Schema> {
                     values.insert(attr, vs);
                 }
             }
+            // `unmarked = { activated = { "manoeuvre", … } }`: a marker lacked, in those phases.
+            let mut unmarked = IndexMap::new();
+            if let Some(ut) = table_field(&att, "unmarked", A, origin)? {
+                for (marker, phases) in
+                    sorted_pairs(&ut, "`schema.status.attention.unmarked`", origin)?
+                {
+                    let Value::Table(phases) = phases else {
+                        return fail(
+                            origin,
+                            format!(
+                                "{A}: `unmarked.{marker}` is a list of the phases it is wanted in ({{}}: always)"
+                            ),
+                        );
+                    };
+                    let phases = phases
+                        .sequence_values::<String>()
+                        .collect::<mlua::Result<Vec<_>>>()?;
+                    unmarked.insert(marker, phases);
+                }
+            }
             spec.attention = Some(crate::state::AttentionSpec {
                 markers: words("markers")?,
                 element_markers: words("element_markers")?,
                 values,
                 damaged: att.get::<Option<bool>>("damaged")?.unwrap_or(false),
+                unmarked,
             });
         }
         s.status = spec;

@@ -162,6 +162,18 @@ fn read(lua: &Lua, game: &Game, id: &str, key: &str) -> mlua::Result<Value> {
             },
             _ => Value::Nil,
         },
+        // The team a side plays in (nil: none), a unit's side's team.
+        "team" => {
+            let side = match kind {
+                Kind::Side => Some(id),
+                Kind::Command => game.find_command(id).ok().map(|c| c.side.as_str()),
+                Kind::Unit | Kind::Element => game.owner_unit(id).map(|u| u.side.as_str()),
+            };
+            match side.and_then(|s| game.team_of(s)) {
+                Some(t) => intern(lua, t.as_str())?,
+                None => Value::Nil,
+            }
+        }
         "unit" => match game.element(id) {
             Some(e) => intern(lua, e.unit.as_str())?,
             None => Value::Nil,

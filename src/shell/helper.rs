@@ -1,5 +1,6 @@
 //! The rustyline helper: completion of command names and arguments, hints with the rest of a
-//! command name or its usage, and dimmed hints when colour is on.
+//! command name or its usage, and dimmed hints when colour is on; the line the rules propose
+//! next ([`proposal`]).
 
 use std::borrow::Cow;
 
@@ -53,10 +54,55 @@ impl Completer for ShellHelper {
         }
         // Words holding control characters (from an old journal, say) are never offered:
         // the terminal would act on them when the list is shown.
-        let (start, mut found) = self.registry.complete(line, pos, &self.words);
-        found.retain(|w| crate::escape::first_unsafe_in_name(w).is_none());
-        Ok((start, found))
+        Ok(complete(&self.registry, &self.words, line, pos))
     }
+}
+
+/// What Tab offers for `line` with the cursor at `pos`: the replacement's start and the
+/// candidates the command table gives for the argument there (see [`Commands::complete`]),
+/// less any that would name again an id already in a list (`activate guard1,gu` offers
+/// `guard1,guard2`, not `guard1,guard1`) and any holding a control character (from an old
+/// journal, say: the terminal would act on it when the list is shown).
+pub fn complete(
+    registry: &Commands,
+    words: &crate::engine::registry::Words,
+    line: &str,
+    pos: usize,
+) -> (usize, Vec<String>) {
+    let (start, mut found) = registry.complete(line, pos, words);
+    found.retain(|w| crate::escape::first_unsafe_in_name(w).is_none() && !names_twice(w));
+    (start, found)
+}
+
+/// Whether the last item of a list word (`a,b,a`, `a+b+a`) is one of the items before it.
+fn names_twice(word: &str) -> bool {
+    let mut items: Vec<&str> = word.split([',', '+']).collect();
+    match items.pop() {
+        Some(last) if !last.is_empty() => items.contains(&last),
+        _ => false,
+    }
+}
+
+/// The command line the rules propose next (a ruleset records it as `propose`: OLAB's next set
+/// after `activate`), for the prompt to start with: the umpire accepts it with Enter, edits
+/// it, or clears it (Ctrl-U). `None` when there is none, or when it is not one safe line.
+pub fn proposal(out: &crate::engine::output::Output) -> Option<String> {
+    let line = out.json.get("record")?.get("propose")?.as_str()?.trim();
+    let safe = !line.is_empty()
+        && line.len() <= 1000
+        && !line.contains(['\n', '\r'])
+        && crate::escape::first_unsafe_in_name(line).is_none();
+    safe.then(|| line.to_string())
+}
+
+/// Whether the terminal lets the prompt start with a proposed line: rustyline edits no line in
+/// the terminals it does not support (`TERM` `dumb`, `cons25`, `emacs`), so the REPL prints the
+/// proposal there instead.
+pub fn can_prefill() -> bool {
+    !matches!(
+        std::env::var("TERM").ok().as_deref(),
+        Some("dumb" | "cons25" | "emacs")
+    )
 }
 
 /// A hint shown after the cursor; part of it may be accepted with → (the rest of a name).
@@ -151,6 +197,21 @@ impl Validator for ShellHelper {}
 mod tests {
     use super::*;
     use crate::engine::commands as builtins;
+
+    #[test]
+    fn a_list_never_offers_an_id_it_holds() {
+        assert!(names_twice("guard1,guard1"));
+        assert!(names_twice("a+b+a"));
+        assert!(!names_twice("guard1,guard2"));
+        assert!(!names_twice("guard1,"));
+        assert!(!names_twice("guard1"));
+        let w = crate::engine::registry::Words {
+            units: vec!["guard1".into(), "guard2".into(), "leg1".into()],
+            ..Default::default()
+        };
+        let r = builtins::registry();
+        assert_eq!(complete(&r, &w, "show guard1,gu", 14).1, ["guard1,guard2"]);
+    }
 
     #[test]
     fn hints_finish_a_unique_command_name() {

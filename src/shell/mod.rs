@@ -2,12 +2,13 @@
 //! commands), hands them to the [`engine`](crate::engine), and prints what comes back —
 //! rendered text through the palette, or one JSON object per command. It also owns the
 //! terminal side of typed dice (prompting for them, reading them from a `run` input),
-//! completion and hints, and whether to colour.
+//! completion and hints, whether to colour, and paging long output.
 
 pub mod color;
 pub mod entry;
 pub mod helper;
 pub mod input;
+pub mod pager;
 pub mod printer;
 pub mod repl;
 pub mod run;

@@ -1,5 +1,6 @@
 //! Printing results: text through the palette (errors and warnings to stderr), or one JSON
-//! object per command on stdout.
+//! object per command on stdout; text longer than the terminal through a pager when
+//! [`Printer::paging`] allows (see [`super::pager`]).
 
 use std::io::{self, Write};
 
@@ -10,6 +11,8 @@ use crate::engine::render;
 use crate::engine::session::Executed;
 use crate::engine::{Palette, Style};
 
+use super::pager::{self, Paging, Screen};
+
 /// Prints results: text through the palette (errors to stderr), or JSON lines to stdout.
 #[derive(Debug, Clone, Copy)]
 pub struct Printer {
@@ -19,6 +22,8 @@ pub struct Printer {
     pub palette: Palette,
     /// Colours for errors on stderr.
     pub err_palette: Palette,
+    /// Whether long text may go through a pager (the interactive shell only).
+    pub paging: Paging,
 }
 
 impl Printer {
@@ -62,6 +67,9 @@ impl Printer {
             Ok(out) => {
                 let text = render::output(out, &self.palette);
                 if !text.is_empty() {
+                    if self.paging != Paging::Never && self.page(&text)? {
+                        return Ok(true);
+                    }
                     let mut stdout = io::stdout().lock();
                     writeln!(stdout, "{text}")?;
                     stdout.flush()?;
@@ -77,6 +85,20 @@ impl Printer {
                 Ok(false)
             }
         }
+    }
+
+    /// Shows `text` through the pager if it is longer than the terminal (and paging is on);
+    /// returns whether it did.
+    fn page(&self, text: &str) -> io::Result<bool> {
+        let lines = text.lines().count();
+        if !pager::wanted(self.paging, lines, Screen::stdout()) {
+            return Ok(false);
+        }
+        let Some(cmd) = pager::command(std::env::var("PAGER").ok().as_deref()) else {
+            return Ok(false);
+        };
+        io::stdout().flush()?;
+        pager::page(&format!("{text}\n"), &cmd)
     }
 
     /// Prints a note for the umpire: dim on stdout, or on stderr in JSON mode (stdout keeps

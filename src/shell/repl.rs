@@ -86,6 +86,8 @@ pub fn repl(
             std::process::exit(130);
         }
     });
+    // The line the rules propose next (OLAB's next set), offered at the prompt.
+    let mut proposed: Option<String> = None;
     loop {
         report_reload(session, printer)?;
         // New rules bring new commands to complete.
@@ -97,7 +99,11 @@ pub fn repl(
             completing_generation = Some(session.state.generation());
         }
         let prompt = prompt(session);
-        let line = match editor.readline(&prompt) {
+        let read = match proposed.take() {
+            Some(p) => editor.readline_with_initial(&prompt, (&p, "")),
+            None => editor.readline(&prompt),
+        };
+        let line = match read {
             Ok(line) => line,
             // Ctrl-C clears the line; Ctrl-D leaves.
             Err(ReadlineError::Interrupted) => continue,
@@ -128,6 +134,11 @@ pub fn repl(
         printer.print(&executed, &line, None)?;
         // The result is shown: now the live board takes its snapshot.
         session.catch_up_now();
+        proposed = executed.as_ref().ok().and_then(super::helper::proposal);
+        // A terminal that cannot start the line with it (TERM=dumb) is told it instead.
+        if let Some(p) = proposed.as_ref().filter(|_| !super::helper::can_prefill()) {
+            printer.note(&format!("next: {p}"))?;
+        }
         if executed.is_err() {
             if let Some(put_back) = session.put_back(&leftover) {
                 printer.warn(&put_back, None)?;

@@ -376,6 +376,15 @@ impl Game {
                 }
                 self.clock.pos = *new;
             }
+            SetTeam { side, old, new } => {
+                let Some(s) = self.sides.get_mut(side.as_str()) else {
+                    return stale(format!("no side `{side}`"));
+                };
+                if s.team != *old {
+                    return stale(format!("side `{side}` is in another team than recorded"));
+                }
+                s.team.clone_from(new);
+            }
             SetTurnOrder { old, new } => {
                 if self.clock.turn_order != *old {
                     return stale("the turn order differs from the one recorded".into());

@@ -169,6 +169,15 @@ pub enum Change {
         /// Where it goes.
         new: ClockPos,
     },
+    /// A side joins a team, leaves one (`new: None`) or moves to another.
+    SetTeam {
+        /// The side.
+        side: Id,
+        /// Its team before.
+        old: Option<Id>,
+        /// Its team after.
+        new: Option<Id>,
+    },
     /// The sides' turn order changes (initiative).
     SetTurnOrder {
         /// The order before.
@@ -289,6 +298,11 @@ impl Change {
             },
             SetClock { old, new } => SetClock { old: new, new: old },
             SetTurnOrder { old, new } => SetTurnOrder { old: new, new: old },
+            SetTeam { side, old, new } => SetTeam {
+                side,
+                old: new,
+                new: old,
+            },
             SetStore {
                 script,
                 key,
@@ -368,6 +382,11 @@ impl std::fmt::Display for Change {
                 Ok(())
             }
             SetClock { old, new } => write!(f, "clock set from {old} to {new}"),
+            SetTeam { side, old, new } => match (old, new) {
+                (_, Some(t)) => write!(f, "{side} in team {t}"),
+                (Some(t), None) => write!(f, "{side} leaves team {t}"),
+                (None, None) => write!(f, "{side} in no team"),
+            },
             SetTurnOrder { new, .. } => {
                 let list: Vec<&str> = new.iter().map(Id::as_str).collect();
                 write!(f, "turn order {}", list.join(", "))

@@ -6,7 +6,7 @@ use super::schema::AttrType;
 use super::selector::PREFIXES;
 
 /// Completion candidates for the selector word being typed (`partial`): unit, side and
-/// command ids; `side:` and `command:` values; marker names after `marked:`/`unmarked:`;
+/// command ids; `side:`, `team:` and `command:` values; marker names after `marked:`/`unmarked:`;
 /// attribute names (as `attr:`) and choice values after `attr:`. Sorted, without
 /// duplicates, each a whole word to replace `partial` with.
 pub fn complete(game: &Game, partial: &str) -> Vec<String> {
@@ -19,6 +19,10 @@ pub fn complete(game: &Game, partial: &str) -> Vec<String> {
     if let Some((head, _)) = partial.split_once(':') {
         match head {
             "side" => game.sides.keys().for_each(|s| push(format!("side:{s}"))),
+            "team" => game
+                .teams()
+                .into_iter()
+                .for_each(|t| push(format!("team:{}", t.id))),
             "command" => game
                 .commands
                 .keys()

@@ -96,6 +96,7 @@ impl Game {
             name: name.to_string(),
             attrs,
             commands: Vec::new(),
+            team: None,
         };
         self.applied(Change::AddSide {
             index: self.side_order.len(),
@@ -483,6 +484,28 @@ impl Game {
         self.applied(Change::SetClock {
             old: self.clock.pos,
             new: super::clock::ClockPos { round, step },
+        })
+    }
+
+    /// Puts `side` in the team `team` (`None`: in no team, on its own). A team is a name
+    /// its sides share; it exists while a side is in it.
+    pub fn set_team(&mut self, side: &str, team: Option<&str>) -> Result<Change, StateError> {
+        let s = self.find_side(side)?;
+        let new = team.map(Id::new).transpose()?;
+        if let Some(t) = &new
+            && self.sides.contains_key(t.as_str())
+            && t != &s.id
+        {
+            return Err(StateErrorKind::Team(format!(
+                "`{t}` is a side's id: give the team a name of its own (`team allies {} …`)",
+                s.id
+            ))
+            .into());
+        }
+        self.applied(Change::SetTeam {
+            side: s.id.clone(),
+            old: s.team.clone(),
+            new,
         })
     }
 

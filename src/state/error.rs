@@ -243,6 +243,9 @@ pub enum StateErrorKind {
     /// [`crate::escape::check_name`]).
     #[error("{0}")]
     BadName(String),
+    /// A team that cannot be formed as asked (a side's id as its name, an unknown team).
+    #[error("{0}")]
+    Team(String),
 }
 
 pub(crate) fn err<T>(kind: StateErrorKind) -> Result<T, StateError> {

@@ -70,6 +70,10 @@ pub struct Side {
     /// Its commands, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub commands: Vec<Id>,
+    /// The team it plays in with its allies (`allies`), if any: the sides of one team share
+    /// what their ruleset says a team shares (OLAB: initiative and army morale).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<Id>,
 }
 
 /// A command of a side.

@@ -20,6 +20,7 @@ pub mod schema;
 mod schema_load;
 mod selections;
 pub mod selector;
+pub mod team;
 pub(crate) mod toml_doc;
 pub mod value;
 pub mod view;
@@ -39,6 +40,7 @@ pub use schema::{
     AttentionSpec, AttrDef, AttrType, AwaySpec, MarkerDef, Schema, StatusSpec, StrengthMax,
 };
 pub use selector::Selector;
+pub use team::Party;
 pub use value::Value;
 pub use view::{Status, UnitView, bar};
 

@@ -5,6 +5,7 @@
 //! [[side]]
 //! id = "romans"
 //! name = "Suetonius' Romans"
+//! team = "allies"              # optional: the team this side plays in with its allies
 //! cinc_rating = 0              # any other key is a side attribute
 //!
 //! [[side.command]]
@@ -57,7 +58,21 @@ pub fn load_roster(game: &Game, file: &str, src: &str) -> Result<Vec<Change>, St
                 .map_err(|e| doc.place(e, span_of(t, "id", side)))?;
             changes.push(c);
         }
-        changes.extend(attrs(&doc, &mut scratch, t, &id, Kind::Side, &["command"])?);
+        if let Some(team) = get(t, "team") {
+            let name = doc.str(team, "a team's name")?;
+            let c = scratch
+                .set_team(id.as_str(), Some(name))
+                .map_err(|e| doc.place(e, team.span()))?;
+            changes.push(c);
+        }
+        changes.extend(attrs(
+            &doc,
+            &mut scratch,
+            t,
+            &id,
+            Kind::Side,
+            &["command", "team"],
+        )?);
         for command in list(&doc, t, "command")? {
             let ct = doc.table(command, "a command")?;
             let (cid, cname) = ident(&doc, ct, command, "command")?;
@@ -172,6 +187,9 @@ pub fn write_roster_where(
     let mut out = Vec::new();
     for side in chosen {
         let mut st = head(&side.id, &side.name);
+        if let Some(team) = &side.team {
+            st.insert("team".into(), Toml::String(team.to_string()));
+        }
         attrs(&mut st, Kind::Side, &side.attrs);
         let mut commands = Vec::new();
         for command in game.commands_of(side) {

@@ -311,6 +311,11 @@ pub struct AttentionSpec {
     /// A strength below its full value (damaged).
     #[serde(default)]
     pub damaged: bool,
+    /// Markers a unit needs attention for lacking, each with the phases it is wanted in (none
+    /// listed: always): OLAB's `activated` in the phases played in sets, so the stands not
+    /// yet activated are counted and listed after those with something wrong.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub unmarked: IndexMap<String, Vec<String>>,
 }
 
 /// Which attribute says a unit has left the board (`status.away` of a schema).
@@ -499,6 +504,23 @@ impl Schema {
         }
         if let Some(away) = &self.status.away {
             known(&away.attr, "away")?;
+        }
+        // A misspelt marker would never make a unit need attention: refuse it.
+        if let Some(att) = &self.status.attention
+            && !self.markers.is_empty()
+        {
+            for m in att.markers.iter().chain(att.unmarked.keys()) {
+                if !self.markers.contains_key(m) {
+                    return Err(StateErrorKind::Format(format!(
+                        "status attention marker `{m}` is not declared{}",
+                        super::error::did_you_mean(&nearest(
+                            m,
+                            self.markers.keys().map(String::as_str)
+                        ))
+                    ))
+                    .into());
+                }
+            }
         }
         self.sequence.validate()
     }

@@ -5,7 +5,8 @@
 //! A selector is worked out in full (every unit tested) the first time it is asked; after
 //! that, a change to one unit (an attribute, a marker, a marker the clock took off) tests
 //! only that unit again, and a change that could alter what any selector means (the schema,
-//! sides, commands or units added, removed or renamed) forgets everything. A few dozen
+//! sides, commands or units added, removed or renamed, a side changing team) forgets
+//! everything. A few dozen
 //! selectors are kept, the least recently asked dropped first. The game owns them but they
 //! are not part of it: a copy of the game starts without, comparing games ignores them, and
 //! they are never saved.
@@ -164,6 +165,7 @@ impl Selections {
             | Change::AddUnit { .. }
             | Change::RemoveUnit { .. }
             | Change::MoveUnit { .. }
+            | Change::SetTeam { .. }
             | Change::Replace { .. } => kept.entries.clear(),
         }
     }

@@ -4,6 +4,7 @@
 //! leg1                 a unit id, or a unique prefix of an id or a name
 //! romans  left         a side or command id: all its units
 //! side:romans          the units of a side (id or name prefix)
+//! team:allies          the units of every side in a team (allied players, `team`)
 //! command:left         the units of a command
 //! type:INF*            attribute glob (`*`, `?`; case-insensitive; any item of a list)
 //! sp<3  sp>=6  quality=elite  flank!=true
@@ -70,6 +71,8 @@ pub enum TermKind {
     Side(String),
     /// `command:X`.
     Command(String),
+    /// `team:X`: the units of every side in team X.
+    Team(String),
     /// `marked:X`.
     Marked(String),
     /// `unmarked:X`.
@@ -110,7 +113,7 @@ pub struct Selector {
     pub terms: Vec<Term>,
 }
 
-pub(crate) const PREFIXES: [&str; 4] = ["side:", "command:", "marked:", "unmarked:"];
+pub(crate) const PREFIXES: [&str; 5] = ["side:", "team:", "command:", "marked:", "unmarked:"];
 
 fn is_attr_name(s: &str) -> bool {
     let mut c = s.chars();
@@ -297,15 +300,15 @@ impl Selector {
     /// The elements of `unit` this selector picks, in the unit's order (none is an empty
     /// list). Terms: `all`; an element's id, `UNIT.ELEMENT`, or a prefix of an element's id
     /// or name (names are a union, as for units); attribute tests of the elements'
-    /// attributes (`hp>0`, `role:medic`); `marked:`/`unmarked:` of their markers. `side:`
-    /// and `command:` pick units, not elements, and are refused.
+    /// attributes (`hp>0`, `role:medic`); `marked:`/`unmarked:` of their markers. `side:`,
+    /// `team:` and `command:` pick units, not elements, and are refused.
     pub fn pick_elements(&self, game: &Game, unit: &Unit) -> Result<Vec<Id>, StateError> {
         let mut names: Option<Vec<&Id>> = None;
         let mut filters = Vec::new();
         for t in &self.terms {
             match &t.kind {
                 TermKind::All => {}
-                TermKind::Side(_) | TermKind::Command(_) => {
+                TermKind::Side(_) | TermKind::Command(_) | TermKind::Team(_) => {
                     return Err(syntax(
                         format!(
                             "`{}` picks units, not elements: pick elements by attribute (`hp>0`) or marker (`unmarked:fallen`)",
@@ -394,6 +397,7 @@ fn parse_term(word: &str, span: Span) -> Result<Term, StateError> {
             return term(match p {
                 "side:" => TermKind::Side(rest),
                 "command:" => TermKind::Command(rest),
+                "team:" => TermKind::Team(rest),
                 "marked:" => TermKind::Marked(rest),
                 _ => TermKind::Unmarked(rest),
             });
@@ -448,7 +452,7 @@ fn parse_term(word: &str, span: Span) -> Result<Term, StateError> {
         if !is_attr_name(attr) || pattern.is_empty() {
             return Err(syntax(
                 format!(
-                    "`{word}` is not a selector: use `ATTR:PATTERN`, `side:NAME`, `command:NAME`, `marked:NAME` or `unmarked:NAME`"
+                    "`{word}` is not a selector: use `ATTR:PATTERN`, `side:NAME`, `team:NAME`, `command:NAME`, `marked:NAME` or `unmarked:NAME`"
                 ),
                 span,
             ));
@@ -644,6 +648,17 @@ impl Filter {
         Ok(match &t.kind {
             TermKind::Side(s) => Filter::Side(groups(Kind::Side, s)?),
             TermKind::Command(c) => Filter::Command(groups(Kind::Command, c)?),
+            // A team is the sides in it, as they are when the selector is worked out.
+            TermKind::Team(t) => {
+                let mut ids = Vec::new();
+                for name in alternatives(t) {
+                    let sides = game.find_team(name).map_err(at)?;
+                    ids.extend(sides.into_iter().map(|s| s.id.clone()));
+                }
+                ids.sort();
+                ids.dedup();
+                Filter::Side(ids)
+            }
             TermKind::Marked(m) | TermKind::Unmarked(m) => {
                 let names: Vec<String> = alternatives(m).map(str::to_string).collect();
                 for m in &names {

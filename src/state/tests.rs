@@ -1027,3 +1027,22 @@ fn the_element_strength_is_named_or_shared_with_units() {
     let s = Schema::from_toml("schema.toml", &toml).unwrap();
     assert_eq!(s.element_strength(), Some("figures"));
 }
+
+#[test]
+fn an_attention_marker_must_be_declared() {
+    let mut s = schema();
+    s.status.attention = Some(crate::state::AttentionSpec {
+        markers: vec!["routed".into()],
+        ..Default::default()
+    });
+    s.validate().unwrap();
+    let mut att = s.status.attention.clone().unwrap();
+    att.unmarked.insert("routd".into(), vec!["move".into()]);
+    s.status.attention = Some(att);
+    let e = s.validate().unwrap_err().to_string();
+    assert!(
+        e.contains("status attention marker `routd` is not declared"),
+        "{e}"
+    );
+    assert!(e.contains("did you mean `routed`?"), "{e}");
+}

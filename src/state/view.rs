@@ -93,6 +93,9 @@ pub struct UnitLine {
     /// The values of the attributes `status.attention.values` watches.
     #[serde(skip)]
     pub watched: Vec<(String, Value)>,
+    /// The markers `status.attention.unmarked` wants in this phase that it lacks.
+    #[serde(skip)]
+    pub lacking: Vec<String>,
 }
 
 /// One command in `status`.
@@ -113,6 +116,9 @@ pub struct SideStatus {
     pub id: String,
     /// Its display name.
     pub name: String,
+    /// The team it plays in with its allies, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team: Option<String>,
     /// Its unit count.
     pub unit_count: usize,
     /// The sum of its units' strength bars, if any.
@@ -239,9 +245,29 @@ impl Game {
         Some(v)
     }
 
+    /// The markers `status.attention.unmarked` wants in the phase the clock is in.
+    fn wanted_markers(&self) -> Vec<&str> {
+        let Some(att) = self.schema.status.attention.as_ref() else {
+            return Vec::new();
+        };
+        let phase = self.step().and_then(|s| s.phase);
+        att.unmarked
+            .iter()
+            .filter(|(_, phases)| {
+                phases.is_empty() || phase.as_ref().is_some_and(|p| phases.contains(p))
+            })
+            .map(|(m, _)| m.as_str())
+            .collect()
+    }
+
     /// A unit's line of `status` (the players' board: secret markers left out).
-    fn unit_line(&self, u: &Unit) -> UnitLine {
+    fn unit_line(&self, u: &Unit, wanted: &[&str]) -> UnitLine {
         UnitLine {
+            lacking: wanted
+                .iter()
+                .filter(|m| u.marker(m).is_none())
+                .map(|m| m.to_string())
+                .collect(),
             id: u.id.to_string(),
             key: self
                 .schema
@@ -311,6 +337,7 @@ impl Game {
     /// are never on it; a side's count and strength are those of the units shown.
     fn board(&self, only: Option<(&HashSet<&str>, &HashSet<&Id>)>) -> Status {
         let spec = &self.schema.status;
+        let wanted = self.wanted_markers();
         let sides = self
             .sides()
             .filter_map(|s| {
@@ -324,7 +351,7 @@ impl Game {
                             .units_of(c)
                             .filter(|u| only.is_none_or(|(keep, _)| keep.contains(u.id.as_str())))
                             .filter(|u| !self.is_hidden(u))
-                            .map(|u| self.unit_line(u))
+                            .map(|u| self.unit_line(u, &wanted))
                             .collect(),
                     })
                     .filter(|c| only.is_none() || !c.units.is_empty())
@@ -344,6 +371,7 @@ impl Game {
                 Some(SideStatus {
                     id: s.id.to_string(),
                     name: s.name.clone(),
+                    team: s.team.as_ref().map(|t| t.to_string()),
                     unit_count: lines.count(),
                     strength,
                     commands,
@@ -357,6 +385,19 @@ impl Game {
             sides,
         }
     }
+}
+
+/// What a part of a summary line is, for a renderer to colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// Ordinary text.
+    Plain,
+    /// The clock, a side's name, a heading.
+    Heading,
+    /// Why a unit needs attention (`routed, damaged`): its key state, shown first.
+    Alert,
+    /// A note (nothing needs attention, what did not fit).
+    Dim,
 }
 
 /// A strength bar of `width` cells and the numbers: `███░░ 6/10`.
@@ -387,61 +428,114 @@ impl Status {
     /// its full value as a bar), then the units that need attention (`attention`; without it:
     /// any marker or strength below full), the reason first. What does not fit is counted.
     pub fn summary(&self, attention: Option<&AttentionSpec>, max_lines: usize) -> String {
+        let lines: Vec<String> = self
+            .summary_lines(attention, max_lines)
+            .into_iter()
+            .map(|l| l.into_iter().map(|(_, t)| t).collect::<String>())
+            .collect();
+        lines.join("\n") + "\n"
+    }
+
+    /// [`Status::summary`] as lines of parts, each with what it is ([`Part`]), for a
+    /// renderer to colour.
+    pub fn summary_lines(
+        &self,
+        attention: Option<&AttentionSpec>,
+        max_lines: usize,
+    ) -> Vec<Vec<(Part, String)>> {
         let default = AttentionSpec {
             damaged: true,
             ..AttentionSpec::default()
         };
         let att = attention.unwrap_or(&default);
         let any_marker = attention.is_none();
-        let mut out = vec![self.clock.clone()];
-        let mut needing: Vec<(String, String)> = Vec::new();
+        let mut out: Vec<Vec<(Part, String)>> = vec![vec![(Part::Heading, self.clock.clone())]];
+        let mut needing: Vec<(String, Vec<String>, Vec<String>)> = Vec::new();
+        let team_head = |t: &str| format!("team {t}");
         let name_w = self
             .sides
             .iter()
             .flat_map(|s| {
-                std::iter::once(format!("{} [{}]", s.name, s.id).chars().count()).chain(
-                    s.commands
-                        .iter()
-                        .map(|c| format!("  {} [{}]", c.name, c.id).chars().count()),
-                )
+                std::iter::once(format!("{} [{}]", s.name, s.id).chars().count())
+                    .chain(s.team.as_deref().map(|t| team_head(t).chars().count()))
+                    .chain(
+                        s.commands
+                            .iter()
+                            .map(|c| format!("  {} [{}]", c.name, c.id).chars().count()),
+                    )
             })
             .max()
             .unwrap_or(0);
+        let mut team_before: Option<&str> = None;
         for side in &self.sides {
+            // Allies: a line for their team, before its first side.
+            if let Some(team) = side.team.as_deref()
+                && team_before != Some(team)
+            {
+                let lines: Vec<&UnitLine> = self
+                    .sides
+                    .iter()
+                    .filter(|s| s.team.as_deref() == Some(team))
+                    .flat_map(|s| s.commands.iter().flat_map(|c| &c.units))
+                    .collect();
+                out.push(vec![
+                    (Part::Heading, format!("{:<name_w$}", team_head(team))),
+                    (Part::Plain, "  ".into()),
+                    (Part::Plain, counts(&lines, att, any_marker)),
+                ]);
+            }
+            team_before = side.team.as_deref();
             let lines: Vec<&UnitLine> = side.commands.iter().flat_map(|c| &c.units).collect();
             let head = format!("{} [{}]", side.name, side.id);
-            out.push(format!(
-                "{head:<name_w$}  {}",
-                counts(&lines, att, any_marker)
-            ));
+            out.push(vec![
+                (Part::Heading, format!("{head:<name_w$}")),
+                (Part::Plain, "  ".into()),
+                (Part::Plain, counts(&lines, att, any_marker)),
+            ]);
             for c in &side.commands {
                 let lines: Vec<&UnitLine> = c.units.iter().collect();
                 let head = format!("  {} [{}]", c.name, c.id);
-                out.push(format!(
-                    "{head:<name_w$}  {}",
-                    counts(&lines, att, any_marker)
-                ));
+                out.push(vec![(
+                    Part::Plain,
+                    format!("{head:<name_w$}  {}", counts(&lines, att, any_marker)),
+                )]);
             }
             for l in &lines {
-                let why = reasons(l, att, any_marker);
+                let why = reasons(l, att, any_marker, self.strength_attr.as_deref());
                 if !why.is_empty() {
                     // The reason first, then the key attributes and the bar.
-                    let mut rest = vec![why.join(", ")];
-                    rest.extend(l.key.iter().map(|v| v.to_string()));
+                    let mut rest: Vec<String> = l.key.iter().map(|v| v.to_string()).collect();
                     if let Some(s) = l.strength {
                         rest.push(bar(s.value, s.max, 5));
                     }
-                    needing.push((l.id.clone(), rest.join("  ")));
+                    needing.push((l.id.clone(), why, rest));
                 }
             }
         }
+        // Something wrong first; those only lacking a marker (not yet activated) after.
+        needing.sort_by_key(|(_, why, _)| why.iter().all(|w| w.starts_with("not ")));
         if needing.is_empty() {
-            out.push("no unit needs attention".into());
+            out.push(vec![(Part::Dim, "no unit needs attention".into())]);
         } else {
-            out.push(format!("needs attention ({}):", needing.len()));
+            // Those only lacking a marker are counted apart: `needs attention (2; not activated 397)`.
+            let only_lacking = needing
+                .iter()
+                .filter(|(_, why, _)| why.iter().all(|w| w.starts_with("not ")))
+                .count();
+            let head = if only_lacking == 0 {
+                format!("needs attention ({}):", needing.len())
+            } else {
+                let wanted: Vec<String> = att.unmarked.keys().map(|m| format!("not {m}")).collect();
+                format!(
+                    "needs attention ({}; {} {only_lacking}):",
+                    needing.len() - only_lacking,
+                    wanted.join(" or ")
+                )
+            };
+            out.push(vec![(Part::Heading, head)]);
             let id_w = needing
                 .iter()
-                .map(|(i, _)| i.chars().count())
+                .map(|(i, _, _)| i.chars().count())
                 .max()
                 .unwrap_or(0);
             let room = max_lines.saturating_sub(out.len() + 1).max(1);
@@ -450,17 +544,27 @@ impl Status {
             } else {
                 needing.len()
             };
-            for (id, text) in needing.iter().take(shown) {
-                out.push(format!("  {id:<id_w$}  {}", text.trim_end()));
+            for (id, why, rest) in needing.iter().take(shown) {
+                let mut line = vec![
+                    (Part::Plain, format!("  {id:<id_w$}  ")),
+                    (Part::Alert, why.join(", ")),
+                ];
+                if !rest.is_empty() {
+                    line.push((Part::Plain, format!("  {}", rest.join("  ").trim_end())));
+                }
+                out.push(line);
             }
             if shown < needing.len() {
-                out.push(format!(
-                    "  … and {} more (`status all` lists every unit; `status marked:NAME` those with a marker)",
-                    needing.len() - shown
-                ));
+                out.push(vec![(
+                    Part::Dim,
+                    format!(
+                        "  … and {} more (`status all` lists every unit; `status marked:NAME` those with a marker)",
+                        needing.len() - shown
+                    ),
+                )]);
             }
         }
-        out.join("\n") + "\n"
+        out
     }
 
     /// Plain text for a terminal `width` columns wide: a line per side and per command, then
@@ -523,6 +627,9 @@ impl Status {
             if let (Some(s), Some(a)) = (side.strength, &self.strength_attr) {
                 let _ = write!(out, ", {a} {}/{}", s.value, s.max);
             }
+            if let Some(t) = &side.team {
+                let _ = write!(out, ", team {t}");
+            }
             out.push_str(")\n");
             for command in &side.commands {
                 let _ = writeln!(out, "  {} ({})", command.name, command.units.len());
@@ -537,13 +644,22 @@ impl Status {
     }
 }
 
-/// `12 of 20 in play · 3 away · routed 2 · ███░░ 40/60` for some units of the board.
+/// `17/20 in play · eliminated 2 · routed_off 1 · routed 2 · ███░░ 40/60` for some units of
+/// the board.
 fn counts(lines: &[&UnitLine], att: &AttentionSpec, any_marker: bool) -> String {
     let present: Vec<&&UnitLine> = lines.iter().filter(|l| l.away.is_none()).collect();
-    let mut parts = vec![format!("{} of {} in play", present.len(), lines.len())];
+    let mut parts = vec![format!("{}/{} in play", present.len(), lines.len())];
     let away = lines.len() - present.len();
     if away > 0 {
-        parts.push(format!("{away} away"));
+        // Where they went (`eliminated 2 · routed_off 1`): the count in play says how many.
+        let mut wheres: Vec<(&str, usize)> = Vec::new();
+        for w in lines.iter().filter_map(|l| l.away.as_deref()) {
+            match wheres.iter_mut().find(|(n, _)| *n == w) {
+                Some((_, k)) => *k += 1,
+                None => wheres.push((w, 1)),
+            }
+        }
+        parts.extend(wheres.iter().map(|(w, k)| format!("{w} {k}")));
     }
     let mut marks: Vec<(String, usize)> = Vec::new();
     for l in &present {
@@ -559,6 +675,14 @@ fn counts(lines: &[&UnitLine], att: &AttentionSpec, any_marker: bool) -> String 
         }
     }
     parts.extend(marks.into_iter().map(|(m, k)| format!("{m} {k}")));
+    let mut lacking: Vec<(&str, usize)> = Vec::new();
+    for m in present.iter().flat_map(|l| &l.lacking) {
+        match lacking.iter_mut().find(|(n, _)| *n == m) {
+            Some((_, k)) => *k += 1,
+            None => lacking.push((m, 1)),
+        }
+    }
+    parts.extend(lacking.into_iter().map(|(m, k)| format!("not {m} {k}")));
     // Against the full strength of every unit, those away included (their loss shows).
     let value: f64 = present
         .iter()
@@ -573,8 +697,14 @@ fn counts(lines: &[&UnitLine], att: &AttentionSpec, any_marker: bool) -> String 
 }
 
 /// Why `line` needs attention (empty: it does not): the markers, element markers, values and
-/// damage `att` names (with `any_marker`, every marker).
-pub fn reasons(line: &UnitLine, att: &AttentionSpec, any_marker: bool) -> Vec<String> {
+/// damage (`integrity lost`: `strength` names the attribute) `att` names, then the markers it
+/// lacks (`not activated`); with `any_marker`, every marker.
+pub fn reasons(
+    line: &UnitLine,
+    att: &AttentionSpec,
+    any_marker: bool,
+    strength: Option<&str>,
+) -> Vec<String> {
     if line.away.is_some() {
         return Vec::new();
     }
@@ -601,8 +731,10 @@ pub fn reasons(line: &UnitLine, att: &AttentionSpec, any_marker: bool) -> Vec<St
         && let Some(s) = line.strength
         && s.value < s.max
     {
-        why.push("damaged".into());
+        // `integrity lost`, `sp lost`: the attribute the bar measures.
+        why.push(strength.map_or_else(|| "damaged".into(), |a| format!("{a} lost")));
     }
+    why.extend(line.lacking.iter().map(|m| format!("not {m}")));
     why
 }
 

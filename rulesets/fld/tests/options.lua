@@ -175,3 +175,31 @@ test("figure_loss none: integrity falls but every figure stays (our reading)", f
     "option set figure_loss none", function(s) s:dice(6, 6, 1, 1); return s:run("shoot x t 10\"") end)
   eq(a:get("t_r2", "figures"), 4); eq(b:get("t_r2", "figures"), 8)
 end)
+
+test("armour_points shooting prices the additive armour's shooting column (36, 10; FLD-D32)", function()
+  -- 3/4 plate + shield is 3 in melee, 4 against shooting. Per figure: move 4" x 5 = 20, melee 3 = 30,
+  -- Mass 3 (6') = 30, strength 3 = 30, morale 3 = 30, additive 3 = 30 (melee) or 4 = 50 (shooting).
+  local d, o = both(function() return h.game({ "l1 pl Plate figures=8 files=4 armour=plate_sh" }) end,
+    "option set armour_points shooting", function(s) return s:run("points pl") end)
+  contains(d, "+30  additive armour 3 (36)")
+  contains(d, "170 pts a figure x 8 = 1360 pts")
+  contains(o, "+50  additive armour (shooting column) 4 (36)")
+  contains(o, "190 pts a figure x 8 = 1520 pts")
+end)
+
+test("disorder_armour close_both: disordered Close order loses 2 from natural armour too (10, 32)", function()
+  -- 4 long bows hit on 4+ (4 hits). Natural 3: strength 4 v 3 needs 4+, so 3s stop every die;
+  -- with close_both the disordered Close order target has natural 1: 4 v 1 needs 3+, all through.
+  local d, o = both(function()
+    local s = h.game({ ARC, TGT .. " natural=3" })
+    s:run("disorder t marched through a wood")
+    return s
+  end, "option set disorder_armour close_both", function(s)
+    s:dice(4, 4, 4, 4); s:dice(3, 3, 3, 3); return s:run("shoot x t 10\"")
+  end)
+  contains(d, "strength 4 v armour 3 on the Combat Table: 4+")
+  contains(d, "=   0  0 hit points")
+  contains(o, "strength 4 v armour 1 on the Combat Table: 3+")
+  contains(o, "armour: 3 - 2 disordered Close order (10; option disorder_armour)")
+  contains(o, "=   4  4 hit points")
+end)

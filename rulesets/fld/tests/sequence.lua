@@ -134,6 +134,21 @@ test("winning and losing: an MTU demoralised at half its units Fragmented or Bro
   ok(not s:get("left", "demoralised"))
 end)
 
+test("allied sides (a team) win or lose together: half of all their MTUs (34, read for allies)", function()
+  local s = game()
+  s:run("add side green Green")
+  s:run("add command green gc GC")
+  s:run("add unit gc g1 G1")
+  s:run("sc gc mtu")
+  s:run("team dark blue green")
+  s:run("mark orc1 fragmented")                 -- bl demoralised: blue alone would have lost
+  local out = s:run("victory")
+  contains(out, "blue: 1 of 2 Major Tactical Units demoralised — has LOST the battle")
+  contains(out, "team dark (blue, green): 1 of 3 Major Tactical Units demoralised")
+  ok(not out:find("team dark (blue, green): 1 of 3 Major Tactical Units demoralised — has LOST", 1, true))
+  eq(s:record("victory_team_dark").lost, false)
+end)
+
 test("marking a unit Fragmented or Broken demoralises its MTU at once (34)", function()
   local s = game()
   s:run("add command blue bx BX")

@@ -13,7 +13,11 @@ test("the Combat Table, all 36 cells: row = own, column = opponent (27; FLD-D01)
   end
   contains(s:run("combat 4 3"), "needs 4+")   -- melee 4 v 3
   contains(s:run("combat 6 1"), "needs 2+")   -- strength 6 v armour 1
-  contains(s:run("combat 9 0"), "9 v 0 needs 2+")  -- clamped to 6 v 1 (FLD-D04)
+  contains(s:run("combat 9 1"), "9 v 1 needs 2+")  -- strength 9 read as 6 (FLD-D04)
+  contains(s:run("combat 9 1"), "strength 9 read as 6")
+  contains(s:run("combat 4 0"), "armour 0: nothing to penetrate")   -- no roll (FLD-D05)
+  contains(s:fails("combat 0 3"), "a melee level or strength is 1 or more")
+  contains(s:fails("combat 3 7"), "a melee level or armour class runs 1-6")
 end)
 
 test("option combat_table literal: row = opponent, column = own; all 36 cells (27; FLD-D01)", function()
@@ -257,6 +261,23 @@ test("basing by order and type, and the wider frontage for Mass 4+ (3)", functio
     s:run("add unit l1 big_" .. order .. " U figures=8 files=4 height=8 order=" .. order)
     contains(s:run("stats big_" .. order), "basing " .. b .. " (wider: Mass 4+)")
   end
+end)
+
+test("Mounted and chariots move and pay as quadrupeds even with legs left at biped (2.3, 6, 36)", function()
+  -- Light horse, Loose order, base move 8": 8 + 4 (quadruped Loose bonus) = 12". Points a figure:
+  -- move 8 x 10 = 80, melee 3 = 30, Mass 3 (6') = 30, strength 3 = 30, morale 3 = 30: 200; x 4 = 800.
+  local s = h.game({ "l1 lh Light_horse type=mounted order=loose figures=4 files=4 base_move=8",
+    "l1 ch Chariots type=chariot order=loose animals=2 figures=4 files=4 base_move=8" })
+  for _, id in ipairs({ "lh", "ch" }) do
+    local out = s:run("stats " .. id)
+    contains(out, "8  base move (quadruped, as Mounted: 2.3, Close order) (6)")
+    contains(out, "+4  loose order bonus (6)")
+    contains(out, "12\"; march 24\"")
+    contains(s:run("points " .. id), "200 pts a figure x 4 = 800 pts")
+  end
+  -- a Behemoth keeps its own legs (2.3: biped or quadruped)
+  s:run("add unit l1 wy Wyvern type=behemoth figures=3 files=3 base_move=6 order=loose")
+  contains(s:run("stats wy"), "8\"; march 16\"")    -- 6 + 2 (biped Loose bonus)
 end)
 
 test("move by legs and order (6)", function()

@@ -94,3 +94,31 @@ for _, p in ipairs(pairs_of) do
     contains(s:run("deploy"), "wins the background initiative")
   end)
 end
+
+-- The Romans' WBD auxilia: PN's list leaves them Irregular, 2e's calls every Roman Regular. An
+-- Elite auxiliary routing, no General near, rolling 4: PN 4 + 1 (Elite, 7.3) = 5, rallies; 2e
+-- 4 + 1 (Regular and Elite, 2e 7.3) = 5, rallies; a 2e stand marked neither would stay at 4.
+test("the Roman WBD auxilia are Regular in 2e only: the 2e rally's +1 (2e 7.3, Appendix)", function()
+  for _, v in ipairs({ "pn", "2e" }) do
+    local s = session(v == "2e" and { ruleset = "olab", variant = "2e" } or { ruleset = "olab" })
+    s:run("army load examples/olab/romans.toml")
+    s:run("period 61")
+    eq(s:get("auxwbd1", "regular"), false)
+    s:run("mark auxwbd1 routed")
+    s:dice(4)
+    local out = s:run("rally auxwbd1")
+    if v == "2e" then
+      contains(out, "+1  Regular and elite (7.3, AMB-07)")
+    else
+      contains(out, "+1  elite (7.3, AMB-07)")
+    end
+    contains(out, "=   5  rallies")
+  end
+  local s = session { ruleset = "olab", variant = "2e" }
+  s:run("add side red Red")
+  s:run("add command red c1 C")
+  s:run("add unit c1 w W type=WBD sp=6 sp_start=6 quality=elite")
+  s:run("mark w routed")
+  s:dice(4)
+  contains(s:run("rally w"), "=   4  still routing")
+end)

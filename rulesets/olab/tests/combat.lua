@@ -81,6 +81,25 @@ test("option precontact_action none: pre-contact fire uses no action, so the sta
   contains(s:run("precontact arc cav 8"), "charges home")
 end)
 
+-- 6.3 lets a charged stand fire only if it has not acted twice this round: costing no action
+-- (option precontact_action none) does not lift that. Archers that shot and moved are refused;
+-- archers that only shot may fire (the option's point).
+test("option precontact_action none: still not after acting twice this round (6.3, 2.1.1; AMB-21)", function()
+  local s = game({ "b1 cav Cav type=CAV/U sp=9 sp_start=9", "b1 cav2 Cav2 type=CAV/U sp=9 sp_start=9",
+    "r1 arc Archers type=ARC sp=4" })
+  s:run("option set precontact_action none")
+  s:dice(1, 6, 6)
+  s:run("shoot arc cav2 8")
+  s:dice(1, 6, 6)
+  contains(s:run("precontact arc cav 8"), "no SHOOT action used (6.3; option precontact_action none)")
+  s:run("move arc 2")
+  contains(s:run("charge cav arc 8 plan"), "Archers [arc] cannot fire before contact: it has already used 2 action(s) this round, its limit (6.3, 2.1.1)")
+  contains(s:fails("precontact arc cav 8"),
+    "Archers [arc] has already used 2 actions this round (MOVE, SHOOT), its limit: no pre-contact fire (6.3, 2.1.1)")
+  s:dice(1, 6, 6)
+  contains(s:run("precontact arc cav 8 force"), "no SHOOT action used")
+end)
+
 -- Table 9: every row ---------------------------------------------------------------------------
 
 test("Table 9: the striker's current SP; a third for TNK and TPT (5 -> 2)", function()
@@ -218,6 +237,7 @@ end)
 test("square: only MSK, only c.1700-c.1900 (6.6)", function()
   local s = game({ "r1 m1 M1 type=MSK sp=6", "r1 m2 M2 type=INF/U sp=5" })
   contains(s:fails("square m1 m2"), "two MSK stands")
+  contains(s:fails("square m1 m1"), "two different MSK stands")
   local s2 = game({ "r1 m1 M1 type=MSK sp=6", "r1 m2 M2 type=MSK sp=5" })
   s2:run("period 1650")
   contains(s2:fails("square m1 m2"), "c.1700-c.1900")
@@ -438,4 +458,9 @@ test("a square or testudo already formed is recorded with `formed`, spending no 
   s:run("testudo leg off formed")
   s:run("testudo leg")
   ok(s:has("leg", "moved"), "formed in play: MOVE action")
+end)
+
+test("cc refuses an attacker named twice (6.1: one attack a turn, into the front arc)", function()
+  local s = game({ "r1 a A type=INF/U sp=5 sp_start=5", "b1 d D type=INF/U sp=5 sp_start=5" })
+  contains(s:fails("cc a d front a flank"), "A [a] is named twice")
 end)

@@ -295,3 +295,23 @@ test("2e army morale with an army file: the side's start_stands, threshold and r
   eq(s:get("britons", "threshold"), 20)
   eq(s:get("britons", "retreating"), false)
 end)
+
+test("2e army morale of allied sides (a team): one army, its stands counted together, its best C-in-C (2e 7.1)", function()
+  local s = session { ruleset = "olab", variant = "2e" }
+  s:run("army load examples/olab/romans.toml")
+  s:run("army load examples/olab/french.toml")
+  s:run("army load examples/olab/britons.toml")
+  s:run("team west romans french")
+  for _, id in ipairs({ "leg1", "leg2", "leg3", "leg4", "arc1", "legcav" }) do
+    s:run("set " .. id .. " off_table eliminated")
+  end
+  -- Alone the Romans would have lost 30%; with their French allies it is 6 of 40.
+  contains(s:run("morale side:romans"), "army team:west: 6 of 40 stands lost (15%): no new threshold (7.1)")
+  for _, id in ipairs({ "guard1", "guard2" }) do s:run("set " .. id .. " off_table eliminated") end
+  s:dice(2)
+  local out = s:run("morale side:french")
+  contains(out, "Army morale 7.1: team:west, 8 of 40 stands lost (20%)")
+  contains(out, "the best C-in-C of team west")
+  -- 2 + 1 (Napoleon, superior) holds at 20%.
+  contains(out, "army team:west holds")
+end)

@@ -194,6 +194,38 @@ test("moving uses the MOVE action (2.1.1); engaged stands must disengage (4.3)",
   contains(s:fails("move inf2 4 disengage plan"), "allowance of 3\"")
 end)
 
+test("a planned disengagement leaves the stand in its close combat (4.3)", function()
+  local s = game()
+  s:run("add unit rc inf Inf type=INF/U")
+  s:run("mark inf engaged")
+  -- 6" less 3" for disengaging (4.3): only worked out, nothing recorded
+  contains(s:run("move inf disengage plan"), "may move up to 3\"")
+  ok(s:has("inf", "engaged")); ok(not s:has("inf", "disengaged")); ok(not s:has("inf", "moved"))
+end)
+
+-- 8.4: NBC kit leaves one action a round. A SKI/F in NBC kit that has shot has no MOVE left, so
+-- the charge against it says it cannot evade (4.4, 2.1.1), and `evade` refuses.
+test("a charged SKI whose actions are spent is told it cannot evade (4.4, 2.1.1, 8.4)", function()
+  local s = game()
+  s:run("add unit rc cav Cav type=CAV/U sp=5")
+  s:run("add unit rc x X type=INF/U sp=5")
+  s:run("add unit bc sk Ski type=SKI/F sp=5 nbc=true weapon=rifle")
+  s:dice(1, 1, 1)
+  s:run("shoot sk x 10")
+  local out = s:run("charge cav sk 8")
+  contains(out, "Ski [sk] cannot evade: Ski [sk] has already used 1 action this round (SHOOT; 2.1.1)")
+  ok(not out:find("may evade 6"), out)
+  contains(s:fails("evade sk"), "already used 1 action this round")
+end)
+
+test("a route with more inches in the terrain than the whole move is refused, saying why", function()
+  local s = game()
+  s:run("add unit rc sk Ski type=SKI/F sp=5")
+  contains(s:fails("move sk 4 woods 6"), "INSIDE (6\") is more than the whole move (4\")")
+  -- 2" open + 2" woods at SKI's flat -2 (Table 5): 8 - 2 = 6" allowed, 4" of movement
+  contains(s:run("move sk 4 woods 2"), "moves 4\"")
+end)
+
 test("charges: distances, who may not charge, the 2\" minimum (4.4)", function()
   local s = game()
   s:run("add unit rc wbd Wbd type=WBD")

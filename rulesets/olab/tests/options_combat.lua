@@ -379,3 +379,30 @@ test("option unnamed_cinc best_general: initiative adds the best-rated General's
   ok(not initiative():find("best-rated General", 1, true), "the side's cinc_rating by default")
   contains(initiative(true), "+1  best-rated General G [g] as C-in-C (superior) (option unnamed_cinc best_general)")
 end)
+
+-- 2e 7.3 drops PN's "and/or": read as printed, the +1 is for a Regular stand that is also Good
+-- or Elite. A Regular, Trained stand rolling 4 with no General near: 4 + 0 = 4, still routing;
+-- with option rally_2e_line either, 4 + 1 = 5, it rallies. A Regular Elite stand gets +1 either
+-- way (4 + 1 = 5).
+test("option rally_2e_line either: in 2e a Regular or a Good/Elite stand gets the troop +1 (2e 7.3; AMB-07)", function()
+  local function run(attrs, option)
+    local s = h.game({ "r1 a A type=MSK sp=1 sp_start=6 " .. attrs }, V2)
+    if option == "either" then s:run("option set rally_2e_line either") end
+    if option == "both" then s:run("option set rally_2e_line both") end
+    s:run("mark a routed")
+    s:dice(4)
+    return s:run("rally a")
+  end
+  local out = run("regular=true quality=trained")
+  contains(out, "=   4  still routing")
+  out = run("regular=true quality=trained", "both")
+  contains(out, "=   4  still routing")
+  out = run("regular=true quality=trained", "either")
+  contains(out, "+1  Regular (option rally_2e_line either) (7.3, AMB-07)")
+  contains(out, "=   5  rallies")
+  out = run("regular=false quality=good", "either")
+  contains(out, "+1  good (option rally_2e_line either) (7.3, AMB-07)")
+  out = run("regular=true quality=elite")
+  contains(out, "+1  Regular and elite (7.3, AMB-07)")
+  contains(out, "=   5  rallies")
+end)

@@ -84,7 +84,7 @@ test("option round_structure set_major: a set plays all its phases, once a round
   s:run("activate r1,r2,r3,r4,r5")
   s:run("activate b1,b2,b3,b4,b5")
   s:run("next")                                 -- shooting: phase-major sets start afresh
-  contains(s:run("activate r1,r2,r3,r4,r5"), "red set 1 (shooting)")
+  contains(s:run("activate r1,r2,r3,r4,r5"), "red set 1 (shooting, 3.3)")
   s:run("undo")
   s:run("option set round_structure set_major")
   s:run("activate r6,rgen,r1,r2,r3 force")      -- a stand is in one set a round
@@ -92,11 +92,11 @@ test("option round_structure set_major: a set plays all its phases, once a round
   next_round(s)
   to_phase(s, "command")
   local out = s:run("activate r1,r2,r3,r4,r5")
-  contains(out, "red set 1 (all phases, set-major)")
+  contains(out, "red set 1 (all phases, set-major, 3.3)")
   ok(s:has("r1", "set_done"))
   s:run("next")                                 -- manoeuvre: the set is still played out
   contains(s:fails("activate r1,r2,r3,r4,r5"), "has played its set this round")
-  contains(s:run("activate b1,b2,b3,b4,b5"), "blue set 1 (all phases, set-major)")
+  contains(s:run("activate b1,b2,b3,b4,b5"), "blue set 1 (all phases, set-major, 3.3)")
 end)
 
 test("the off-day roll before play: a 5-6 makes Napoleon merely Competent (Appendix)", function()

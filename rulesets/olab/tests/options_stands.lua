@@ -98,3 +98,28 @@ test("convert takes the player's own split, checked: sums and at least 1 a stand
   eq(s:get("bor1", "sp"), 5); eq(s:get("bor2", "sp"), 4)
   eq(s:get("bor1", "sp_start") + s:get("bor2", "sp_start"), 10)
 end)
+
+-- The Grant: medium TNK (6, Table 2) with a 75 mm (BL to 79 mm, +3, less 1 for TNK: +2) and a
+-- 37 mm (also BL to 79 mm, +2 as a TNK's). Main gun only: 6 + 2 = 8 PCP; option second_gun both:
+-- 6 + 2 + 2 = 10. An ART with a second gun adds its full factor: bl_80_130 (+4) and bl_to79 (+3)
+-- on ART 4: 8, or 11 with both.
+test("option second_gun both: a second gun adds its fire factor to the points cost (2.2.2; AMB-53)", function()
+  local s = game()
+  s:run("add unit c1 grant Grant type=TNK armour=medium speed=medium weapon=bl_to79 weapon2=bl_to79")
+  s:run("add unit c1 gun Gun type=ART weapon=bl_80_130 weapon2=bl_to79")
+  s:run("sp grant,gun apply")
+  local out = s:run("pcp grant")
+  contains(out, "+2  gun as bl_to79 ART, less 1 for TNK (2.2.2, 5.2.1)")
+  contains(out, "+0  second gun bl_to79: not priced, the main gun only (2.2.2; AMB-53)")
+  contains(out, "=   8  8 PCP")
+  contains(s:run("pcp gun"), "=   8  8 PCP")
+  s:run("option set second_gun main_only")
+  contains(s:run("pcp grant"), "=   8  8 PCP")
+  s:run("option set second_gun both")
+  out = s:run("pcp grant")
+  contains(out, "+2  second gun bl_to79 as ART, less 1 for TNK (option second_gun both) (2.2.2; AMB-53)")
+  contains(out, "=  10  10 PCP")
+  out = s:run("pcp gun")
+  contains(out, "+3  second gun bl_to79 (option second_gun both) (2.2.2; AMB-53)")
+  contains(out, "=  11  11 PCP")
+end)

@@ -40,8 +40,10 @@ test("Ranged Combat Modifiers Chart: opportunity +1, defensive +1, demoralized +
   local s = h.game()
   h.squad(s, "r", "xb", { n = 3, weapons = "medium_crossbow" })
   h.squad(s, "b", "g", { n = 3 })
+  s:dice(5, 1)                                     -- the opportunity-fire test: CR 7 v OF 0, may fire
+  s:run("opfiretest xb")
   contains(s:run("opfire xb g range=10"), "=   7  difficulty 7")
-  s:run("undo")
+  s:run("undo"); s:run("undo")
   contains(s:run("deffire xb g range=10"), "=   7  difficulty 7")
   s:run("undo")
   s:run("set xb morale 1")

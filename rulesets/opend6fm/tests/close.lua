@@ -172,3 +172,20 @@ test("a charge that falls short costs a morale level (Ch4 Moving into Contact)",
   local s = brawl()
   contains(s:run("chargefail gob"), "morale 5 → 4 (steady)")
 end)
+
+test("the charge test: threat 6, flank -2, barrier +1, charger behind cover -1 = 4; the receiving test 4 + 2 flank (Ch5 Morale Tests)", function()
+  -- charger: command 3 + die 3 = 6 against threat 4 + die 2 = 6: no effect, the charge goes in;
+  -- defender: command 3 + die 3 = 6 against threat 6 + die 4 = 10 ≥ 6 + 4: morale -2 and withdraw
+  local s = h.game()
+  h.squad(s, "r", "a", { n = 3, attrs = "cha=3" })
+  h.squad(s, "b", "d", { n = 3, attrs = "cha=3" })
+  s:dice(3, 2, 3, 4)
+  local out = s:run("charge a d flank barrier charger_cover")
+  contains(out, "-2  charging the flank or rear")
+  contains(out, "+1  enemy directly behind a barrier")
+  contains(out, "-1  behind cover")
+  contains(out, "TR 6 v CR 6: no effect")
+  contains(out, "+2  attacked in flank or rear")
+  contains(out, "TR 10 v CR 6: morale -2 and withdraw")
+  eq(s:get("d", "morale"), 3)
+end)

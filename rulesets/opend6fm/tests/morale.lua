@@ -124,8 +124,13 @@ test("the opportunity-fire test: OF 4 + modifiers against command; a tie cannot 
   h.squad(s, "r", "xb", { n = 3, attrs = "cha=3", weapons = "medium_crossbow" })
   s:dice(3, 2)
   contains(s:run("opfiretest xb"), "OF 6 v CR 6: cannot fire")
+  ok(s:has("xb", "opfire_failed"))
+  contains(s:fails("move xb walk"), "may not move this turn")          -- Ch2: a failed test pins it
+  contains(s:fails("opfiretest xb"), "already taken its opportunity-fire test")
+  s:run("undo")
   s:dice(5, 2)
   contains(s:run("opfiretest xb cover"), "OF 5 v CR 8: can fire")
+  ok(s:has("xb", "opfire_passed"))
   h.squad(s, "r", "bow", { n = 3, weapons = "longbow" })
   contains(s:fails("opfiretest bow"), "only crossbow squads")
 end)

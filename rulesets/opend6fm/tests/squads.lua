@@ -50,14 +50,58 @@ test("a weapon the source gives no cost for cannot be priced: the error names th
   contains(s:fails("sgp gob"), "no weapon `lance`")
 end)
 
-test("skill codes: marksmanship under COR gives 4 and 5; option marksmanship_attribute agi gives the sample's 5 and 6 (AMB-31)", function()
+test("skill codes: attribute + training; marksmanship under COR by default (4, champion 5); option marksmanship_attribute agi gives the sample's 5 and 6 (Ch1; Ch7; AMB-31)", function()
+  -- Ch1's attribute list puts marksmanship under Coordination: COR 2 + 2 = 4, the champion
+  -- 4 + 1 = 5. Ch7's sample states 5 and 6, which AGI 3 + 2 (Ch1 calls firearms an AGI
+  -- skill) gives: option agi. Melee combat and fighting AGI 3 + 2 = 5; command CHA 2 + 1 = 3;
+  -- the sergeant 3 + 1 = 4.
   local s = rangers()
-  contains(s:run("sheet rangers"), "| marksmanship | 4 | 2 |")
+  local sheet = s:run("sheet rangers")
+  contains(sheet, "| marksmanship | COR 2 | 4 | 2 |")
+  contains(sheet, "| melee combat | AGI 3 | 5 | 2 |")
+  contains(sheet, "| brawling (fighting) | AGI 3 | 5 | 2 |")
+  contains(sheet, "| command | CHA 2 | 3 | 1 |")
+  contains(sheet, "**champion** r_ch: marksmanship 5 (cost 1)")
   contains(s:run("sgp rangers"), "marksmanship +1 (skill 5)")
+  contains(s:run("sgp rangers"), "= 720  720 SGP")
   s:run("option set marksmanship_attribute agi")
-  contains(s:run("sheet rangers"), "| marksmanship | 5 | 2 |")
+  contains(s:run("sheet rangers"), "| marksmanship | AGI 3 | 5 | 2 |")
+  contains(s:run("sheet rangers"), "**champion** r_ch: marksmanship 6 (cost 1)")
   contains(s:run("sgp rangers"), "marksmanship +1 (skill 6)")
+  contains(s:run("roster rangers"), "Ranger champion [r_ch] champion  mark 6 mele 5 braw 5 comm 3")
   contains(s:run("sgp rangers"), "= 720  720 SGP")      -- the cost is the same either way
+end)
+
+test("the record sheet lists the champion's own weapon with its damage, ranges and cost, and the listing's Trng and Spec (Ch7 record sheet)", function()
+  local s = rangers()
+  local out = s:run("sheet rangers")
+  contains(out, "| AGI | 3 | 3 | 3 | 3 |")
+  contains(out, "| CHA | 2 | 2 | 3 | 3 |")
+  contains(out, "**sergeant** r_sgt: command 4 (cost 1)")
+  contains(out, "  | Heavy Crossbow | 5 | 15 | 60 | 150 | 18 |")      -- DS 5, Ch3's damage example
+  s:run("option set heavy_crossbow_ds sheet")
+  contains(s:run("sheet rangers"), "  | Heavy Crossbow | 6 | 15 | 60 | 150 | 18 |")  -- the sample sheet's line
+end)
+
+test("the limits of the listing: its quality, its Move, no armour; a sergeant betters only his command; standard soldiers alike (Ch1; Ch7 Troop Lists)", function()
+  local s = rangers()
+  s:run("set rangers quality veteran")
+  contains(s:run("sgp rangers"), "LIMIT: quality veteran is not the listing's elite")
+  s:run("set rangers quality elite")
+  s:run("set rangers.r8 move 12")
+  local out = s:run("sgp rangers")
+  contains(out, "Ranger 8 [r8]: Move 12 is not the listing's 10")
+  contains(out, "Ranger 8 [r8]: Move 12 differs from the squad's 10")
+  s:run("set rangers.r8 move 10")
+  s:run("set rangers.r_sgt tr_marksmanship 3")
+  contains(s:run("sgp rangers"), "a sergeant may raise only his command, not marksmanship")
+  s:run("set rangers.r_sgt tr_marksmanship 2")
+  s:run("set rangers.r7 tr_melee 3")
+  contains(s:run("sgp rangers"), "Ranger 7 [r7]: melee training 3 differs from the squad's 2")
+  s:run("set rangers.r7 tr_melee 2")
+  contains(s:run("sgp rangers"), "within the limits")
+  s:run("armor rangers str=1 cost=2")
+  contains(s:run("sgp rangers"), "the listing allows no armour")
 end)
 
 test("the record sheet: command 4 / 3, walk 8, run 13, morale track from 7 (Ch7 record sheet)", function()

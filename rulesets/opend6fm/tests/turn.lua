@@ -26,6 +26,21 @@ test("initiative is open-ended: a first 1 scores 0; option initiative_roll plain
   contains(out, "red 4 v blue 4")
 end)
 
+test("allied sides (a team) roll one initiative with the best command among them (README, Teams)", function()
+  local s = two()
+  s:run("add side green Green")
+  s:run("add command green g Greens")
+  h.squad(s, "g", "elf", { n = 2, attrs = "cha=4" })
+  s:run("team light red green")
+  s:dice(2, 5)
+  local out = s:run("initiative")
+  contains(out, "Initiative team light (red, green) (Sequence of Play)")
+  contains(out, "best command: elf1")
+  eq(#s:record("totals"), 2)
+  contains(out, "has the initiative")
+  ok(s:record("side") == "light" or s:record("side") == "blue", tostring(s:record("side")))
+end)
+
 test("walking puts Fire +1 on, running No Fire; crawling counts as walking, option crawl_is_walk still (Ch2; AMB-15)", function()
   local s = two()
   contains(s:run("move hum walk"), "Fire +1 marker")
@@ -46,6 +61,20 @@ test("the path: 2\" of scrub costs 4\" of a walk of 6\" (Ch2 Terrain and Barrier
   contains(out, "4\" of 6\" walk rate: legal, 2\" left")
   contains(s:run("path gob.2 run heavy_woods:1"), "very rough: no running")
   contains(s:run("path gob.2 walk clear:3 barriers=low_wall stand"), "7\" of 6\" walk rate: NOT legal")
+end)
+
+test("the prone footman (walk 8\", run 13\"): crawl 2\", or stand for 2\" and walk 6\" or run 11\" (Ch2 Prone Soldiers)", function()
+  local s = h.game()
+  h.squad(s, "r", "hum", { n = 3, attrs = "agi=3 move=10" })
+  contains(s:run("path hum.2 crawl clear:2"), "2\" of 2\" crawl rate: legal, 0\" left")
+  contains(s:run("path hum.2 crawl clear:3"), "NOT legal")
+  contains(s:run("path hum.2 walk clear:6 stand"), "8\" of 8\" walk rate: legal, 0\" left")
+  contains(s:run("path hum.2 run clear:11 stand"), "13\" of 13\" run rate: legal, 0\" left")
+  contains(s:run("path hum.2 run clear:12 stand"), "14\" of 13\" run rate: NOT legal")
+  -- Ch2's walking example: 5" ahead and 3" down the alley, 8" of the Walk Rate
+  contains(s:run("path hum.2 walk clear:5,clear:3"), "8\" of 8\" walk rate: legal")
+  -- very rough terrain: four times the cost (Ch2), a difficult barrier 4"
+  contains(s:run("path hum.2 walk heavy_woods:1.5 barriers=difficult"), "10\" of 8\" walk rate: NOT legal")
 end)
 
 test("barbed wire costs 2\" by the chart; option terrain_values text makes it 4\" (Ch6; AMB-19)", function()

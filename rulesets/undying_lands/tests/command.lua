@@ -118,7 +118,7 @@ test("own initiative: sub-commanders not tried roll on the tables of 12; TUs not
   eq(s:get("right", "orders"), "rush")
   s:run("next")
   s:dice(6)
-  contains(s:run("activate left a1"), "not tried, on own initiative: a2, a3, a4, a5")
+  contains(s:run("activate left a1"), "a2, a3, a4, a5 marked own_initiative (end of round) — not tried: own initiative")
   s:run("next"); s:run("next")
   s:dice(3)
   contains(s:run("tuinit a2"), "as the player wishes")

@@ -163,7 +163,7 @@ test("integrity tests: pass, repulse (back, disordered, +5 later) and rout (23)"
   contains(out, "breaks and routs: 14 is 10 or more over IP 4")
   eq(#s:run("show gal"):gsub("gal_v1", ""), #s:run("show gal"))
   eq(s:get("gal", "ip"), 17)
-  contains(s:fails("integrity gal h flank_close flank_other"), "exclude each other")
+  contains(s:fails("integrity rom h flank_close flank_other"), "exclude each other")
 end)
 
 test("integrity: +2 when the enemy vignettes in contact have more IP, +3 charged, +2 unsupported (23.2; UL-D31)", function()
@@ -246,6 +246,8 @@ end)
 test("break off and pursuit; march column; interpenetration (20, 25)", function()
   local s = h.game({ "rw war War order=loose discipline=irregular", "bw kn Kn type=mounted discipline=irregular vignettes=2",
     "rw sk Sk order=open", "rw pk Pk weapon=pike", "rw cl Cl discipline=irregular" })
+  contains(s:fails("breakoff war from kn"), "not in melee")
+  s:run("mark war in_melee")
   s:dice(4, 5)
   local out = s:run("breakoff war from kn")
   contains(out, "war moves 19 cm to the rear")

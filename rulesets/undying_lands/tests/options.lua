@@ -8,7 +8,7 @@ test("option list shows every reading with its rule", function()
   for _, name in ipairs({ "ip_minimum", "ip_clamp_step", "target_column", "shooter_ip", "reduce_rounding",
     "disordered_close", "uphill_lines", "more_ip_factor", "charge_factors", "flank_lines", "fanatic_fail", "rally_cap",
     "disorder_base", "tu_lost_half", "allowed_actions", "recoil_count", "long_range", "repulse_mounted", "sbw_range",
-    "commander_unit", "own_initiative_limits", "more_ip_test" }) do
+    "commander_unit", "own_initiative_limits", "more_ip_test", "missile_charge", "disorder_count" }) do
     contains(out, name)
   end
 end)
@@ -269,4 +269,40 @@ test("more_ip_test (UL-D31): the vignettes in contact, or the TU totals", functi
   eq(#h.lines(d, "more IP"), 1)
   contains(o, "melee opponents have more IP (45 > 30, TU totals")
   eq(#h.lines(o, "more IP"), 2)
+end)
+
+test("missile_charge (17, 21): SSW with SA may charge Close order, or (any_missile) only Open order", function()
+  local function run(opt)
+    local s = h.game({ h.rom, "bw sk Skirm order=loose discipline=irregular missile=ssw" })
+    if opt then s:run("option set " .. opt) end
+    s:run("orders bw attack")
+    s:dice(1)
+    local ok_, out = pcall(function() return s:run("charge sk rom 8cm") end)
+    return ok_ and s:has("sk", "charging") or false
+  end
+  eq(run(), true)
+  eq(run("missile_charge any_missile"), false)
+  local s = h.game({ h.rom, "bw sk Skirm order=loose discipline=irregular missile=ssw" })
+  s:run("option set missile_charge any_missile")
+  s:run("orders bw attack")
+  contains(s:fails("charge sk rom 8cm"), "may charge only Open order enemies (17, 21; option missile_charge any_missile)")
+end)
+
+test("disorder_count (24): one vignette losing half its IP disorders the TU, or (tu_total) the TU's total must", function()
+  -- Two vignettes of 15 IP (Close order Foot, placeholder BIV): a 10 LRW + 2 = 12 on one of them
+  -- is 12 of its 15 (half or more) but 12 of the TU's 30 (less than half).
+  local function run(opt)
+    local s = h.game({ "rw ft Ft vignettes=2", "bw c C missile=lrw vignettes=1" })
+    if opt then s:run("option set " .. opt) end
+    s:dice(10)
+    s:run("shoot c.1 ft.1")
+    return s:has("ft", "disordered")
+  end
+  eq(run(), true)
+  eq(run("disorder_count tu_total"), false)
+  local s = h.game({ "rw ft Ft vignettes=2", "bw c C missile=lrw vignettes=2" })
+  s:run("option set disorder_count tu_total")
+  s:dice(10, 6)
+  s:run("shoot c.1 ft.1")
+  contains(s:run("shoot c.2 ft.2"), "ft is disordered")     -- 12 + 8 = 20 of 30 in one phase
 end)

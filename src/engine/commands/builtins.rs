@@ -363,6 +363,25 @@ fn specs() -> Vec<CommandSpec> {
             game: false,
         },
         Builtin {
+            name: "team",
+            aliases: &[],
+            summary: "allied sides: several players on one side of the table",
+            help: "`team NAME SIDE…` puts the sides named in team NAME (a 2-against-2 game: `team\n\
+                   allies romans iceni`); `team none SIDE…` takes them out. `team` lists the teams,\n\
+                   `team NAME` one team's sides. What a team shares (initiative, army morale…) is\n\
+                   the ruleset's to say (its README). `status team:NAME` shows a team's units,\n\
+                   `status side:SIDE` one player's. Army files may say `team = \"NAME\"` on a side.",
+            signature: Signature::new(vec![
+                p("name", Kind::Word)
+                    .optional()
+                    .help("the team's name (`none`: in no team)"),
+                p("sides", Kind::Side).many().optional(),
+            ]),
+            examples: &["team allies romans iceni", "team", "team none iceni"],
+            run: game::team,
+            game: true,
+        },
+        Builtin {
             name: "army",
             aliases: &[],
             summary: "load an army roster (TOML), or save sides as they stand now",
@@ -554,7 +573,10 @@ fn specs() -> Vec<CommandSpec> {
                    and every roster written). `campaign new DIR` starts one with the rules and options\n\
                    in force, the sides in play becoming its rosters; `campaign open DIR` (or `umpire\n\
                    --campaign DIR`) opens one and continues its battle in progress; `campaign` shows\n\
-                   the battles fought, their results and each side's strength after each.",
+                   the battles fought, their results, each side's strength over the campaign and the\n\
+                   heroes' careers; `campaign report PATH` writes them as a report, with each side's\n\
+                   dice over the campaign against their exact odds (`.html`: one page with its chart;\n\
+                   `.md`: Markdown, the chart as an SVG file beside it).",
             signature: Signature::subs(
                 true,
                 vec![
@@ -563,9 +585,12 @@ fn specs() -> Vec<CommandSpec> {
                         p("name", Kind::Text).optional(),
                     ]),
                     sub("open", "open the campaign in DIR (and continue its battle in progress)", vec![p("dir", Kind::File)]),
+                    sub("report", "write the campaign report: every battle, the strength across the campaign, each side's dice, the heroes' careers", vec![
+                        file().help("the report: NAME.md or NAME.html"),
+                    ]),
                 ],
             ),
-            examples: &["campaign new revolt Boudicca's revolt", "campaign open revolt", "campaign"],
+            examples: &["campaign new revolt Boudicca's revolt", "campaign open revolt", "campaign", "campaign report revolt/reports/campaign.html"],
             run: campaign::campaign,
             game: false,
         },
@@ -578,9 +603,10 @@ fn specs() -> Vec<CommandSpec> {
                    loaded; `leave ID,ID` keeps units at home (they come through unchanged).\n\
                    Reinforcements: `army load FILE`. `battle end RESULT` tells the rules (events\n\
                    `battle_ends`, where rules and house rules bring back what returns, such as fallen\n\
-                   heroes, then `carry_over`, where the ruleset clears what does not carry over),\n\
-                   then writes each side's roster as it stands, less the\n\
-                   units destroyed (strength 0), showing every change; `plan` shows them and writes\n\
+                   heroes, then `carry_over`, where the ruleset clears what does not carry over,\n\
+                   then `next_battle`, where they say what the next battle's store must hold), then\n\
+                   writes each side's roster as it stands, less the units destroyed (strength 0),\n\
+                   showing every change and each Hero's fate; `plan` shows them and writes\n\
                    nothing, so they can be adjusted first. `undo` takes the end back (the rosters as\n\
                    they were); `battle` shows where the campaign stands.",
             signature: Signature::subs(

@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use crate::campaign::{BattleSide, Campaign, CampaignFile, Entry, SideStrength, rosters};
+use crate::campaign::{
+    BattleSide, Campaign, CampaignFile, Entry, HeroFate, SideStrength, Story, rosters,
+};
 use crate::engine::error::CommandError;
 use crate::engine::output::{Output, Text};
 use crate::engine::registry::Invocation;
@@ -27,11 +29,12 @@ use crate::state::Value;
 /// Where the game keeps which campaign battle it is, and whether it has ended.
 const STORE: &str = "umpire.campaign";
 
-/// `campaign`, `campaign new DIR [NAME]`, `campaign open DIR`.
+/// `campaign`, `campaign new DIR [NAME]`, `campaign open DIR`, `campaign report PATH`.
 pub fn campaign(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
     match inv.args.sub() {
         Some("new") => new(ctx, inv),
         Some("open") => open(ctx, inv),
+        Some("report") => report(ctx, inv),
         _ => show(ctx, inv),
     }
 }
@@ -92,7 +95,21 @@ fn new(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandErr
         house: rules.house.clone(),
         options,
     };
-    let c = Campaign::create(&dir, file).map_err(|e| failed(e, span))?;
+    // What the first battle must know from the game in play (the Heroes a house rule keeps
+    // in its store), as the rules record it.
+    let carried = if ctx.state.game.sides().next().is_some() {
+        let (_, call) = call_rules(
+            ctx.state,
+            reborrow(&mut ctx.entry),
+            Call::Event("next_battle"),
+            &[],
+            span,
+        )?;
+        recorded(&call.record).1
+    } else {
+        BTreeMap::new()
+    };
+    let c = Campaign::create(&dir, file, carried).map_err(|e| failed(e, span))?;
     let mut written = Vec::new();
     for side in ctx.state.game.sides() {
         let id = side.id.to_string();
@@ -165,10 +182,12 @@ fn open(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandEr
         .text(text))
 }
 
-/// `campaign` and `battle`: where the campaign stands.
+/// `campaign` and `battle`: where the campaign stands: the battles fought and their results,
+/// each side's strength before and after each, the Heroes' careers.
 fn show(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
     let c = open_campaign(ctx, inv.line.name.span)?;
     let entries = c.entries().map_err(|e| failed(e, inv.line.name.span))?;
+    let story = Story::of(&entries);
     let mut text = Text::new().push(Style::Strong, format!("campaign `{}`", c.file.name));
     let rules = crate::journal::RulesRecord {
         ruleset: c.file.ruleset.clone(),
@@ -181,70 +200,119 @@ fn show(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandEr
         c.dir.display(),
         crate::engine::rules::describe(&rules)
     ));
-    let mut battles = Vec::new();
-    let mut open = None;
-    for e in &entries {
-        match e {
-            Entry::BattleBegun { name, .. } | Entry::BattleReopened { name, .. } => {
-                battles
-                    .retain(|(n, _, _, _): &(String, String, Vec<SideStrength>, usize)| n != name);
-                open = Some(name.clone());
-            }
-            Entry::BattleEnded {
-                name,
-                result,
-                strength,
-                changes,
-                ..
-            } => {
-                battles
-                    .retain(|(n, _, _, _): &(String, String, Vec<SideStrength>, usize)| n != name);
-                battles.push((
-                    name.clone(),
-                    result.clone(),
-                    strength.clone(),
-                    changes.len(),
-                ));
-                open = None;
-            }
-            _ => {}
-        }
-    }
-    if battles.is_empty() {
+    if story.ended().next().is_none() {
         text = text.plain("\nno battle fought yet");
     }
-    for (name, result, strength, n) in &battles {
+    for b in story.ended() {
         text = text
             .plain("\n  ")
-            .push(Style::Strong, name.clone())
-            .plain(format!(": {result}"))
-            .push(Style::Dim, format!(" ({n} roster changes)"));
-        for s in strength {
+            .push(Style::Strong, b.name.clone())
+            .plain(format!(": {}", b.result.clone().unwrap_or_default()))
+            .push(Style::Dim, format!(" ({} roster changes)", b.changes.len()));
+        for s in &b.end {
             text = text.plain(format!(
                 "\n      {:<12} {:>3} units{}",
                 s.side,
                 s.units,
-                s.strength
-                    .map_or(String::new(), |v| format!(", strength {v}"))
+                strength_words(s)
             ));
         }
     }
-    text = text.plain(match &open {
+    if !story.points.is_empty() {
+        text = text
+            .plain("\n")
+            .push(Style::Strong, "strength over the campaign");
+        for (i, side) in story.sides.iter().enumerate() {
+            let steps: Vec<String> = story
+                .points
+                .iter()
+                .map(|p| match &p.sides[i] {
+                    Some(s) => s
+                        .strength
+                        .map_or(format!("{} units", s.units), crate::dice::render::fmt_value),
+                    None => "–".into(),
+                })
+                .collect();
+            text = text.plain(format!("\n  {side:<12} {}", steps.join(" → ")));
+        }
+        let labels: Vec<&str> = story.points.iter().map(|p| p.label.as_str()).collect();
+        text = text.push(Style::Dim, format!("\n  ({})", labels.join(", ")));
+    }
+    if !story.careers.is_empty() {
+        text = text.plain("\n").push(Style::Strong, "heroes");
+        for h in &story.careers {
+            let fates: Vec<String> = h
+                .battles
+                .iter()
+                .map(|(b, fate)| format!("{b}: {fate}"))
+                .collect();
+            text = text.plain(format!(
+                "\n  {} ({}, {}): {} battle{} · {}",
+                h.name,
+                h.side,
+                h.kind,
+                h.battles.len(),
+                if h.battles.len() == 1 { "" } else { "s" },
+                fates.join("; ")
+            ));
+        }
+    }
+    text = text.plain(match &story.open {
         Some(b) => format!("\nin progress: battle `{b}` · `battle end RESULT` ends it"),
         None => "\nno battle in progress · `battle new NAME` starts one".into(),
     });
     text = text.plain(format!("\nsides: {}", c.sides().join(", ")));
     Ok(Output::new("campaign")
         .field("campaign", c.file.name.clone())
-        .field("battle", open)
+        .field("battle", story.open.clone())
         .field(
             "battles",
-            battles
-                .iter()
-                .map(|(n, r, s, _)| json!({"name": n, "result": r, "strength": s}))
+            story
+                .ended()
+                .map(|b| json!({"name": b.name, "result": b.result, "strength": b.end, "heroes": b.heroes}))
                 .collect::<Vec<_>>(),
         )
+        .field("strength", json!(story.points))
+        .field("heroes", json!(story.careers))
         .text(text))
+}
+
+/// `, strength 37` when the rules name a strength.
+fn strength_words(s: &SideStrength) -> String {
+    s.strength.map_or(String::new(), |v| {
+        format!(", strength {}", crate::dice::render::fmt_value(v))
+    })
+}
+
+/// `campaign report PATH`: the campaign report, in the format PATH's extension asks for.
+fn report(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let span = span_of(inv, "file");
+    let c = open_campaign(ctx, inv.line.name.span)?;
+    let path = PathBuf::from(inv.args.text("file").unwrap_or_default());
+    if crate::report::render::Format::of(&path).is_none() {
+        return Err(CommandError::invalid(
+            format!(
+                "`{}`: a report is written as Markdown or HTML",
+                path.display()
+            ),
+            Some("name a file ending in `.md` or `.html`".into()),
+            span,
+        ));
+    }
+    let r = crate::report::campaign::CampaignReport::build(&c, ctx.state.limits.journal())
+        .map_err(|e| failed(e, span))?;
+    let files = crate::report::render::write_campaign(&r, &path).map_err(|e| failed(e, span))?;
+    Ok(Output::new("campaign")
+        .field("campaign", c.file.name.clone())
+        .field("file", path.display().to_string())
+        .field(
+            "files",
+            files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>(),
+        )
+        .text(Text::from_plain(r.summary(&files))))
 }
 
 /// `battle new NAME [leave ID…]`.
@@ -318,7 +386,19 @@ fn battle_new(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
     for l in &left {
         lines.push(format!("remove {l}"));
     }
+    let carried = Story::carried(&c.entries().map_err(|e| failed(e, span))?);
     crate::engine::games::open_journal_at(ctx, &path, inv.line)?;
+    // What the last battle's rules asked this one to know (the Heroes an adapter keeps in the
+    // store), in the new game's store before its rules and rosters come.
+    let mut carried_keys = Vec::new();
+    for (script, values) in &carried {
+        for (key, value) in values {
+            ctx.state
+                .change(|g| g.set_stored(script, key, Some(value.clone())))
+                .map_err(|e| super::game::state_err(e, 0))?;
+            carried_keys.push(format!("{script}.{key}"));
+        }
+    }
     ctx.state.resume = Some(crate::engine::rules::AskedRules {
         ruleset: c.file.ruleset.clone(),
         variant: c.file.variant.clone(),
@@ -343,6 +423,14 @@ fn battle_new(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
                 format!(" · left out: {}", left.join(", "))
             }
         ));
+    let text = if carried_keys.is_empty() {
+        text
+    } else {
+        text.plain("\n").push(
+            Style::Dim,
+            format!("carried from the last battle: {}", carried_keys.join(", ")),
+        )
+    };
     Ok(Output::new("battle")
         .field("battle", name)
         .field("journal", path.display().to_string())
@@ -377,12 +465,13 @@ fn battle_end(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
     let plan = inv.args.flag("plan");
     let saved = plan.then(|| ctx.state.game.clone());
     // The rules decide what carries over: their handlers change the game (journalled here).
-    // Two steps: `battle_ends` for what the rules and house rules bring back or change (a
+    // Three steps: `battle_ends` for what the rules and house rules bring back or change (a
     // fallen Hero returns), then `carry_over` for the ruleset's clean-up of what does not
-    // carry over (the lost taken out, one battle's state cleared).
+    // carry over (the lost taken out, one battle's state cleared), then `next_battle`, where
+    // they record what the next battle's store must hold (`carry.NAME`).
     let fields = [("result", ArgValue::Value(Value::Text(result.clone())))];
     let mut call = crate::script::CallOutput::default();
-    for event in ["battle_ends", "carry_over"] {
+    for event in ["battle_ends", "carry_over", "next_battle"] {
         let (_, c) = call_rules(
             ctx.state,
             reborrow(&mut ctx.entry),
@@ -415,10 +504,12 @@ fn battle_end(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
             sides.push(s.id.to_string());
         }
     }
+    let (heroes, carried) = recorded(&call.record);
     let mut before = BTreeMap::new();
     let mut after = BTreeMap::new();
     let mut changes = Vec::new();
     let mut strength = Vec::new();
+    let mut start = Vec::new();
     for side in &sides {
         let old = c.roster(side).unwrap_or_default();
         let new = if game.side(side).is_some() {
@@ -434,6 +525,9 @@ fn battle_end(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
         };
         changes.extend(rosters::changes(&old, &new));
         strength.push(side_strength(game, side, &new));
+        if !old.is_empty() {
+            start.push(side_strength(game, side, &old));
+        }
         before.insert(side.clone(), old);
         after.insert(side.clone(), new);
     }
@@ -452,6 +546,15 @@ fn battle_end(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
                 .map_or(String::new(), |v| format!(", strength {v}"))
         ));
     }
+    for h in &heroes {
+        text = text.plain(format!(
+            "\n  {} ({}, {}): {}",
+            h.name,
+            h.side,
+            h.kind,
+            h.describe()
+        ));
+    }
     if changes.is_empty() {
         text = text.plain("\nthe rosters do not change");
     }
@@ -463,6 +566,7 @@ fn battle_end(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
         .field("result", result.clone())
         .field("changes", changes.clone())
         .field("strength", json!(strength))
+        .field("heroes", json!(heroes))
         .field("plan", plan);
     if let Some(game) = saved {
         // Only worked out: the game goes back as it was, nothing is written.
@@ -484,6 +588,9 @@ fn battle_end(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
         after,
         changes,
         strength,
+        start,
+        heroes,
+        carried,
         at: now(),
     })
     .map_err(|e| failed(e, span))?;
@@ -635,4 +742,27 @@ fn quote(path: &str) -> String {
 /// Whether `dir` holds a campaign (the shell opens it when started there).
 pub fn is_campaign(dir: &Path) -> bool {
     dir.join(crate::campaign::FILE).is_file()
+}
+
+/// What the rules recorded at a battle's end for the campaign: the heroes' fates (`heroes`)
+/// and, by store name, what the next battle's store is to hold (`carry.NAME`). Records of
+/// another shape are left alone (they are the rules' own, for programs).
+fn recorded(
+    record: &serde_json::Map<String, serde_json::Value>,
+) -> (
+    Vec<HeroFate>,
+    BTreeMap<String, serde_json::Map<String, serde_json::Value>>,
+) {
+    let heroes = record
+        .get("heroes")
+        .and_then(|v| serde_json::from_value::<Vec<HeroFate>>(v.clone()).ok())
+        .unwrap_or_default();
+    let carried = record
+        .iter()
+        .filter_map(|(k, v)| {
+            let name = k.strip_prefix("carry.")?;
+            Some((name.to_string(), v.as_object()?.clone()))
+        })
+        .collect();
+    (heroes, carried)
 }

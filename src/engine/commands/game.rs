@@ -1,5 +1,5 @@
 //! The game-state commands: `add`, `remove`, `rename`, `set`, `show`, `mark`, `unmark`,
-//! `next`, `clock`, `status`, `army load`, `schema load`.
+//! `next`, `clock`, `status`, `team`, `army load`, `schema load`.
 //!
 //! Each one changes the game only through [`State::change`](crate::engine::session::State::change),
 //! so its changes are journalled with it and undone if anything fails.
@@ -510,10 +510,10 @@ pub fn status(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
     // A board longer than a screen is summarised: sides and commands, then the units that
     // need attention (`status all` still lists every unit).
     let summary = !selected && board.line_count(WIDTH) > SCREEN;
-    let board = if summary {
-        board.summary(game.schema().status.attention.as_ref(), SCREEN)
+    let text = if summary {
+        summary_text(&board, game.schema().status.attention.as_ref())
     } else {
-        board.render(WIDTH)
+        Text::from_plain(board.render(WIDTH))
     };
     // The board is for the players: hidden units and secret markers stay off it, in JSON too.
     let views: Vec<UnitView> = views
@@ -524,7 +524,98 @@ pub fn status(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
         .field("clock", game.clock_text())
         .field("summary", summary)
         .field("units", serde_json::to_value(&views).unwrap_or(Json::Null))
-        .text(Text::from_plain(board)))
+        .text(text))
+}
+
+/// The summary of a board longer than a screen, coloured: headings strong, why each unit needs
+/// attention in the alarm colour, notes dim.
+fn summary_text(
+    board: &crate::state::Status,
+    attention: Option<&crate::state::AttentionSpec>,
+) -> Text {
+    use crate::state::view::Part;
+    let mut t = Text::new();
+    for (i, line) in board
+        .summary_lines(attention, SCREEN)
+        .into_iter()
+        .enumerate()
+    {
+        if i > 0 {
+            t = t.plain("\n");
+        }
+        for (part, text) in line {
+            let style = match part {
+                Part::Plain => Style::Plain,
+                Part::Heading => Style::Strong,
+                Part::Alert => Style::Error,
+                Part::Dim => Style::Dim,
+            };
+            t = t.push(style, text);
+        }
+    }
+    // As the full board, it ends with a newline.
+    t.plain("\n")
+}
+
+/// `team [NAME [SIDE…]]`: puts sides in a team (`none`: out of one), or lists the teams.
+pub fn team(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let name = inv.args.text("name").map(str::to_string);
+    let sides = inv.args.words("sides").to_vec();
+    let game = &ctx.state.game;
+    let Some(name) = name else {
+        // `team`: every party at the table.
+        let parties = game.parties();
+        let lines: Vec<String> = parties
+            .iter()
+            .map(|p| {
+                let sides: Vec<&str> = p.sides.iter().map(|s| s.as_str()).collect();
+                if p.team {
+                    format!("team {}: {}", p.id, sides.join(", "))
+                } else {
+                    format!("{} (no team)", p.id)
+                }
+            })
+            .collect();
+        let text = if parties.iter().any(|p| p.team) {
+            lines.join("\n")
+        } else {
+            "no side is in a team (`team NAME SIDE…` forms one)".to_string()
+        };
+        return Ok(Output::new("team")
+            .field(
+                "parties",
+                serde_json::to_value(&parties).unwrap_or(Json::Null),
+            )
+            .text(Text::from_plain(text)));
+    };
+    if sides.is_empty() {
+        // `team NAME`: its sides.
+        let members = game
+            .find_team(&name)
+            .map_err(|e| at(e, span_of(inv, "name")))?;
+        let list: Vec<String> = members.iter().map(|s| s.id.to_string()).collect();
+        return Ok(Output::new("team")
+            .field("team", name.clone())
+            .field("sides", json!(list))
+            .text(Text::from_plain(format!(
+                "team {name}: {}",
+                list.join(", ")
+            ))));
+    }
+    let team = (name != "none").then_some(name.as_str());
+    let mut lines = Vec::new();
+    for side in &sides {
+        ctx.state
+            .change(|g| g.set_team(side, team))
+            .map_err(|e| at(e, span_of(inv, "name")))?;
+        if let Some(c) = ctx.state.pending.changes.last() {
+            lines.push(c.to_string());
+        }
+    }
+    Ok(Output::new("team")
+        .field("team", team)
+        .field("sides", json!(sides))
+        .text(Text::from_plain(lines.join("\n"))))
 }
 
 /// The lines of one screen: a longer board is summarised.

@@ -39,7 +39,20 @@ fn reversal_text(name: &str, verb: &str, r: &Reversal) -> Text {
     let mut t = Text::new()
         .plain(format!("{verb} #{} ", r.tx))
         .push(Style::Strong, r.command.clone());
-    if !r.changes.is_empty() {
+    // A command that changed many units (`army load`, `mark side:red …`): the first few
+    // changes and a count; `log #N all` (and the JSON) has each.
+    const SHOWN: usize = 10;
+    if r.changes.len() > SHOWN {
+        t = t.push(
+            Style::Dim,
+            format!(
+                "\n  {}\n  … and {} more changes (`log #{} all` lists each)",
+                r.changes[..SHOWN].join("\n  "),
+                r.changes.len() - SHOWN,
+                r.tx
+            ),
+        );
+    } else if !r.changes.is_empty() {
         t = t.push(Style::Dim, format!("\n  {}", r.changes.join("\n  ")));
     }
     if name == "undo" && r.rolls > 0 {

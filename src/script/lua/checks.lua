@@ -148,7 +148,7 @@ end
 -- Rolls through the running call's dice. `by` (a handle, or text) and `title` say what the
 -- roll is for, when the umpire types the dice.
 local function roll(expr, label, by, title)
-  return asked(expr, label, by, title, H[1](DICE, expr))
+  return asked(expr, label, by, title, H[1](DICE, expr, id_of(by)))
 end
 
 -- `umpire.roll(expr [, label or {label = …, by = …, title = …}])`: the total, the dice, and

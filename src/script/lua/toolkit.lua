@@ -23,11 +23,19 @@ end
 -- given; a key set to nil meanwhile is skipped).
 function kit.ordered(t, wrap)
   local keys, n = {}, 0
+  -- keys all strings or all numbers (the common case) sort with Lua's own `<`, without
+  -- calling `before` for each comparison
+  local strings, numbers = true, true
   for k in next, t do
     n = n + 1
     keys[n] = k
+    local ty = type(k)
+    if ty ~= "string" then strings = false end
+    if ty ~= "number" then numbers = false end
   end
-  sort(keys, before)
+  if n > 1 then
+    if strings or numbers then sort(keys) else sort(keys, before) end
+  end
   local i = 0
   return function()
     while i < n do
