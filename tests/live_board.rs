@@ -189,6 +189,10 @@ fn the_page_shows_the_clock_the_sides_and_the_last_resolutions() {
     );
     let dice = &board["resolutions"][0]["rolls"][0]["dice"];
     assert!(!dice.as_array().unwrap().is_empty(), "{board}");
+    // Allied sides show their team.
+    let mut w = Watcher::connect(addr);
+    ok(&mut s, "team allies romans britons");
+    w.until("<span class=\"team\">team allies</span>");
     // Only GET, and only these pages.
     assert_eq!(get(addr, "/nothing").0, 404);
 }

@@ -78,6 +78,8 @@ pub struct SideCard {
     pub name: String,
     /// Its place among the sides (its colour on the page).
     pub index: usize,
+    /// The team it plays in, when several sides play as one.
+    pub team: Option<String>,
     /// All its units counted.
     pub tally: Tally,
     /// Its commands.
@@ -198,6 +200,7 @@ impl Snapshot {
                     id: s.id.clone(),
                     name: s.name.clone(),
                     index,
+                    team: s.team.clone(),
                     tally: tally(all, attention),
                     attention: commands
                         .iter()
