@@ -63,7 +63,8 @@ pub struct Tally {
     pub units: usize,
     /// Units that have left the table.
     pub away: usize,
-    /// Each marker that needs attention, with how many units in play carry it.
+    /// Each marker that needs attention, with how many units in play carry it, then each
+    /// marker they lack that the phase wants (`not activated`).
     pub markers: Vec<(String, usize)>,
     /// Strength in play against the full strength of every unit, when the schema has one.
     pub strength: Option<Strength>,
@@ -84,7 +85,8 @@ pub struct SideCard {
     pub tally: Tally,
     /// Its commands.
     pub commands: Vec<CommandCard>,
-    /// Its units that need attention, the reasons first.
+    /// Its units that need attention for something wrong (those only lacking a marker the
+    /// phase wants are counted in its tally instead).
     pub attention: Vec<UnitCard>,
 }
 
@@ -196,18 +198,21 @@ impl Snapshot {
                     })
                     .collect();
                 let all = s.commands.iter().flat_map(|c| &c.units);
+                // Those only lacking a marker the phase wants (not yet activated) are counted
+                // in the tally (`not activated 12`), not listed, as `status` counts them apart.
+                let needing: Vec<UnitCard> = commands
+                    .iter()
+                    .flat_map(|c| &c.units)
+                    .filter(|u| u.attention.iter().any(|w| !w.starts_with("not ")))
+                    .cloned()
+                    .collect();
                 SideCard {
                     id: s.id.clone(),
                     name: s.name.clone(),
                     index,
                     team: s.team.clone(),
                     tally: tally(all, attention),
-                    attention: commands
-                        .iter()
-                        .flat_map(|c| &c.units)
-                        .filter(|u| !u.attention.is_empty())
-                        .cloned()
-                        .collect(),
+                    attention: needing,
                     commands,
                 }
             })
@@ -301,14 +306,17 @@ fn tally<'a>(lines: impl Iterator<Item = &'a UnitLine>, att: Option<&AttentionSp
         if let Some(s) = l.strength {
             value += s.value.max(0.0);
         }
+        let lacking = l.lacking.iter().map(|m| format!("not {m}"));
         for m in l
             .markers
             .iter()
             .filter(|m| att.is_none_or(|a| a.markers.contains(m)))
+            .cloned()
+            .chain(lacking)
         {
-            match t.markers.iter_mut().find(|(n, _)| n == m) {
+            match t.markers.iter_mut().find(|(n, _)| *n == m) {
                 Some((_, k)) => *k += 1,
-                None => t.markers.push((m.clone(), 1)),
+                None => t.markers.push((m, 1)),
             }
         }
     }
