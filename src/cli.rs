@@ -86,6 +86,12 @@ pub struct Args {
         value_name = "NAME=VALUE"
     )]
     pub limits: Vec<String>,
+    /// Serve the live board to the players while the shell runs: on 127.0.0.1:8023 without
+    /// ADDR; `--board 0.0.0.0` serves every phone on the club's network and prints the address
+    /// to type, with a QR code (the shell's `board` command starts and stops it too). With
+    /// `run`, put it after the file: `umpire run night.umpire --board`.
+    #[arg(long, global = true, value_name = "ADDR", num_args = 0..=1, default_missing_value = "")]
+    pub board: Option<String>,
 }
 
 /// The modes besides the interactive shell.
@@ -231,6 +237,9 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         variant: args.variant.clone(),
         house: (!args.house.is_empty()).then(|| args.house.clone()),
     };
+    if let Some(addr) = &args.board {
+        start_board(&mut session, addr, &args.mode)?;
+    }
     // The REPL brings the rules back after its banner; other modes stop if they do not load.
     if args.mode.is_some() && !repl::resume(&mut session, &asked, &printer)? {
         return Ok(ExitCode::from(2));
@@ -251,6 +260,7 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
             let options = RunOptions {
                 stop_on_error,
                 echo,
+                burst: file.as_os_str() != "-",
             };
             if file.as_os_str() == "-" {
                 let mut script = Input::new("<stdin>".into(), io::stdin().lock());
@@ -290,6 +300,21 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// `--board [ADDR]`: starts the live board beside the shell (or `run`), saying on stderr where
+/// players find it; refused with the one-shot modes, which end before anyone could look.
+fn start_board(session: &mut Session, addr: &str, mode: &Option<Mode>) -> io::Result<()> {
+    let invalid = |m: String| io::Error::new(io::ErrorKind::InvalidInput, m);
+    if !matches!(mode, None | Some(Mode::Run { .. })) {
+        return Err(invalid(
+            "--board serves the live board beside the shell or `run`; a one-shot command ends at once".into(),
+        ));
+    }
+    let addr = crate::live::address::parse(Some(addr)).map_err(invalid)?;
+    let started = crate::live::command::start(&mut session.state, addr).map_err(invalid)?;
+    eprintln!("umpire: {}", started.message());
+    Ok(())
 }
 
 /// A session continuing (or starting) the journal at `path`: the game is rebuilt from it,

@@ -56,6 +56,19 @@ pub struct State {
     pub follow_up: Vec<String>,
     /// The campaign open, if any (`campaign open`, `--campaign`).
     pub campaign: Option<crate::campaign::Campaign>,
+    /// Told of each line that wrote to the journal (the live board, `board start`).
+    pub observer: Option<Box<dyn Observer>>,
+}
+
+/// What is told, on the engine's thread, of the lines that wrote to the journal (a
+/// transaction committed, undone or redone, another game opened) once their results are shown
+/// ([`Session::catch_up`]): the live board (`live::Board`) takes a snapshot of the players'
+/// view there and hands it to its own thread, so it must never wait on anything.
+pub trait Observer: std::fmt::Debug + Send {
+    /// The journal changed; `state` is the state after the line.
+    fn committed(&mut self, state: &State);
+    /// The observer itself, for the command that controls it (`board`).
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
 }
 
 /// The rolls and changes of the command being run, committed together when it succeeds.
@@ -165,7 +178,16 @@ pub struct Session {
     /// Rules the game is played under that failed to load when a command brought them back
     /// (see [`Session::follow_stored_rules`]).
     unloadable_rules: Option<RulesRecord>,
+    /// A line wrote to the journal since the observer was last told (see
+    /// [`Session::catch_up`]).
+    observer_behind: bool,
+    /// When the observer was last told.
+    observer_told: Option<std::time::Instant>,
 }
+
+/// The least time between two snapshots the observer takes in a burst of lines (see
+/// [`Session::catch_up`]).
+pub const OBSERVER_GAP: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// The result of one line: what it produced, or why it failed (with the canonical command name
 /// when the name was recognised).
@@ -186,6 +208,8 @@ impl Session {
             registry_generation: 0,
             typed: Vec::new(),
             unloadable_rules: None,
+            observer_behind: false,
+            observer_told: None,
             state: State {
                 dice,
                 dice_caps: Caps::default(),
@@ -204,6 +228,7 @@ impl Session {
                 resume: None,
                 follow_up: Vec::new(),
                 campaign: None,
+                observer: None,
             },
         }
     }
@@ -245,19 +270,67 @@ impl Session {
     /// that fails or is cancelled puts back the queue and the generator as they were.
     pub fn execute(&mut self, line: &str, entry: Option<&mut dyn DieEntry>) -> Option<Executed> {
         let cmd = line::parse(line)?;
+        let Some(before) = self.state.observer.is_some().then(|| self.journal_mark()) else {
+            return Some(self.execute_parsed(&cmd, entry));
+        };
+        let executed = self.execute_parsed(&cmd, entry);
+        // The observer is told later, once the result is shown (see `catch_up`).
+        self.observer_behind |= before != self.journal_mark();
+        Some(executed)
+    }
+
+    /// Tells the observer (the live board) of the lines that wrote to the journal since it was
+    /// last told, once [`OBSERVER_GAP`] has passed since then (a burst of lines, as `run`
+    /// reads them, is shown by its latest state); otherwise it stays behind until the next
+    /// call, or [`Session::catch_up_now`]. The shell calls it once a command's result is
+    /// shown, so the umpire never waits for the board's snapshot.
+    pub fn catch_up(&mut self) {
+        if self
+            .observer_told
+            .is_none_or(|at| at.elapsed() >= OBSERVER_GAP)
+        {
+            self.catch_up_now();
+        }
+    }
+
+    /// Tells the observer at once of the lines that wrote to the journal since it was last
+    /// told, if any (the interactive shell, before it waits for the next line).
+    pub fn catch_up_now(&mut self) {
+        if self.observer_behind {
+            self.notify();
+        }
+    }
+
+    /// Tells the observer, if any, the state as it is now (the live board after the rules
+    /// were brought back at start-up, which writes nothing).
+    pub fn notify(&mut self) {
+        self.observer_behind = false;
+        self.observer_told = Some(std::time::Instant::now());
+        if let Some(mut observer) = self.state.observer.take() {
+            observer.committed(&self.state);
+            self.state.observer = Some(observer);
+        }
+    }
+
+    /// Where the journal stands: its file and how many records it holds.
+    fn journal_mark(&self) -> (u64, Option<std::path::PathBuf>) {
+        (self.state.journal.len(), self.state.journal.path_buf())
+    }
+
+    fn execute_parsed(&mut self, cmd: &CommandLine, entry: Option<&mut dyn DieEntry>) -> Executed {
         // The values typed are the last command's: one refused before it ran (an unknown name,
         // bad words) typed none.
         self.typed.clear();
-        let executed = self.run(&cmd, entry);
+        let executed = self.run(cmd, entry);
         let executed = match self.state.resume.take() {
             Some(asked) => executed.map(|out| self.resumed(out, &asked)),
             None => executed,
         };
         let follow = std::mem::take(&mut self.state.follow_up);
-        Some(match executed {
+        match executed {
             Ok(out) if !follow.is_empty() => Ok(self.followed(out, follow)),
             other => other,
-        })
+        }
     }
 
     /// `out`, then each of `lines` run as its own command and what it printed; the first that

@@ -132,6 +132,8 @@ pub fn repl(
             helper.words = session.vocabulary();
         }
         printer.print(&executed, &line, None)?;
+        // The result is shown: now the live board takes its snapshot.
+        session.catch_up_now();
         proposed = executed.as_ref().ok().and_then(super::helper::proposal);
         // A terminal that cannot start the line with it (TERM=dumb) is told it instead.
         if let Some(p) = proposed.as_ref().filter(|_| !super::helper::can_prefill()) {
@@ -170,6 +172,8 @@ pub fn resume(session: &mut Session, asked: &AskedRules, printer: &Printer) -> i
             Said::Ran(line, executed) => all_ok &= printer.print(&executed, &line, None)?,
         }
     }
+    // The rules brought back are the live board's to show too.
+    session.notify();
     Ok(all_ok)
 }
 

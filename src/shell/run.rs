@@ -19,6 +19,9 @@ pub struct RunOptions {
     pub stop_on_error: bool,
     /// Print each line (as `umpire> LINE`) before its output, like a transcript (text only).
     pub echo: bool,
+    /// The lines are all at hand (a file, not a pipe that may wait on someone): the live
+    /// board is shown the latest state at most every `OBSERVER_GAP` rather than after each.
+    pub burst: bool,
 }
 
 /// Runs the commands of `script`; returns whether every command succeeded.
@@ -54,6 +57,13 @@ pub fn run_script<R: BufRead>(
             Err(bad) => (Err((None, bad.error())), bad.lossy, Map::new(), None),
         };
         let ok = printer.print_with(&executed, &line, Some((&name, n)), extra)?;
+        // The result is shown: now the live board takes its snapshot (from a file, at most
+        // every `OBSERVER_GAP`, and the last one when the file ends).
+        if options.burst {
+            session.catch_up();
+        } else {
+            session.catch_up_now();
+        }
         if let Some(put_back) = put_back {
             printer.warn(&put_back, Some((&name, n)))?;
         }
@@ -62,6 +72,7 @@ pub fn run_script<R: BufRead>(
             break;
         }
     }
+    session.catch_up_now();
     Ok(all_ok)
 }
 

@@ -698,8 +698,8 @@ fn counts(lines: &[&UnitLine], att: &AttentionSpec, any_marker: bool) -> String 
 
 /// Why `line` needs attention (empty: it does not): the markers, element markers, values and
 /// damage (`integrity lost`: `strength` names the attribute) `att` names, then the markers it
-/// lacks (`not activated`).
-fn reasons(
+/// lacks (`not activated`); with `any_marker`, every marker.
+pub fn reasons(
     line: &UnitLine,
     att: &AttentionSpec,
     any_marker: bool,

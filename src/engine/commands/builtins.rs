@@ -698,6 +698,31 @@ fn specs() -> Vec<CommandSpec> {
             game: false,
         },
         Builtin {
+            name: "board",
+            aliases: &[],
+            summary: "serve the live board to the players' phones, or stop it",
+            help: "`board start` serves a read-only web page of the game on this machine; `board start\n\
+                   0.0.0.0` serves it to every phone and laptop on the club's network and prints the\n\
+                   address to type (and a QR code). The page shows the clock, each side's units\n\
+                   summarised as `status` does (the full list a tap away) and the last resolutions\n\
+                   with their dice, updated as each command is done. It never shows what the players\n\
+                   may not see: hidden units, secret markers and words, the umpire's own output.\n\
+                   `board` says where it is and how many browsers watch; `board stop` stops it.\n\
+                   `umpire --board [ADDR]` starts the shell with it.",
+            signature: Signature::subs(
+                true,
+                vec![
+                    sub("start", "serve it, on 127.0.0.1:8023 unless ADDR says where (`0.0.0.0`: every interface)", vec![
+                        p("addr", Kind::Word).optional().help("IP[:PORT], HOST[:PORT] or a PORT"),
+                    ]),
+                    sub("stop", "stop serving it (the browsers keep the last board shown)", vec![]),
+                ],
+            ),
+            examples: &["board", "board start", "board start 0.0.0.0", "board start 192.168.1.20:8080", "board stop"],
+            run: crate::live::command::run,
+            game: false,
+        },
+        Builtin {
             name: "journal",
             aliases: &[],
             summary: "where the journal is; check it for damage",
