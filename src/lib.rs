@@ -12,6 +12,7 @@ pub mod escape;
 pub mod files;
 pub mod journal;
 pub mod limits;
+pub mod odds;
 pub mod question;
 pub mod report;
 pub mod script;

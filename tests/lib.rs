@@ -18,6 +18,7 @@ mod journal;
 mod live;
 mod minis;
 mod old_journals;
+mod odds;
 mod options;
 mod report;
 mod restart;

@@ -321,7 +321,7 @@ fn shown_range(outcomes: &[(f64, f64)]) -> (usize, usize, f64) {
 }
 
 /// A horizontal bar `p / max` of [`BAR_WIDTH`], in eighths of a cell.
-fn bar(p: f64, max: f64) -> String {
+pub fn bar(p: f64, max: f64) -> String {
     if max <= 0.0 || p <= 0.0 {
         return String::new();
     }
