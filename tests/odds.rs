@@ -155,7 +155,10 @@ fn odds_changes_neither_the_game_nor_the_journal_nor_the_dice() {
     // What the runs did is counted: b1 loses 2 HP on a hit (5 or 6), and is shaken.
     let v = &out["variants"][0];
     let hp = &v["attributes"][0];
-    assert_eq!((hp["id"].as_str(), hp["attr"].as_str()), (Some("b1"), Some("hp")));
+    assert_eq!(
+        (hp["id"].as_str(), hp["attr"].as_str()),
+        (Some("b1"), Some("hp"))
+    );
     assert_eq!(hp["before"], 4);
     let p2 = hp["values"]
         .as_array()
@@ -187,11 +190,17 @@ fn a_check_of_2d6_matches_the_exact_odds_of_prob() {
         assert!(lo <= p && p <= hi, "P({value}) = {p} outside [{lo}, {hi}]");
     }
     let mean = &check["total"];
-    assert!(f(&mean["mean_ci"][0]) <= 7.0 && 7.0 <= f(&mean["mean_ci"][1]), "{mean}");
+    assert!(
+        f(&mean["mean_ci"][0]) <= 7.0 && 7.0 <= f(&mean["mean_ci"][1]),
+        "{mean}"
+    );
     // The built-in `roll` through odds: the same dice, the same counts.
     let rolled = json(&mut s, "odds 20000 --seed 11 roll 2d6");
     let r = &rolled["variants"][0]["rolls"][0];
-    assert_eq!(r["totals"], check["totals"], "the same seed rolls the same 2d6");
+    assert_eq!(
+        r["totals"], check["totals"],
+        "the same seed rolls the same 2d6"
+    );
 }
 
 #[test]
@@ -208,14 +217,17 @@ fn a_house_rule_on_against_off_shows_its_known_effect() {
     assert_eq!(labels, ["without sharp", "with sharp"]);
     // +2: the mean total rises by exactly 2; a hit (5+) goes from 1/3 to 2/3.
     let mean = row(&out, "To hit: mean total");
-    assert!(f(&mean["ci"][0]) <= 2.0 && 2.0 <= f(&mean["ci"][1]), "{mean}");
+    assert!(
+        f(&mean["ci"][0]) <= 2.0 && 2.0 <= f(&mean["ci"][1]),
+        "{mean}"
+    );
     let hit = row(&out, "To hit: hit");
     let d = 2.0 / 3.0 - 1.0 / 3.0;
     assert!(f(&hit["ci"][0]) <= d && d <= f(&hit["ci"][1]), "{hit}");
     assert!(f(&hit["ci"][0]) > 0.3, "a clear rise: {hit}");
     // The session's rules are as they were: no house rule.
     let shown = json(&mut s, "house");
-    assert!(!shown.to_string().contains("\"sharp\""), "{shown}");
+    assert_eq!(shown["on"], serde_json::json!([]), "{shown}");
 }
 
 #[test]
@@ -226,7 +238,10 @@ fn an_option_set_two_ways() {
     assert_eq!(out["variants"][0]["label"], "bonus = none");
     assert_eq!(out["variants"][1]["label"], "bonus = one");
     let mean = row(&out, "To hit: mean total");
-    assert!(f(&mean["ci"][0]) <= 1.0 && 1.0 <= f(&mean["ci"][1]), "{mean}");
+    assert!(
+        f(&mean["ci"][0]) <= 1.0 && 1.0 <= f(&mean["ci"][1]),
+        "{mean}"
+    );
     let hit = row(&out, "To hit: hit");
     let d = 0.5 - 1.0 / 3.0;
     assert!(f(&hit["ci"][0]) <= d && d <= f(&hit["ci"][1]), "{hit}");
@@ -262,10 +277,16 @@ fn questions_take_the_answer_given_or_their_default_and_say_which() {
     let mut s = session(root.path());
     let out = json(&mut s, "odds 500 --seed 1 brave a1");
     let v = &out["variants"][0];
-    assert_eq!(v["refused"]["count"], 500, "the default `no`: the captain runs");
+    assert_eq!(
+        v["refused"]["count"], 500,
+        "the default `no`: the captain runs"
+    );
     assert_eq!(v["reasons"][0]["reason"], "the captain runs");
     assert_eq!(v["answers"][0]["by"], "default");
-    let out = json(&mut s, "odds 500 --seed 1 --answer \"stand firm=yes\" brave a1");
+    let out = json(
+        &mut s,
+        "odds 500 --seed 1 --answer \"stand firm=yes\" brave a1",
+    );
     let v = &out["variants"][0];
     assert_eq!(v["refused"]["count"], 0);
     assert_eq!(v["answers"][0]["answer"], "yes");
@@ -288,13 +309,20 @@ fn a_seed_gives_the_same_counts_on_any_number_of_workers() {
             out
         })
         .collect();
-    assert!(runs[1]["workers"].as_u64().unwrap() >= 2, "{}", runs[1]["workers"]);
+    assert!(
+        runs[1]["workers"].as_u64().unwrap() >= 2,
+        "{}",
+        runs[1]["workers"]
+    );
     for r in &runs[1..] {
         assert_eq!(r["variants"], runs[0]["variants"]);
         assert_eq!(r["differences"], runs[0]["differences"]);
     }
     let other = json(&mut s, "odds 3000 --seed 78 --house sharp hit b1");
-    assert_ne!(other["variants"], runs[0]["variants"], "another seed, other dice");
+    assert_ne!(
+        other["variants"], runs[0]["variants"],
+        "another seed, other dice"
+    );
 }
 
 #[test]
@@ -316,4 +344,77 @@ fn bad_calls_are_refused_clearly() {
     assert!(
         error(&mut s, "odds 10 --house sharp hit b1 vs two b1").contains("one thing at a time")
     );
+}
+
+#[test]
+fn outcomes_known_for_the_same_dice_are_the_rules_own() {
+    let root = rules();
+    let mut s = session(root.path());
+    for line in [
+        "odds 5000 --seed 4 --house sharp hit b1",
+        "odds 3000 --seed 4 two a1",
+        "odds 2000 --seed 4 --answer yes brave a1",
+    ] {
+        let memo = json(&mut s, line);
+        let plain = json(&mut s, &line.replace("--seed 4", "--seed 4 --no-memo"));
+        assert_eq!(memo["variants"], plain["variants"], "{line}");
+        let runs = plain["resolved_by_the_rules"].as_u64().unwrap();
+        assert!(
+            memo["resolved_by_the_rules"].as_u64().unwrap() < runs / 4,
+            "{line}: {} of {runs} through the rules",
+            memo["resolved_by_the_rules"]
+        );
+    }
+}
+
+/// OLAB's shooting and close combat as the benches set them up.
+fn olab() -> Session {
+    let mut s = Session::new(DiceBox::seeded(1));
+    s.set_rules_root(crate::common::shipped().to_path_buf());
+    for line in [
+        "ruleset use olab",
+        "period 1943",
+        "add side red Red",
+        "add side blue Blue",
+        "add command red r1 R",
+        "add command blue b1 B",
+        "add unit r1 rifles Riflemen type=SKI/F sp=6 sp_start=6 weapon=rifle",
+        "add unit r1 cat Cataphracts type=CAV/A sp=8 sp_start=8 general=superior",
+        "add unit r1 wbd Warband type=WBD sp=6 sp_start=6",
+        "add unit b1 leg Legionaries type=INF/A sp=12 sp_start=12",
+        "add unit b1 tgt Target type=INF/U sp=4 sp_start=4",
+    ] {
+        json(&mut s, line);
+    }
+    s
+}
+
+#[test]
+fn olab_shooting_and_close_combat_with_and_without_the_memo() {
+    let mut s = olab();
+    for line in [
+        "odds 1500 --seed 8 shoot rifles tgt 12 flank cover",
+        "odds 1500 --seed 8 cc wbd leg front cat flank charge defended",
+    ] {
+        let memo = json(&mut s, line);
+        let plain = json(&mut s, &line.replace("--seed 8", "--seed 8 --no-memo"));
+        assert_eq!(memo["variants"], plain["variants"], "{line}");
+        assert_eq!(memo["variants"][0]["refused"]["count"], 0, "{line}");
+    }
+    // The shot: 1d6 + SP 6 + rifle … against a 2d6 save; the target (SP 4) is eliminated in
+    // some runs and untouched in others.
+    let out = json(&mut s, "odds 3000 --seed 8 shoot rifles tgt 12");
+    let sp = &out["variants"][0]["attributes"][0];
+    assert_eq!(
+        (sp["id"].as_str(), sp["attr"].as_str()),
+        (Some("tgt"), Some("sp"))
+    );
+    let values: Vec<i64> = sp["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["value"].as_i64().unwrap())
+        .collect();
+    assert_eq!(values.first(), Some(&0));
+    assert_eq!(values.last(), Some(&4));
 }

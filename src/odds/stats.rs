@@ -33,7 +33,10 @@ pub fn proportion(k: u64, n: u64) -> f64 {
 /// nothing was run.
 pub fn wilson(k: u64, n: u64) -> Interval {
     if n == 0 {
-        return Interval { low: 0.0, high: 1.0 };
+        return Interval {
+            low: 0.0,
+            high: 1.0,
+        };
     }
     let n = n as f64;
     let p = k as f64 / n;

@@ -158,6 +158,8 @@ fn specs() -> Vec<CommandSpec> {
                      --answer [WORDS=]C  answer C to the questions (whose text holds WORDS); a\n\
                                          question not answered so takes its default, and says so\n\
                      --workers W         at most W workers (one per core otherwise)\n\
+                     --no-memo           run the rules every time (by default a run whose dice\n\
+                                         were resolved before reuses that outcome)\n\
                    Two ways side by side, with the difference and its 95% interval:\n\
                      --house NAME        without the house rule NAME, then with it\n\
                      --option NAME=V     the option as it is, then set to V (NAME=A,B: A then B)\n\

@@ -10,8 +10,9 @@
 //! dice come from the call's seed and the run's number, so a seed gives the same counts
 //! whatever the number of workers. Ctrl-C stops early and shows what was gathered.
 
-pub mod sim;
+pub mod memo;
 mod show;
+pub mod sim;
 
 use std::io::IsTerminal;
 use std::sync::Arc;
@@ -88,6 +89,8 @@ pub struct Gathered {
     pub stopped: bool,
     /// How many workers ran.
     pub workers: usize,
+    /// How many runs went through the rules (the others drew dice whose outcome was known).
+    pub resolved: u64,
 }
 
 /// `odds N [--seed S] [--workers W] [--answer [WORDS=]CHOICE]… [--house NAME | --option
@@ -116,14 +119,21 @@ fn plan(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Plan, CommandErro
     let whole = &inv.line.line;
     let n_arg = inv.args.get("n").expect("the signature requires N");
     let n_text = inv.args.text("n").unwrap_or_default();
-    let runs = count(n_text).filter(|n| (1..=MAX_RUNS).contains(n)).ok_or_else(|| {
-        invalid(
-            format!("`{n_text}` is not a number of runs"),
-            format!("give how many times to run the command, 1 to {MAX_RUNS}: `odds 10000 shoot …`"),
-            n_arg.span,
-        )
-    })?;
-    let rest = inv.args.get("line").expect("the signature requires COMMAND");
+    let runs = count(n_text)
+        .filter(|n| (1..=MAX_RUNS).contains(n))
+        .ok_or_else(|| {
+            invalid(
+                format!("`{n_text}` is not a number of runs"),
+                format!(
+                    "give how many times to run the command, 1 to {MAX_RUNS}: `odds 10000 shoot …`"
+                ),
+                n_arg.span,
+            )
+        })?;
+    let rest = inv
+        .args
+        .get("line")
+        .expect("the signature requires COMMAND");
     let words: Vec<Word> = line::split_words(&whole[rest.span.start..rest.span.end])
         .into_iter()
         .map(|w| Word {
@@ -136,9 +146,15 @@ fn plan(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Plan, CommandErro
     let mut house: Option<(String, Span)> = None;
     let mut option: Option<(String, Span)> = None;
     let mut answers: Vec<String> = Vec::new();
+    let mut memo = true;
     let mut i = 0;
     while i < words.len() && words[i].text.starts_with("--") {
         let flag = &words[i];
+        if flag.text == "--no-memo" {
+            memo = false;
+            i += 1;
+            continue;
+        }
         let value = words.get(i + 1).ok_or_else(|| {
             invalid(
                 format!("`{}` needs a value after it", flag.text),
@@ -219,17 +235,9 @@ fn plan(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Plan, CommandErro
     }
     let state = &*ctx.state;
     let base = Setup {
-        game: state.game.clone(),
-        tables: state.tables.clone(),
-        limits: state.limits,
-        dice_caps: state.dice_caps,
-        exact: state.exact,
-        root: state.rules.root.clone(),
-        rules: state.rules.loaded.as_ref().map(|_| state.rules.source().clone()),
-        option: None,
-        line: String::new(),
         answers: answers_given(&answers),
-        label: String::new(),
+        memo,
+        ..Setup::of(state, "")
     };
     let first_span = span_of(first);
     let first_line = whole[first_span.start..first_span.end].to_string();
@@ -329,7 +337,7 @@ fn plan(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Plan, CommandErro
     })
 }
 
-const FLAGS_HELP: &str = "the flags of odds come before the command: `--seed S`, `--workers W`, `--answer [WORDS=]CHOICE`, and one of `--house NAME` or `--option NAME=VALUE[,VALUE]`";
+const FLAGS_HELP: &str = "the flags of odds come before the command: `--seed S`, `--workers W`, `--answer [WORDS=]CHOICE`, `--no-memo`, and one of `--house NAME` or `--option NAME=VALUE[,VALUE]`";
 
 /// The answers given as `(words of the question, answer)`: `blocked` answers every question
 /// that has the choice `blocked`; `"path clear=blocked"` only those whose text holds
@@ -348,7 +356,11 @@ fn answers_given(answers: &[String]) -> Vec<(Option<String>, String)> {
 
 /// The two values of `--option NAME=VALUE` (the value in force, then VALUE) or of
 /// `--option NAME=A,B`, checked against the option's declaration.
-fn option_values(state: &State, text: &str, span: Span) -> Result<(Json, Json, String), CommandError> {
+fn option_values(
+    state: &State,
+    text: &str,
+    span: Span,
+) -> Result<(Json, Json, String), CommandError> {
     let defs = state
         .rules
         .loaded
@@ -387,7 +399,10 @@ fn option_values(state: &State, text: &str, span: Span) -> Result<(Json, Json, S
     let (a, b) = match (parts.next(), parts.next(), parts.next()) {
         (Some(b), None, _) => {
             let set = crate::engine::options::stored_options(&state.game);
-            let now = set.get(name).cloned().unwrap_or_else(|| def.default.clone());
+            let now = set
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| def.default.clone());
             (now, parse(b)?)
         }
         (Some(a), Some(b), None) => (parse(a)?, parse(b)?),
@@ -476,7 +491,7 @@ fn simulate(state: &State, plan: &Plan) -> Result<Gathered, CommandError> {
                 let control = control.clone();
                 // A game is not shared between threads: each worker gets copies of its own.
                 let setups: Vec<Setup> = plan.variants.iter().map(|v| v.setup.clone()).collect();
-                s.spawn(move || -> Result<Vec<Tally>, CommandError> {
+                s.spawn(move || -> Result<(Vec<Tally>, u64), CommandError> {
                     let mut ws = Vec::new();
                     for setup in setups {
                         match Worker::new(setup, control.clone()) {
@@ -504,7 +519,8 @@ fn simulate(state: &State, plan: &Plan) -> Result<Gathered, CommandError> {
                             }
                         }
                     }
-                    Ok(ws.into_iter().map(|w| w.tally).collect())
+                    let resolved = ws.iter().map(|w| w.resolved).sum();
+                    Ok((ws.into_iter().map(|w| w.tally).collect(), resolved))
                 })
             })
             .collect();
@@ -545,8 +561,11 @@ fn simulate(state: &State, plan: &Plan) -> Result<Gathered, CommandError> {
             .collect::<Vec<_>>()
     });
     let mut tallies: Vec<Tally> = vec![Tally::default(); plan.variants.len()];
+    let mut resolved = 0;
     for r in results {
-        for (mine, t) in tallies.iter_mut().zip(r?) {
+        let (ts, n) = r?;
+        resolved += n;
+        for (mine, t) in tallies.iter_mut().zip(ts) {
             mine.merge(t);
         }
     }
@@ -554,5 +573,6 @@ fn simulate(state: &State, plan: &Plan) -> Result<Gathered, CommandError> {
         stopped: stop.load(Ordering::Relaxed),
         tallies,
         workers,
+        resolved,
     })
 }

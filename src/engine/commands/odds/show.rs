@@ -45,7 +45,11 @@ fn signed_percent(x: f64) -> String {
 
 fn signed(x: f64) -> String {
     let s = stat(x);
-    if s.starts_with('-') { s } else { format!("+{s}") }
+    if s.starts_with('-') {
+        s
+    } else {
+        format!("+{s}")
+    }
 }
 
 fn ci_json(i: Interval) -> Json {
@@ -75,8 +79,10 @@ fn dist_json(h: &Histogram, n: u64) -> Json {
     json!(
         h.sorted()
             .into_iter()
-            .map(|(b, k)| json!({"value": bucket_json(b), "count": k, "p": proportion(k, n),
-                "ci": ci_json(wilson(k, n))}))
+            .map(
+                |(b, k)| json!({"value": bucket_json(b), "count": k, "p": proportion(k, n),
+                "ci": ci_json(wilson(k, n))})
+            )
             .collect::<Vec<_>>()
     )
 }
@@ -87,6 +93,7 @@ pub fn output(plan: &Plan, g: &Gathered) -> Output {
         .field("runs", plan.runs)
         .field("seed", plan.seed)
         .field("workers", g.workers)
+        .field("resolved_by_the_rules", g.resolved)
         .field("stopped", g.stopped)
         .field(
             "compared",
@@ -362,11 +369,9 @@ impl Row {
     fn to_json(&self) -> Json {
         let d = self.difference();
         let (kind, a, b) = match &self.kind {
-            RowKind::Share(ka, na, kb, nb) => (
-                "probability",
-                prob_json(*ka, *na),
-                prob_json(*kb, *nb),
-            ),
+            RowKind::Share(ka, na, kb, nb) => {
+                ("probability", prob_json(*ka, *na), prob_json(*kb, *nb))
+            }
             RowKind::Mean(a, b) => ("mean", moments_json(*a), moments_json(*b)),
         };
         json!({
@@ -477,7 +482,11 @@ fn rows(a: &Tally, b: &Tally) -> Vec<Row> {
         let ha = a.attrs.get(key).map(|x| a.attr_values(x));
         let hb = b.attrs.get(key).map(|x| b.attr_values(x));
         // A way that never changed it left it as it was in every run.
-        let before = a.attrs.get(key).or(b.attrs.get(key)).map(|x| x.before.clone());
+        let before = a
+            .attrs
+            .get(key)
+            .or(b.attrs.get(key))
+            .map(|x| x.before.clone());
         let all = |h: Option<Histogram>, n: u64| {
             h.unwrap_or_else(|| {
                 let mut h = Histogram::default();
@@ -553,7 +562,11 @@ fn rows(a: &Tally, b: &Tally) -> Vec<Row> {
 /// with its 95% interval.
 fn side_by_side(la: &str, lb: &str, rows: &[Row]) -> Text {
     let cells: Vec<(String, String, String)> = rows.iter().map(Row::cells).collect();
-    let w0 = rows.iter().map(|r| r.what.chars().count()).max().unwrap_or(0);
+    let w0 = rows
+        .iter()
+        .map(|r| r.what.chars().count())
+        .max()
+        .unwrap_or(0);
     let w1 = cells
         .iter()
         .map(|c| c.0.chars().count())
@@ -568,7 +581,10 @@ fn side_by_side(la: &str, lb: &str, rows: &[Row]) -> Text {
         .unwrap_or(0);
     let mut x = Text::new().plain("\n\n").push(
         Style::Dim,
-        format!("  {:<w0$}  {la:>w1$}  {lb:>w2$}  difference (95% interval)", ""),
+        format!(
+            "  {:<w0$}  {la:>w1$}  {lb:>w2$}  difference (95% interval)",
+            ""
+        ),
     );
     for (r, (a, b, d)) in rows.iter().zip(cells) {
         let style = match r.difference() {
@@ -644,8 +660,10 @@ fn variant_json(label: &str, line: &str, t: &Tally) -> Json {
         .collect();
     let reasons: Vec<Json> = in_order(&t.refused, |v| v.0)
         .into_iter()
-        .map(|(why, (_, k))| json!({"reason": why, "count": k, "p": proportion(*k, n),
-            "ci": ci_json(wilson(*k, n))}))
+        .map(|(why, (_, k))| {
+            json!({"reason": why, "count": k, "p": proportion(*k, n),
+            "ci": ci_json(wilson(*k, n))})
+        })
         .collect();
     json!({
         "label": label,

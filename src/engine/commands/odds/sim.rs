@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use serde_json::Value as Json;
 
-use crate::dice::{Caps, DiceBox, DieEntry, DieRequest, ExactOptions};
+use super::memo::{self, Memo, Walk};
+use crate::dice::{Caps, DiceBox, DiceMode, DieEntry, DieRequest, ExactOptions, Faces};
 use crate::engine::error::CommandError;
 use crate::engine::events;
 use crate::engine::line::{self, CommandLine};
@@ -51,21 +52,64 @@ pub struct Setup {
     pub answers: Vec<(Option<String>, String)>,
     /// What the variant is called in messages (`with club_aim`).
     pub label: String,
+    /// Whether outcomes already resolved for the same dice are reused (see [`super::memo`]).
+    pub memo: bool,
+}
+
+impl Setup {
+    /// The scratch session of `state` as it is (its game, tables, limits and rules in force)
+    /// for running `line`.
+    pub fn of(state: &crate::engine::session::State, line: &str) -> Setup {
+        Setup {
+            game: state.game.clone(),
+            tables: state.tables.clone(),
+            limits: state.limits,
+            dice_caps: state.dice_caps,
+            exact: state.exact,
+            root: state.rules.root.clone(),
+            rules: state
+                .rules
+                .loaded
+                .as_ref()
+                .map(|_| state.rules.source().clone()),
+            option: None,
+            line: line.to_string(),
+            answers: Vec::new(),
+            label: String::new(),
+            memo: true,
+        }
+    }
 }
 
 /// The umpire as `odds` stands in for them: dice are never typed (the worker's own
 /// generator rolls them all), and a question gets the answer given in the call, if any (the
 /// question's default otherwise).
 /// Every question asked is noted with the answer used (also in a run the rules then refuse).
-#[derive(Debug, Clone, Default)]
+/// While the memo is on, the worker's dice box asks this entry for every die: it gives the
+/// dice of the memo's walk again, then draws from the run's own generator, noting each.
+#[derive(Debug, Clone)]
 struct Answers {
     given: Vec<(Option<String>, String)>,
     asked: Vec<(String, String, bool)>,
+    /// The run's generator (used while the memo is on).
+    dice: DiceBox,
+    /// The dice the memo's walk drew, given again first.
+    replay: Vec<(Faces, i64)>,
+    /// How many dice of `replay` were given.
+    at: usize,
+    /// Every die given in this run.
+    drawn: Vec<(Faces, i64)>,
 }
 
 impl DieEntry for Answers {
-    fn enter(&mut self, _: &DieRequest<'_>) -> Result<i64, String> {
-        Err("odds rolls its own dice: none are typed".into())
+    fn enter(&mut self, request: &DieRequest<'_>) -> Result<i64, String> {
+        let v = match self.replay.get(self.at) {
+            Some(&(f, v)) if f == request.faces => v,
+            _ => memo::draw(&mut self.dice, request.faces),
+        };
+        self.at += 1;
+        self.drawn.push((request.faces, v));
+        Ok(v)
     }
 
     fn ask(&mut self, question: &Question<'_>) -> Result<Option<String>, String> {
@@ -76,7 +120,8 @@ impl DieEntry for Answers {
             }
             match question.answer(answer) {
                 Ok(a) => {
-                    self.asked.push((question.text.to_string(), a.clone(), false));
+                    self.asked
+                        .push((question.text.to_string(), a.clone(), false));
                     return Ok(Some(a));
                 }
                 // A general answer (no words) that is no choice of this question: not for it.
@@ -85,7 +130,8 @@ impl DieEntry for Answers {
             }
         }
         if let Some(d) = question.default {
-            self.asked.push((question.text.to_string(), d.to_string(), true));
+            self.asked
+                .push((question.text.to_string(), d.to_string(), true));
         }
         Ok(None)
     }
@@ -112,8 +158,11 @@ pub struct Worker {
     /// The game as every run starts from it (put back whole if a rollback ever failed).
     pristine: Game,
     outcome: RunOutcome,
+    memo: Memo,
     /// What this worker counted.
     pub tally: Tally,
+    /// How many runs went through the rules (the others were known from the memo).
+    pub resolved: u64,
 }
 
 /// The built-in commands `odds` may run: the game commands that do not read files.
@@ -192,6 +241,13 @@ impl Worker {
                 pre: spec.raises_pre(),
             }
         };
+        let mut memo = Memo::default();
+        if setup.memo {
+            // Every die is asked of the entry, which gives the memo's dice, then the run's.
+            session.state.dice.set_mode(DiceMode::Enter);
+        } else {
+            memo.off();
+        }
         Ok(Worker {
             session,
             cmd,
@@ -199,25 +255,55 @@ impl Worker {
             entry: Answers {
                 given: setup.answers,
                 asked: Vec::new(),
+                dice: DiceBox::seeded(0),
+                replay: Vec::new(),
+                at: 0,
+                drawn: Vec::new(),
             },
             pristine: game,
             outcome: RunOutcome::default(),
+            memo,
             tally: Tally::default(),
+            resolved: 0,
         })
     }
 
     /// Makes run number `run` with dice from `seed`, counts what it did and takes it back.
     /// `false` when the run was cut short by Ctrl-C (then it is not counted).
     pub fn run(&mut self, run: u64, seed: u64, stopped: &dyn Fn() -> bool) -> bool {
+        let memo_on = self.memo.on();
+        if memo_on {
+            self.entry.dice.reseed(seed);
+            if let Walk::Known(outcome) =
+                self.memo.walk(&mut self.entry.dice, &mut self.entry.replay)
+            {
+                self.outcome.clone_from(outcome);
+                let game = &self.session.state.game;
+                self.tally.add(run, &mut self.outcome, |id, attr| {
+                    Bucket::of_value(game.attr(id, attr))
+                });
+                return true;
+            }
+            self.entry.at = 0;
+            self.entry.drawn.clear();
+        } else {
+            self.session.state.dice.reseed(seed);
+        }
+        self.resolved += 1;
         let state = &mut self.session.state;
-        state.dice.reseed(seed);
         state.pending = Pending::default();
         self.entry.asked.clear();
         let mut checks = Vec::new();
         let result = match &self.how {
-            How::Rule { name, pre, fields } => {
-                run_rule(&mut self.session, &mut self.entry, &self.cmd, name, pre, fields, &mut checks)
-            }
+            How::Rule { name, pre, fields } => run_rule(
+                &mut self.session,
+                &mut self.entry,
+                &self.cmd,
+                name,
+                pre,
+                fields,
+                &mut checks,
+            ),
             How::Builtin { run, args, pre } => run_builtin(
                 &mut self.session,
                 &mut self.entry,
@@ -252,6 +338,19 @@ impl Worker {
         }
         o.answers.append(&mut self.entry.asked);
         let options_changed = self.take_back();
+        let o = &self.outcome;
+        if memo_on {
+            // A refusal for running out of a budget says nothing about the dice.
+            let budget = o.refused.as_deref().is_some_and(|r| r.contains("budget"));
+            if options_changed || budget {
+                self.memo_off();
+            } else {
+                self.memo.learn(&self.entry.drawn, o);
+                if !self.memo.on() {
+                    self.memo_off();
+                }
+            }
+        }
         let game = &self.session.state.game;
         self.tally.add(run, &mut self.outcome, |id, attr| {
             Bucket::of_value(game.attr(id, attr))
@@ -260,6 +359,12 @@ impl Worker {
             crate::engine::options::sync(&mut self.session.state);
         }
         true
+    }
+
+    /// Every run through the rules from now on, with dice from the session's box.
+    fn memo_off(&mut self) {
+        self.memo.off();
+        self.session.state.dice.set_mode(DiceMode::Rng);
     }
 
     /// Rolls the run's changes back in place (or, should that ever fail, puts the whole game
@@ -291,7 +396,10 @@ fn run_rule(
     checks: &mut Vec<(String, f64, Option<String>)>,
 ) -> Result<Option<String>, String> {
     let state = &mut session.state;
-    let fields: Vec<(&str, ArgValue)> = fields.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+    let fields: Vec<(&str, ArgValue)> = fields
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.clone()))
+        .collect();
     let span = cmd.rest_span();
     let err = |e: CommandError| e.to_string();
     let (go_on, call) =
@@ -372,17 +480,23 @@ fn block_checks(out: Output, to: &mut Vec<(String, f64, Option<String>)>) {
 /// on or taken off (and left so), each unit or element removed.
 fn read_changes(changes: &[Change], game: &Game, o: &mut RunOutcome) {
     let mut marks: Vec<(String, String, bool, bool)> = Vec::new(); // id, marker, was on, is on
-    let mut mark = |id: &str, name: &str, on: bool| {
-        match marks.iter_mut().find(|m| m.0 == id && m.1 == name) {
-            Some(m) => m.3 = on,
-            None => marks.push((id.to_string(), name.to_string(), !on, on)),
-        }
+    let mut mark = |id: &str, name: &str, on: bool| match marks
+        .iter_mut()
+        .find(|m| m.0 == id && m.1 == name)
+    {
+        Some(m) => m.3 = on,
+        None => marks.push((id.to_string(), name.to_string(), !on, on)),
     };
     for c in changes {
         match c {
             Change::SetAttr { id, attr, .. } => {
-                if !o.attrs.iter().any(|(i, a, _)| i == id.as_str() && a == attr) {
-                    o.attrs.push((id.to_string(), attr.clone(), Bucket::Text(String::new())));
+                if !o
+                    .attrs
+                    .iter()
+                    .any(|(i, a, _)| i == id.as_str() && a == attr)
+                {
+                    o.attrs
+                        .push((id.to_string(), attr.clone(), Bucket::Text(String::new())));
                 }
             }
             Change::Mark { unit, marker, .. } => mark(unit.as_str(), &marker.name, true),
