@@ -95,11 +95,17 @@ fn through_session(
     }
 }
 
-/// One simulated resolution: a worker's run, taken back in place and counted.
-fn simulated(c: &mut Criterion, group: &str, setup: &'static [&'static str], line: &'static str) {
+/// A worker for `line` after `setup`, its memo on or off, checked to run without refusals.
+fn worker(setup: &[&str], line: &str, memo: bool) -> Worker {
     let s = session(setup);
-    let mut w = Worker::new(Setup::of(&s.state, line), Control::new()).expect("a worker");
-    // Check once that the runs are not all refused.
+    let mut w = Worker::new(
+        Setup {
+            memo,
+            ..Setup::of(&s.state, line)
+        },
+        Control::new(),
+    )
+    .expect("a worker");
     for i in 0..20 {
         assert!(w.run(i, run_seed(1, 0, i), &|| false));
     }
@@ -108,16 +114,33 @@ fn simulated(c: &mut Criterion, group: &str, setup: &'static [&'static str], lin
         "`{line}` was refused: {:?}",
         w.tally.refused
     );
+    w
+}
+
+/// One simulated resolution (a worker's run, taken back in place and counted), with the memo
+/// of outcomes already resolved and without it (every run through the rules), against the
+/// same resolution through the session.
+fn simulated(c: &mut Criterion, group: &str, setup: &'static [&'static str], line: &'static str) {
     let mut g = c.benchmark_group(group);
     g.throughput(Throughput::Elements(1));
     g.sample_size(30);
-    let mut n = 1_000u64;
-    g.bench_function("simulated", |b| {
-        b.iter(|| {
-            n += 1;
-            black_box(w.run(n, run_seed(1, 0, n), &|| false))
-        })
-    });
+    for (name, memo) in [
+        ("simulated", true),
+        ("simulated_every_run_through_the_rules", false),
+    ] {
+        let mut w = worker(setup, line, memo);
+        let mut n = 1_000u64;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                n += 1;
+                black_box(w.run(n, run_seed(1, 0, n), &|| false))
+            })
+        });
+        eprintln!(
+            "{group}/{name}: {} of {} runs through the rules",
+            w.resolved, w.tally.runs
+        );
+    }
     g.bench_function("through_the_session", |b| {
         b.iter_custom(through_session(setup, line))
     });

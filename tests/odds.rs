@@ -216,12 +216,12 @@ fn a_house_rule_on_against_off_shows_its_known_effect() {
         .collect();
     assert_eq!(labels, ["without sharp", "with sharp"]);
     // +2: the mean total rises by exactly 2; a hit (5+) goes from 1/3 to 2/3.
-    let mean = row(&out, "To hit: mean total");
+    let mean = row(&out, "[1] mean total");
     assert!(
         f(&mean["ci"][0]) <= 2.0 && 2.0 <= f(&mean["ci"][1]),
         "{mean}"
     );
-    let hit = row(&out, "To hit: hit");
+    let hit = row(&out, "[1] hit");
     let d = 2.0 / 3.0 - 1.0 / 3.0;
     assert!(f(&hit["ci"][0]) <= d && d <= f(&hit["ci"][1]), "{hit}");
     assert!(f(&hit["ci"][0]) > 0.3, "a clear rise: {hit}");
@@ -237,12 +237,12 @@ fn an_option_set_two_ways() {
     let out = json(&mut s, "odds 6000 --seed 9 --option bonus=one hit b1");
     assert_eq!(out["variants"][0]["label"], "bonus = none");
     assert_eq!(out["variants"][1]["label"], "bonus = one");
-    let mean = row(&out, "To hit: mean total");
+    let mean = row(&out, "[1] mean total");
     assert!(
         f(&mean["ci"][0]) <= 1.0 && 1.0 <= f(&mean["ci"][1]),
         "{mean}"
     );
-    let hit = row(&out, "To hit: hit");
+    let hit = row(&out, "[1] hit");
     let d = 0.5 - 1.0 / 3.0;
     assert!(f(&hit["ci"][0]) <= d && d <= f(&hit["ci"][1]), "{hit}");
     // Both values given; the option in force is untouched.

@@ -43,13 +43,10 @@ fn signed_percent(x: f64) -> String {
     if s == "-0.00%" { "+0.00%".into() } else { s }
 }
 
+/// A signed difference to two decimals: `+1.02`.
 fn signed(x: f64) -> String {
-    let s = stat(x);
-    if s.starts_with('-') {
-        s
-    } else {
-        format!("+{s}")
-    }
+    let s = format!("{x:+.2}");
+    if s == "-0.00" { "+0.00".into() } else { s }
 }
 
 fn ci_json(i: Interval) -> Json {
@@ -119,6 +116,7 @@ pub fn output(plan: &Plan, g: &Gathered) -> Output {
             "differences",
             rows.iter().map(Row::to_json).collect::<Vec<_>>(),
         );
+        text = text.extend(legend(&g.tallies[0], &g.tallies[1]));
         text = text.extend(side_by_side(
             &plan.variants[0].label,
             &plan.variants[1].label,
@@ -439,16 +437,21 @@ fn rows(a: &Tally, b: &Tally) -> Vec<Row> {
         what: "refused".into(),
         kind: RowKind::Share(a.refusals(), na, b.refusals(), nb),
     }];
-    for title in union(&a.checks, &b.checks, |c| c.first) {
+    for (i, title) in union(&a.checks, &b.checks, |c| c.first)
+        .into_iter()
+        .enumerate()
+    {
         let (ca, cb) = (a.checks.get(title), b.checks.get(title));
+        // Checks go by their number in the legend above the table.
+        let title = &format!("[{}]", i + 1);
         if ca.map_or(0, |c| c.runs) < na || cb.map_or(0, |c| c.runs) < nb {
             rows.push(Row {
-                what: format!("{title}: made"),
+                what: format!("{title} made"),
                 kind: RowKind::Share(ca.map_or(0, |c| c.runs), na, cb.map_or(0, |c| c.runs), nb),
             });
         }
         rows.push(Row {
-            what: format!("{title}: mean total"),
+            what: format!("{title} mean total"),
             kind: RowKind::Mean(
                 ca.and_then(|c| c.totals.moments()),
                 cb.and_then(|c| c.totals.moments()),
@@ -468,7 +471,7 @@ fn rows(a: &Tally, b: &Tally) -> Vec<Row> {
         }
         for r in results {
             rows.push(Row {
-                what: format!("{title}: {}", r.show()),
+                what: format!("{title} {}", r.show()),
                 kind: RowKind::Share(
                     ca.map_or(0, |c| c.results.count(r)),
                     na,
@@ -558,6 +561,21 @@ fn rows(a: &Tally, b: &Tally) -> Vec<Row> {
     rows
 }
 
+/// The checks of two tallies, numbered as the table's rows name them.
+fn legend(a: &Tally, b: &Tally) -> Text {
+    let mut x = Text::new();
+    for (i, title) in union(&a.checks, &b.checks, |c| c.first)
+        .into_iter()
+        .enumerate()
+    {
+        x = x
+            .plain(if i == 0 { "\n\n" } else { "\n" })
+            .push(Style::Dim, format!("  [{}] ", i + 1))
+            .push(Style::Strong, title.clone());
+    }
+    x
+}
+
 /// The rows as a table: what, the first way, the second, the difference (second − first)
 /// with its 95% interval.
 fn side_by_side(la: &str, lb: &str, rows: &[Row]) -> Text {
@@ -587,19 +605,19 @@ fn side_by_side(la: &str, lb: &str, rows: &[Row]) -> Text {
         ),
     );
     for (r, (a, b, d)) in rows.iter().zip(cells) {
-        let style = match r.difference() {
-            Some((_, i)) if i.low > 0.0 || i.high < 0.0 => Style::Strong,
-            _ => Style::Plain,
+        let (style, mark) = match r.difference() {
+            Some((_, i)) if i.low > 0.0 || i.high < 0.0 => (Style::Strong, " *"),
+            _ => (Style::Plain, ""),
         };
         x = x
             .plain(format!("\n  {:<w0$}  ", r.what))
             .push(Style::Number, format!("{a:>w1$}  {b:>w2$}"))
             .plain("  ")
-            .push(style, d);
+            .push(style, format!("{d}{mark}"));
     }
     x.push(
         Style::Dim,
-        "\n  (a difference in bold: its interval leaves out 0)",
+        "\n  * the 95% interval of the difference leaves out 0",
     )
 }
 

@@ -163,7 +163,13 @@ pub struct Worker {
     pub tally: Tally,
     /// How many runs went through the rules (the others were known from the memo).
     pub resolved: u64,
+    /// How many runs were known from the memo.
+    pub known: u64,
 }
+
+/// Runs through the rules after which a memo that has known fewer runs than that is
+/// switched off.
+const GIVE_UP_AFTER: u64 = 4_000;
 
 /// The built-in commands `odds` may run: the game commands that do not read files.
 pub const BUILTINS: &[&str] = &[
@@ -265,6 +271,7 @@ impl Worker {
             memo,
             tally: Tally::default(),
             resolved: 0,
+            known: 0,
         })
     }
 
@@ -277,6 +284,7 @@ impl Worker {
             if let Walk::Known(outcome) =
                 self.memo.walk(&mut self.entry.dice, &mut self.entry.replay)
             {
+                self.known += 1;
                 self.outcome.clone_from(outcome);
                 let game = &self.session.state.game;
                 self.tally.add(run, &mut self.outcome, |id, attr| {
@@ -346,7 +354,10 @@ impl Worker {
                 self.memo_off();
             } else {
                 self.memo.learn(&self.entry.drawn, o);
-                if !self.memo.on() {
+                // Dice that rarely come out the same twice (buckets of dice, long chains of
+                // rolls): the memo would only cost.
+                let unpaid = self.resolved >= GIVE_UP_AFTER && self.known < self.resolved;
+                if !self.memo.on() || unpaid {
                     self.memo_off();
                 }
             }
