@@ -153,26 +153,23 @@ fn specs() -> Vec<CommandSpec> {
                    probability with its 95% interval (Wilson), means with theirs. Nothing changes:\n\
                    not the game, the journal or the session's dice (typed and queued dice are not\n\
                    used). The same seed gives the same counts on any number of cores.\n\
-                   Flags, before the command:\n\
-                     --seed S            the seed of the runs (a fresh one is shown otherwise)\n\
-                     --answer [WORDS=]C  answer C to the questions (whose text holds WORDS); a\n\
-                                         question not answered so takes its default, and says so\n\
-                     --workers W         at most W workers (one per core otherwise)\n\
-                     --no-memo           run the rules every time (by default a run whose dice\n\
-                                         were resolved before reuses that outcome)\n\
-                   Two ways side by side, with the difference and its 95% interval:\n\
-                     --house NAME        without the house rule NAME, then with it\n\
-                     --option NAME=V     the option as it is, then set to V (NAME=A,B: A then B)\n\
-                     COMMAND … vs COMMAND …   two commands\n\
+                   Flags, before the command: `--seed S` (a fresh seed is shown otherwise);\n\
+                   `--answer [WORDS=]CHOICE` answers the rules' questions (those whose text holds\n\
+                   WORDS), the others take their default and the report says so; `--workers W`\n\
+                   (one per core otherwise); `--no-memo` runs the rules every time (otherwise a run\n\
+                   whose dice were resolved before reuses that outcome).\n\
+                   Two ways side by side, with the difference and its 95% interval: `--house NAME`\n\
+                   (without the house rule, then with it), `--option NAME=VALUE` (the option as it\n\
+                   is, then VALUE; `NAME=A,B`: A then B), or `COMMAND … vs COMMAND …`.\n\
                    Ctrl-C stops early and shows what was gathered.",
             signature: Signature::new(vec![
                 p("n", Kind::Word).help("how many runs (of each way), 1 to 10,000,000"),
-                p("line", Kind::Text).help("the flags, then the command and its words (`vs` and another command to compare)"),
+                p("command", Kind::Text).help("the flags, then the command and its words (`vs` and another command to compare)"),
             ]),
             examples: &[
                 "odds 10000 shoot rifles tgt 12 flank",
                 "odds 10000 --seed 7 --house ko_fire shoot rifles tgt 12",
-                "odds 5000 --option recoil_at_half=yes cc wbd leg front",
+                "odds 5000 --option recoil_at_half=stay cc wbd leg front",
                 "odds 10000 shoot a1 b1 12 vs ko a1 b1 12",
                 "odds 1000 --answer blocked cc wbd leg front",
             ],

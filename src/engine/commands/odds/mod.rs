@@ -456,11 +456,12 @@ fn check_command(
                 spec.name
             )
         };
-        return Err(shift(CommandError::invalid(
-            why,
-            Some("`ruleset` lists the rules' commands".into()),
-            cmd.name.span,
-        )));
+        let help = if spec.name == "prob" {
+            format!("`{}`", text.trim())
+        } else {
+            "`ruleset` lists the rules' commands".to_string()
+        };
+        return Err(shift(CommandError::invalid(why, Some(help), cmd.name.span)));
     }
     crate::engine::session::parse_args(spec, &cmd, ctx.state)
         .map(|_| ())

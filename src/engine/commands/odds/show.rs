@@ -217,19 +217,23 @@ fn one_way(t: &Tally) -> Text {
     }
     if !t.markers.is_empty() {
         x = x.plain("\n\n").push(Style::Strong, "markers");
+        let mut lines = Vec::new();
         for ((id, m), c) in in_order(&t.markers, |m| m.first) {
             for (k, what) in [(c.set, "put on"), (c.removed, "taken off")] {
                 if k > 0 {
-                    x = x.extend(share_line(&format!("{id} {m} {what}"), k, n));
+                    lines.push((format!("{id} {m} {what}"), k));
                 }
             }
         }
+        x = x.extend(share_lines(&lines, n));
     }
     if !t.removed.is_empty() {
         x = x.plain("\n\n").push(Style::Strong, "removed from the game");
-        for (id, (_, k)) in in_order(&t.removed, |v| v.0) {
-            x = x.extend(share_line(id, *k, n));
-        }
+        let lines: Vec<(String, u64)> = in_order(&t.removed, |v| v.0)
+            .into_iter()
+            .map(|(id, (_, k))| (id.clone(), *k))
+            .collect();
+        x = x.extend(share_lines(&lines, n));
     }
     for (what, (_, h)) in in_order(&t.rolls, |v| v.0) {
         x = x.plain("\n\n").push(Style::Strong, what.clone());
@@ -238,12 +242,21 @@ fn one_way(t: &Tally) -> Text {
     x.extend(asked(t, None))
 }
 
-/// `  label   12.34%  95% 11.70–13.00%`.
-fn share_line(label: &str, k: u64, n: u64) -> Text {
-    Text::new()
-        .plain(format!("\n  {label}  "))
-        .push(Style::Number, percent(proportion(k, n)))
-        .push(Style::Dim, format!("  95% {}", range(wilson(k, n))))
+/// `  label   12.34%  95% 11.70–13.00%`, one a line, the labels padded to one width.
+fn share_lines(lines: &[(String, u64)], n: u64) -> Text {
+    let width = lines
+        .iter()
+        .map(|(l, _)| l.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut x = Text::new();
+    for (label, k) in lines {
+        x = x
+            .plain(format!("\n  {label:<width$} "))
+            .push(Style::Number, format!("{:>8}", percent(proportion(*k, n))))
+            .push(Style::Dim, format!("  95% {}", range(wilson(*k, n))));
+    }
+    x
 }
 
 /// A distribution drawn as `prob` draws one: value, P(=), its 95% interval, a bar; then the
