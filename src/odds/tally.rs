@@ -420,11 +420,70 @@ impl Tally {
 }
 
 /// Items of a map in the order they were first seen.
-pub fn in_order<'a, K, V>(
-    map: &'a HashMap<K, V>,
-    first: impl Fn(&V) -> First,
-) -> Vec<(&'a K, &'a V)> {
+pub fn in_order<K, V>(map: &HashMap<K, V>, first: impl Fn(&V) -> First) -> Vec<(&K, &V)> {
     let mut v: Vec<(&K, &V)> = map.iter().collect();
     v.sort_by_key(|(_, x)| first(x));
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(total: f64, result: &str, hp: i64) -> RunOutcome {
+        RunOutcome {
+            checks: vec![
+                ("Shot".into(), total, Some(result.into())),
+                ("Shot".into(), total + 1.0, None),
+            ],
+            attrs: vec![("a1".into(), "hp".into(), Bucket::num(hp as f64))],
+            markers: vec![("a1".into(), "shaken".into(), hp < 5)],
+            ..RunOutcome::default()
+        }
+    }
+
+    #[test]
+    fn tallies_merged_in_any_split_are_the_same() {
+        let runs: Vec<RunOutcome> = (0..40)
+            .map(|i| {
+                outcome(
+                    (i % 6) as f64,
+                    if i % 3 == 0 { "10 HP" } else { "2 HP" },
+                    i % 7,
+                )
+            })
+            .collect();
+        let before = |_: &str, _: &str| Bucket::num(9.0);
+        let mut whole = Tally::default();
+        for (i, r) in runs.iter().enumerate() {
+            whole.add(i as u64, &mut r.clone(), before);
+        }
+        let (mut odd, mut even) = (Tally::default(), Tally::default());
+        for (i, r) in runs.iter().enumerate() {
+            let t = if i % 2 == 1 { &mut odd } else { &mut even };
+            t.add(i as u64, &mut r.clone(), before);
+        }
+        odd.merge(even);
+        assert_eq!(odd, whole);
+        assert_eq!(whole.runs, 40);
+        // The second check of a title in a run is a check of its own.
+        assert_eq!(whole.checks["Shot #2"].runs, 40);
+        let order: Vec<&String> = in_order(&whole.checks, |c| c.first)
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
+        assert_eq!(order, ["Shot", "Shot #2"]);
+        // Results in natural order: 2 HP before 10 HP.
+        let results: Vec<String> = whole.checks["Shot"]
+            .results
+            .sorted()
+            .into_iter()
+            .map(|(b, _)| b.show())
+            .collect();
+        assert_eq!(results, ["2 HP", "10 HP"]);
+        // An attribute's values over every run: after where changed (here in every run).
+        let a = &whole.attrs[&("a1".to_string(), "hp".to_string())];
+        assert_eq!(whole.attr_values(a).total(), 40);
+        assert_eq!(a.before, Bucket::num(9.0));
+    }
 }

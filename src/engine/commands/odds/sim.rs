@@ -500,15 +500,14 @@ fn read_changes(changes: &[Change], game: &Game, o: &mut RunOutcome) {
     };
     for c in changes {
         match c {
-            Change::SetAttr { id, attr, .. } => {
+            Change::SetAttr { id, attr, .. }
                 if !o
                     .attrs
                     .iter()
-                    .any(|(i, a, _)| i == id.as_str() && a == attr)
-                {
-                    o.attrs
-                        .push((id.to_string(), attr.clone(), Bucket::Text(String::new())));
-                }
+                    .any(|(i, a, _)| i == id.as_str() && a == attr) =>
+            {
+                o.attrs
+                    .push((id.to_string(), attr.clone(), Bucket::Text(String::new())));
             }
             Change::Mark { unit, marker, .. } => mark(unit.as_str(), &marker.name, true),
             Change::Unmark { unit, marker, .. } => mark(unit.as_str(), &marker.name, false),
