@@ -418,3 +418,35 @@ fn olab_shooting_and_close_combat_with_and_without_the_memo() {
     assert_eq!(values.first(), Some(&0));
     assert_eq!(values.last(), Some(&4));
 }
+
+#[test]
+fn ctrl_c_stops_early_and_shows_what_was_gathered() {
+    let root = rules();
+    let mut s = session(root.path());
+    let control = s.state.rules.control.clone();
+    let pressed = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        control.interrupt();
+    });
+    let out = json(&mut s, "odds 10000000 --seed 1 --no-memo two a1");
+    pressed.join().unwrap();
+    assert_eq!(out["stopped"], true);
+    let runs = out["variants"][0]["runs"].as_u64().unwrap();
+    assert!(runs < 10_000_000, "{runs}");
+    let made = &out["variants"][0]["checks"];
+    assert!(runs == 0 || made[0]["made"]["count"] == runs, "{made}");
+    // The session goes on as before.
+    s.state.rules.control.clear_interrupt();
+    json(&mut s, "two a1");
+}
+
+#[test]
+fn built_in_game_commands_run_without_rules_too() {
+    let mut s = Session::new(DiceBox::seeded(1));
+    let out = json(&mut s, "odds 600 --seed 3 roll 3d6");
+    let r = &out["variants"][0]["rolls"][0];
+    assert_eq!(r["roll"], "roll 1: 3d6");
+    let mean = &r["total"]["mean_ci"];
+    assert!(f(&mean[0]) <= 10.5 && 10.5 <= f(&mean[1]), "{r}");
+    assert!(error(&mut s, "odds 10 shoot a1").contains("shoot"));
+}

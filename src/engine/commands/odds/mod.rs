@@ -117,7 +117,13 @@ fn count(word: &str) -> Option<u64> {
 /// Reads the call's words into a [`Plan`], checking each command against the game.
 fn plan(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Plan, CommandError> {
     let whole = &inv.line.line;
-    let n_arg = inv.args.get("n").expect("the signature requires N");
+    let Some(n_arg) = inv.args.get("n") else {
+        return Err(CommandError::usage(
+            "give how many runs, then the command",
+            "odds N COMMAND ARGS…",
+            Span::point(whole.trim_end().len()),
+        ));
+    };
     let n_text = inv.args.text("n").unwrap_or_default();
     let runs = count(n_text)
         .filter(|n| (1..=MAX_RUNS).contains(n))
@@ -125,15 +131,19 @@ fn plan(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Plan, CommandErro
             invalid(
                 format!("`{n_text}` is not a number of runs"),
                 format!(
-                    "give how many times to run the command, 1 to {MAX_RUNS}: `odds 10000 shoot …`"
+                    "give how many times to run the command, 1 to {}: `odds 10000 shoot …`",
+                    show::thousands(MAX_RUNS)
                 ),
                 n_arg.span,
             )
         })?;
-    let rest = inv
-        .args
-        .get("line")
-        .expect("the signature requires COMMAND");
+    let Some(rest) = inv.args.get("command") else {
+        return Err(CommandError::usage(
+            "give the command to run after the number of runs",
+            "odds N [--seed S] [--house NAME | --option NAME=VALUE] COMMAND ARGS… [vs COMMAND ARGS…]",
+            Span::point(whole.trim_end().len()),
+        ));
+    };
     let words: Vec<Word> = line::split_words(&whole[rest.span.start..rest.span.end])
         .into_iter()
         .map(|w| Word {
