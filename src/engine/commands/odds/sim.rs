@@ -348,8 +348,17 @@ impl Worker {
         let options_changed = self.take_back();
         let o = &self.outcome;
         if memo_on {
-            // A refusal for running out of a budget says nothing about the dice.
-            let budget = o.refused.as_deref().is_some_and(|r| r.contains("budget"));
+            // A refusal for running out of a budget (time above all) says nothing about the
+            // dice: such an outcome is not one to reuse.
+            let budget = o.refused.as_deref().is_some_and(|r| {
+                [
+                    "script ran too long",
+                    "script interrupted",
+                    "script used too much memory",
+                ]
+                .iter()
+                .any(|b| r.contains(b))
+            });
             if options_changed || budget {
                 self.memo_off();
             } else {
