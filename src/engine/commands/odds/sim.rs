@@ -167,6 +167,10 @@ pub struct Worker {
     pub known: u64,
 }
 
+/// Runs through the rules after which a memo that has known no run at all is switched off
+/// (buckets of dice: the same sequence hardly ever comes twice).
+const HOPELESS_AFTER: u64 = 500;
+
 /// Runs through the rules after which a memo that has known fewer runs than that is
 /// switched off.
 const GIVE_UP_AFTER: u64 = 4_000;
@@ -365,7 +369,8 @@ impl Worker {
                 self.memo.learn(&self.entry.drawn, o);
                 // Dice that rarely come out the same twice (buckets of dice, long chains of
                 // rolls): the memo would only cost.
-                let unpaid = self.resolved >= GIVE_UP_AFTER && self.known < self.resolved;
+                let unpaid = (self.resolved >= HOPELESS_AFTER && self.known == 0)
+                    || (self.resolved >= GIVE_UP_AFTER && self.known < self.resolved);
                 if !self.memo.on() || unpaid {
                     self.memo_off();
                 }
