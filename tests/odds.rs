@@ -443,6 +443,20 @@ fn ctrl_c_stops_early_and_shows_what_was_gathered() {
 }
 
 #[test]
+fn json_shows_the_same_as_data() {
+    let root = rules();
+    let mut s = session(root.path());
+    let out = match s.execute("odds 300 --seed 2 --json two a1", None).unwrap() {
+        Ok(out) => out,
+        Err((_, e)) => panic!("{e}"),
+    };
+    let shown = umpire::engine::render::output(&out, &umpire::engine::Palette::plain());
+    let read: Value = serde_json::from_str(&shown).expect("the text is JSON");
+    assert_eq!(read, out.to_json());
+    assert_eq!(read["variants"][0]["checks"][0]["made"]["count"], 300);
+}
+
+#[test]
 fn built_in_game_commands_run_without_rules_too() {
     let mut s = Session::new(DiceBox::seeded(1));
     let out = json(&mut s, "odds 600 --seed 3 roll 3d6");

@@ -157,7 +157,8 @@ fn specs() -> Vec<CommandSpec> {
                    `--answer [WORDS=]CHOICE` answers the rules' questions (those whose text holds\n\
                    WORDS), the others take their default and the report says so; `--workers W`\n\
                    (one per core otherwise); `--no-memo` runs the rules every time (otherwise a run\n\
-                   whose dice were resolved before reuses that outcome).\n\
+                   whose dice were resolved before reuses that outcome); `--json` shows the report\n\
+                   as JSON (the shell's `--json` mode gives the same).\n\
                    Two ways side by side, with the difference and its 95% interval: `--house NAME`\n\
                    (without the house rule, then with it), `--option NAME=VALUE` (the option as it\n\
                    is, then VALUE; `NAME=A,B`: A then B), or `COMMAND … vs COMMAND …`.\n\

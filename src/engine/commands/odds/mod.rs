@@ -78,6 +78,8 @@ pub struct Plan {
     pub variants: Vec<Variant>,
     /// The answers given in the call, as typed.
     pub answers: Vec<String>,
+    /// Whether to show the report as JSON (`--json`) rather than as text.
+    pub json: bool,
 }
 
 /// What the runs gathered.
@@ -98,7 +100,18 @@ pub struct Gathered {
 pub fn odds(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
     let plan = plan(ctx, inv)?;
     let gathered = simulate(ctx.state, &plan)?;
-    Ok(show::output(&plan, &gathered))
+    let out = show::output(&plan, &gathered);
+    if plan.json {
+        // The same as data, shown where the text would be.
+        let text = serde_json::to_string_pretty(&out.to_json()).unwrap_or_default();
+        return Ok(Output {
+            blocks: vec![crate::engine::output::Block::Text(
+                crate::engine::output::Text::from_plain(text),
+            )],
+            ..out
+        });
+    }
+    Ok(out)
 }
 
 fn invalid(message: impl Into<String>, help: impl Into<String>, span: Span) -> CommandError {
@@ -157,11 +170,13 @@ fn plan(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Plan, CommandErro
     let mut option: Option<(String, Span)> = None;
     let mut answers: Vec<String> = Vec::new();
     let mut memo = true;
+    let mut json = false;
     let mut i = 0;
     while i < words.len() && words[i].text.starts_with("--") {
         let flag = &words[i];
-        if flag.text == "--no-memo" {
-            memo = false;
+        if flag.text == "--no-memo" || flag.text == "--json" {
+            memo &= flag.text != "--no-memo";
+            json |= flag.text == "--json";
             i += 1;
             continue;
         }
@@ -344,10 +359,11 @@ fn plan(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Plan, CommandErro
         compared,
         variants,
         answers,
+        json,
     })
 }
 
-const FLAGS_HELP: &str = "the flags of odds come before the command: `--seed S`, `--workers W`, `--answer [WORDS=]CHOICE`, `--no-memo`, and one of `--house NAME` or `--option NAME=VALUE[,VALUE]`";
+const FLAGS_HELP: &str = "the flags of odds come before the command: `--seed S`, `--workers W`, `--answer [WORDS=]CHOICE`, `--no-memo`, `--json`, and one of `--house NAME` or `--option NAME=VALUE[,VALUE]`";
 
 /// The answers given as `(words of the question, answer)`: `blocked` answers every question
 /// that has the choice `blocked`; `"path clear=blocked"` only those whose text holds
