@@ -17,6 +17,7 @@ mod hardening;
 mod journal;
 mod live;
 mod minis;
+mod odds;
 mod old_journals;
 mod options;
 mod report;

@@ -320,8 +320,8 @@ fn shown_range(outcomes: &[(f64, f64)]) -> (usize, usize, f64) {
     (first, last.max(first), threshold)
 }
 
-/// A horizontal bar `p / max` of [`BAR_WIDTH`], in eighths of a cell.
-fn bar(p: f64, max: f64) -> String {
+/// A horizontal bar `p / max` of the chart's width (40 cells), in eighths of a cell.
+pub fn bar(p: f64, max: f64) -> String {
     if max <= 0.0 || p <= 0.0 {
         return String::new();
     }

@@ -91,7 +91,7 @@ pub fn sync(registry: &mut Commands, state: &State) {
 
 /// The parsed arguments as the rules' `run` gets them: every declared argument that was
 /// given (units as handles), and every flag (true or false).
-fn fields(def: &CommandDef, args: &Args) -> Vec<(String, ArgValue)> {
+pub(crate) fn fields(def: &CommandDef, args: &Args) -> Vec<(String, ArgValue)> {
     let mut out = Vec::new();
     for a in &def.args {
         let v = match (&a.kind, args.get(&a.name).map(|x| &x.value)) {

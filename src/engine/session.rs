@@ -623,7 +623,7 @@ impl Session {
 
 /// Parses the words of `cmd` against `spec`'s signature, resolving units, sides, commands
 /// and selectors against the game; a word that does not fit is an error with the usage line.
-fn parse_args(
+pub(crate) fn parse_args(
     spec: &super::registry::CommandSpec,
     cmd: &CommandLine,
     state: &State,

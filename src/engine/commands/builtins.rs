@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use serde_json::json;
 
-use super::{campaign, dice, game, journal, report, table};
+use super::{campaign, dice, game, journal, odds, report, table};
 use crate::engine::error::CommandError;
 use crate::engine::output::{Output, Text};
 use crate::engine::registry::{CommandSpec, Commands, Invocation, Run, Source};
@@ -128,7 +128,7 @@ fn specs() -> Vec<CommandSpec> {
         },
         Builtin {
             name: "prob",
-            aliases: &["odds"],
+            aliases: &[],
             summary: "exact odds: distribution chart, or one probability",
             help: "Prints the exact distribution of a dice expression: each value with P(=), P(>=)\n\
                    and P(<=) and a bar, then the mean and standard deviation. Exploding dice are\n\
@@ -140,6 +140,41 @@ fn specs() -> Vec<CommandSpec> {
             ]),
             examples: &["prob 3d6", "prob 4d6kh3 >= 14", "prob 10d10>=8", "prob 2d6 < 5"],
             run: dice::prob,
+            game: false,
+        },
+        Builtin {
+            name: "odds",
+            aliases: &[],
+            summary: "run a command N times on copies of the game: what it does, with 95% intervals",
+            help: "Runs a command of the rules (or roll, add, remove, rename, set, mark, unmark, next)\n\
+                   N times on copies of the game, with dice of its own, and shows what it did: each\n\
+                   check's totals and results, each attribute's value after per unit, markers put\n\
+                   on or taken off, units removed, how often it was refused and why; each\n\
+                   probability with its 95% interval (Wilson), means with theirs. Nothing changes:\n\
+                   not the game, the journal or the session's dice (typed and queued dice are not\n\
+                   used). The same seed gives the same counts on any number of cores.\n\
+                   Flags, before the command: `--seed S` (a fresh seed is shown otherwise);\n\
+                   `--answer [WORDS=]CHOICE` answers the rules' questions (those whose text holds\n\
+                   WORDS), the others take their default and the report says so; `--workers W`\n\
+                   (one per core otherwise); `--no-memo` runs the rules every time (otherwise a run\n\
+                   whose dice were resolved before reuses that outcome); `--json` shows the report\n\
+                   as JSON (the shell's `--json` mode gives the same).\n\
+                   Two ways side by side, with the difference and its 95% interval: `--house NAME`\n\
+                   (without the house rule, then with it), `--option NAME=VALUE` (the option as it\n\
+                   is, then VALUE; `NAME=A,B`: A then B), or `COMMAND … vs COMMAND …`.\n\
+                   Ctrl-C stops early and shows what was gathered.",
+            signature: Signature::new(vec![
+                p("n", Kind::Word).help("how many runs (of each way), 1 to 10,000,000"),
+                p("command", Kind::Text).help("the flags, then the command and its words (`vs` and another command to compare)"),
+            ]),
+            examples: &[
+                "odds 10000 shoot rifles tgt 12 flank",
+                "odds 10000 --seed 7 --house ko_fire shoot rifles tgt 12",
+                "odds 5000 --option recoil_at_half=stay cc wbd leg front",
+                "odds 10000 shoot a1 b1 12 vs ko a1 b1 12",
+                "odds 1000 --answer blocked cc wbd leg front",
+            ],
+            run: odds::odds,
             game: false,
         },
         Builtin {

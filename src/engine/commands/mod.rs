@@ -6,6 +6,7 @@ pub mod campaign;
 pub mod dice;
 pub mod game;
 pub mod journal;
+pub mod odds;
 pub mod report;
 pub mod table;
 
