@@ -207,15 +207,26 @@ fn tidy(text: &str) -> String {
 /// Writes the report of `b` to `path` in the format its extension asks for (each file
 /// written whole: beside it, then renamed over it); the files written, the report first.
 pub fn write(b: &Battle, path: &Path) -> Result<Vec<PathBuf>, ReportError> {
+    write_as(path, || html(b), |stem| markdown(b, stem))
+}
+
+/// Writes a report to `path` as its extension asks: one HTML page from `html`, or the
+/// Markdown from `markdown` (given the file's stem, it names its charts) with its charts as
+/// SVG files beside it. The files written, the report first.
+fn write_as(
+    path: &Path,
+    html: impl FnOnce() -> Result<String, ReportError>,
+    markdown: impl FnOnce(&str) -> Result<(String, Vec<(String, String)>), ReportError>,
+) -> Result<Vec<PathBuf>, ReportError> {
     let format = Format::of(path).ok_or_else(|| ReportError::Format(path.display().to_string()))?;
     match format {
         Format::Html => {
-            put(path, &html(b)?)?;
+            put(path, &html()?)?;
             Ok(vec![path.to_path_buf()])
         }
         Format::Markdown => {
             let stem = super::battle_name(path);
-            let (text, files) = markdown(b, &stem)?;
+            let (text, files) = markdown(&stem)?;
             let dir = path.parent().unwrap_or(Path::new(""));
             let mut written = vec![path.to_path_buf()];
             for (name, svg) in files {
@@ -297,24 +308,5 @@ pub fn campaign_markdown(
 /// Writes campaign report `r` to `path` in the format its extension asks for; the files
 /// written, the report first.
 pub fn write_campaign(r: &CampaignReport, path: &Path) -> Result<Vec<PathBuf>, ReportError> {
-    let format = Format::of(path).ok_or_else(|| ReportError::Format(path.display().to_string()))?;
-    match format {
-        Format::Html => {
-            put(path, &campaign_html(r)?)?;
-            Ok(vec![path.to_path_buf()])
-        }
-        Format::Markdown => {
-            let stem = super::battle_name(path);
-            let (text, files) = campaign_markdown(r, &stem)?;
-            let dir = path.parent().unwrap_or(Path::new(""));
-            let mut written = vec![path.to_path_buf()];
-            for (name, svg) in files {
-                let p = dir.join(name);
-                put(&p, &svg)?;
-                written.push(p);
-            }
-            put(path, &text)?;
-            Ok(written)
-        }
-    }
+    write_as(path, || campaign_html(r), |stem| campaign_markdown(r, stem))
 }

@@ -289,16 +289,7 @@ fn report(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Command
     let span = span_of(inv, "file");
     let c = open_campaign(ctx, inv.line.name.span)?;
     let path = PathBuf::from(inv.args.text("file").unwrap_or_default());
-    if crate::report::render::Format::of(&path).is_none() {
-        return Err(CommandError::invalid(
-            format!(
-                "`{}`: a report is written as Markdown or HTML",
-                path.display()
-            ),
-            Some("name a file ending in `.md` or `.html`".into()),
-            span,
-        ));
-    }
+    crate::engine::commands::report::report_format(&path, span)?;
     let r = crate::report::campaign::CampaignReport::build(&c, ctx.state.limits.journal())
         .map_err(|e| failed(e, span))?;
     let files = crate::report::render::write_campaign(&r, &path).map_err(|e| failed(e, span))?;

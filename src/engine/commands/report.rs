@@ -31,14 +31,12 @@ pub fn note(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comma
         .text(Text::from_plain(format!("note {n}: {text}"))))
 }
 
-/// `report PATH`: the report of the game being played, from its journal as it stands
-/// (undone commands left out), in the format PATH's extension asks for.
-pub fn report(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
-    let arg = inv.args.get("file").expect("the signature requires FILE");
-    let span = arg.span;
-    let path = std::path::PathBuf::from(inv.args.text("file").unwrap_or_default());
-    let invalid = |e: &dyn std::fmt::Display| CommandError::invalid(e.to_string(), None, span);
-    if crate::report::render::Format::of(&path).is_none() {
+/// Refuses a report file whose extension names no format umpire writes (`span`: the word).
+pub(crate) fn report_format(
+    path: &std::path::Path,
+    span: crate::span::Span,
+) -> Result<(), CommandError> {
+    if crate::report::render::Format::of(path).is_none() {
         return Err(CommandError::invalid(
             format!(
                 "`{}`: a report is written as Markdown or HTML",
@@ -48,6 +46,17 @@ pub fn report(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
             span,
         ));
     }
+    Ok(())
+}
+
+/// `report PATH`: the report of the game being played, from its journal as it stands
+/// (undone commands left out), in the format PATH's extension asks for.
+pub fn report(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, CommandError> {
+    let arg = inv.args.get("file").expect("the signature requires FILE");
+    let span = arg.span;
+    let path = std::path::PathBuf::from(inv.args.text("file").unwrap_or_default());
+    let invalid = |e: &dyn std::fmt::Display| CommandError::invalid(e.to_string(), None, span);
+    report_format(&path, span)?;
     let journal = &ctx.state.journal;
     let name = journal
         .path()
