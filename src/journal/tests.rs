@@ -20,6 +20,7 @@ pub(super) fn game() -> Game {
 
 /// A transaction of `changes` without rolls.
 pub(super) fn tx(command: &str, changes: Vec<crate::state::Change>) -> Transaction {
+    by: None,
     Transaction {
         command: command.into(),
         public: None,
