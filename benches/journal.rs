@@ -31,7 +31,6 @@ fn game() -> Game {
 
 /// A transaction about the size of a real command's: one roll-free change and its output.
 fn tx(g: &mut Game, i: u64) -> Transaction {
-    by: None,
     let change = g
         .set_attr(&format!("leg{}", i % 20), "sp", Value::Int((i % 12) as i64))
         .unwrap();
@@ -46,6 +45,7 @@ fn tx(g: &mut Game, i: u64) -> Transaction {
         generation: 0,
         rules: None,
         answers: Vec::new(),
+        by: None,
         at: 0,
     }
 }

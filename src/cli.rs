@@ -291,13 +291,9 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
         None => {
             let history = args.history.or_else(default_history);
             match allow_join {
-                Some(addr) => crate::shell::hosting::host(
-                    &mut session,
-                    &printer,
-                    history,
-                    &asked,
-                    addr,
-                )?,
+                Some(addr) => {
+                    crate::shell::hosting::host(&mut session, &printer, history, &asked, addr)?
+                }
                 None => repl::repl(&mut session, &printer, history, &asked)?,
             }
         }

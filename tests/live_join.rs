@@ -102,7 +102,10 @@ fn post(addr: &str, path: &str, token: &str, body: &str) -> (String, String) {
     r.read_line(&mut status).unwrap();
     let mut rest = String::new();
     let _ = r.read_to_string(&mut rest);
-    let body = rest.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_string();
+    let body = rest
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_string();
     (status, body)
 }
 
@@ -192,7 +195,9 @@ fn typed_dice_are_asked_on_the_joined_terminal_and_survive_a_dropped_client() {
     anna.send_line("roll 1d8").unwrap();
     expect(&mut anna, "1d8 · die 1 of 1 · d8 › ");
     expect(&mut h, "waiting for anna's dice for `roll 1d8`");
-    anna.process_mut().kill(rexpect::process::Signal::SIGKILL).unwrap();
+    anna.process_mut()
+        .kill(rexpect::process::Signal::SIGKILL)
+        .unwrap();
     drop(anna);
     // Rejoining, she is asked first for the dice her line still waits for.
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_umpire"));
@@ -262,7 +267,12 @@ fn a_wrong_token_is_refused_and_runs_nothing() {
     );
     assert!(status.contains("403"), "{status}");
     assert!(body.contains("wrong token"), "{body}");
-    let (status, _) = post(&addr, "/join/line", "", r#"{"name": "eve", "line": "roll 1d6"}"#);
+    let (status, _) = post(
+        &addr,
+        "/join/line",
+        "",
+        r#"{"name": "eve", "line": "roll 1d6"}"#,
+    );
     assert!(status.contains("403"), "{status}");
     // The client says so and leaves.
     let out = Command::new(env!("CARGO_BIN_EXE_umpire"))

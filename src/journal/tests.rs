@@ -20,7 +20,6 @@ pub(super) fn game() -> Game {
 
 /// A transaction of `changes` without rolls.
 pub(super) fn tx(command: &str, changes: Vec<crate::state::Change>) -> Transaction {
-    by: None,
     Transaction {
         command: command.into(),
         public: None,
@@ -32,6 +31,7 @@ pub(super) fn tx(command: &str, changes: Vec<crate::state::Change>) -> Transacti
         generation: 0,
         rules: None,
         answers: Vec::new(),
+        by: None,
         at: 0,
     }
 }

@@ -72,9 +72,9 @@ impl Host {
                 crate::escape::escape_line(addr)
             ));
         }
-        let has_port = authority
-            .rsplit_once(':')
-            .is_some_and(|(h, p)| p.parse::<u16>().is_ok() && (!h.contains(':') || h.ends_with(']')));
+        let has_port = authority.rsplit_once(':').is_some_and(|(h, p)| {
+            p.parse::<u16>().is_ok() && (!h.contains(':') || h.ends_with(']'))
+        });
         let authority = if has_port {
             authority.to_string()
         } else {
@@ -143,7 +143,9 @@ impl Host {
     pub fn follow(&self, mut ran: impl FnMut(Ran)) -> Result<(), Failure> {
         let runtime = runtime()?;
         runtime.block_on(async {
-            let response = self.send(Method::GET, "/join/events", String::new()).await?;
+            let response = self
+                .send(Method::GET, "/join/events", String::new())
+                .await?;
             if !response.status().is_success() {
                 return Err(Failure::Refused(response.status(), "no feed".into()));
             }
@@ -199,20 +201,26 @@ impl Completer for JoinHelper {
             return Ok((pos, Vec::new()));
         }
         let c = self.completion.lock().unwrap_or_else(|p| p.into_inner());
-        let before = &line[..pos];
-        let start = before
-            .rfind(|ch: char| ch.is_whitespace() || ch == ',' || ch == '+')
-            .map_or(0, |i| i + 1);
-        let word = &before[start..];
-        let first = before[..start].trim().is_empty();
-        let pool = if first { &c.names } else { &c.words };
-        let found = pool
-            .iter()
-            .filter(|w| w.starts_with(word) && crate::escape::first_unsafe_in_name(w).is_none())
-            .cloned()
-            .collect();
-        Ok((start, found))
+        Ok(candidates(&c, line, pos))
     }
+}
+
+/// What completes the word before `pos`: a command name for the first word, else a word of
+/// the game (the item after a `,` or `+` in a list); where the word starts, and the words.
+fn candidates(c: &Completion, line: &str, pos: usize) -> (usize, Vec<String>) {
+    let before = line.get(..pos).unwrap_or(line);
+    let start = before
+        .rfind(|ch: char| ch.is_whitespace() || ch == ',' || ch == '+')
+        .map_or(0, |i| i + 1);
+    let word = &before[start..];
+    let first = before[..start].trim().is_empty();
+    let pool = if first { &c.names } else { &c.words };
+    let found = pool
+        .iter()
+        .filter(|w| w.starts_with(word) && crate::escape::first_unsafe_in_name(w).is_none())
+        .cloned()
+        .collect();
+    (start, found)
 }
 
 impl Hinter for JoinHelper {
@@ -246,12 +254,7 @@ fn default_name() -> Option<String> {
 }
 
 /// `umpire join ADDR TOKEN [--name NAME]`: the second umpire's shell, until Ctrl-D.
-pub fn join(
-    addr: &str,
-    token: &str,
-    name: Option<&str>,
-    palette: Palette,
-) -> io::Result<ExitCode> {
+pub fn join(addr: &str, token: &str, name: Option<&str>, palette: Palette) -> io::Result<ExitCode> {
     let invalid = |m: String| io::Error::new(io::ErrorKind::InvalidInput, m);
     let host = Host::new(addr, token).map_err(invalid)?;
     let name = match name.map(str::to_string).or_else(default_name) {
@@ -438,4 +441,45 @@ fn feed(host: &Host, printer: &Shared, name: &str, palette: Palette) {
 
 fn escape(line: &str) -> Cow<'_, str> {
     crate::escape::escape_line(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_word_completes_command_names_and_the_rest_the_games_words() {
+        let c = Completion {
+            prompt: "umpire> ".into(),
+            names: vec!["roll".into(), "report".into(), "undo".into()],
+            words: vec!["war1".into(), "war2".into(), "leg1".into()],
+        };
+        assert_eq!(
+            candidates(&c, "r", 1),
+            (0, vec!["roll".into(), "report".into()])
+        );
+        assert_eq!(
+            candidates(&c, "shoot arc1 wa", 13),
+            (11, vec!["war1".into(), "war2".into()])
+        );
+        assert_eq!(
+            candidates(&c, "mark war1,le", 12),
+            (10, vec!["leg1".into()])
+        );
+        assert!(candidates(&c, "shoot zz", 8).1.is_empty());
+    }
+
+    #[test]
+    fn the_hosts_address_as_printed_or_typed() {
+        let h = Host::new("http://192.168.1.20:8023/", "t").unwrap();
+        assert_eq!(h.authority, "192.168.1.20:8023");
+        assert_eq!(
+            Host::new("192.168.1.20", "t").unwrap().authority,
+            "192.168.1.20:8023"
+        );
+        assert_eq!(Host::new("[::1]:81", "t").unwrap().authority, "[::1]:81");
+        assert_eq!(Host::new("[::1]", "t").unwrap().authority, "[::1]:8023");
+        let e = Host::new("http:// nowhere", "t").unwrap_err();
+        assert!(e.contains("is not the host's address"), "{e}");
+    }
 }

@@ -105,11 +105,20 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
                 .text(Text::from_plain(started.message())))
         }
         Some("stop") => {
-            if serving(ctx.state).is_none() {
-                return Err(refused(
-                    "no live board is served".to_string(),
-                    Some("`board start` serves one".into()),
-                ));
+            match serving(ctx.state) {
+                None => {
+                    return Err(refused(
+                        "no live board is served".to_string(),
+                        Some("`board start` serves one".into()),
+                    ));
+                }
+                Some(b) if b.joinable() => {
+                    return Err(refused(
+                        "a second umpire joins through this board (`--allow-join`): it is served until the shell ends".to_string(),
+                        None,
+                    ));
+                }
+                Some(_) => {}
             }
             // Dropping the board stops its server and closes every browser's connection.
             ctx.state.observer = None;

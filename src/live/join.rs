@@ -187,12 +187,21 @@ pub fn routes(gate: Arc<Gate>) -> Router {
         .with_state(gate)
 }
 
+/// A request refused: its status and what to tell the client.
+struct Refusal(StatusCode, String);
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        (self.0, json!({ "error": self.1 }).to_string()).into_response()
+    }
+}
+
 fn refuse(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, json!({ "error": message.into() }).to_string()).into_response()
+    Refusal(status, message.into()).into_response()
 }
 
 /// The token check every route starts with.
-fn check(gate: &Gate, headers: &HeaderMap) -> Result<(), Response> {
+fn check(gate: &Gate, headers: &HeaderMap) -> Result<(), Refusal> {
     let given = headers
         .get(TOKEN_HEADER)
         .and_then(|v| v.to_str().ok())
@@ -200,19 +209,19 @@ fn check(gate: &Gate, headers: &HeaderMap) -> Result<(), Response> {
     if gate.admits(given) {
         Ok(())
     } else {
-        Err(refuse(
+        Err(Refusal(
             StatusCode::FORBIDDEN,
-            "wrong token: give the token the host's umpire printed when it allowed joining",
+            "wrong token: give the token the host's umpire printed when it allowed joining".into(),
         ))
     }
 }
 
 /// A request body: JSON with a valid `name`.
-fn body(text: &str) -> Result<(String, serde_json::Value), Response> {
+fn body(text: &str) -> Result<(String, serde_json::Value), Refusal> {
     let v: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| refuse(StatusCode::BAD_REQUEST, format!("not JSON: {e}")))?;
+        .map_err(|e| Refusal(StatusCode::BAD_REQUEST, format!("not JSON: {e}")))?;
     let name = v["name"].as_str().unwrap_or_default().trim().to_string();
-    check_name(&name).map_err(|e| refuse(StatusCode::BAD_REQUEST, e))?;
+    check_name(&name).map_err(|e| Refusal(StatusCode::BAD_REQUEST, e))?;
     Ok((name, v))
 }
 
@@ -240,11 +249,11 @@ pub fn check_name(name: &str) -> Result<(), String> {
 
 async fn hello_route(State(gate): State<Arc<Gate>>, headers: HeaderMap, text: String) -> Response {
     if let Err(r) = check(&gate, &headers) {
-        return r;
+        return r.into_response();
     }
     let (name, _) = match body(&text) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return r.into_response(),
     };
     let waiting = lock(&gate.waiting).get(&name).map(|w| w.prompt.clone());
     let c = gate.completion();
@@ -260,11 +269,11 @@ async fn hello_route(State(gate): State<Arc<Gate>>, headers: HeaderMap, text: St
 
 async fn line_route(State(gate): State<Arc<Gate>>, headers: HeaderMap, text: String) -> Response {
     if let Err(r) = check(&gate, &headers) {
-        return r;
+        return r.into_response();
     }
     let (by, v) = match body(&text) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return r.into_response(),
     };
     let Some(line) = v["line"].as_str() else {
         return refuse(StatusCode::BAD_REQUEST, "no `line` to run");
@@ -289,11 +298,11 @@ async fn line_route(State(gate): State<Arc<Gate>>, headers: HeaderMap, text: Str
 
 async fn dice_route(State(gate): State<Arc<Gate>>, headers: HeaderMap, text: String) -> Response {
     if let Err(r) = check(&gate, &headers) {
-        return r;
+        return r.into_response();
     }
     let (by, v) = match body(&text) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return r.into_response(),
     };
     let Some(waiting) = lock(&gate.waiting).remove(&by) else {
         return refuse(StatusCode::CONFLICT, "no line of yours is waiting for dice");
@@ -338,7 +347,7 @@ async fn answer(gate: &Gate, by: String, mut answers: mpsc::UnboundedReceiver<Re
 
 async fn events_route(State(gate): State<Arc<Gate>>, headers: HeaderMap) -> Response {
     if let Err(r) = check(&gate, &headers) {
-        return r;
+        return r.into_response();
     }
     let feed = BroadcastStream::new(gate.feed.subscribe())
         .filter_map(|r| r.ok())
@@ -346,4 +355,31 @@ async fn events_route(State(gate): State<Arc<Gate>>, headers: HeaderMap) -> Resp
     Sse::new(feed)
         .keep_alive(KeepAlive::default())
         .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_token_is_random_and_only_itself_admits() {
+        let a = Gate::new(Arc::new(|_| true));
+        let b = Gate::new(Arc::new(|_| true));
+        assert_eq!(a.token().len(), 32);
+        assert_ne!(a.token(), b.token());
+        assert!(a.admits(a.token()));
+        assert!(!a.admits(b.token()));
+        assert!(!a.admits(""));
+        assert!(!a.admits(&a.token()[..31]));
+    }
+
+    #[test]
+    fn names_to_join_as() {
+        assert!(check_name("anna").is_ok());
+        assert!(check_name("Anna_2-b").is_ok());
+        assert!(check_name("").is_err());
+        assert!(check_name("an na").is_err());
+        assert!(check_name("HOST").unwrap_err().contains("host's own name"));
+        assert!(check_name(&"a".repeat(NAME_MAX + 1)).is_err());
+    }
 }

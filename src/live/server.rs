@@ -47,6 +47,7 @@ pub struct Board {
     watching: Arc<AtomicUsize>,
     stop: Option<oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
+    joinable: bool,
 }
 
 /// What the server's connections share.
@@ -124,6 +125,7 @@ impl Board {
             pages,
             watching: watching.clone(),
         };
+        let joinable = join.is_some();
         let (stop, stopped) = oneshot::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("umpire-board".into())
@@ -167,6 +169,7 @@ impl Board {
             watching,
             stop: Some(stop),
             thread: Some(thread),
+            joinable,
         })
     }
 
@@ -183,6 +186,11 @@ impl Board {
     /// The address players type.
     pub fn url(&self) -> &str {
         &self.url
+    }
+
+    /// Whether a second umpire joins through it (`--allow-join`).
+    pub fn joinable(&self) -> bool {
+        self.joinable
     }
 
     /// How many browsers are watching the updates now.

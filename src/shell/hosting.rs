@@ -179,10 +179,8 @@ impl Lines for JoinedLines<'_> {
                 other => {
                     if matches!(other, Event::Host(_)) {
                         self.hub.reading = false;
-                        self.hub.show(format!(
-                            "your line waits until {}'s dice are in",
-                            self.by
-                        ));
+                        self.hub
+                            .show(format!("your line waits until {}'s dice are in", self.by));
                     }
                     self.hub.queue.push_back(other);
                 }
@@ -232,6 +230,14 @@ pub fn host(
     if let Err(e) = session.state.rules.reloader.watch() {
         eprintln!("umpire: {e}; `reload` still works");
     }
+    // Ctrl-C while a command runs stops a running script (the terminal is not in raw mode
+    // then), as in the plain shell.
+    let control = session.state.rules.control.clone();
+    let _ = ctrlc::set_handler(move || {
+        if control.interrupt() {
+            std::process::exit(130);
+        }
+    });
     let external = editor
         .create_external_printer()
         .ok()
@@ -440,7 +446,8 @@ fn joined_line(
     let shown = crate::escape::escape_line(&line).into_owned();
     hub.show(printer.palette.style(Style::Dim, &format!("{by}› {shown}")));
     if line.split_whitespace().next() == Some("quit") {
-        let output = "`quit` leaves the host's shell, not yours: Ctrl-D leaves the game".to_string();
+        let output =
+            "`quit` leaves the host's shell, not yours: Ctrl-D leaves the game".to_string();
         let _ = replies.send(Reply::Done { output, ok: false });
         return;
     }
