@@ -178,10 +178,14 @@ fn typed_dice_are_asked_on_the_joined_terminal_and_survive_a_dropped_client() {
     anna.send_line("dice mode enter").unwrap();
     expect(&mut anna, "anna@umpire> ");
 
+    let mut bob = join(&addr, &token, "bob");
+
     // Anna's roll asks Anna; the host is told it waits.
     anna.send_line("roll 2d6").unwrap();
     expect(&mut anna, "2d6 · die 1 of 2 · d6 › ");
     expect(&mut h, "waiting for anna's dice for `roll 2d6`");
+    // Bob's line meanwhile waits its turn.
+    bob.send_line("note bob was here").unwrap();
     // A value that is no face of the die is refused on her terminal and asked again.
     anna.send_line("9").unwrap();
     expect(&mut anna, "9 is not a face of a d6");
@@ -190,6 +194,8 @@ fn typed_dice_are_asked_on_the_joined_terminal_and_survive_a_dropped_client() {
     expect(&mut anna, "= 11");
     expect(&mut h, "= 11");
     expect(&mut anna, "anna@umpire> ");
+    expect(&mut bob, "note 1: bob was here");
+    expect(&mut bob, "bob@umpire> ");
 
     // Dropped while her line waits for dice: the host keeps waiting, nothing is lost.
     anna.send_line("roll 1d8").unwrap();
@@ -215,6 +221,7 @@ fn typed_dice_are_asked_on_the_joined_terminal_and_survive_a_dropped_client() {
         rolls,
         vec![
             ("roll 2d6".into(), Some("anna".into())),
+            ("note bob was here".into(), Some("bob".into())),
             ("roll 1d8".into(), Some("anna".into())),
         ]
     );
@@ -249,6 +256,27 @@ fn the_host_cancels_a_line_waiting_for_dice() {
     expect(&mut anna, "1d6 · die 1 of 1 · d6 › ");
     anna.send_line("3").unwrap();
     expect(&mut anna, "= 4");
+    expect(&mut anna, "anna@umpire> ");
+
+    // The host types a line while Anna's waits for dice: it waits its turn, and Ctrl-C still
+    // cancels Anna's line, after which the host's runs (its dice asked on the host's terminal).
+    anna.send_line("roll 1d6+2").unwrap();
+    expect(&mut anna, "1d6 · die 1 of 1 · d6 › ");
+    expect(&mut h, "waiting for anna's dice for `roll 1d6+2`");
+    type_slowly(&mut h, "roll 1d6+60\r");
+    expect(&mut h, "your line waits until anna's dice are in");
+    h.send_control('c').unwrap();
+    expect(&mut h, "anna's line cancelled by the host");
+    expect(&mut h, "1d6 · die 1 of 1 · d6 › ");
+    type_slowly(&mut h, "5\r");
+    expect(&mut h, "= 65");
+    assert_eq!(
+        journalled(&journal),
+        vec![
+            ("roll 1d6+1".into(), Some("anna".into())),
+            ("roll 1d6+60".into(), None),
+        ]
+    );
     type_slowly(&mut h, "quit\r");
     h.exp_eof().unwrap();
 }

@@ -43,6 +43,9 @@ pub enum Event {
     Host(Result<String, ReadlineError>),
     /// A joined umpire's line or dice.
     Join(Request),
+    /// Ctrl-C while no line is being read (the terminal is not in raw mode then): cancels a
+    /// joined line waiting for dice.
+    Cancel,
 }
 
 /// A line the keyboard thread is asked to read.
@@ -76,14 +79,21 @@ impl Hub {
             .unwrap_or(Event::Host(Err(ReadlineError::Eof)))
     }
 
-    fn next_within(&mut self, wait: Duration) -> Option<Event> {
-        if let Some(e) = self.queue.pop_front() {
-            return Some(e);
-        }
-        match self.events.recv_timeout(wait) {
-            Ok(e) => Some(e),
-            Err(RecvTimeoutError::Timeout) => None,
-            Err(RecvTimeoutError::Disconnected) => Some(Event::Host(Err(ReadlineError::Eof))),
+    /// The next event from the channel itself, leaving the queue alone (a line waiting for
+    /// dice or for the host's answer takes what it waits for and queues the rest); `None`
+    /// after `wait`.
+    fn receive(&mut self, wait: Option<Duration>) -> Option<Event> {
+        match wait {
+            Some(wait) => match self.events.recv_timeout(wait) {
+                Ok(e) => Some(e),
+                Err(RecvTimeoutError::Timeout) => None,
+                Err(RecvTimeoutError::Disconnected) => Some(Event::Host(Err(ReadlineError::Eof))),
+            },
+            None => Some(
+                self.events
+                    .recv()
+                    .unwrap_or(Event::Host(Err(ReadlineError::Eof))),
+            ),
         }
     }
 
@@ -117,11 +127,13 @@ impl Lines for HostLines<'_> {
             completion: None,
         });
         loop {
-            match self.0.next() {
+            match self.0.receive(None).unwrap_or(Event::Cancel) {
                 Event::Host(r) => {
                     self.0.reading = false;
                     return r;
                 }
+                // The keyboard gives its own Ctrl-C while it reads.
+                Event::Cancel => {}
                 // Joined lines wait for the host's command to end.
                 other => self.0.queue.push_back(other),
             }
@@ -159,7 +171,7 @@ impl Lines for JoinedLines<'_> {
         );
         self.hub.show(waiting);
         loop {
-            let Some(event) = self.hub.next_within(DICE_WAIT) else {
+            let Some(event) = self.hub.receive(Some(DICE_WAIT)) else {
                 self.hub
                     .show(format!("{}'s dice did not come: cancelled", self.by));
                 return Err(ReadlineError::Interrupted);
@@ -170,8 +182,10 @@ impl Lines for JoinedLines<'_> {
                 }
                 // Dice for a line that no longer waits.
                 Event::Join(Request::Dice { .. }) => {}
-                Event::Host(Err(ReadlineError::Interrupted)) => {
-                    self.hub.reading = false;
+                Event::Host(Err(ReadlineError::Interrupted)) | Event::Cancel => {
+                    if matches!(event, Event::Host(_)) {
+                        self.hub.reading = false;
+                    }
                     self.hub
                         .show(format!("{}'s line cancelled by the host", self.by));
                     return Err(ReadlineError::Interrupted);
@@ -231,12 +245,15 @@ pub fn host(
         eprintln!("umpire: {e}; `reload` still works");
     }
     // Ctrl-C while a command runs stops a running script (the terminal is not in raw mode
-    // then), as in the plain shell.
+    // then), as in the plain shell; and it cancels a joined line waiting for dice after the
+    // host typed a line of their own (which waits for it).
     let control = session.state.rules.control.clone();
+    let cancel = events_in.clone();
     let _ = ctrlc::set_handler(move || {
         if control.interrupt() {
             std::process::exit(130);
         }
+        let _ = cancel.send(Event::Cancel);
     });
     let external = editor
         .create_external_printer()
@@ -257,7 +274,9 @@ pub fn host(
     let mut proposed: Option<String> = None;
     tell_completion(&gate, session);
     loop {
-        if !hub.reading {
+        // Events that waited their turn run before the host is prompted again (Ctrl-C still
+        // reaches a joined line waiting for dice then, as `Event::Cancel`).
+        if !hub.reading && hub.queue.is_empty() {
             report_reload(session, printer)?;
             let completion = (completing_generation != Some(session.state.generation()))
                 .then(|| (session.registry.clone(), session.vocabulary()));
@@ -289,8 +308,9 @@ pub fn host(
                 joined_line(session, printer, &mut hub, &gate, by, line, replies);
                 completing_generation = None;
             }
-            // Dice for a line that no longer waits (cancelled by the host).
-            Event::Join(Request::Dice { .. }) => {}
+            // Dice for a line that no longer waits (cancelled by the host), or Ctrl-C with no
+            // joined line waiting.
+            Event::Join(Request::Dice { .. }) | Event::Cancel => {}
         }
     }
     // The keyboard thread ends when it is next asked for a line and finds nobody asking.
