@@ -196,3 +196,22 @@ proptest! {
         prop_assert_eq!(g, start);
     }
 }
+
+#[test]
+fn who_typed_a_command_is_kept_and_a_journal_without_it_reads_as_the_hosts() {
+    let mut t = tx("roll 1d6", Vec::new());
+    let host = serde_json::to_string(&Record::Tx(t.clone())).unwrap();
+    assert!(!host.contains("\"by\""), "{host}");
+    t.by = Some("anna".into());
+    let joined = serde_json::to_string(&Record::Tx(t.clone())).unwrap();
+    assert!(joined.contains("\"by\":\"anna\""), "{joined}");
+    assert_eq!(
+        serde_json::from_str::<Record>(&joined).unwrap(),
+        Record::Tx(t)
+    );
+    let old = r#"{"type":"tx","command":"roll 1d6","output":"","at":0}"#;
+    match serde_json::from_str::<Record>(old).unwrap() {
+        Record::Tx(t) => assert_eq!(t.by, None),
+        other => panic!("{other:?}"),
+    }
+}
