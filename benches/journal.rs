@@ -45,6 +45,7 @@ fn tx(g: &mut Game, i: u64) -> Transaction {
         generation: 0,
         rules: None,
         answers: Vec::new(),
+        by: None,
         at: 0,
     }
 }

@@ -92,6 +92,12 @@ pub struct Args {
     /// `run`, put it after the file: `umpire run night.umpire --board`.
     #[arg(long, global = true, value_name = "ADDR", num_args = 0..=1, default_missing_value = "")]
     pub board: Option<String>,
+    /// Let a second umpire join this shell from another laptop (`umpire join`): serves the
+    /// live board on ADDR (127.0.0.1:8023 without one; `0.0.0.0` for the club's network) with
+    /// the joining routes, and prints the token to give them. Their commands run in this
+    /// session, one at a time, journalled with their name.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "", conflicts_with = "board")]
+    pub allow_join: Option<String>,
 }
 
 /// The modes besides the interactive shell.
@@ -137,6 +143,21 @@ pub enum Mode {
         #[arg(required = true, allow_negative_numbers = true, num_args = 1..)]
         expr: Vec<String>,
     },
+    /// Join another umpire's game as the second umpire: `umpire join ADDR TOKEN --name anna`.
+    ///
+    /// ADDR and TOKEN are what the host's `umpire --allow-join` printed. Your commands run in
+    /// the host's session, one at a time, journalled with your name; you see every result,
+    /// yours and the host's; dice typed for your commands are asked here. Ctrl-D leaves; run it
+    /// again to rejoin (nothing committed is lost).
+    Join {
+        /// The host's address, as printed (`http://192.168.1.20:8023`).
+        addr: String,
+        /// The token the host printed.
+        token: String,
+        /// Your name, as the journal records it (default: $USER).
+        #[arg(long)]
+        name: Option<String>,
+    },
     /// Print the exact odds of a dice expression and exit: `umpire prob '4d6kh3 >= 14'`.
     Prob {
         /// The expression (several words are joined with spaces).
@@ -167,6 +188,28 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     if let Some(Mode::Report { journal, report }) = &args.mode {
         return report_mode(journal, report, &limits);
     }
+    if let Some(Mode::Join { addr, token, name }) = &args.mode {
+        let palette = if args.no_color {
+            UseColor::Never
+        } else {
+            UseColor::Auto
+        }
+        .palette();
+        return crate::live::client::join(addr, token, name.as_deref(), palette);
+    }
+    let allow_join = match &args.allow_join {
+        Some(_) if args.mode.is_some() => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "--allow-join lets a second umpire into the interactive shell: leave out the mode",
+            ));
+        }
+        Some(a) => Some(
+            crate::live::address::parse(Some(a))
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?,
+        ),
+        None => None,
+    };
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let games = crate::engine::games::games_dir();
     // A campaign: the one named, or the shell started in a campaign folder.
@@ -247,7 +290,12 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
     let ok = match args.mode {
         None => {
             let history = args.history.or_else(default_history);
-            repl::repl(&mut session, &printer, history, &asked)?
+            match allow_join {
+                Some(addr) => {
+                    crate::shell::hosting::host(&mut session, &printer, history, &asked, addr)?
+                }
+                None => repl::repl(&mut session, &printer, history, &asked)?,
+            }
         }
         Some(Mode::Run {
             file,
@@ -278,7 +326,9 @@ pub fn run(args: Args) -> io::Result<ExitCode> {
                 run::run_script(&mut session, &mut script, &printer, options)?
             }
         }
-        Some(Mode::Test { .. } | Mode::Report { .. }) => unreachable!("handled above"),
+        Some(Mode::Test { .. } | Mode::Report { .. } | Mode::Join { .. }) => {
+            unreachable!("handled above")
+        }
         Some(Mode::Roll { expr }) => {
             let seed = OneShotSeed {
                 seed,
@@ -312,7 +362,7 @@ fn start_board(session: &mut Session, addr: &str, mode: &Option<Mode>) -> io::Re
         ));
     }
     let addr = crate::live::address::parse(Some(addr)).map_err(invalid)?;
-    let started = crate::live::command::start(&mut session.state, addr).map_err(invalid)?;
+    let started = crate::live::command::start(&mut session.state, addr, None).map_err(invalid)?;
     eprintln!("umpire: {}", started.message());
     Ok(())
 }

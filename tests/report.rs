@@ -491,6 +491,7 @@ fn a_command_for_the_umpire_only_shows_its_public_line_and_nothing_it_printed() 
     use umpire::journal::{Record, Transaction};
     let tx = |command: &str, public: Option<&str>, umpire_only: bool, output: &str| {
         Record::Tx(Transaction {
+            by: None,
             command: command.into(),
             public: public.map(Into::into),
             umpire_only,

@@ -58,6 +58,9 @@ pub struct State {
     pub campaign: Option<crate::campaign::Campaign>,
     /// Told of each line that wrote to the journal (the live board, `board start`).
     pub observer: Option<Box<dyn Observer>>,
+    /// Who typed the line running now, when a second umpire has joined (`umpire join`): the
+    /// joined umpire's name, journalled with the command; `None` for the host.
+    pub by: Option<String>,
 }
 
 /// What is told, on the engine's thread, of the lines that wrote to the journal (a
@@ -229,6 +232,7 @@ impl Session {
                 follow_up: Vec::new(),
                 campaign: None,
                 observer: None,
+                by: None,
             },
         }
     }
@@ -463,6 +467,7 @@ impl Session {
                     reasons: pending.reasons,
                     generation,
                     rules,
+                    by: self.state.by.clone(),
                     at: now(),
                 };
                 let changes = tx.changes.clone();

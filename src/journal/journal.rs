@@ -163,6 +163,8 @@ pub struct Reversal {
     pub changes: Vec<String>,
     /// How many rolls the transaction made (they stay in the journal).
     pub rolls: usize,
+    /// Who typed it (see [`Transaction::by`]): `None` for the host.
+    pub by: Option<String>,
 }
 
 impl Journal {
@@ -410,6 +412,7 @@ impl Journal {
                     .map(|c| c.inverse().to_string())
                     .collect(),
                 rolls: done.rolls.len(),
+                by: done.by.clone(),
             }
         };
         if let Err(e) = self.append(Record::Undo { tx, at: now() }) {
@@ -443,6 +446,7 @@ impl Journal {
                 command: done.public_command().to_string(),
                 changes: done.changes.iter().map(ToString::to_string).collect(),
                 rolls: done.rolls.len(),
+                by: done.by.clone(),
             }
         };
         if let Err(e) = self.append(Record::Redo { tx, at: now() }) {

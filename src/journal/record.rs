@@ -71,6 +71,11 @@ pub struct Transaction {
     /// The questions the rules asked the umpire and the answers (so a replay never asks).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub answers: Vec<crate::question::Answered>,
+    /// Who typed it, when a second umpire has joined the game (`umpire join`): the joined
+    /// umpire's name; `None` for the host's own commands (and every command of a journal
+    /// written before joining existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
     /// Seconds since the Unix epoch.
     pub at: u64,
 }

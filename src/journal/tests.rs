@@ -31,6 +31,7 @@ pub(super) fn tx(command: &str, changes: Vec<crate::state::Change>) -> Transacti
         generation: 0,
         rules: None,
         answers: Vec::new(),
+        by: None,
         at: 0,
     }
 }
@@ -193,5 +194,24 @@ proptest! {
         prop_assert_eq!(&replayed, &live);
         while j.undo(&mut g).unwrap().is_some() {}
         prop_assert_eq!(g, start);
+    }
+}
+
+#[test]
+fn who_typed_a_command_is_kept_and_a_journal_without_it_reads_as_the_hosts() {
+    let mut t = tx("roll 1d6", Vec::new());
+    let host = serde_json::to_string(&Record::Tx(t.clone())).unwrap();
+    assert!(!host.contains("\"by\""), "{host}");
+    t.by = Some("anna".into());
+    let joined = serde_json::to_string(&Record::Tx(t.clone())).unwrap();
+    assert!(joined.contains("\"by\":\"anna\""), "{joined}");
+    assert_eq!(
+        serde_json::from_str::<Record>(&joined).unwrap(),
+        Record::Tx(t)
+    );
+    let old = r#"{"type":"tx","command":"roll 1d6","output":"","at":0}"#;
+    match serde_json::from_str::<Record>(old).unwrap() {
+        Record::Tx(t) => assert_eq!(t.by, None),
+        other => panic!("{other:?}"),
     }
 }

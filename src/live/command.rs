@@ -33,15 +33,20 @@ pub fn serving(state: &mut State) -> Option<&mut Board> {
 
 /// Starts a live board on `addr` showing `state` and makes it the session's observer; what to
 /// tell the umpire (the address players type, and its QR code when it is not this machine's
-/// own). Refused while a board is already served.
-pub fn start(state: &mut State, addr: SocketAddr) -> Result<Started, String> {
+/// own). Refused while a board is already served. With `join`, a second umpire may join
+/// through it (`umpire --allow-join`).
+pub fn start(
+    state: &mut State,
+    addr: SocketAddr,
+    join: Option<std::sync::Arc<super::join::Gate>>,
+) -> Result<Started, String> {
     if let Some(b) = serving(state) {
         return Err(format!(
             "the live board is already served at {}: `board stop` first",
             b.url()
         ));
     }
-    let board = Board::start(addr, Snapshot::of(state))?;
+    let board = Board::start(addr, Snapshot::of(state), join)?;
     let started = Started {
         url: board.url().to_string(),
         bound: board.bound(),
@@ -92,7 +97,7 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
                 Some(a) => CommandError::invalid(e, None, a.span),
                 None => refused(e, None),
             })?;
-            let started = start(ctx.state, addr).map_err(|e| refused(e, None))?;
+            let started = start(ctx.state, addr, None).map_err(|e| refused(e, None))?;
             Ok(out
                 .field("url", started.url.clone())
                 .field("addr", started.bound.to_string())
@@ -100,11 +105,20 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
                 .text(Text::from_plain(started.message())))
         }
         Some("stop") => {
-            if serving(ctx.state).is_none() {
-                return Err(refused(
-                    "no live board is served".to_string(),
-                    Some("`board start` serves one".into()),
-                ));
+            match serving(ctx.state) {
+                None => {
+                    return Err(refused(
+                        "no live board is served".to_string(),
+                        Some("`board start` serves one".into()),
+                    ));
+                }
+                Some(b) if b.joinable() => {
+                    return Err(refused(
+                        "a second umpire joins through this board (`--allow-join`): it is served until the shell ends".to_string(),
+                        None,
+                    ));
+                }
+                Some(_) => {}
             }
             // Dropping the board stops its server and closes every browser's connection.
             ctx.state.observer = None;

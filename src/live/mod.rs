@@ -12,9 +12,14 @@
 //! - `address.rs`: where it listens (127.0.0.1 unless told), the address players type, its QR
 //!   code.
 //! - `command.rs`: the shell's `board` command, and the board as the session's observer.
+//! - `join.rs`: the routes a second umpire's shell uses (`umpire --allow-join` on the host,
+//!   `umpire join ADDR TOKEN` on the other laptop), behind a token.
+//! - `client.rs`: `umpire join`, the second umpire's shell.
 
 pub mod address;
+pub mod client;
 pub mod command;
+pub mod join;
 pub mod page;
 pub mod server;
 pub mod snapshot;

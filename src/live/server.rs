@@ -7,7 +7,8 @@
 //! those when it can: a slow browser skips updates, it never holds one up.
 //!
 //! Routes: `/` the page, `/events` the updates as server-sent events (the current board first,
-//! then one event per change), `/board.json` the snapshot. Everything is read-only.
+//! then one event per change), `/board.json` the snapshot. Everything is read-only, except the
+//! routes of a second umpire (`join.rs`), served only when the host allowed joining.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -46,6 +47,7 @@ pub struct Board {
     watching: Arc<AtomicUsize>,
     stop: Option<oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
+    joinable: bool,
 }
 
 /// What the server's connections share.
@@ -72,9 +74,14 @@ impl Drop for Watching {
 }
 
 impl Board {
-    /// Listens on `addr` and serves `first` until stopped. Fails (saying what to do) when the
-    /// address cannot be listened on or the runtime cannot start.
-    pub fn start(addr: SocketAddr, first: Snapshot) -> Result<Board, String> {
+    /// Listens on `addr` and serves `first` until stopped, with the routes of a second umpire
+    /// when `join` lets one in. Fails (saying what to do) when the address cannot be listened
+    /// on or the runtime cannot start.
+    pub fn start(
+        addr: SocketAddr,
+        first: Snapshot,
+        join: Option<Arc<super::join::Gate>>,
+    ) -> Result<Board, String> {
         let listener = std::net::TcpListener::bind(addr).map_err(|e| {
             let help = match e.kind() {
                 std::io::ErrorKind::AddrInUse => format!(
@@ -118,6 +125,7 @@ impl Board {
             pages,
             watching: watching.clone(),
         };
+        let joinable = join.is_some();
         let (stop, stopped) = oneshot::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("umpire-board".into())
@@ -142,6 +150,10 @@ impl Board {
                     .route("/events", get(events_route))
                     .route("/board.json", get(json_route))
                     .with_state(shared);
+                let app = match join {
+                    Some(gate) => app.merge(super::join::routes(gate)),
+                    None => app,
+                };
                 runtime.spawn(async move {
                     let _ = axum::serve(listener, app).await;
                 });
@@ -157,6 +169,7 @@ impl Board {
             watching,
             stop: Some(stop),
             thread: Some(thread),
+            joinable,
         })
     }
 
@@ -173,6 +186,11 @@ impl Board {
     /// The address players type.
     pub fn url(&self) -> &str {
         &self.url
+    }
+
+    /// Whether a second umpire joins through it (`--allow-join`).
+    pub fn joinable(&self) -> bool {
+        self.joinable
     }
 
     /// How many browsers are watching the updates now.

@@ -97,20 +97,62 @@ pub fn leftover_message(values: &[String]) -> String {
     )
 }
 
-/// Prompts for dice in the REPL.
-pub struct ReplEntry<'a> {
-    editor: &'a mut Editor<ShellHelper, FileHistory>,
+/// Where a prompted entry reads its lines and says what it refused: the host's terminal
+/// (rustyline), or a joined umpire's (`umpire join`, through the host's shell).
+pub trait Lines {
+    /// Reads one line after `prompt`; `Interrupted` cancels what is being asked.
+    fn read(&mut self, prompt: &str) -> Result<String, ReadlineError>;
+    /// Tells the one typing that a value was refused (it is asked again).
+    fn say(&mut self, message: &str);
+}
+
+/// Lines read from the terminal through rustyline (completion and hints are off while it asks
+/// for dice).
+pub struct EditorLines<'a>(&'a mut Editor<ShellHelper, FileHistory>);
+
+impl Lines for EditorLines<'_> {
+    fn read(&mut self, prompt: &str) -> Result<String, ReadlineError> {
+        self.0.readline(prompt)
+    }
+
+    fn say(&mut self, message: &str) {
+        eprintln!("{message}");
+    }
+}
+
+impl Drop for EditorLines<'_> {
+    fn drop(&mut self) {
+        if let Some(h) = self.0.helper_mut() {
+            h.entering = false;
+        }
+    }
+}
+
+/// Prompts for dice (and the rules' questions) line by line: at the REPL's terminal, or at a
+/// joined umpire's.
+pub struct Prompted<L: Lines> {
+    lines: L,
     pending: VecDeque<String>,
 }
 
-impl<'a> ReplEntry<'a> {
+/// Prompts for dice in the REPL.
+pub type ReplEntry<'a> = Prompted<EditorLines<'a>>;
+
+impl<'a> Prompted<EditorLines<'a>> {
     /// Prompts through `editor` (completion and hints are off while it asks for dice).
     pub fn new(editor: &'a mut Editor<ShellHelper, FileHistory>) -> Self {
         if let Some(h) = editor.helper_mut() {
             h.entering = true;
         }
-        ReplEntry {
-            editor,
+        Prompted::with(EditorLines(editor))
+    }
+}
+
+impl<L: Lines> Prompted<L> {
+    /// Prompts through `lines`.
+    pub fn with(lines: L) -> Self {
+        Prompted {
+            lines,
             pending: VecDeque::new(),
         }
     }
@@ -121,20 +163,12 @@ impl<'a> ReplEntry<'a> {
     }
 }
 
-impl Drop for ReplEntry<'_> {
-    fn drop(&mut self) {
-        if let Some(h) = self.editor.helper_mut() {
-            h.entering = false;
-        }
-    }
-}
-
-impl DieEntry for ReplEntry<'_> {
+impl<L: Lines> DieEntry for Prompted<L> {
     fn enter(&mut self, request: &DieRequest<'_>) -> Result<i64, String> {
         loop {
             let text = match self.pending.pop_front() {
                 Some(t) => t,
-                None => match self.editor.readline(&prompt(request)) {
+                None => match self.lines.read(&prompt(request)) {
                     Ok(line) => {
                         self.pending.extend(value_words(&line).map(str::to_string));
                         continue;
@@ -157,10 +191,10 @@ impl DieEntry for ReplEntry<'_> {
                     } else {
                         format!(" (also dropped, type again: {})", dropped.join(" "))
                     };
-                    eprintln!(
+                    self.lines.say(&format!(
                         "  {msg}; type {} again{dropped} · Ctrl-C cancels the roll",
                         request.purpose
-                    );
+                    ));
                 }
             }
         }
@@ -169,10 +203,12 @@ impl DieEntry for ReplEntry<'_> {
     fn ask(&mut self, question: &crate::question::Question<'_>) -> Result<Option<String>, String> {
         // Die values typed ahead are for dice, not for this question.
         loop {
-            match self.editor.readline(&question.prompt()) {
+            match self.lines.read(&question.prompt()) {
                 Ok(line) => match question.answer(&line) {
                     Ok(a) => return Ok(Some(a)),
-                    Err(msg) => eprintln!("  {msg} · Ctrl-C cancels the command"),
+                    Err(msg) => self
+                        .lines
+                        .say(&format!("  {msg} · Ctrl-C cancels the command")),
                 },
                 Err(ReadlineError::Interrupted) => {
                     return Err("Ctrl-C, the question was not answered".into());

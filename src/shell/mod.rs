@@ -2,11 +2,13 @@
 //! commands), hands them to the [`engine`](crate::engine), and prints what comes back —
 //! rendered text through the palette, or one JSON object per command. It also owns the
 //! terminal side of typed dice (prompting for them, reading them from a `run` input),
-//! completion and hints, whether to colour, and paging long output.
+//! completion and hints, whether to colour, and paging long output; and the host's shell
+//! when a second umpire may join (`hosting.rs`).
 
 pub mod color;
 pub mod entry;
 pub mod helper;
+pub mod hosting;
 pub mod input;
 pub mod pager;
 pub mod printer;

@@ -32,45 +32,8 @@ pub fn repl(
     history: Option<PathBuf>,
     asked: &AskedRules,
 ) -> io::Result<bool> {
-    let config = Config::builder()
-        .auto_add_history(false)
-        .history_ignore_space(true)
-        .history_ignore_dups(true)
-        .map_err(io::Error::other)?
-        .completion_type(CompletionType::List)
-        .build();
-    let mut editor: Editor<ShellHelper, FileHistory> =
-        Editor::with_config(config).map_err(io::Error::other)?;
-    let mut helper = ShellHelper::new(session.registry.clone(), printer.palette);
-    helper.words = session.vocabulary();
-    editor.set_helper(Some(helper));
-    let limit = session.state.limits.file;
-    let mut history = history.filter(|path| prepare_history(&mut editor, path, limit));
-
-    let journal = match session.state.journal.path() {
-        Some(p) => format!(
-            "journal {}",
-            crate::escape::escape_line(&p.display().to_string())
-        ),
-        None => "no journal".to_string(),
-    };
-    let banner = format!(
-        "umpire {} · seed {} · {journal}",
-        env!("CARGO_PKG_VERSION"),
-        session.state.dice.seed()
-    );
-    if printer.json {
-        // Keep stdout to one JSON object per command.
-        eprintln!("{banner}");
-    } else {
-        writeln!(
-            io::stdout(),
-            "{}",
-            printer
-                .palette
-                .style(crate::engine::style::Style::Strong, &banner)
-        )?;
-    }
+    let (mut editor, mut history) = editor(session, printer, history)?;
+    banner(session, printer)?;
     if !resume(session, asked, printer)? {
         return Ok(false);
     }
@@ -151,6 +114,60 @@ pub fn repl(
         }
     }
     Ok(true)
+}
+
+/// The shell's line editor: rustyline with the shell's helper (completion and hints from
+/// `session`), and the history file when it is usable (see [`prepare_history`]).
+pub(super) fn editor(
+    session: &Session,
+    printer: &Printer,
+    history: Option<PathBuf>,
+) -> io::Result<(Editor<ShellHelper, FileHistory>, Option<PathBuf>)> {
+    let config = Config::builder()
+        .auto_add_history(false)
+        .history_ignore_space(true)
+        .history_ignore_dups(true)
+        .map_err(io::Error::other)?
+        .completion_type(CompletionType::List)
+        .build();
+    let mut editor: Editor<ShellHelper, FileHistory> =
+        Editor::with_config(config).map_err(io::Error::other)?;
+    let mut helper = ShellHelper::new(session.registry.clone(), printer.palette);
+    helper.words = session.vocabulary();
+    editor.set_helper(Some(helper));
+    let limit = session.state.limits.file;
+    let history = history.filter(|path| prepare_history(&mut editor, path, limit));
+
+    Ok((editor, history))
+}
+
+/// Prints the banner: the version, the seed and the journal.
+pub(super) fn banner(session: &Session, printer: &Printer) -> io::Result<()> {
+    let journal = match session.state.journal.path() {
+        Some(p) => format!(
+            "journal {}",
+            crate::escape::escape_line(&p.display().to_string())
+        ),
+        None => "no journal".to_string(),
+    };
+    let banner = format!(
+        "umpire {} · seed {} · {journal}",
+        env!("CARGO_PKG_VERSION"),
+        session.state.dice.seed()
+    );
+    if printer.json {
+        // Keep stdout to one JSON object per command.
+        eprintln!("{banner}");
+    } else {
+        writeln!(
+            io::stdout(),
+            "{}",
+            printer
+                .palette
+                .style(crate::engine::style::Style::Strong, &banner)
+        )?;
+    }
+    Ok(())
 }
 
 /// Brings back the rules the game was played under, or sets up those `asked` for (see

@@ -34,11 +34,18 @@ fn reversal_err(e: crate::journal::ReplayError, name: &str) -> CommandError {
     )
 }
 
-/// One undo or redo as text: `undone #12 shoot arc1 war7` and its changes.
-fn reversal_text(name: &str, verb: &str, r: &Reversal) -> Text {
+/// One undo or redo as text: `undone #12 shoot arc1 war7` and its changes; while a second
+/// umpire is at the table (`by`, who typed the `undo`, is set, or the command was a joined
+/// umpire's) whose command it was: `(typed by anna)`, `(typed by the host)`.
+fn reversal_text(name: &str, verb: &str, r: &Reversal, by: Option<&str>) -> Text {
     let mut t = Text::new()
         .plain(format!("{verb} #{} ", r.tx))
         .push(Style::Strong, r.command.clone());
+    match (&r.by, by) {
+        (Some(who), _) => t = t.push(Style::Dim, format!(" (typed by {who})")),
+        (None, Some(_)) => t = t.push(Style::Dim, " (typed by the host)"),
+        (None, None) => {}
+    }
     // A command that changed many units (`army load`, `mark side:red …`): the first few
     // changes and a count; `log #N all` (and the JSON) has each.
     const SHOWN: usize = 10;
@@ -144,7 +151,7 @@ pub fn undo(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comma
         if i > 0 {
             t = t.plain("\n");
         }
-        t = t.extend(reversal_text("undo", "undone", &r));
+        t = t.extend(reversal_text("undo", "undone", &r, ctx.state.by.as_deref()));
         if let Some(more) = super::campaign::undone(ctx, &r) {
             t = t.plain("\n").extend(more);
         }
@@ -170,7 +177,7 @@ pub fn redo(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comma
         if i > 0 {
             t = t.plain("\n");
         }
-        t = t.extend(reversal_text("redo", "redone", &r));
+        t = t.extend(reversal_text("redo", "redone", &r, ctx.state.by.as_deref()));
         if let Some(more) = super::campaign::redone(ctx, &r) {
             t = t.plain("\n").extend(more);
         }
@@ -198,7 +205,13 @@ fn finish(name: &str, done: Vec<Reversal>, t: Text) -> Result<Output, CommandErr
     };
     let reversed: Vec<serde_json::Value> = done
         .iter()
-        .map(|r| json!({"tx": r.tx, "command": r.command, "changes": r.changes}))
+        .map(|r| {
+            let mut v = json!({"tx": r.tx, "command": r.command, "changes": r.changes});
+            if let Some(who) = &r.by {
+                v["by"] = json!(who);
+            }
+            v
+        })
         .collect();
     Ok(Output::new(name)
         .field("tx", first.tx)
@@ -254,6 +267,9 @@ pub fn log(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
         t = t
             .push(Style::Dim, format!("#{seq} "))
             .push(Style::Strong, tx.public_command().to_string());
+        if let Some(who) = &tx.by {
+            t = t.push(Style::Dim, format!("  (typed by {who})"));
+        }
         if !in_force {
             t = t.push(Style::Dim, "  (undone)");
         }
