@@ -13,6 +13,7 @@ pub mod files;
 pub mod journal;
 pub mod limits;
 pub mod live;
+pub mod numbers;
 pub mod odds;
 pub mod question;
 pub mod report;

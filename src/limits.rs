@@ -103,7 +103,7 @@ impl Limits {
     /// The value of the limit `info` in this set, as shown (`64MiB`, `2s`).
     pub fn shown(&self, info: &LimitInfo) -> String {
         match info.unit {
-            Unit::Count => group_digits(self.script_instructions),
+            Unit::Count => crate::numbers::thousands(self.script_instructions),
             Unit::Bytes => show_bytes(info.bytes(self)),
             Unit::Time => show_time(self.script_time),
         }
@@ -303,18 +303,6 @@ fn show_time(d: Duration) -> String {
     } else {
         format!("{ms}ms")
     }
-}
-
-fn group_digits(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 impl fmt::Display for Limits {

@@ -233,7 +233,7 @@ pub enum DiceErrorKind {
     /// The exact engine would spend more than its budget of work.
     #[error(
         "exact odds would need more than {} steps of work ({what}; the cap on exact-odds work)",
-        thousands(*cap)
+        crate::numbers::thousands(*cap)
     )]
     TooMuchWork {
         /// What was being computed when the budget ran out.
@@ -241,19 +241,6 @@ pub enum DiceErrorKind {
         /// The cap, in steps.
         cap: u64,
     },
-}
-
-/// `200000000` as `200,000,000`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 impl DiceError {

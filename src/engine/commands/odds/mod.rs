@@ -145,7 +145,7 @@ fn plan(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Plan, CommandErro
                 format!("`{n_text}` is not a number of runs"),
                 format!(
                     "give how many times to run the command, 1 to {}: `odds 10000 shoot …`",
-                    show::thousands(MAX_RUNS)
+                    crate::numbers::thousands(MAX_RUNS)
                 ),
                 n_arg.span,
             )
@@ -564,8 +564,8 @@ fn simulate(state: &State, plan: &Plan) -> Result<Gathered, CommandError> {
                 let d = done.load(Ordering::Relaxed);
                 eprint!(
                     "\rodds: {} of {} runs · {:.1} s · Ctrl-C stops and shows what was gathered ",
-                    show::thousands(d),
-                    show::thousands(jobs),
+                    crate::numbers::thousands(d),
+                    crate::numbers::thousands(jobs),
                     started.elapsed().as_secs_f64()
                 );
                 shown = true;

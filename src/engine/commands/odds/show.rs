@@ -12,19 +12,6 @@ use crate::engine::style::Style;
 use crate::odds::stats::{Interval, Moments, difference, mean_difference, proportion, wilson};
 use crate::odds::tally::{Bucket, Histogram, Tally, in_order};
 
-/// `12345678` as `12,345,678`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// A statistic to two decimals, trailing zeros dropped.
 fn stat(x: f64) -> String {
     let s = format!("{x:.2}");
@@ -149,7 +136,7 @@ fn heading(plan: &Plan, g: &Gathered) -> Text {
     let mut t = Text::new()
         .push(Style::Strong, "odds")
         .push(Style::Dim, ": ")
-        .push(Style::Number, thousands(runs))
+        .push(Style::Number, crate::numbers::thousands(runs))
         .push(Style::Dim, format!(" runs{each} of "))
         .plain(what)
         .push(Style::Dim, format!(" · seed {}", plan.seed));
@@ -158,8 +145,8 @@ fn heading(plan: &Plan, g: &Gathered) -> Text {
             Style::Error,
             format!(
                 "\nstopped by Ctrl-C after {} of {} runs{each}: what was gathered",
-                thousands(runs),
-                thousands(plan.runs)
+                crate::numbers::thousands(runs),
+                crate::numbers::thousands(plan.runs)
             ),
         );
     }
@@ -175,8 +162,8 @@ fn one_way(t: &Tally) -> Text {
         Style::Dim,
         format!(
             " ({} of {} runs; 95% {})",
-            thousands(k),
-            thousands(n),
+            crate::numbers::thousands(k),
+            crate::numbers::thousands(n),
             range(wilson(k, n))
         ),
     );
@@ -343,7 +330,7 @@ fn asked(t: &Tally, label: Option<&str>) -> Text {
                 Style::Dim,
                 format!(
                     " in {} runs{whose}: {}",
-                    thousands(*k),
+                    crate::numbers::thousands(*k),
                     if *by_default {
                         "the question's default (no answer given in the call; `--answer` gives one)"
                     } else {
