@@ -686,3 +686,67 @@ fn the_dice_are_split_by_the_side_that_rolled_them() {
     unsaid.command = "roll 1d6".into();
     assert_eq!(umpire::report::dice::sides_of(&game, &unsaid), [None]);
 }
+
+/// A ruleset whose markers are for the umpire only (`spotted`) or hide a unit from the players
+/// (`lurking`).
+const SECRET_MARKERS: &str = r#"
+umpire.ruleset {
+  name = "sec", doc = "secret markers under test",
+  schema = {
+    unit = { sp = { type = "int", min = 0, max = 6, default = 4 } },
+    markers = {
+      lurking = { doc = "off the players' board", hides = true },
+      spotted = { doc = "the umpire knows where it is", secret = true },
+      shaken = "plain to see",
+    },
+    status = { strength = "sp", max = 6 },
+  },
+}
+"#;
+
+#[test]
+fn a_secret_marker_and_a_hidden_unit_stay_out_of_the_report_until_revealed() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("rulesets/sec")).unwrap();
+    std::fs::write(dir.path().join("rulesets/sec/init.lua"), SECRET_MARKERS).unwrap();
+    let path = dir.path().join("night.jsonl");
+    let mut s = session(&path, Some(dir.path()));
+    for line in [
+        "ruleset use sec",
+        "add side red Red",
+        "add command red r1 Riders",
+        "add unit r1 lh1 Horse",
+        "add unit r1 lh2 Ambushers",
+        "add unit r1 lh3 Scouts",
+        "mark lh2 lurking",
+        "roll 1d6",
+        "mark lh3 spotted",
+        "mark lh3 shaken",
+        "set lh2 sp 3",
+    ] {
+        ok(&mut s, line);
+    }
+    let report = dir.path().join("night.md");
+    ok(&mut s, &format!("report {}", report.display()));
+    let text = std::fs::read_to_string(&report).unwrap();
+    for secret in ["spotted", "lurking", "lh2", "Ambushers"] {
+        assert!(
+            !text.contains(secret),
+            "the report shows {secret:?}:\n{text}"
+        );
+    }
+    assert!(
+        text.contains("mark lh3 shaken"),
+        "what the players saw stays in:\n{text}"
+    );
+    assert!(text.contains("mark lh3 ‹secret›"), "{text}");
+    // Revealed (the hiding marker taken off), the unit and what was done to it are told.
+    ok(&mut s, "unmark lh2 lurking");
+    ok(&mut s, &format!("report {}", report.display()));
+    let text = std::fs::read_to_string(&report).unwrap();
+    assert!(text.contains("set lh2 sp 3"), "{text}");
+    assert!(
+        !text.contains("spotted"),
+        "a secret marker stays secret:\n{text}"
+    );
+}

@@ -19,6 +19,7 @@ mod history;
 mod journal;
 mod record;
 mod scan;
+mod secrets;
 mod snapshot;
 mod store;
 
@@ -29,6 +30,7 @@ pub use history::{History, Step};
 pub use journal::{Journal, ReplayError, Replayed, Reversal, SNAPSHOT_EVERY};
 pub use record::{Record, RulesRecord, Transaction, now};
 pub use scan::Verified;
+pub use secrets::Secrets;
 pub use snapshot::snapshot_path;
 
 #[cfg(test)]

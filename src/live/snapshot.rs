@@ -3,17 +3,15 @@
 //! dice. Built from the players' view only — [`Game::status`] (hidden units left out, secret
 //! markers dropped) and each transaction's public line — so nothing secret is ever in it.
 
-use std::collections::HashSet;
-
 use serde::Serialize;
 
 use crate::dice::result::Critical;
 use crate::dice::{Die, Roll};
 use crate::engine::session::State;
-use crate::journal::Transaction;
+use crate::journal::{Secrets, Transaction};
+use crate::state::Game;
 use crate::state::schema::AttentionSpec;
 use crate::state::view::{Strength, UnitLine, reasons};
-use crate::state::{Change, Game};
 
 /// How many of the last resolutions the board shows.
 pub const RESOLUTIONS: usize = 8;
@@ -326,102 +324,19 @@ fn tally<'a>(lines: impl Iterator<Item = &'a UnitLine>, att: Option<&AttentionSp
     t
 }
 
-/// What the board must not give away in a resolution: the markers for the umpire only
-/// (declared `secret` or `hides`) and the units now hidden from the players' board.
-struct Secrets<'g> {
-    game: &'g Game,
-    hidden: HashSet<&'g str>,
-}
-
-impl<'g> Secrets<'g> {
-    fn of(game: &'g Game) -> Self {
-        let hidden = game
-            .units
-            .values()
-            .filter(|u| game.is_hidden(u))
-            .map(|u| u.id.as_str())
-            .collect();
-        Secrets { game, hidden }
-    }
-
-    /// Whether `id` is a hidden unit or one of its elements.
-    fn is_hidden(&self, id: &str) -> bool {
-        self.hidden.contains(id)
-            || self
-                .game
-                .element(id)
-                .is_some_and(|e| self.hidden.contains(e.unit.as_str()))
-    }
-
-    /// Whether a word of a command line names a secret: a secret marker or a hidden unit, alone
-    /// or among others (`lh1,lh2`, `a+b`, `marked:spotted`).
-    fn in_word(&self, word: &str) -> bool {
-        word.split([',', '+', ':', '='])
-            .any(|w| self.game.is_secret_marker(w) || self.is_hidden(w))
-    }
-
-    /// Whether `t` placed, removed or let expire a secret marker, or changed a hidden unit:
-    /// what it printed would give it away.
-    fn touched_by(&self, t: &Transaction) -> bool {
-        let secret = |m: &crate::state::Marker| self.game.is_secret_marker(&m.name);
-        t.changes.iter().any(|c| match c {
-            Change::Mark { unit, marker, .. } | Change::Unmark { unit, marker, .. } => {
-                secret(marker) || self.is_hidden(unit.as_str())
-            }
-            Change::Advance { expired: e, .. } | Change::Rewind { restored: e, .. } => e
-                .iter()
-                .any(|x| secret(&x.marker) || self.is_hidden(x.unit.as_str())),
-            Change::AddUnit { unit, .. } | Change::RemoveUnit { unit, .. } => {
-                self.is_hidden(unit.id.as_str())
-            }
-            Change::SetAttr { id, .. }
-            | Change::Rename { id, .. }
-            | Change::MoveUnit { id, .. }
-            | Change::MoveElement { id, .. } => self.is_hidden(id.as_str()),
-            _ => false,
-        })
-    }
-}
-
-/// A transaction as the players may see it: its public line, with any word naming a secret
-/// marker or a hidden unit masked; its output and dice only when it is not for the umpire alone
-/// and touched no secret.
+/// A transaction as the players may see it ([`Secrets::public_view`]): its output and dice
+/// only when it is not for the umpire alone and touched no secret.
 fn resolution(tx: u64, t: &Transaction, undone: bool, secrets: &Secrets<'_>) -> Resolution {
-    let public = !t.umpire_only && !secrets.touched_by(t);
-    let mut command = t
-        .public_command()
-        .split(' ')
-        .map(|w| {
-            if secrets.in_word(w) {
-                "‹secret›"
-            } else {
-                w
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ");
-    if public {
-        return Resolution {
-            tx,
-            command,
-            output: Some(shortened(t.output.trim_end())),
-            rolls: t.rolls.iter().map(roll_view).collect(),
-            undone,
-        };
-    }
-    // The names of hidden units too, where the line gives them (`add unit r1 ‹secret› Horse`).
-    for id in &secrets.hidden {
-        if let Some(u) = secrets.game.unit(id)
-            && !u.name.trim().is_empty()
-        {
-            command = command.replace(u.name.as_str(), "‹secret›");
-        }
-    }
+    let (command, public) = secrets.public_view(t);
     Resolution {
         tx,
         command,
-        output: None,
-        rolls: Vec::new(),
+        output: public.then(|| shortened(t.output.trim_end())),
+        rolls: if public {
+            t.rolls.iter().map(roll_view).collect()
+        } else {
+            Vec::new()
+        },
         undone,
     }
 }

@@ -9,8 +9,10 @@
 //!
 //! What the players could not see stays out: a transaction for the umpire only shows its
 //! command as the players may see it and no output, its dice are not counted; secret words
-//! come masked from [`Transaction::public_command`]; store values are never shown; the board
-//! sampled is the public one (hidden units are not on it).
+//! come masked from [`Transaction::public_command`]; a secret marker's name, a unit still
+//! hidden when the report is made, and whatever a command printed about them are masked as the
+//! live board masks them ([`Secrets`]); store values are never shown; the board sampled is the
+//! public one (hidden units are not on it).
 
 pub mod campaign;
 pub mod charts;
@@ -21,7 +23,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::journal::{Caps, History, Record, RulesRecord, Step, Transaction};
+use crate::journal::{Caps, History, Record, RulesRecord, Secrets, Step, Transaction};
 use crate::state::{Change, Game};
 
 /// Where the game keeps the umpire's notes (`note TEXT`): one key per note.
@@ -325,6 +327,8 @@ impl Battle {
         let mut side_ids: Vec<String> = Vec::new();
         let mut tally = dice::Tally::default();
         let mut carried_over = None;
+        // The transactions shown, to mask at the end what is still secret then.
+        let mut shown: std::collections::HashMap<u64, &'a Transaction> = Default::default();
         // Each side's strength on the board after the latest command (once started).
         let mut board = Vec::new();
         for (seq, record) in records {
@@ -358,6 +362,7 @@ impl Battle {
             if tx.command.trim_start().starts_with("battle end") && !tx.command.contains("plan") {
                 carried_over = Some(tx.output.clone());
             }
+            shown.insert(seq, tx);
             let mut entry = Entry {
                 tx: seq,
                 command: tx.public_command().to_string(),
@@ -429,6 +434,32 @@ impl Battle {
         if !started {
             battle.start(&game, &mut side_ids);
         }
+        // What is still secret at the end stays out: a secret marker's name, a hidden unit, and
+        // the output of whatever touched them (as the live board shows them).
+        let secrets = Secrets::of(&game);
+        let entries = battle
+            .setup
+            .iter_mut()
+            .chain(battle.rounds.iter_mut().flat_map(|r| r.entries.iter_mut()));
+        for entry in entries {
+            if let Some(tx) = shown.get(&entry.tx) {
+                let (command, public) = secrets.public_view(tx);
+                entry.command = command;
+                if !public {
+                    entry.output = None;
+                }
+            }
+        }
+        battle
+            .turning_points
+            .retain_mut(|tp| match shown.get(&tp.tx) {
+                Some(tx) => {
+                    let (command, public) = secrets.public_view(tx);
+                    tp.command = command;
+                    public
+                }
+                None => true,
+            });
         // Sides that joined later get 0 before they did.
         let n = side_ids.len();
         for s in &mut battle.samples {
