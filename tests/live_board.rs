@@ -240,37 +240,8 @@ fn every_browser_is_pushed_each_commit_without_asking() {
     assert_eq!(out["watching"], 2, "{out}");
 }
 
-const SECRETS: &str = r#"
-umpire.ruleset {
-  name = "sec", doc = "secrets under test",
-  schema = {
-    unit = { sp = { type = "int", min = 0, max = 6, default = 4 } },
-    markers = {
-      lurking = { doc = "off the players' board", hides = true },
-      spotted = { doc = "the umpire knows where it is", secret = true },
-      shaken = "plain to see",
-    },
-    status = { strength = "sp", max = 6 },
-  },
-}
-umpire.command {
-  name = "hide",
-  args = { { name = "unit", type = "unit" }, { name = "place", type = "text", secret = true } },
-  run = function(ctx, args)
-    secret.place = args.place
-    store.hides = (store.hides or 0) + 1
-    return "hidden; the place is kept secret"
-  end,
-}
-umpire.command {
-  name = "scout", secret = true,
-  run = function(ctx)
-    local r = umpire.roll("1d6")
-    store.scouted = r
-    return "umpire only: the scouts saw the ford at the old mill"
-  end,
-}
-"#;
+/// A ruleset of secrets (tests/data/secrets.lua).
+const SECRETS: &str = include_str!("data/secrets.lua");
 
 #[test]
 fn nothing_secret_reaches_the_board() {

@@ -687,22 +687,8 @@ fn the_dice_are_split_by_the_side_that_rolled_them() {
     assert_eq!(umpire::report::dice::sides_of(&game, &unsaid), [None]);
 }
 
-/// A ruleset whose markers are for the umpire only (`spotted`) or hide a unit from the players
-/// (`lurking`).
-const SECRET_MARKERS: &str = r#"
-umpire.ruleset {
-  name = "sec", doc = "secret markers under test",
-  schema = {
-    unit = { sp = { type = "int", min = 0, max = 6, default = 4 } },
-    markers = {
-      lurking = { doc = "off the players' board", hides = true },
-      spotted = { doc = "the umpire knows where it is", secret = true },
-      shaken = "plain to see",
-    },
-    status = { strength = "sp", max = 6 },
-  },
-}
-"#;
+/// The ruleset of secrets the live board is tested with.
+const SECRET_MARKERS: &str = include_str!("data/secrets.lua");
 
 #[test]
 fn a_secret_marker_and_a_hidden_unit_stay_out_of_the_report_until_revealed() {
