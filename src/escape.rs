@@ -34,16 +34,41 @@ pub fn is_unsafe(c: char) -> bool {
 /// `text` with every unsafe character (see [`is_unsafe`]) written as a visible escape,
 /// `\u{1b}`; newlines and tabs are kept. Borrows when there is nothing to escape.
 pub fn escape(text: &str) -> Cow<'_, str> {
-    escape_if(text, is_unsafe)
+    escape_if(text, false, is_unsafe)
 }
 
 /// [`escape`] for text that must stay on one line (a prompt, a name in a list): newlines and
 /// tabs are escaped too.
 pub fn escape_line(text: &str) -> Cow<'_, str> {
-    escape_if(text, |c| is_unsafe(c) || c == '\n' || c == '\t')
+    escape_if(text, true, |c| is_unsafe(c) || c == '\n' || c == '\t')
 }
 
-fn escape_if(text: &str, unsafe_char: impl Fn(char) -> bool) -> Cow<'_, str> {
+/// Whether `text` may hold an unsafe character (with `line`, a newline or tab too), read
+/// byte by byte: never false for text that holds one, and exact for the common text (printable
+/// ASCII, and other characters than the unsafe ones), so the escapes need not decode it.
+fn may_hold_unsafe(text: &str, line: bool) -> bool {
+    let b = text.as_bytes();
+    let at = |i: usize| b.get(i).copied().unwrap_or(0);
+    b.iter().enumerate().any(|(i, &c)| match c {
+        b'\n' | b'\t' => line,
+        0x00..=0x1f | 0x7f => true,
+        // U+0080 to U+009F
+        0xc2 => (0x80..=0x9f).contains(&at(i + 1)),
+        // U+061C
+        0xd8 => at(i + 1) == 0x9c,
+        // U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069
+        0xe2 => matches!(
+            (at(i + 1), at(i + 2)),
+            (0x80, 0x8e | 0x8f | 0xaa..=0xae) | (0x81, 0xa6..=0xa9)
+        ),
+        _ => false,
+    })
+}
+
+fn escape_if(text: &str, line: bool, unsafe_char: impl Fn(char) -> bool) -> Cow<'_, str> {
+    if !may_hold_unsafe(text, line) {
+        return Cow::Borrowed(text);
+    }
     let Some(first) = text.find(&unsafe_char) else {
         return Cow::Borrowed(text);
     };
@@ -94,6 +119,24 @@ fn describe(c: char) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_byte_scan_finds_every_unsafe_character() {
+        // every character of the first planes, alone and between others
+        for c in (0..0x3_0000).filter_map(char::from_u32) {
+            for line in [false, true] {
+                let unsafe_here = is_unsafe(c) || (line && (c == '\n' || c == '\t'));
+                let s = format!("a{c}é");
+                assert_eq!(
+                    may_hold_unsafe(&s, line),
+                    unsafe_here,
+                    "{:x} {line}",
+                    u32::from(c)
+                );
+                assert_eq!(may_hold_unsafe(&c.to_string(), line), unsafe_here);
+            }
+        }
+    }
 
     #[test]
     fn control_characters_become_visible_and_the_rest_is_kept() {

@@ -176,6 +176,34 @@ impl Converter<'_> {
         })
     }
 
+    /// One entry of an object: its key as text, and its value.
+    fn pair(
+        &mut self,
+        k: &Value,
+        v: &Value,
+        depth: usize,
+    ) -> Result<(String, serde_json::Value), DataError> {
+        let key = match k {
+            Value::String(s) => self.text(s)?,
+            Value::Integer(i) => {
+                self.grow(22)?;
+                i.to_string()
+            }
+            Value::Number(n) => {
+                self.grow(26)?;
+                n.to_string()
+            }
+            k => {
+                return Err(DataError::NotPlain(format!(
+                    "a table keyed by a {}",
+                    k.type_name()
+                )));
+            }
+        };
+        self.grow(2)?;
+        Ok((key, self.value(v, depth + 1)?))
+    }
+
     fn table(&mut self, t: &Table, depth: usize) -> Result<serde_json::Value, DataError> {
         let id = t.to_pointer();
         if depth >= MAX_DEPTH || self.open.contains(&id) {
@@ -197,29 +225,23 @@ impl Converter<'_> {
             serde_json::Value::Array(items)
         } else {
             let mut map = serde_json::Map::new();
-            for pair in t.pairs::<Value, Value>() {
-                let (k, v) = pair.map_err(|e| DataError::NotPlain(e.to_string()))?;
-                let key = match &k {
-                    Value::String(s) => self.text(s)?,
-                    Value::Integer(i) => {
-                        self.grow(22)?;
-                        i.to_string()
-                    }
-                    Value::Number(n) => {
-                        self.grow(26)?;
-                        n.to_string()
-                    }
-                    k => {
-                        return Err(DataError::NotPlain(format!(
-                            "a table keyed by a {}",
-                            k.type_name()
-                        )));
-                    }
-                };
-                self.grow(2)?;
-                let v = self.value(&v, depth + 1)?;
-                map.insert(key, v);
+            // One protected walk of the table (`pairs` would enter Lua once per key); the
+            // first error stops it and is kept here.
+            let mut failed = None;
+            let walked = t.for_each::<Value, Value>(|k, v| match self.pair(&k, &v, depth) {
+                Ok((key, v)) => {
+                    map.insert(key, v);
+                    Ok(())
+                }
+                Err(e) => {
+                    failed = Some(e);
+                    Err(mlua::Error::runtime("stopped"))
+                }
+            });
+            if let Some(e) = failed {
+                return Err(e);
             }
+            walked.map_err(|e| DataError::NotPlain(e.to_string()))?;
             serde_json::Value::Object(map)
         };
         self.open.pop();
