@@ -13,11 +13,17 @@
 //! Every resolution is undone (untimed) to run the same one again; the session is rebuilt
 //! every `REBUILD` iterations to keep the in-memory journal small. `cargo bench --bench
 //! rulesets`.
+//!
+//! For exact instruction counts under callgrind (`bash benches/profile/rulesets.sh`), the
+//! environment variable `UMPIRE_COUNT=BENCH:WHAT:N` runs one benchmark's work N times and
+//! nothing else: BENCH is `od6_volley`, `od6_close`, `fld_melee` or `ul_melee`; WHAT is
+//! `resolution` (the command, then `undo`), `undo` (`undo` then `redo` of one resolution) or
+//! `dice` (the same dice as `roll` commands).
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 use umpire::dice::DiceBox;
 use umpire::engine::Session;
 
@@ -103,46 +109,117 @@ fn compare(c: &mut Criterion, group: &str, setup: &[&str], line: &str) {
     g.finish();
 }
 
+/// A benchmark: its name for `UMPIRE_COUNT`, its criterion group, its setup and its command.
+struct Bench {
+    name: &'static str,
+    group: &'static str,
+    setup: &'static [&'static str],
+    line: &'static str,
+}
+
+const OD6: &[&str] = &[
+    "ruleset use opend6fm",
+    "army load examples/opend6fm/ice_rangers.toml",
+    "army load examples/opend6fm/frostmere.toml",
+    "army load examples/opend6fm/goblins.toml",
+];
+
+/// Two units of 48 figures in four ranks of 12, hand weapons, both fighting in full.
+const FLD: &[&str] = &[
+    "ruleset use fld",
+    "add side light Light",
+    "add side dark Dark",
+    "add command light l1 Lights",
+    "add command dark d1 Darks",
+    "add unit l1 sw Swordsmen figures=48 files=12 height=6 melee=3 strength=3 armour=partial_sh morale=4",
+    "add unit d1 cw Chaos_Warriors figures=48 files=12 height=7 attacks=2 melee=4 strength=4 natural=1 armour=plate_sh morale=5",
+    "muster",
+];
+
+/// Undying Lands: the example armies' warband (three vignettes) against the pikes (three).
+const UL: &[&str] = &[
+    "ruleset use undying_lands",
+    "army load examples/undying_lands/vale.toml",
+    "army load examples/undying_lands/horde.toml",
+    "muster",
+];
+
+const BENCHES: &[Bench] = &[
+    Bench {
+        name: "od6_volley",
+        group: "opend6fm/volley_10_with_damage",
+        setup: OD6,
+        line: "fire rangers snipers range=20",
+    },
+    Bench {
+        name: "od6_close",
+        group: "opend6fm/close_combat_3_on_1",
+        setup: OD6,
+        line: "melee icebreakers.2 warband.2,warband.3,warband.4 target=warband.2",
+    },
+    Bench {
+        name: "fld_melee",
+        group: "fld/melee_48_v_48",
+        setup: FLD,
+        line: "melee sw cw",
+    },
+    Bench {
+        name: "ul_melee",
+        group: "undying_lands/melee_3_v_3",
+        setup: UL,
+        line: "melee warband pikes",
+    },
+];
+
 fn benches(c: &mut Criterion) {
-    let od6 = [
-        "ruleset use opend6fm",
-        "army load examples/opend6fm/ice_rangers.toml",
-        "army load examples/opend6fm/frostmere.toml",
-        "army load examples/opend6fm/goblins.toml",
-    ];
-    compare(
-        c,
-        "opend6fm/volley_10_with_damage",
-        &od6,
-        "fire rangers snipers range=20",
-    );
-    compare(
-        c,
-        "opend6fm/close_combat_3_on_1",
-        &od6,
-        "melee icebreakers.2 warband.2,warband.3,warband.4 target=warband.2",
-    );
-    // Two units of 48 figures in four ranks of 12, hand weapons, both fighting in full.
-    let fld = [
-        "ruleset use fld",
-        "add side light Light",
-        "add side dark Dark",
-        "add command light l1 Lights",
-        "add command dark d1 Darks",
-        "add unit l1 sw Swordsmen figures=48 files=12 height=6 melee=3 strength=3 armour=partial_sh morale=4",
-        "add unit d1 cw Chaos_Warriors figures=48 files=12 height=7 attacks=2 melee=4 strength=4 natural=1 armour=plate_sh morale=5",
-        "muster",
-    ];
-    compare(c, "fld/melee_48_v_48", &fld, "melee sw cw");
-    // Undying Lands: the example armies' warband (three vignettes) against the pikes (three).
-    let ul = [
-        "ruleset use undying_lands",
-        "army load examples/undying_lands/vale.toml",
-        "army load examples/undying_lands/horde.toml",
-        "muster",
-    ];
-    compare(c, "undying_lands/melee_3_v_3", &ul, "melee warband pikes");
+    for b in BENCHES {
+        compare(c, b.group, b.setup, b.line);
+    }
+}
+
+/// `UMPIRE_COUNT=BENCH:WHAT:N`: one benchmark's work N times, for callgrind (see the top).
+fn count(spec: &str) {
+    let [name, what, n] = spec.split(':').collect::<Vec<_>>()[..] else {
+        panic!("UMPIRE_COUNT is BENCH:WHAT:N, such as ul_melee:resolution:200");
+    };
+    let n: usize = n.parse().expect("N is a whole number");
+    let b = BENCHES
+        .iter()
+        .find(|b| b.name == name)
+        .unwrap_or_else(|| panic!("no benchmark `{name}`"));
+    let dice = same_dice(b.setup, b.line);
+    let mut s = session(b.setup);
+    // One of each before counting, so first-use costs are in every run and cancel out.
+    run(&mut s, b.line);
+    run(&mut s, "undo");
+    for l in &dice {
+        run(&mut s, l);
+    }
+    run(&mut s, b.line);
+    for _ in 0..n {
+        match what {
+            "resolution" => {
+                run(&mut s, "undo");
+                run(&mut s, b.line);
+            }
+            "undo" => {
+                run(&mut s, "undo");
+                run(&mut s, "redo");
+            }
+            "dice" => dice.iter().for_each(|l| run(&mut s, l)),
+            _ => panic!("WHAT is resolution, undo or dice"),
+        }
+    }
 }
 
 criterion_group!(rulesets, benches);
-criterion_main!(rulesets);
+
+fn main() {
+    match std::env::var("UMPIRE_COUNT") {
+        Ok(spec) => count(&spec),
+        Err(_) => {
+            rulesets();
+            Criterion::default().configure_from_args().final_summary();
+        }
+    }
+}
