@@ -30,8 +30,10 @@ local function faces(r)
 end
 
 -- spec: { title, pools = { {n, need, label, rule}, … }, strength, armours = { {name, value, why}, … },
---         penetration_dice = n (gunnes: dice that go straight to penetration) }
+--         penetration_dice = n (gunnes: dice that go straight to penetration),
+--         opt = the command's options (U.options), when the caller has them }
 function B.resolve(ctx, spec)
+  local opt = spec.opt
   local out = { dice = 0, hits = 0, pools = {}, steps = {} }
   local last_sixes = {}    -- the sixes of each roll of the last step (FLD-D07)
   local sixes_to_hit = 0
@@ -39,7 +41,7 @@ function B.resolve(ctx, spec)
     local hit = ctx:check(spec.title .. ": to hit")
     for _, p in ipairs(spec.pools) do
       if p.n > 0 then
-        local expr, eff = U.pool(p.n, p.need)
+        local expr, eff = U.pool(p.n, p.need, opt)
         local _, r = hit:roll(expr, p.label .. ", " .. eff .. "+" .. (eff ~= p.need and (" (needs " .. p.need .. ")") or ""), p.rule)
         local rolled, sixes = faces(r)
         local hits = r.successes
@@ -57,9 +59,9 @@ function B.resolve(ctx, spec)
   local kept = out.hits
   for _, a in ipairs(spec.armours) do
     if kept > 0 and a.value > 0 then
-      local need = U.combat(spec.strength, a.value)
+      local need = U.combat(spec.strength, a.value, U.option(opt, "combat_table"))
       local p = ctx:check(spec.title .. ": penetrate " .. a.name .. " armour " .. a.value)
-      local _, r = p:roll(U.pool(kept, need), "strength " .. spec.strength .. " v armour " .. a.value ..
+      local _, r = p:roll(U.pool(kept, need, opt), "strength " .. spec.strength .. " v armour " .. a.value ..
         " on the Combat Table: " .. need .. "+", "27")
       if a.why and a.why ~= "" then p:add(0, "armour: " .. a.why) end
       kept = r.successes
@@ -73,7 +75,7 @@ function B.resolve(ctx, spec)
     end
   end
   local sixes = 0
-  local to_hit_sixes = umpire.option("sixes_bonus") == "to_hit_roll"
+  local to_hit_sixes = U.option(opt, "sixes_bonus") == "to_hit_roll"
   if to_hit_sixes then
     sixes = math.min(sixes_to_hit, kept)
   else
@@ -93,16 +95,17 @@ function B.resolve(ctx, spec)
   return out
 end
 
--- The armour steps in the order of the option penetration_order.
-function B.armours(target, kind, natural_too)
-  local add, why = U.additive(target, kind)
+-- The armour steps in the order of the option penetration_order. `opt` (U.options) and
+-- `marked` (U.marked, the target's markers) when the caller has them.
+function B.armours(target, kind, natural_too, opt, marked)
+  local add, why = U.additive(target, kind, marked)
   local list = {}
   if natural_too ~= false then
-    local nat, nwhy = U.natural(target)
+    local nat, nwhy = U.natural(target, marked, opt)
     list[#list + 1] = { name = "natural", value = nat, why = nwhy }
   end
   list[#list + 1] = { name = "additive (" .. kind .. ")", value = add, why = why }
-  if umpire.option("penetration_order") == "additive_first" and #list == 2 then list = { list[2], list[1] } end
+  if U.option(opt, "penetration_order") == "additive_first" and #list == 2 then list = { list[2], list[1] } end
   return list
 end
 

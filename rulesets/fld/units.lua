@@ -122,8 +122,9 @@ umpire.command {
 }
 
 -- The melee dice of a unit by its weapon (§26.2), with the rule for each term. Used by melee,
--- which passes the ranks (U.ranks) it has read already as `rk`.
-function M.melee_dice(u, opp, first, weapon, part, rk)
+-- which passes the ranks (U.ranks) it has read already as `rk`, and its options (U.options)
+-- as `opt`.
+function M.melee_dice(u, opp, first, weapon, part, rk, opt)
   weapon = weapon or u.weapon
   local a = u.attacks
   rk = rk or U.ranks(u)
@@ -133,7 +134,7 @@ function M.melee_dice(u, opp, first, weapon, part, rk)
     return n
   end
   local n1, n2, n3, n4 = nr(1), nr(2), nr(3), nr(4)
-  local half_sum = umpire.option("halves") == "sum_then_floor"
+  local half_sum = U.option(opt, "halves") == "sum_then_floor"
   local function half(...)
     local t, s = 0, 0
     for _, x in ipairs({ ... }) do t = t + x * a; s = s + (x * a) // 2 end
@@ -152,7 +153,7 @@ function M.melee_dice(u, opp, first, weapon, part, rk)
   elseif weapon == "s" then
     local n = (n1 + n2) * a
     if opp and U.is_mounted(opp) then
-      local b = umpire.option("spear_bonus") == "both_ranks" and n // 2 or (n1 * a) // 2
+      local b = U.option(opt, "spear_bonus") == "both_ranks" and n // 2 or (n1 * a) // 2
       return n + b, string.format("spear: (%d + %d) x %d = %d, + %d v Mounted (26.2, FLD-D17)", n1, n2, a, n, b)
     end
     return n, string.format("spear: (%d + %d) x %d (26.2)", n1, n2, a)
