@@ -222,7 +222,8 @@ end
 -- Applies hit points to a unit's integrity (FLD-D33), keeps the loss of this phase for the
 -- disorder trigger, and takes figures off by the option figure_loss. Returns the figures lost.
 -- `opt` (M.options) and `known` (what the caller read of the unit before any change this
--- command: `mass`, `order`; each is read here when not given) save calls into umpire.
+-- command: `mass`, `order`, `ranks` (M.ranks); each is read here when not given) save calls
+-- into umpire.
 function M.take_hits(u, hp, reason, opt, known)
   if hp <= 0 then return 0 end
   -- what the figure removal needs that the loss does not change is read before it: u:set
@@ -245,21 +246,22 @@ function M.take_hits(u, hp, reason, opt, known)
   if was then wclock, whp = was:match("^(.*)|([%d%.]+)$") end
   store[key] = clock .. "|" .. ((wclock == clock) and (tonumber(whp) + hp) or hp)
   if not keep then return 0 end
-  return M.remove_figures(u, reason, opt, buiv, start, istart)
+  return M.remove_figures(u, reason, opt, buiv, start, istart, known.ranks)
 end
 
 -- Figures follow integrity (our reading; the rulebook gives no removal rule): a figure leaves
 -- for each full Base Unit Integrity Value lost, taken from the rearmost rank first so the
--- front rank stays full as long as it can. `buiv`, `start` (figures) and `istart` (starting
--- integrity) when the caller has read them.
-function M.remove_figures(u, reason, opt, buiv, start, istart)
+-- front rank stays full as long as it can. `buiv`, `start` (figures), `istart` (starting
+-- integrity) and `ranks` (M.ranks, read since the unit's elements last changed) when the
+-- caller has read them.
+function M.remove_figures(u, reason, opt, buiv, start, istart, ranks)
   if option(opt, "figure_loss") == "none" then return 0 end
   buiv = buiv or M.buiv(u)
   start = start or u.figures
   if start <= 0 or buiv <= 0 then return 0 end
   local lost = math.floor(((istart or u.integrity_start) - u.integrity) / buiv + 1e-9)
   local should = math.max(0, start - lost)
-  local ranks = M.ranks(u)            -- read once: the count and the removal both use them
+  ranks = ranks or M.ranks(u)         -- read once: the count and the removal both use them
   local have = M.figures(u, ranks)
   local take = have - should
   if take <= 0 then return 0 end
