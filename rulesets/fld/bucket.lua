@@ -6,13 +6,16 @@ local U = require "fld.util"
 local B = {}
 
 -- Every face of a roll, in order, for the record (`--json`: all the dice of a big bucket),
--- and its sixes that are successes (U.sixes), counted in the same pass.
+-- and its sixes that are successes (U.sixes).
 -- The bucket's pools (U.pool: Nd6>=k) drop no die, so the roll's own list of kept dice is
--- every face in the order rolled; and a six is a success unless no die can succeed (k of 7,
--- no successes). Reading r.dice would build a table of ten fields for every die.
+-- every face in the order rolled, and the record takes that list as it is (a record reads a
+-- table's list part, not its fields or metatable): no copy. A six is a success unless no die
+-- can succeed (k of 7, no successes). Reading r.dice would build a table of ten fields for
+-- every die.
 local function faces(r)
-  local out, sixes = {}, 0
+  local sixes = 0
   if #r.dropped > 0 then
+    local out = {}
     for i, d in ipairs(r.dice) do
       local v = d.value
       out[i] = v
@@ -20,13 +23,12 @@ local function faces(r)
     end
     return out, sixes
   end
-  for i = 1, #r do
-    local v = r[i]
-    out[i] = v
-    if v == 6 then sixes = sixes + 1 end
+  if r.successes > 0 then
+    for i = 1, #r do
+      if r[i] == 6 then sixes = sixes + 1 end
+    end
   end
-  if r.successes == 0 then sixes = 0 end
-  return out, sixes
+  return r, sixes
 end
 
 -- spec: { title, pools = { {n, need, label, rule}, … }, strength, armours = { {name, value, why}, … },
