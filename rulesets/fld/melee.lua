@@ -25,10 +25,17 @@ local function p(n)
   return math.max(0, math.min(6, 7 - math.max(1, n))) / 6
 end
 
+-- The attributes of each unit the melee always reads (each read once into a plain table):
+-- what the losses, coming last, do not change.
+local READS = { "name", "type", "order", "integrity_start", "weapon", "weapon2", "melee", "formed",
+  "attacks", "strength", "armour", "barding", "natural" }
+
 -- One side's required score, dice and strength against the other (§26.2-26.3, §27). `me` and
--- `them` hold what the melee read once of each unit: `ranks` (U.ranks), `mass` and `marked`
--- (U.marked); `opt` its options (U.options).
-local function side_spec(ctx, u, o, first, words, side, me, them, opt)
+-- `them` hold what the melee read once of each unit: its attributes by name (READS), `unit`
+-- (the handle), `ranks` (U.ranks), `mass` and `marked` (U.marked); `opt` its options
+-- (U.options). The attributes are read from these plain tables, not through the handles.
+local function side_spec(ctx, me, them, first, words, side, opt)
+  local u, o = me, them
   -- the better of the weapon classes against this opponent (1)
   local weapon, melee = u.weapon, u.melee
   local o_melee = o.melee
@@ -50,7 +57,7 @@ local function side_spec(ctx, u, o, first, words, side, me, them, opt)
   local base = U.combat(melee, o_melee, how)
   c:add(base, "melee " .. melee .. (weapon ~= u.weapon and " (secondary " .. D.weapons[weapon][1] .. ", -1)" or "") ..
     " v melee " .. o_melee .. " on the Combat Table", "27; FLD-D01")
-  local charging, fanatic = charge_state(u, opt, me.marked)
+  local charging, fanatic = charge_state(me.unit, opt, me.marked)
   local my_mass, o_mass = me.mass, them.mass
   local mass_ok = opt.mass_who == "both" or charging
   if mass_ok and o_mass > my_mass then
@@ -85,8 +92,8 @@ local function side_spec(ctx, u, o, first, words, side, me, them, opt)
   end
   if utype == "chariot" and oorder == "close" and o_foot then c:add(-1, "chariots fighting Close order Foot", "26.3") end
   if U.is_mounted(u) and oorder ~= "close" and o_foot then c:add(-1, "Mounted fighting Loose or Open order Foot", "26.3") end
-  if charging and U.irregular(u) and uorder == "loose" and U.is_foot(u) then c:add(-1, "Irregular Loose order Foot charging", "26.3") end
-  c:point("fld.melee.modifiers", { unit = u, opponent = o, first_contact = first })
+  if charging and U.irregular(me.unit) and uorder == "loose" and U.is_foot(u) then c:add(-1, "Irregular Loose order Foot charging", "26.3") end
+  c:point("fld.melee.modifiers", { unit = me.unit, opponent = them.unit, first_contact = first })
   local need = c:total()
   local n, why
   local part = words[side .. "_figures"]
@@ -145,7 +152,8 @@ umpire.command {
       f.ranks = U.ranks(u)
       if U.figures(u, f.ranks) <= 0 then umpire.fail(u.name .. " has no figures left") end
       f.mass = U.mass_value(u)
-      f.name, f.type, f.order, f.integrity_start = u.name, u.type, u.order, u.integrity_start
+      for _, k in ipairs(READS) do f[k] = u[k] end
+      f.unit = u
     end
     local an, bn = fa.name, fb.name
     local first = (fa.marked.first_contact or fb.marked.first_contact or w.contact) and not w.later
@@ -153,13 +161,13 @@ umpire.command {
       local mem = store.charger or {}
       if mem[a.id] or mem[b.id] then first = true end
     end
-    local sa = side_spec(ctx, a, b, first, w, "first", fa, fb, opt)
-    local sb = side_spec(ctx, b, a, first, w, "second", fb, fa, opt)
+    local sa = side_spec(ctx, fa, fb, first, w, "first", opt)
+    local sb = side_spec(ctx, fb, fa, first, w, "second", opt)
     local ra = B.resolve(ctx, { title = "Melee 26.4: " .. an, strength = sa.strength, opt = opt,
-      armours = B.armours(b, "melee", nil, opt, fb.marked),
+      armours = B.armours(fb, "melee", nil, opt, fb.marked),
       pools = { { n = sa.n, need = sa.need, label = sa.why, rule = "26.2" } } })
     local rb = B.resolve(ctx, { title = "Melee 26.4: " .. bn, strength = sb.strength, opt = opt,
-      armours = B.armours(a, "melee", nil, opt, fa.marked),
+      armours = B.armours(fa, "melee", nil, opt, fa.marked),
       pools = { { n = sb.n, need = sb.need, label = sb.why, rule = "26.2" } } })
     -- losses land together (26.1)
     local fb_lost = U.take_hits(b, ra.hp, "melee with " .. an .. " (26.4)", opt, fb)
