@@ -59,8 +59,7 @@ local function side_spec(ctx, me, them, first, words, side, opt)
     " v melee " .. o_melee .. " on the Combat Table", "27; FLD-D01")
   local charging, fanatic = charge_state(me.unit, opt, me.marked)
   local my_mass, o_mass = me.mass, them.mass
-  local mass_ok = opt.mass_who == "both" or charging
-  if mass_ok and o_mass > my_mass then
+  if o_mass > my_mass and (opt.mass_who == "both" or charging) then
     if o_mass > 2 * my_mass then
       if opt.mass_factors == "cumulative" then
         c:add(1, "opponent has greater Mass (" .. o_mass .. " v " .. my_mass .. ")", "26.3; FLD-D10")
@@ -170,8 +169,9 @@ umpire.command {
       armours = B.armours(fa, "melee", nil, opt, fa.marked),
       pools = { { n = sb.n, need = sb.need, label = sb.why, rule = "26.2" } } })
     -- losses land together (26.1)
-    local fb_lost = U.take_hits(b, ra.hp, "melee with " .. an .. " (26.4)", opt, fb)
-    local fa_lost = U.take_hits(a, rb.hp, "melee with " .. bn .. " (26.4)", opt, fa)
+    local fb_lost, fa_lost
+    fb_lost, fb.phase_loss = U.take_hits(b, ra.hp, "melee with " .. an .. " (26.4)", opt, fb)
+    fa_lost, fa.phase_loss = U.take_hits(a, rb.hp, "melee with " .. bn .. " (26.4)", opt, fa)
     -- the integrity after the losses, read before the markers below (which change no
     -- attribute, but make a handle read again)
     fa.integrity, fb.integrity = a.integrity, b.integrity

@@ -82,13 +82,13 @@ end
 -- After a unit lost integrity (shooting, melee, gunnes): disorder for a big loss in one phase
 -- and the morale test it triggers (§25.5, §26.5, §31.1 a). Returns notes for the output.
 -- `opt` (U.options) and `known` (what the caller read of the unit and does not change with a
--- loss: `integrity_start`, `name`, `marked` (its markers, U.marked), and `integrity` after the
--- loss) when it has them.
+-- loss: `integrity_start`, `name`, `marked` (its markers, U.marked), and `integrity` and
+-- `phase_loss` (U.take_hits) after the loss) when it has them.
 function M.after_loss(ctx, u, notes, opt, known)
   known = known or {}
   local start = known.integrity_start or u.integrity_start
   if start <= 0 then return end
-  local pl = U.phase_loss(u, opt)
+  local pl = known.phase_loss or U.phase_loss(u, opt)
   if not U.has(u, "disordered", known.marked) and C.disorders(pl, start, U.option(opt, "disorder_loss") == "at_least_25") then
     u:mark("disordered", string.format("lost %s of %s integrity this phase (31.1 a, 32)", U.fmt(pl), U.fmt(start)))
   end

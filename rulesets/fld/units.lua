@@ -129,16 +129,16 @@ function M.melee_dice(u, opp, first, weapon, part, rk, opt)
   local a = u.attacks
   rk = rk or U.ranks(u)
   local function nr(i)
-    local n = rk[i] and rk[i].n or 0
-    if part then n = math.min(n, part) end     -- 26.2: only the files of the figures in contact
+    local r = rk[i]
+    local n = r and r.n or 0
+    if part and part < n then n = part end     -- 26.2: only the files of the figures in contact
     return n
   end
   local n1, n2, n3, n4 = nr(1), nr(2), nr(3), nr(4)
-  local half_sum = U.option(opt, "halves") == "sum_then_floor"
   local function half(...)
     local t, s = 0, 0
     for _, x in ipairs({ ... }) do t = t + x * a; s = s + (x * a) // 2 end
-    return half_sum and t // 2 or s
+    return U.option(opt, "halves") == "sum_then_floor" and t // 2 or s
   end
   if not u.formed then
     return n1 * a, string.format("unformed: %d figures in contact x %d attacks, no rear ranks (26.2)", n1, a)

@@ -220,7 +220,8 @@ function M.lost_fraction(u, start, now)
 end
 
 -- Applies hit points to a unit's integrity (FLD-D33), keeps the loss of this phase for the
--- disorder trigger, and takes figures off by the option figure_loss. Returns the figures lost.
+-- disorder trigger, and takes figures off by the option figure_loss. Returns the figures lost,
+-- and the hit points lost this phase (what M.phase_loss reads) when there was a loss.
 -- `opt` (M.options) and `known` (what the caller read of the unit before any change this
 -- command: `mass`, `order`, `ranks` (M.ranks); each is read here when not given) save calls
 -- into umpire.
@@ -236,7 +237,7 @@ function M.take_hits(u, hp, reason, opt, known)
     start, istart = u.figures, u.integrity_start
   end
   local new = u.integrity - hp
-  if option(opt, "integrity_floor") == "floor_zero" and new < 0 then new = 0 end
+  if new < 0 and option(opt, "integrity_floor") == "floor_zero" then new = 0 end
   u:set("integrity", new, reason .. ": -" .. M.fmt(hp) .. " integrity")
   -- the loss of this phase, one plain value per unit: "CLOCK|HP"
   local clock = M.clock_text(opt)
@@ -244,9 +245,10 @@ function M.take_hits(u, hp, reason, opt, known)
   local was = store[key]
   local wclock, whp = nil, 0
   if was then wclock, whp = was:match("^(.*)|([%d%.]+)$") end
-  store[key] = clock .. "|" .. ((wclock == clock) and (tonumber(whp) + hp) or hp)
-  if not keep then return 0 end
-  return M.remove_figures(u, reason, opt, buiv, start, istart, known.ranks)
+  local phase = (wclock == clock) and (tonumber(whp) + hp) or hp
+  store[key] = clock .. "|" .. phase
+  if not keep then return 0, phase end
+  return M.remove_figures(u, reason, opt, buiv, start, istart, known.ranks), phase
 end
 
 -- Figures follow integrity (our reading; the rulebook gives no removal rule): a figure leaves
