@@ -157,16 +157,18 @@ function M.ranks(u)
   for i, e in ipairs(u:elements()) do out[i] = { e = e, n = e.figures } end
   return out
 end
-function M.rank(u, i)
-  local r = M.ranks(u)[i]
+-- The figures of rank i; `ranks` (M.ranks) when the caller has read them already.
+function M.rank(u, i, ranks)
+  local r = (ranks or M.ranks(u))[i]
   return r and r.n or 0
 end
 -- The figures left; `ranks` (M.ranks) when the caller has read them already.
 function M.figures(u, ranks)
   ranks = ranks or M.ranks(u)
-  if #ranks == 0 then return u.figures end
+  local k = #ranks
+  if k == 0 then return u.figures end
   local n = 0
-  for _, r in ipairs(ranks) do n = n + r.n end
+  for i = 1, k do n = n + ranks[i].n end
   return n
 end
 
