@@ -225,8 +225,8 @@ end
 -- disorder trigger, and takes figures off by the option figure_loss. Returns the figures lost,
 -- and the hit points lost this phase (what M.phase_loss reads) when there was a loss.
 -- `opt` (M.options) and `known` (what the caller read of the unit before any change this
--- command: `mass`, `order`, `ranks` (M.ranks); each is read here when not given) save calls
--- into umpire.
+-- command: `mass`, `order`, `integrity_start`, `ranks` (M.ranks); each is read here when not
+-- given) save calls into umpire.
 function M.take_hits(u, hp, reason, opt, known)
   if hp <= 0 then return 0 end
   -- what the figure removal needs that the loss does not change is read before it: u:set
@@ -236,7 +236,7 @@ function M.take_hits(u, hp, reason, opt, known)
   if keep then
     known = known or {}
     buiv = M.buiv(u, known.mass, known.order)
-    start, istart = u.figures, u.integrity_start
+    start, istart = u.figures, known.integrity_start or u.integrity_start
   end
   local new = u.integrity - hp
   if new < 0 and option(opt, "integrity_floor") == "floor_zero" then new = 0 end
@@ -272,9 +272,11 @@ function M.remove_figures(u, reason, opt, buiv, start, istart, ranks)
   local left = take
   for i = #ranks, 1, -1 do
     if left <= 0 then break end
-    local t = math.min(left, ranks[i].n)
+    local r = ranks[i]
+    local t = math.min(left, r.n)
     if t > 0 then
-      ranks[i].e:add("figures", -t, t .. " figure" .. (t > 1 and "s" or "") .. " lost from rank " .. i ..
+      -- the rank's figures as read: e:set, where e:add would read them again
+      r.e:set("figures", r.n - t, t .. " figure" .. (t > 1 and "s" or "") .. " lost from rank " .. i ..
         " (" .. reason .. "; a figure per " .. M.fmt(buiv) .. " integrity lost, rear rank first)")
       left = left - t
     end
