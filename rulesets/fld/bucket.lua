@@ -41,7 +41,9 @@ function B.resolve(ctx, spec)
   local sixes_to_hit = 0
   if spec.pools then
     local hit = ctx:check(spec.title .. ": to hit")
-    for _, p in ipairs(spec.pools) do
+    local pools = spec.pools
+    for i = 1, #pools do
+      local p = pools[i]
       if p.n > 0 then
         local expr, eff = U.pool(p.n, p.need, opt)
         local _, r = hit:roll(expr, p.label .. ", " .. eff .. "+" .. (eff ~= p.need and (" (needs " .. p.need .. ")") or ""), p.rule)
@@ -59,7 +61,9 @@ function B.resolve(ctx, spec)
     out.dice, out.hits = spec.penetration_dice, spec.penetration_dice
   end
   local kept = out.hits
-  for _, a in ipairs(spec.armours) do
+  local armours = spec.armours
+  for i = 1, #armours do
+    local a = armours[i]
     if kept > 0 and a.value > 0 then
       local need = U.combat(spec.strength, a.value, U.option(opt, "combat_table"))
       local p = ctx:check(spec.title .. ": penetrate " .. a.name .. " armour " .. a.value)
@@ -81,12 +85,14 @@ function B.resolve(ctx, spec)
   if to_hit_sixes then
     sixes = math.min(sixes_to_hit, kept)
   else
-    for _, n in ipairs(last_sixes) do sixes = sixes + n end
+    for i = 1, #last_sixes do sixes = sixes + last_sixes[i] end
   end
   if kept == 0 then sixes = 0 end
   local hp = ctx:check(spec.title .. ": hit points")
   hp:add(kept, "dice that got through", "25.4")
-  for _, st in ipairs(out.steps) do
+  local steps = out.steps
+  for i = 1, #steps do
+    local st = steps[i]
     if st.skipped then hp:add(0, st.armour .. " armour 0: no roll", "FLD-D05") end
   end
   hp:add(sixes, to_hit_sixes and "sixes of the to-hit roll (option sixes_bonus)"

@@ -140,10 +140,11 @@ umpire.command {
     -- What the melee asks many times is read once: the markers (one list, where each u:has
     -- is a call into umpire), the ranks (an elements() list and a read per rank), the Mass
     -- and what else of each unit does not change until the losses land, and the options.
+    -- (Loops here count up to #list rather than use ipairs, which calls a function for
+    -- every item.)
     local opt = U.options()
-    local fa, fb = {}, {}
-    for _, x in ipairs({ { a, fa }, { b, fb } }) do
-      local u, f = x[1], x[2]
+    local function read(u)
+      local f = { unit = u }
       local marked = U.marked(u)
       if marked.march then umpire.fail(u.name .. " is in march formation and cannot fight (28.i)") end
       if marked.broken then umpire.fail(u.name .. " is broken: it flees; use `pursue` (31.3)") end
@@ -151,9 +152,14 @@ umpire.command {
       f.ranks = U.ranks(u)
       if U.figures(u, f.ranks) <= 0 then umpire.fail(u.name .. " has no figures left") end
       f.mass = U.mass_value(u)
-      for _, k in ipairs(READS) do f[k] = u[k] end
-      f.unit = u
+      for i = 1, #READS do
+        local k = READS[i]
+        f[k] = u[k]
+      end
+      return f
     end
+    local fa = read(a)
+    local fb = read(b)
     local an, bn = fa.name, fb.name
     local first = (fa.marked.first_contact or fb.marked.first_contact or w.contact) and not w.later
     if opt.charge_effects == "whole_melee" and not w.later then
@@ -175,9 +181,8 @@ umpire.command {
     -- the integrity after the losses, read before the markers below (which change no
     -- attribute, but make a handle read again)
     fa.integrity, fb.integrity = a.integrity, b.integrity
-    for _, x in ipairs({ { a, fa }, { b, fb } }) do
-      if not x[2].marked.in_melee then x[1]:mark("in_melee", "in melee (26)") end
-    end
+    if not fa.marked.in_melee then a:mark("in_melee", "in melee (26)") end
+    if not fb.marked.in_melee then b:mark("in_melee", "in melee (26)") end
     local notes = {}
     -- §30 recoil: who took more hit points than it dealt
     local rec = { first = { unit = a.id, dice = ra.dice, need = sa.need, hits = ra.hits, pools = ra.pools, through = ra.through, sixes = ra.sixes,

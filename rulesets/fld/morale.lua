@@ -93,7 +93,9 @@ function M.after_loss(ctx, u, notes, opt, known)
     u:mark("disordered", string.format("lost %s of %s integrity this phase (31.1 a, 32)", U.fmt(pl), U.fmt(start)))
   end
   local lost = U.lost_fraction(u, start, known.integrity)
-  for _, t in ipairs(C.triggers { lost = lost }) do
+  local due = C.triggers { lost = lost }
+  for i = 1, #due do
+    local t = due[i]
     notes[#notes + 1] = string.format("%s has lost %.0f%% of its integrity: morale test due (31.1 %s): `morale %s %s`",
       known.name or u.name, 100 * lost, t[1], u.id, t[1])
   end

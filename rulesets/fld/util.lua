@@ -51,7 +51,8 @@ end
 -- says holds until the unit changes.
 function M.marked(u)
   local set = {}
-  for _, m in ipairs(u:markers()) do set[m] = true end
+  local list = u:markers()
+  for i = 1, #list do set[list[i]] = true end
   return set
 end
 -- Whether the unit has the marker: from `marked` (M.marked) when the caller has read it.
@@ -106,8 +107,9 @@ function M.mass_value(u)
   local m = u.mass
   if m > 0 then return m end
   local h = u.height
-  for i, limit in ipairs(D.mass_limits) do
-    if h <= limit then return i end
+  local limits = D.mass_limits
+  for i = 1, #limits do
+    if h <= limits[i] then return i end
   end
   return 6
 end
@@ -154,7 +156,11 @@ end
 -- The ranks now: a list of { element, figures }, front first.
 function M.ranks(u)
   local out = {}
-  for i, e in ipairs(u:elements()) do out[i] = { e = e, n = e.figures } end
+  local list = u:elements()
+  for i = 1, #list do
+    local e = list[i]
+    out[i] = { e = e, n = e.figures }
+  end
   return out
 end
 -- The figures of rank i; `ranks` (M.ranks) when the caller has read them already.
