@@ -35,7 +35,7 @@ end
 --         penetration_dice = n (gunnes: dice that go straight to penetration),
 --         opt = the command's options (U.options), when the caller has them }
 function B.resolve(ctx, spec)
-  local opt = spec.opt
+  local opt = spec.opt or U.options()
   local out = { dice = 0, hits = 0, pools = {}, steps = {} }
   local last_sixes = {}    -- the sixes of each roll of the last step (FLD-D07)
   local sixes_to_hit = 0
@@ -65,7 +65,7 @@ function B.resolve(ctx, spec)
   for i = 1, #armours do
     local a = armours[i]
     if kept > 0 and a.value > 0 then
-      local need = U.combat(spec.strength, a.value, U.option(opt, "combat_table"))
+      local need = U.combat(spec.strength, a.value, opt.combat_table)
       local p = ctx:check(spec.title .. ": penetrate " .. a.name .. " armour " .. a.value)
       local _, r = p:roll(U.pool(kept, need, opt), "strength " .. spec.strength .. " v armour " .. a.value ..
         " on the Combat Table: " .. need .. "+", "27")
@@ -81,7 +81,7 @@ function B.resolve(ctx, spec)
     end
   end
   local sixes = 0
-  local to_hit_sixes = U.option(opt, "sixes_bonus") == "to_hit_roll"
+  local to_hit_sixes = opt.sixes_bonus == "to_hit_roll"
   if to_hit_sixes then
     sixes = math.min(sixes_to_hit, kept)
   else
@@ -106,6 +106,7 @@ end
 -- The armour steps in the order of the option penetration_order. `opt` (U.options) and
 -- `marked` (U.marked, the target's markers) when the caller has them.
 function B.armours(target, kind, natural_too, opt, marked)
+  opt = opt or U.options()
   local add, why = U.additive(target, kind, marked)
   local list = {}
   if natural_too ~= false then
@@ -113,7 +114,7 @@ function B.armours(target, kind, natural_too, opt, marked)
     list[#list + 1] = { name = "natural", value = nat, why = nwhy }
   end
   list[#list + 1] = { name = "additive (" .. kind .. ")", value = add, why = why }
-  if U.option(opt, "penetration_order") == "additive_first" and #list == 2 then list = { list[2], list[1] } end
+  if opt.penetration_order == "additive_first" and #list == 2 then list = { list[2], list[1] } end
   return list
 end
 

@@ -85,11 +85,11 @@ end
 -- loss: `integrity_start`, `name`, `marked` (its markers, U.marked), and `integrity` and
 -- `phase_loss` (U.take_hits) after the loss) when it has them.
 function M.after_loss(ctx, u, notes, opt, known)
-  known = known or {}
+  known, opt = known or {}, opt or U.options()
   local start = known.integrity_start or u.integrity_start
   if start <= 0 then return end
   local pl = known.phase_loss or U.phase_loss(u, opt)
-  if not U.has(u, "disordered", known.marked) and C.disorders(pl, start, U.option(opt, "disorder_loss") == "at_least_25") then
+  if not U.has(u, "disordered", known.marked) and C.disorders(pl, start, opt.disorder_loss == "at_least_25") then
     u:mark("disordered", string.format("lost %s of %s integrity this phase (31.1 a, 32)", U.fmt(pl), U.fmt(start)))
   end
   local lost = U.lost_fraction(u, start, known.integrity)

@@ -121,6 +121,13 @@ umpire.command {
   end,
 }
 
+-- Half of the dice of ranks (their figures ... x `a` attacks), by the option halves (26.2).
+local function half(a, opt, ...)
+  local t, s = 0, 0
+  for _, x in ipairs({ ... }) do t = t + x * a; s = s + (x * a) // 2 end
+  return U.option(opt, "halves") == "sum_then_floor" and t // 2 or s
+end
+
 -- The melee dice of a unit by its weapon (§26.2), with the rule for each term. Used by melee,
 -- which passes the ranks (U.ranks) it has read already as `rk`, and its options (U.options)
 -- as `opt`.
@@ -128,25 +135,21 @@ function M.melee_dice(u, opp, first, weapon, part, rk, opt)
   weapon = weapon or u.weapon
   local a = u.attacks
   rk = rk or U.ranks(u)
-  local function nr(i)
+  local nr = {}
+  for i = 1, 4 do
     local r = rk[i]
     local n = r and r.n or 0
     if part and part < n then n = part end     -- 26.2: only the files of the figures in contact
-    return n
+    nr[i] = n
   end
-  local n1, n2, n3, n4 = nr(1), nr(2), nr(3), nr(4)
-  local function half(...)
-    local t, s = 0, 0
-    for _, x in ipairs({ ... }) do t = t + x * a; s = s + (x * a) // 2 end
-    return U.option(opt, "halves") == "sum_then_floor" and t // 2 or s
-  end
+  local n1, n2, n3, n4 = nr[1], nr[2], nr[3], nr[4]
   if not u.formed then
     return n1 * a, string.format("unformed: %d figures in contact x %d attacks, no rear ranks (26.2)", n1, a)
   end
 
   if weapon == "p" then
     if opp and U.is_foot(opp) then
-      local h = half(n2, n3)
+      local h = half(a, opt, n2, n3)
       return n1 * a + h, string.format("pike v Foot: %d x %d + half of (%d + %d) x %d = %d + %d (26.2)", n1, a, n2, n3, a, n1 * a, h)
     end
     return (n1 + n2 + n3 + n4) * a, string.format("pike: (%d + %d + %d + %d) x %d (26.2)", n1, n2, n3, n4, a)
@@ -159,7 +162,7 @@ function M.melee_dice(u, opp, first, weapon, part, rk, opt)
     return n, string.format("spear: (%d + %d) x %d (26.2)", n1, n2, a)
   elseif weapon == "htw" then
     if first then return 2 * (n1 + n2) * a, string.format("HTW at first contact: 2 x (%d + %d) x %d (26.2)", n1, n2, a) end
-    local h = half(n2)
+    local h = half(a, opt, n2)
     return n1 * a + h, string.format("HTW after first contact: %d x %d + half of %d x %d (26.2)", n1, a, n2, a)
   elseif weapon == "l" then
     if first then return 2 * n1 * a, string.format("lance at first contact: 2 x %d x %d (26.2)", n1, a) end

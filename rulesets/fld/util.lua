@@ -235,9 +235,10 @@ end
 -- given) save calls into umpire.
 function M.take_hits(u, hp, reason, opt, known)
   if hp <= 0 then return 0 end
+  opt = opt or M.options()
   -- what the figure removal needs that the loss does not change is read before it: u:set
   -- drops everything the handle has read
-  local keep = option(opt, "figure_loss") ~= "none"
+  local keep = opt.figure_loss ~= "none"
   local buiv, start, istart
   if keep then
     known = known or {}
@@ -245,7 +246,7 @@ function M.take_hits(u, hp, reason, opt, known)
     start, istart = u.figures, known.integrity_start or u.integrity_start
   end
   local new = u.integrity - hp
-  if new < 0 and option(opt, "integrity_floor") == "floor_zero" then new = 0 end
+  if new < 0 and opt.integrity_floor == "floor_zero" then new = 0 end
   u:set("integrity", new, reason .. ": -" .. M.fmt(hp) .. " integrity")
   -- the loss of this phase, one plain value per unit: "CLOCK|HP"
   local clock = M.clock_text(opt)
@@ -265,7 +266,8 @@ end
 -- integrity) and `ranks` (M.ranks, read since the unit's elements last changed) when the
 -- caller has read them.
 function M.remove_figures(u, reason, opt, buiv, start, istart, ranks)
-  if option(opt, "figure_loss") == "none" then return 0 end
+  opt = opt or M.options()
+  if opt.figure_loss == "none" then return 0 end
   buiv = buiv or M.buiv(u)
   start = start or u.figures
   if start <= 0 or buiv <= 0 then return 0 end
