@@ -193,7 +193,7 @@ umpire.command {
     if rb.hp > ra.hp then loser, lf = a, fa elseif ra.hp > rb.hp then loser, lf = b, fb end
     if loser then
       local big = lf.type == "behemoth" or lf.type == "artillery"
-      local mounted = U.mounted_type(lf.type)
+      local mounted = U.is_mounted(lf)
       local dice = (mounted or (big and opt.recoil_big == "two_dice")) and "2d6" or "1d6"
       local c = ctx:check("Combat result 30: " .. lf.name .. " recoils")
       c:roll(dice, (mounted and "Mounted" or (big and "Behemoth/Artillery (option recoil_big)" or "Foot")), "30; FLD-D25")

@@ -122,8 +122,7 @@ function M.buiv(u, mass, order)
 end
 
 -- Broad classes used throughout (each reads the type once: every read of a handle's field is
--- a lookup through its metatable).
-function M.mounted_type(t) return t == "mounted" or t == "chariot" end
+-- a lookup through its metatable). `u`: a handle, or a table of what was read of one.
 function M.is_mounted(u)
   local t = u.type
   return t == "mounted" or t == "chariot"
