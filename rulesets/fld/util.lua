@@ -21,7 +21,7 @@ end
 function M.options()
   return setmetatable({}, { __index = function(t, name)
     local v = umpire.option(name)
-    rawset(t, name, v)
+    t[name] = v       -- (no __newindex: a plain set, without the sandbox's rawset)
     return v
   end })
 end
@@ -41,7 +41,7 @@ function M.clock_text(opt)
   local t = rawget(opt, CLOCK)
   if t == nil then
     t = umpire.clock().text
-    rawset(opt, CLOCK, t)
+    opt[CLOCK] = t
   end
   return t
 end
