@@ -150,7 +150,7 @@ umpire.command {
       if marked.broken then umpire.fail(u.name .. " is broken: it flees; use `pursue` (31.3)") end
       f.marked = marked
       f.ranks = U.ranks(u)
-      if U.figures(u, f.ranks) <= 0 then umpire.fail(u.name .. " has no figures left") end
+      if not U.has_figures(u, f.ranks) then umpire.fail(u.name .. " has no figures left") end
       f.mass = U.mass_value(u)
       for i = 1, #READS do
         local k = READS[i]

@@ -152,20 +152,28 @@ function M.move(u)
   return u.base_move + bonus, bonus
 end
 
--- The ranks now: a list of { element, figures }, front first.
+-- The ranks now: a list of { e = element }, front first. A rank's figures are M.count(rank),
+-- read when first asked (a read of an element is a call into umpire, and a 1HW unit fights
+-- with its front rank alone) and kept in the rank as `n`.
 function M.ranks(u)
   local out = {}
   local list = u:elements()
-  for i = 1, #list do
-    local e = list[i]
-    out[i] = { e = e, n = e.figures }
-  end
+  for i = 1, #list do out[i] = { e = list[i] } end
   return out
 end
+local function count(r)
+  local n = r.n
+  if n == nil then
+    n = r.e.figures
+    r.n = n
+  end
+  return n
+end
+M.count = count
 -- The figures of rank i; `ranks` (M.ranks) when the caller has read them already.
 function M.rank(u, i, ranks)
   local r = (ranks or M.ranks(u))[i]
-  return r and r.n or 0
+  return r and count(r) or 0
 end
 -- The figures left; `ranks` (M.ranks) when the caller has read them already.
 function M.figures(u, ranks)
@@ -173,8 +181,18 @@ function M.figures(u, ranks)
   local k = #ranks
   if k == 0 then return u.figures end
   local n = 0
-  for i = 1, k do n = n + ranks[i].n end
+  for i = 1, k do n = n + count(ranks[i]) end
   return n
+end
+-- Whether the unit has figures left (M.figures > 0), reading no more ranks than it must.
+function M.has_figures(u, ranks)
+  ranks = ranks or M.ranks(u)
+  local k = #ranks
+  if k == 0 then return u.figures > 0 end
+  for i = 1, k do
+    if count(ranks[i]) > 0 then return true end
+  end
+  return false
 end
 
 -- Effective additive armour (§10): row (shield allowed?) -> + animal armour -> cap 6 ->
@@ -280,7 +298,7 @@ function M.remove_figures(u, reason, opt, buiv, start, istart, ranks)
   for i = #ranks, 1, -1 do
     if left <= 0 then break end
     local r = ranks[i]
-    local t = math.min(left, r.n)
+    local t = math.min(left, r.n)     -- read: M.figures counted every rank
     if t > 0 then
       -- the rank's figures as read: e:set, where e:add would read them again
       r.e:set("figures", r.n - t, t .. " figure" .. (t > 1 and "s" or "") .. " lost from rank " .. i ..
