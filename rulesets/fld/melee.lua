@@ -140,8 +140,7 @@ umpire.command {
     -- What the melee asks many times is read once: the markers (one list, where each u:has
     -- is a call into umpire), the ranks (an elements() list and a read per rank), the Mass
     -- and what else of each unit does not change until the losses land, and the options.
-    -- (Loops here count up to #list rather than use ipairs, which calls a function for
-    -- every item.)
+    -- (The attributes' loop counts up to #READS: ipairs calls a function for every item.)
     local opt = U.options()
     local function read(u)
       local f = { unit = u }
