@@ -18,12 +18,13 @@ end
 -- The options as a table read lazily and kept: for one command that asks the same ones many
 -- times (each umpire.option is a call into umpire). Make a new one per command, so an
 -- `option set` between commands is seen.
+local options_mt = { __index = function(t, name)
+  local v = umpire.option(name)
+  t[name] = v       -- (no __newindex: a plain set, without the sandbox's rawset)
+  return v
+end }
 function M.options()
-  return setmetatable({}, { __index = function(t, name)
-    local v = umpire.option(name)
-    t[name] = v       -- (no __newindex: a plain set, without the sandbox's rawset)
-    return v
-  end })
+  return setmetatable({}, options_mt)
 end
 
 -- An option from the command's table (M.options) when the caller has one, else asked.
