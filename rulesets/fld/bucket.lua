@@ -6,13 +6,16 @@ local U = require "fld.util"
 local B = {}
 
 -- Every face of a roll, in order, for the record (`--json`: all the dice of a big bucket),
--- and its sixes that are successes (U.sixes), counted in the same pass.
+-- and its sixes that are successes (U.sixes).
 -- The bucket's pools (U.pool: Nd6>=k) drop no die, so the roll's own list of kept dice is
--- every face in the order rolled; and a six is a success unless no die can succeed (k of 7,
--- no successes). Reading r.dice would build a table of ten fields for every die.
+-- every face in the order rolled, and the record takes that list as it is (a record reads a
+-- table's list part, not its fields or metatable): no copy. A six is a success unless no die
+-- can succeed (k of 7, no successes). Reading r.dice would build a table of ten fields for
+-- every die.
 local function faces(r)
-  local out, sixes = {}, 0
+  local sixes = 0
   if #r.dropped > 0 then
+    local out = {}
     for i, d in ipairs(r.dice) do
       local v = d.value
       out[i] = v
@@ -20,26 +23,29 @@ local function faces(r)
     end
     return out, sixes
   end
-  for i = 1, #r do
-    local v = r[i]
-    out[i] = v
-    if v == 6 then sixes = sixes + 1 end
+  if r.successes > 0 then
+    for i = 1, #r do
+      if r[i] == 6 then sixes = sixes + 1 end
+    end
   end
-  if r.successes == 0 then sixes = 0 end
-  return out, sixes
+  return r, sixes
 end
 
 -- spec: { title, pools = { {n, need, label, rule}, … }, strength, armours = { {name, value, why}, … },
---         penetration_dice = n (gunnes: dice that go straight to penetration) }
+--         penetration_dice = n (gunnes: dice that go straight to penetration),
+--         opt = the command's options (U.options), when the caller has them }
 function B.resolve(ctx, spec)
+  local opt = spec.opt or U.options()
   local out = { dice = 0, hits = 0, pools = {}, steps = {} }
   local last_sixes = {}    -- the sixes of each roll of the last step (FLD-D07)
   local sixes_to_hit = 0
   if spec.pools then
     local hit = ctx:check(spec.title .. ": to hit")
-    for _, p in ipairs(spec.pools) do
+    local pools = spec.pools
+    for i = 1, #pools do
+      local p = pools[i]
       if p.n > 0 then
-        local expr, eff = U.pool(p.n, p.need)
+        local expr, eff = U.pool(p.n, p.need, opt)
         local _, r = hit:roll(expr, p.label .. ", " .. eff .. "+" .. (eff ~= p.need and (" (needs " .. p.need .. ")") or ""), p.rule)
         local rolled, sixes = faces(r)
         local hits = r.successes
@@ -55,11 +61,13 @@ function B.resolve(ctx, spec)
     out.dice, out.hits = spec.penetration_dice, spec.penetration_dice
   end
   local kept = out.hits
-  for _, a in ipairs(spec.armours) do
+  local armours = spec.armours
+  for i = 1, #armours do
+    local a = armours[i]
     if kept > 0 and a.value > 0 then
-      local need = U.combat(spec.strength, a.value)
+      local need = U.combat(spec.strength, a.value, opt.combat_table)
       local p = ctx:check(spec.title .. ": penetrate " .. a.name .. " armour " .. a.value)
-      local _, r = p:roll(U.pool(kept, need), "strength " .. spec.strength .. " v armour " .. a.value ..
+      local _, r = p:roll(U.pool(kept, need, opt), "strength " .. spec.strength .. " v armour " .. a.value ..
         " on the Combat Table: " .. need .. "+", "27")
       if a.why and a.why ~= "" then p:add(0, "armour: " .. a.why) end
       kept = r.successes
@@ -73,16 +81,18 @@ function B.resolve(ctx, spec)
     end
   end
   local sixes = 0
-  local to_hit_sixes = umpire.option("sixes_bonus") == "to_hit_roll"
+  local to_hit_sixes = opt.sixes_bonus == "to_hit_roll"
   if to_hit_sixes then
     sixes = math.min(sixes_to_hit, kept)
   else
-    for _, n in ipairs(last_sixes) do sixes = sixes + n end
+    for i = 1, #last_sixes do sixes = sixes + last_sixes[i] end
   end
   if kept == 0 then sixes = 0 end
   local hp = ctx:check(spec.title .. ": hit points")
   hp:add(kept, "dice that got through", "25.4")
-  for _, st in ipairs(out.steps) do
+  local steps = out.steps
+  for i = 1, #steps do
+    local st = steps[i]
     if st.skipped then hp:add(0, st.armour .. " armour 0: no roll", "FLD-D05") end
   end
   hp:add(sixes, to_hit_sixes and "sixes of the to-hit roll (option sixes_bonus)"
@@ -93,16 +103,18 @@ function B.resolve(ctx, spec)
   return out
 end
 
--- The armour steps in the order of the option penetration_order.
-function B.armours(target, kind, natural_too)
-  local add, why = U.additive(target, kind)
+-- The armour steps in the order of the option penetration_order. `opt` (U.options) and
+-- `marked` (U.marked, the target's markers) when the caller has them.
+function B.armours(target, kind, natural_too, opt, marked)
+  opt = opt or U.options()
+  local add, why = U.additive(target, kind, marked)
   local list = {}
   if natural_too ~= false then
-    local nat, nwhy = U.natural(target)
+    local nat, nwhy = U.natural(target, marked, opt)
     list[#list + 1] = { name = "natural", value = nat, why = nwhy }
   end
   list[#list + 1] = { name = "additive (" .. kind .. ")", value = add, why = why }
-  if umpire.option("penetration_order") == "additive_first" and #list == 2 then list = { list[2], list[1] } end
+  if opt.penetration_order == "additive_first" and #list == 2 then list = { list[2], list[1] } end
   return list
 end
 

@@ -9,14 +9,15 @@ local Un = require "fld.units"
 local M = {}
 
 -- Is this unit charging (or fanatic charging) for the to-hit factors of this round (FLD-D12)?
-local function charge_state(u, opt)
+-- `marked`: its markers (U.marked).
+local function charge_state(u, opt, marked)
   if opt.charge_effects == "whole_melee" then
     local mem = store.charger
     mem = mem and mem[u.id]
     return mem ~= nil, mem and mem.fanatic
   end
-  local fanatic = u:has("fanatic")
-  return u:has("charging") or fanatic, fanatic
+  local fanatic = marked.fanatic == true
+  return marked.charging == true or fanatic, fanatic
 end
 
 -- The chance that one die of a pool needing n succeeds (for choosing the better weapon).
@@ -24,22 +25,29 @@ local function p(n)
   return math.max(0, math.min(6, 7 - math.max(1, n))) / 6
 end
 
+-- The attributes of each unit the melee always reads (each read once into a plain table):
+-- what the losses, coming last, do not change.
+local READS = { "name", "type", "order", "integrity_start", "weapon", "weapon2", "melee", "formed",
+  "attacks", "strength", "armour", "barding", "natural" }
+
 -- One side's required score, dice and strength against the other (§26.2-26.3, §27). `me` and
--- `them` hold what the melee read once of each unit: `ranks` (U.ranks) and `mass`; `opt` its
--- options (U.options).
-local function side_spec(ctx, u, o, first, words, side, me, them, opt)
+-- `them` hold what the melee read once of each unit: its attributes by name (READS), `unit`
+-- (the handle), `ranks` (U.ranks), `mass` and `marked` (U.marked); `opt` its options
+-- (U.options). The attributes are read from these plain tables, not through the handles.
+local function side_spec(ctx, me, them, first, words, side, opt)
+  local u, o = me, them
   -- the better of the weapon classes against this opponent (1)
   local weapon, melee = u.weapon, u.melee
   local o_melee = o.melee
   local how = opt.combat_table
   if u.weapon2 ~= "none" then
     local function value(w, m)
-      local n = Un.melee_dice(u, o, first, w, nil, me.ranks)
+      local n = Un.melee_dice(u, o, first, w, nil, me.ranks, opt)
       local s = math.min(6, u.strength + D.weapons[w][4])
       local e = n * p(U.combat(m, o_melee, how))
-      local nat = U.natural(o)
+      local nat = U.natural(o, them.marked, opt)
       if nat > 0 then e = e * p(U.combat(s, nat, how)) end
-      local a = U.additive(o, "melee")
+      local a = U.additive(o, "melee", them.marked)
       if a > 0 then e = e * p(U.combat(s, a, how)) end
       return e
     end
@@ -49,10 +57,9 @@ local function side_spec(ctx, u, o, first, words, side, me, them, opt)
   local base = U.combat(melee, o_melee, how)
   c:add(base, "melee " .. melee .. (weapon ~= u.weapon and " (secondary " .. D.weapons[weapon][1] .. ", -1)" or "") ..
     " v melee " .. o_melee .. " on the Combat Table", "27; FLD-D01")
-  local charging, fanatic = charge_state(u, opt)
+  local charging, fanatic = charge_state(me.unit, opt, me.marked)
   local my_mass, o_mass = me.mass, them.mass
-  local mass_ok = opt.mass_who == "both" or charging
-  if mass_ok and o_mass > my_mass then
+  if o_mass > my_mass and (opt.mass_who == "both" or charging) then
     if o_mass > 2 * my_mass then
       if opt.mass_factors == "cumulative" then
         c:add(1, "opponent has greater Mass (" .. o_mass .. " v " .. my_mass .. ")", "26.3; FLD-D10")
@@ -63,14 +70,15 @@ local function side_spec(ctx, u, o, first, words, side, me, them, opt)
     end
   end
   local utype, uorder, oorder = u.type, u.order, o.order
-  if u:has("disordered") then
+  local marked = me.marked
+  if marked.disordered then
     if uorder == "close" or U.is_mounted(u) then c:add(2, "disordered Close order or Mounted", "26.3")
     else c:add(1, "disordered " .. uorder .. " order", "26.3") end
   end
   if words[(side == "first" and "second" or "first") .. "_uphill"] then
     c:add(1, "fighting troops uphill of you", "26.3")
   end
-  if u:has("fragmented") and opt.uphill_fragmented == "separate" then
+  if marked.fragmented and opt.uphill_fragmented == "separate" then
     c:add(1, "Fragmented", "26.3; FLD-D13")
   end
   if fanatic then c:add(-1, "fanatic charging", "26.3") end
@@ -83,8 +91,8 @@ local function side_spec(ctx, u, o, first, words, side, me, them, opt)
   end
   if utype == "chariot" and oorder == "close" and o_foot then c:add(-1, "chariots fighting Close order Foot", "26.3") end
   if U.is_mounted(u) and oorder ~= "close" and o_foot then c:add(-1, "Mounted fighting Loose or Open order Foot", "26.3") end
-  if charging and U.irregular(u) and uorder == "loose" and U.is_foot(u) then c:add(-1, "Irregular Loose order Foot charging", "26.3") end
-  c:point("fld.melee.modifiers", { unit = u, opponent = o, first_contact = first })
+  if charging and U.irregular(me.unit) and uorder == "loose" and U.is_foot(u) then c:add(-1, "Irregular Loose order Foot charging", "26.3") end
+  c:point("fld.melee.modifiers", { unit = me.unit, opponent = them.unit, first_contact = first })
   local need = c:total()
   local n, why
   local part = words[side .. "_figures"]
@@ -92,10 +100,10 @@ local function side_spec(ctx, u, o, first, words, side, me, them, opt)
     n = part * u.attacks
     why = part .. " figures in contact x " .. u.attacks .. " (unformed, 26.2)"
   elseif part then
-    n, why = Un.melee_dice(u, o, first, weapon, part, me.ranks)
+    n, why = Un.melee_dice(u, o, first, weapon, part, me.ranks, opt)
     why = part .. " files of the front rank, with the ranks behind them: " .. why
   else
-    n, why = Un.melee_dice(u, o, first, weapon, nil, me.ranks)
+    n, why = Un.melee_dice(u, o, first, weapon, nil, me.ranks, opt)
   end
   local w = D.weapons[weapon]
   local strength = math.min(6, u.strength + w[4])
@@ -129,49 +137,64 @@ umpire.command {
       if n and n > 0 then w[k] = n end
     end
     if a.side == b.side then umpire.fail(a.name .. " and " .. b.name .. " are on the same side (26)") end
-    -- What the melee asks many times is read once: the ranks (an elements() list and a read
-    -- per rank) and the Mass of each unit, which do not change until the losses land, and
-    -- the options.
+    -- What the melee asks many times is read once: the markers (one list, where each u:has
+    -- is a call into umpire), the ranks (an elements() list and a read per rank), the Mass
+    -- and what else of each unit does not change until the losses land, and the options.
+    -- (The attributes' loop counts up to #READS: ipairs calls a function for every item.)
     local opt = U.options()
-    local fa, fb = {}, {}
-    for _, x in ipairs({ { a, fa }, { b, fb } }) do
-      local u, f = x[1], x[2]
-      if u:has("march") then umpire.fail(u.name .. " is in march formation and cannot fight (28.i)") end
-      if u:has("broken") then umpire.fail(u.name .. " is broken: it flees; use `pursue` (31.3)") end
+    local function read(u)
+      local f = { unit = u }
+      local marked = U.marked(u)
+      if marked.march then umpire.fail(u.name .. " is in march formation and cannot fight (28.i)") end
+      if marked.broken then umpire.fail(u.name .. " is broken: it flees; use `pursue` (31.3)") end
+      f.marked = marked
       f.ranks = U.ranks(u)
-      if U.figures(u, f.ranks) <= 0 then umpire.fail(u.name .. " has no figures left") end
+      if not U.has_figures(u, f.ranks) then umpire.fail(u.name .. " has no figures left") end
       f.mass = U.mass_value(u)
+      for i = 1, #READS do
+        local k = READS[i]
+        f[k] = u[k]
+      end
+      return f
     end
-    local first = (a:has("first_contact") or b:has("first_contact") or w.contact) and not w.later
+    local fa = read(a)
+    local fb = read(b)
+    local an, bn = fa.name, fb.name
+    local first = (fa.marked.first_contact or fb.marked.first_contact or w.contact) and not w.later
     if opt.charge_effects == "whole_melee" and not w.later then
       local mem = store.charger or {}
       if mem[a.id] or mem[b.id] then first = true end
     end
-    local sa = side_spec(ctx, a, b, first, w, "first", fa, fb, opt)
-    local sb = side_spec(ctx, b, a, first, w, "second", fb, fa, opt)
-    local ra = B.resolve(ctx, { title = "Melee 26.4: " .. a.name, strength = sa.strength, armours = B.armours(b, "melee"),
+    local sa = side_spec(ctx, fa, fb, first, w, "first", opt)
+    local sb = side_spec(ctx, fb, fa, first, w, "second", opt)
+    local ra = B.resolve(ctx, { title = "Melee 26.4: " .. an, strength = sa.strength, opt = opt,
+      armours = B.armours(fb, "melee", nil, opt, fb.marked),
       pools = { { n = sa.n, need = sa.need, label = sa.why, rule = "26.2" } } })
-    local rb = B.resolve(ctx, { title = "Melee 26.4: " .. b.name, strength = sb.strength, armours = B.armours(a, "melee"),
+    local rb = B.resolve(ctx, { title = "Melee 26.4: " .. bn, strength = sb.strength, opt = opt,
+      armours = B.armours(fa, "melee", nil, opt, fa.marked),
       pools = { { n = sb.n, need = sb.need, label = sb.why, rule = "26.2" } } })
     -- losses land together (26.1)
-    local fb_lost = U.take_hits(b, ra.hp, "melee with " .. a.name .. " (26.4)")
-    local fa_lost = U.take_hits(a, rb.hp, "melee with " .. b.name .. " (26.4)")
-    for _, u in ipairs({ a, b }) do
-      if not u:has("in_melee") then u:mark("in_melee", "in melee (26)") end
-    end
+    local fb_lost, fa_lost
+    fb_lost, fb.phase_loss = U.take_hits(b, ra.hp, "melee with " .. an .. " (26.4)", opt, fb)
+    fa_lost, fa.phase_loss = U.take_hits(a, rb.hp, "melee with " .. bn .. " (26.4)", opt, fa)
+    -- the integrity after the losses, read before the markers below (which change no
+    -- attribute, but make a handle read again)
+    fa.integrity, fb.integrity = a.integrity, b.integrity
+    if not fa.marked.in_melee then a:mark("in_melee", "in melee (26)") end
+    if not fb.marked.in_melee then b:mark("in_melee", "in melee (26)") end
     local notes = {}
     -- §30 recoil: who took more hit points than it dealt
     local rec = { first = { unit = a.id, dice = ra.dice, need = sa.need, hits = ra.hits, pools = ra.pools, through = ra.through, sixes = ra.sixes,
-      hp = ra.hp, steps = ra.steps, figures_lost = fa_lost, integrity = a.integrity },
+      hp = ra.hp, steps = ra.steps, figures_lost = fa_lost, integrity = fa.integrity },
       second = { unit = b.id, dice = rb.dice, need = sb.need, hits = rb.hits, pools = rb.pools, through = rb.through, sixes = rb.sixes,
-      hp = rb.hp, steps = rb.steps, figures_lost = fb_lost, integrity = b.integrity }, first_contact = first and true or false }
-    local loser
-    if rb.hp > ra.hp then loser = a elseif ra.hp > rb.hp then loser = b end
+      hp = rb.hp, steps = rb.steps, figures_lost = fb_lost, integrity = fb.integrity }, first_contact = first and true or false }
+    local loser, lf
+    if rb.hp > ra.hp then loser, lf = a, fa elseif ra.hp > rb.hp then loser, lf = b, fb end
     if loser then
-      local big = loser.type == "behemoth" or loser.type == "artillery"
-      local mounted = U.is_mounted(loser)
+      local big = lf.type == "behemoth" or lf.type == "artillery"
+      local mounted = U.is_mounted(lf)
       local dice = (mounted or (big and opt.recoil_big == "two_dice")) and "2d6" or "1d6"
-      local c = ctx:check("Combat result 30: " .. loser.name .. " recoils")
+      local c = ctx:check("Combat result 30: " .. lf.name .. " recoils")
       c:roll(dice, (mounted and "Mounted" or (big and "Behemoth/Artillery (option recoil_big)" or "Foot")), "30; FLD-D25")
       local distance = c:total()
       c:result("recoils " .. U.fmt_in(distance) .. " straight back")
@@ -179,12 +202,13 @@ umpire.command {
     else
       notes[#notes + 1] = "equal hit points: no recoil (30)"
     end
-    for _, u in ipairs({ a, b }) do Mo.after_loss(ctx, u, notes) end
-    if fb.mass > fa.mass then notes[#notes + 1] = "in morale tests " .. a.name .. " counts as outmassed (31.2): add `outmassed`" end
-    if fa.mass > fb.mass then notes[#notes + 1] = "in morale tests " .. b.name .. " counts as outmassed (31.2): add `outmassed`" end
+    Mo.after_loss(ctx, a, notes, opt, fa)
+    Mo.after_loss(ctx, b, notes, opt, fb)
+    if fb.mass > fa.mass then notes[#notes + 1] = "in morale tests " .. an .. " counts as outmassed (31.2): add `outmassed`" end
+    if fa.mass > fb.mass then notes[#notes + 1] = "in morale tests " .. bn .. " counts as outmassed (31.2): add `outmassed`" end
     umpire.record("melee", rec)
     notes[#notes + 1] = string.format("%s %d hit points, %s %d; figures lost: %s %d, %s %d",
-      a.name, ra.hp, b.name, rb.hp, a.name, fa_lost, b.name, fb_lost)
+      an, ra.hp, bn, rb.hp, an, fa_lost, bn, fb_lost)
     return table.concat(notes, "\n")
   end,
 }

@@ -81,17 +81,23 @@ end
 
 -- After a unit lost integrity (shooting, melee, gunnes): disorder for a big loss in one phase
 -- and the morale test it triggers (§25.5, §26.5, §31.1 a). Returns notes for the output.
-function M.after_loss(ctx, u, notes)
-  local start = u.integrity_start
+-- `opt` (U.options) and `known` (what the caller read of the unit and does not change with a
+-- loss: `integrity_start`, `name`, `marked` (its markers, U.marked), and `integrity` and
+-- `phase_loss` (U.take_hits) after the loss) when it has them.
+function M.after_loss(ctx, u, notes, opt, known)
+  known, opt = known or {}, opt or U.options()
+  local start = known.integrity_start or u.integrity_start
   if start <= 0 then return end
-  local pl = U.phase_loss(u)
-  if not u:has("disordered") and C.disorders(pl, start, umpire.option("disorder_loss") == "at_least_25") then
+  local pl = known.phase_loss or U.phase_loss(u, opt)
+  if not U.has(u, "disordered", known.marked) and C.disorders(pl, start, opt.disorder_loss == "at_least_25") then
     u:mark("disordered", string.format("lost %s of %s integrity this phase (31.1 a, 32)", U.fmt(pl), U.fmt(start)))
   end
-  local lost = U.lost_fraction(u)
-  for _, t in ipairs(C.triggers { lost = lost }) do
+  local lost = U.lost_fraction(u, start, known.integrity)
+  local due = C.triggers { lost = lost }
+  for i = 1, #due do
+    local t = due[i]
     notes[#notes + 1] = string.format("%s has lost %.0f%% of its integrity: morale test due (31.1 %s): `morale %s %s`",
-      u.name, 100 * lost, t[1], u.id, t[1])
+      known.name or u.name, 100 * lost, t[1], u.id, t[1])
   end
 end
 

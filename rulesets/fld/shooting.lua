@@ -6,11 +6,14 @@ local B = require "fld.bucket"
 local Mo = require "fld.morale"
 local C = require "fld_common.morale"
 
--- Applies a resolution's hit points to the target; returns figures lost and the notes.
-local function land(ctx, target, hp, reason)
+-- Applies a resolution's hit points to the target; returns figures lost and the notes. `opt`
+-- (U.options) and `known` (what was read of the target before the loss: `marked`, U.marked)
+-- when the caller has them.
+local function land(ctx, target, hp, reason, opt, known)
   local notes = {}
-  local lost = U.take_hits(target, hp, reason)
-  Mo.after_loss(ctx, target, notes)
+  local lost, phase = U.take_hits(target, hp, reason, opt)
+  if known then known.phase_loss = phase end
+  Mo.after_loss(ctx, target, notes, opt, known)
   return lost, notes
 end
 
@@ -41,8 +44,11 @@ umpire.command {
     if f.missile == "none" or f.shooting <= 0 then
       umpire.fail(f.name .. " has no missile weapon: set `missile` and `shooting` (25.6)")
     end
-    if f:has("march") then umpire.fail(f.name .. " is in march formation and cannot fight (28.i)") end
-    if f:has("broken") then umpire.fail(f.name .. " is broken and flees (31.3)") end
+    -- the firer's markers and the options, read once (each u:has and umpire.option is a call
+    -- into umpire)
+    local fm, opt = U.marked(f), U.options()
+    if fm.march then umpire.fail(f.name .. " is in march formation and cannot fight (28.i)") end
+    if fm.broken then umpire.fail(f.name .. " is broken and flees (31.3)") end
     -- weapon strength, to-hit and range (§25.6, §35 later small arms)
     local strength, to_hit, range, wname
     local late = D.late_arms[f.missile]
@@ -60,7 +66,7 @@ umpire.command {
     if not strength or dist > range then
       umpire.fail(string.format("%s is %s away, beyond the %s's range of %d\" (25.6)", t.name, U.fmt_in(dist), wname, range))
     end
-    local in_melee = f:has("in_melee")
+    local in_melee = fm.in_melee == true
     if in_melee and not (f.missile == "sb" or f.missile == "j" or f.missile == "d") then
       umpire.fail(f.name .. " is in melee: only short bows, javelins or darts shoot from ranks 2-3 at melee opponents (25.1)")
     end
@@ -68,7 +74,7 @@ umpire.command {
     local req = ctx:check("Score to hit 25.3: " .. f.name .. " (" .. wname .. ") at " .. t.name .. ", " .. U.fmt_in(dist))
     req:add(7 - f.shooting, "shooting factor " .. f.shooting, "25.3")
     if to_hit ~= 0 then
-      if umpire.option("weapon_to_hit") == "as_factor" then
+      if opt.weapon_to_hit == "as_factor" then
         req:add(to_hit, wname .. " 'To Hit' " .. string.format("%+d", to_hit) .. " as a factor (option weapon_to_hit)", "25.6; FLD-D08")
       else
         req:add(-to_hit, wname .. " 'To Hit' " .. string.format("%+d", to_hit) .. " for the shooter", "25.6; FLD-D08")
@@ -83,37 +89,42 @@ umpire.command {
     if U.is_mounted(t) then req:add(-2, "target Mounted", "25.3") end
     local lost = U.lost_fraction(f)
     for _, b in ipairs(C.brackets(lost, { { 0.25, 1, "shooter has lost 25% or more of its integrity" },
-        { 0.5, 2, "shooter has lost 50% or more of its integrity" } }, umpire.option("loss_brackets") == "cumulative", false)) do
+        { 0.5, 2, "shooter has lost 50% or more of its integrity" } }, opt.loss_brackets == "cumulative", false)) do
       req:add(b[2], b[3], "25.3; FLD-D09")
     end
     req:point("fld.shooting.modifiers", { firer = f, target = t, distance = dist, weapon = f.missile })
     local need = req:total()
     -- the dice (§25.2)
     local pools = {}
+    local rk = U.ranks(f)      -- read once: every way of counting the dice below uses them
     if in_melee then
-      local n2, n3 = U.rank(f, 2), U.rank(f, 3)
-      local n = umpire.option("halves") == "sum_then_floor" and (n2 + n3) // 2 or (n2 // 2 + n3 // 2)
+      local n2, n3 = U.rank(f, 2, rk), U.rank(f, 3, rk)
+      local n = opt.halves == "sum_then_floor" and (n2 + n3) // 2 or (n2 // 2 + n3 // 2)
       pools[1] = { n = n, need = need + 2, label = "half of ranks 2-3 (" .. n2 .. " + " .. n3 .. "), +2", rule = "25.2; FLD-D16" }
       req:result("needs " .. need .. "+, " .. (need + 2) .. "+ from ranks 2-3")
     elseif not f.formed then
-      local n = w.figures or U.figures(f)
-      if n > U.figures(f) then umpire.fail(f.name .. " has only " .. U.figures(f) .. " figures; " .. n .. " figures in range is too many (25.2)") end
+      local have = U.figures(f, rk)
+      local n = w.figures or have
+      if n > have then umpire.fail(f.name .. " has only " .. have .. " figures; " .. n .. " figures in range is too many (25.2)") end
       pools[1] = { n = n, need = need, label = n .. " unformed figures in range", rule = "25.2" }
       req:result("needs " .. need .. "+")
     else
-      local n1, n2 = U.rank(f, 1), U.rank(f, 2)
+      local n1, n2 = U.rank(f, 1, rk), U.rank(f, 2, rk)
       pools[1] = { n = n1, need = need, label = "front rank, " .. n1 .. " figures", rule = "25.2" }
       pools[2] = { n = n2 // 2, need = need + 2, label = "half the second rank (" .. n2 .. "), +2", rule = "25.2-25.3; FLD-D30" }
       req:result("needs " .. need .. "+, " .. (need + 2) .. "+ from the second rank")
     end
-    local armours = B.armours(t, "shooting", umpire.option("shooting_penetration") == "two_rolls")
-    local r = B.resolve(ctx, { title = "Shooting 25.4", pools = pools, strength = strength, armours = armours })
-    local figs, notes = land(ctx, t, r.hp, "shot by " .. f.name .. " (25.4)")
+    -- what the loss does not change of the target, read before it (a change makes the
+    -- handle read again)
+    local known = { marked = U.marked(t), name = t.name, integrity_start = t.integrity_start }
+    local armours = B.armours(t, "shooting", opt.shooting_penetration == "two_rolls", opt, known.marked)
+    local r = B.resolve(ctx, { title = "Shooting 25.4", pools = pools, strength = strength, armours = armours, opt = opt })
+    local figs, notes = land(ctx, t, r.hp, "shot by " .. f.name .. " (25.4)", opt, known)
     r.figures_lost, r.integrity, r.need, r.strength = figs, t.integrity, need, strength
     r.firer, r.target, r.distance = f.id, t.id, dist
     umpire.record("shoot", r)
     notes[#notes + 1] = string.format("%s: %d hit points on %s, %d figure(s) lost, integrity %s of %s",
-      f.name, r.hp, t.name, figs, U.fmt(t.integrity), U.fmt(t.integrity_start))
+      f.name, r.hp, known.name, figs, U.fmt(r.integrity), U.fmt(known.integrity_start))
     return table.concat(notes, "\n")
   end,
 }
@@ -146,12 +157,14 @@ umpire.command {
     local c = ctx:check("Gunne 35: " .. g.name .. " (" .. g.period .. " " .. g.gun .. ") at " .. t.name .. ", " .. U.fmt_in(dist))
     c:add(strength, bname .. " range (up to " .. bands[band] .. "\"): strength", "35")
     c:result(n .. " figure(s) within 1\" of the line: one penetration die each (FLD-D31)")
+    local opt = U.options()
+    local known = { marked = U.marked(t), name = t.name, integrity_start = t.integrity_start }
     local r = B.resolve(ctx, { title = "Gunne 35", penetration_dice = math.min(n, U.figures(t)), strength = strength,
-      armours = B.armours(t, "shooting", true) })
-    local figs, notes = land(ctx, t, r.hp, "hit by " .. g.name .. " (35)")
+      armours = B.armours(t, "shooting", true, opt, known.marked), opt = opt })
+    local figs, notes = land(ctx, t, r.hp, "hit by " .. g.name .. " (35)", opt, known)
     r.band, r.strength, r.figures_lost, r.integrity = bname, strength, figs, t.integrity
     umpire.record("cannon", r)
-    notes[#notes + 1] = string.format("%s: %d hit points on %s, %d figure(s) lost", g.name, r.hp, t.name, figs)
+    notes[#notes + 1] = string.format("%s: %d hit points on %s, %d figure(s) lost", g.name, r.hp, known.name, figs)
     return table.concat(notes, "\n")
   end,
 }

@@ -121,44 +121,52 @@ umpire.command {
   end,
 }
 
+-- Half of the dice of ranks (their figures ... x `a` attacks), by the option halves (26.2).
+local function half(a, opt, ...)
+  local t, s = 0, 0
+  for _, x in ipairs({ ... }) do t = t + x * a; s = s + (x * a) // 2 end
+  return U.option(opt, "halves") == "sum_then_floor" and t // 2 or s
+end
+
 -- The melee dice of a unit by its weapon (§26.2), with the rule for each term. Used by melee,
--- which passes the ranks (U.ranks) it has read already as `rk`.
-function M.melee_dice(u, opp, first, weapon, part, rk)
+-- which passes the ranks (U.ranks) it has read already as `rk`, and its options (U.options)
+-- as `opt`.
+function M.melee_dice(u, opp, first, weapon, part, rk, opt)
   weapon = weapon or u.weapon
   local a = u.attacks
   rk = rk or U.ranks(u)
+  -- the figures of rank i that fight, each rank read only when the weapon uses it
   local function nr(i)
-    local n = rk[i] and rk[i].n or 0
-    if part then n = math.min(n, part) end     -- 26.2: only the files of the figures in contact
+    local r = rk[i]
+    local n = r and U.count(r) or 0
+    if part and part < n then n = part end     -- 26.2: only the files of the figures in contact
     return n
   end
-  local n1, n2, n3, n4 = nr(1), nr(2), nr(3), nr(4)
-  local half_sum = umpire.option("halves") == "sum_then_floor"
-  local function half(...)
-    local t, s = 0, 0
-    for _, x in ipairs({ ... }) do t = t + x * a; s = s + (x * a) // 2 end
-    return half_sum and t // 2 or s
-  end
+  local n1 = nr(1)
   if not u.formed then
     return n1 * a, string.format("unformed: %d figures in contact x %d attacks, no rear ranks (26.2)", n1, a)
   end
 
   if weapon == "p" then
+    local n2, n3 = nr(2), nr(3)
     if opp and U.is_foot(opp) then
-      local h = half(n2, n3)
+      local h = half(a, opt, n2, n3)
       return n1 * a + h, string.format("pike v Foot: %d x %d + half of (%d + %d) x %d = %d + %d (26.2)", n1, a, n2, n3, a, n1 * a, h)
     end
+    local n4 = nr(4)
     return (n1 + n2 + n3 + n4) * a, string.format("pike: (%d + %d + %d + %d) x %d (26.2)", n1, n2, n3, n4, a)
   elseif weapon == "s" then
+    local n2 = nr(2)
     local n = (n1 + n2) * a
     if opp and U.is_mounted(opp) then
-      local b = umpire.option("spear_bonus") == "both_ranks" and n // 2 or (n1 * a) // 2
+      local b = U.option(opt, "spear_bonus") == "both_ranks" and n // 2 or (n1 * a) // 2
       return n + b, string.format("spear: (%d + %d) x %d = %d, + %d v Mounted (26.2, FLD-D17)", n1, n2, a, n, b)
     end
     return n, string.format("spear: (%d + %d) x %d (26.2)", n1, n2, a)
   elseif weapon == "htw" then
+    local n2 = nr(2)
     if first then return 2 * (n1 + n2) * a, string.format("HTW at first contact: 2 x (%d + %d) x %d (26.2)", n1, n2, a) end
-    local h = half(n2)
+    local h = half(a, opt, n2)
     return n1 * a + h, string.format("HTW after first contact: %d x %d + half of %d x %d (26.2)", n1, a, n2, a)
   elseif weapon == "l" then
     if first then return 2 * n1 * a, string.format("lance at first contact: 2 x %d x %d (26.2)", n1, a) end
@@ -193,7 +201,7 @@ umpire.command {
     arm:add(nat, "natural" .. (nwhy ~= "" and (": " .. nwhy) or ""), "10")
     arm:result(string.format("%d/%d in melee (%s); %d/%d against shooting (%s)", nat, am, sm, nat, as, ss))
     local ranks = {}
-    for k, r in ipairs(U.ranks(u)) do ranks[#ranks + 1] = "rank " .. k .. ": " .. r.n end
+    for k, r in ipairs(U.ranks(u)) do ranks[#ranks + 1] = "rank " .. k .. ": " .. U.count(r) end
     local kind = (U.irregular(u) and "Irregular" or "Regular") .. " " .. u.order .. " order " .. u.type ..
       ((U.is_foot(u) or u.type == "chariot") and "" or "") .. (u.formed and ", formed" or ", unformed")
     local heavy = (u.order == "close" or u.type == "leviathan" or u.type == "behemoth" or
