@@ -6,14 +6,16 @@ local U = require "opend6fm.util"
 local M = require "opend6fm.morale"
 local R = require "opend6fm.ranged"
 
+-- The soldiers named, and the words naming them.
 local function ids(text, what)
-  local l = {}
+  local l, w = {}, {}
   for x in tostring(text or ""):gmatch("[^,%s]+") do
     local e = umpire.element(x)
     if not e then umpire.fail(what .. ": `" .. x .. "` is not a soldier (SQUAD.SOLDIER)") end
     l[#l + 1] = e
+    w[#w + 1] = x
   end
-  return l
+  return l, w
 end
 
 -- The weapon bonus to the roll (Ch4 chart; AMB-32) and the melee weapon, if any. `memo` (the
@@ -39,18 +41,26 @@ local function weapon_bonus(e, name, memo)
   return bonuses, melee
 end
 
+-- The set of a soldier's markers, from one host call.
+local function markers_of(e)
+  local m = {}
+  for _, x in ipairs(e:markers()) do m[x] = true end
+  return m
+end
+
 -- One soldier's close combat roll as a check. o: charging (set of squads), barrier (set),
 -- rear (set of soldier ids), outnumber (how many extra on his one enemy), swing (+2); memo
--- and squads (by id), kept for the whole fight when given.
+-- and squads (by id), kept for the whole fight when given; marks, the set of each soldier's
+-- markers (by id) when the fight has read them.
 local function cc_roll(ctx, e, o, title)
   local name, unit = e.name, e.unit
-  local bon, melee = weapon_bonus(e, name, o.memo or {})
+  local bon, melee = weapon_bonus(e, e, o.memo or {})
   local skill_name = melee and "melee" or "brawling"
   local squads = o.squads or {}
   local sq = squads[unit]
   if not sq then sq = umpire.unit(unit); squads[unit] = sq end
-  local _, f = U.skill(e, skill_name, sq)
-  local base = U.base_skill(e, skill_name)
+  local m = o.marks and o.marks[e.id] or markers_of(e)
+  local _, f, base = U.skill(e, skill_name, sq, m.wounded or false)
   local c = ctx:check("Close combat " .. name .. (title and (" · " .. title) or "") .. " (Ch4 Close Combat Skill Tests)")
   local _, r = c:roll("1d6!", "open-ended d6", "Ch1 Critical Successes", e)
   c:add(base, skill_name .. " " .. base, "Ch4")
@@ -61,8 +71,8 @@ local function cc_roll(ctx, e, o, title)
   if (o.outnumber or 0) > 0 then c:add(o.outnumber * D.CC.outnumber_each, "outnumbering: " .. (o.outnumber + 1) .. " on 1", "Ch4 chart") end
   if o.rear[e.id] then c:add(D.CC.side_or_rear, "attacked from side or rear", "Ch4 chart") end
   if o.swing then c:add(D.CC.parting_swing, "parting swing: attack from the rear", "Ch4 Disengaging; AMB-36") end
-  if e:has("prone") then c:add(D.CC.prone, "prone", "Ch4 chart") end
-  if e:has("separated") then c:add(D.CC.separated, "separated from the squad", "Ch1 Separation") end
+  if m.prone then c:add(D.CC.prone, "prone", "Ch4 chart") end
+  if m.separated then c:add(D.CC.separated, "separated from the squad", "Ch1 Separation") end
   local st = U.state(sq)
   if st == "shaken" then c:add(D.CC.shaken, "squad shaken", "Ch5") elseif st == "demoralized" then c:add(D.CC.demoralized, "squad demoralized", "Ch5") end
   -- hook point for house rules: a soldier's close combat roll (heroes, creatures, spells)
@@ -96,18 +106,29 @@ umpire.command {
            { name = "foes", type = "text", help = "the 1-3 enemy soldiers in contact with him (comma-separated), then options" } },
   run = function(ctx, args)
     local words, rest = args.foes:match("^(%S+)%s*(.*)$")
-    local foes = ids(words, "melee")
+    local foes, named = ids(words, "melee")
     local o = U.opts(rest, CC_OPTS, "melee")
     local lone = args.lone
     if #foes < 1 or #foes > 3 then umpire.fail("melee: at most 3 soldiers may be in base contact with one (Ch4 Pairing Off); give 1 to 3") end
+    -- each soldier's markers, read once for the whole fight (the rolls change none)
+    local marks = {}
     for _, f in ipairs(foes) do
       if f.side == lone.side then umpire.fail("melee: " .. f.name .. " is on " .. lone.name .. "'s side") end
-      if f:has("incapacitated") then umpire.fail("melee: " .. f.name .. " is out of the battle") end
+      local m = marks[f.id] or markers_of(f)
+      marks[f.id] = m
+      if m.incapacitated then umpire.fail("melee: " .. f.name .. " is out of the battle") end
     end
-    if lone:has("incapacitated") then umpire.fail("melee: " .. lone.name .. " is out of the battle") end
-    local target = o.target and umpire.element(o.target) or foes[1]
+    marks[lone.id] = markers_of(lone)
+    if marks[lone.id].incapacitated then umpire.fail("melee: " .. lone.name .. " is out of the battle") end
+    -- the target named as one of the foes is that foe's handle
+    local target = foes[1]
+    if o.target then
+      target = nil
+      for i, x in ipairs(named) do if x == o.target then target = foes[i] end end
+      target = target or umpire.element(o.target)
+    end
     if not target then umpire.fail("melee: target=" .. o.target .. " is not a soldier") end
-    local sit = { charging = set_of(o.charging), barrier = set_of(o.barrier), rear = {}, memo = {}, squads = {} }
+    local sit = { charging = set_of(o.charging), barrier = set_of(o.barrier), rear = {}, memo = {}, squads = {}, marks = marks }
     for x in tostring(o.rear or ""):gmatch("[^,%s]+") do local e = umpire.element(x); if e then sit.rear[e.id] = true end end
     local lsq, fsq = umpire.unit(lone.unit), umpire.unit(foes[1].unit)
     sit.squads[lsq.id] = lsq; sit.squads[fsq.id] = fsq
@@ -117,7 +138,7 @@ umpire.command {
     local ls, lmelee = cc_roll(ctx, lone, sit, "alone against " .. #foes)
     local blows_on_lone, lone_hits = {}, nil
     local rec = { lone = { id = lone.id, score = ls }, foes = {} }
-    local ffight = { charging = sit.charging, barrier = sit.barrier, rear = sit.rear, outnumber = #foes - 1, memo = sit.memo, squads = sit.squads }
+    local ffight = { charging = sit.charging, barrier = sit.barrier, rear = sit.rear, outnumber = #foes - 1, memo = sit.memo, squads = sit.squads, marks = marks }
     for _, f in ipairs(foes) do
       local fs, fmelee = cc_roll(ctx, f, ffight)
       local line = ctx:check("Close combat: " .. lone.name .. " " .. ls .. " v " .. f.name .. " " .. fs .. " (Ch4 Close Combat Skill Tests)")
@@ -144,8 +165,10 @@ umpire.command {
     local now = umpire.option("cc_damage") == "at_once"
     local out = {}
     for _, sq in ipairs { lsq, fsq } do U.mark(sq, "fought", "fought in close combat (Ch5 Rally)") end
-    U.mark(lone, "engaged", "in base contact (Ch4)")
-    for _, f in ipairs(foes) do U.mark(f, "engaged", "in base contact (Ch4)") end
+    for _, e in ipairs { lone, table.unpack(foes) } do
+      local m = marks[e.id]
+      if not m.engaged then e:mark("engaged", "in base contact (Ch4)"); m.engaged = true end
+    end
     if #blows_on_lone > 0 then
       local w, i = R.damage(ctx, lone, blows_on_lone)
       out[#out + 1] = lone.name .. ": " .. R.hold(lone, w, i, "close combat (Ch4 Close Combat Damage)", now, "close")

@@ -95,21 +95,24 @@ function U.base_skill(e, skill)
   return e[a] + e["tr_" .. skill]
 end
 
--- The skill a soldier rolls now, with the factors as {value, label, rule} (AMB-14, Ch5 rout).
--- `sq`, his squad's handle, when the caller has it.
-function U.skill(e, skill, sq)
-  local v = U.base_skill(e, skill)
+-- The skill a soldier rolls now, with the factors as {value, label, rule} (AMB-14, Ch5 rout),
+-- and the skill as trained (U.base_skill). `sq`, his squad's handle, and `wounded`, whether he
+-- is wounded, when the caller has them.
+function U.skill(e, skill, sq, wounded)
+  local base = U.base_skill(e, skill)
+  local v = base
   local f = {}
   sq = sq or umpire.unit(e.unit)
   if sq.morale == 0 and not (skill == "command" and e.role == "sergeant") then
     f[#f + 1] = { -v, "broken squad: skills are 0", "Ch5 Morale Statuses (broken)" }
-    return 0, f
+    return 0, f, base
   end
-  if e:has("wounded") and not (skill == "command" and umpire.option("wounded_sergeant") == "full") then
+  if wounded == nil then wounded = e:has("wounded") end
+  if wounded and not (skill == "command" and umpire.option("wounded_sergeant") == "full") then
     f[#f + 1] = { -1, "wounded: -1 to every skill", "Ch3 Effects of Damage; AMB-14" }
     v = v - 1
   end
-  return v, f
+  return v, f, base
 end
 
 -- Strength for resisting damage [§4.9.1]: PHY + armour, -1 wounded.
