@@ -132,7 +132,10 @@ function R.volley(ctx, firer, target, o, mode)
   if firer.side == target.side then umpire.fail(firer.name .. " and " .. target.name .. " are on the same side") end
   -- Ch1 Squad Shooting, Ch3: fire may be split between two enemy squads at most.
   local tl, has = {}, false
-  for x in tostring(firer.targets or ""):gmatch("[^,]+") do tl[#tl + 1] = x; if x == target.id then has = true end end
+  local targets = tostring(firer.targets or "")
+  if targets ~= "" then
+    for x in targets:gmatch("[^,]+") do tl[#tl + 1] = x; if x == target.id then has = true end end
+  end
   if not has then
     if #tl >= 2 then umpire.fail(firer.name .. " has already fired at " .. table.concat(tl, " and ") .. " this turn: a squad splits its fire between two squads at most (Ch1 Squad Shooting)") end
     tl[#tl + 1] = target.id
@@ -184,7 +187,7 @@ function R.volley(ctx, firer, target, o, mode)
       if w then
         local m = marks[id]
         if not (m and m.engaged) then
-          shooters[#shooters + 1] = { e = e, w = w, sep = m and m.separated or false, wounded = m and m.wounded or false }
+          shooters[#shooters + 1] = { e = e, id = id, w = w, sep = m and m.separated or false, wounded = m and m.wounded or false }
         end
       end
     end
@@ -226,6 +229,9 @@ function R.volley(ctx, firer, target, o, mode)
     for _, x in ipairs(f) do diff = diff + x[1] end
     return f, diff
   end
+  -- Soldiers of a squad mostly share their skill: the first shooter's attribute and training
+  -- are read, and one list (a host call) gives the standing soldiers with the same two; only
+  -- the others are read one by one.
   local groups, order, diffs, bands, skill_of = {}, {}, {}, {}, {}
   for _, sh in ipairs(shooters) do
     local e, w, sep = sh.e, sh.w, sh.sep
@@ -237,10 +243,14 @@ function R.volley(ctx, firer, target, o, mode)
       if not sk then
         local a = U.skill_attr(name)
         if not a then umpire.fail("no skill `" .. name .. "` (skills: " .. table.concat(U.SKILLS, ", ") .. ")") end
-        sk = { a, "tr_" .. name }
+        local t = "tr_" .. name
+        local va, vt = e[a], e[t]
+        local same = {}
+        for _, x in ipairs(firer:elements("unmarked:incapacitated " .. a .. "=" .. va .. " " .. t .. "=" .. vt)) do same[x.id] = true end
+        sk = { a, t, same, va + vt }
         skill_of[name] = sk
       end
-      local skill = e[sk[1]] + e[sk[2]] - (sh.wounded and 1 or 0)
+      local skill = (sk[3][sh.id] and sk[4] or (e[sk[1]] + e[sk[2]])) - (sh.wounded and 1 or 0)
       local key = w.key .. "|" .. skill .. "|" .. band .. "|" .. (sep and "s" or "") .. (sh.wounded and "w" or "")
       local g = groups[key]
       if not g then
@@ -250,7 +260,7 @@ function R.volley(ctx, firer, target, o, mode)
         groups[key] = g
         order[#order + 1] = key
       end
-      g.who[#g.who + 1] = e
+      g.who[#g.who + 1] = sh.id
     end
   end
   if #order == 0 then umpire.fail("fire: " .. U.num(d) .. "\" is beyond every firer's long range: no shot (Ch3 Measuring Range; AMB-04)") end
@@ -273,7 +283,7 @@ function R.volley(ctx, firer, target, o, mode)
     for i, x in ipairs(rolls) do
       if x.score >= g.diff then hits = hits + 1 end
       txt[#txt + 1] = U.chain_text(x)
-      chains[i] = { soldier = g.who[i].id, dice = x.dice, score = x.score, hit = x.score >= g.diff, critical = x.crit or "none" }
+      chains[i] = { soldier = g.who[i], dice = x.dice, score = x.score, hit = x.score >= g.diff, critical = x.crit or "none" }
     end
     local c = ctx:check("Marksmanship: " .. #g.who .. " x " .. g.w.name .. ", skill " .. g.skill .. g.note .. " v " .. g.diff .. " (Ch3 Marksmanship Tests)")
     local shown = #rolls <= 12 and table.concat(txt, " ") or (#rolls .. " dice, scores " .. table.concat(txt, " ", 1, 12) .. " …")
