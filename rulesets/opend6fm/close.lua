@@ -53,13 +53,13 @@ end
 -- and squads (by id), kept for the whole fight when given; marks, the set of each soldier's
 -- markers (by id) when the fight has read them.
 local function cc_roll(ctx, e, o, title)
-  local name, unit = e.name, e.unit
+  local name, unit, id = e.name, e.unit, e.id
   local bon, melee = weapon_bonus(e, e, o.memo or {})
   local skill_name = melee and "melee" or "brawling"
   local squads = o.squads or {}
   local sq = squads[unit]
   if not sq then sq = umpire.unit(unit); squads[unit] = sq end
-  local m = o.marks and o.marks[e.id] or markers_of(e)
+  local m = o.marks and o.marks[id] or markers_of(e)
   local _, f, base = U.skill(e, skill_name, sq, m.wounded or false)
   local c = ctx:check("Close combat " .. name .. (title and (" · " .. title) or "") .. " (Ch4 Close Combat Skill Tests)")
   local _, r = c:roll("1d6!", "open-ended d6", "Ch1 Critical Successes", e)
@@ -69,7 +69,7 @@ local function cc_roll(ctx, e, o, title)
   if o.charging[unit] then c:add(D.CC.charging, "charging (first turn)", "Ch4 chart") end
   if o.barrier[unit] then c:add(D.CC.barrier, "defending a barrier", "Ch4 chart") end
   if (o.outnumber or 0) > 0 then c:add(o.outnumber * D.CC.outnumber_each, "outnumbering: " .. (o.outnumber + 1) .. " on 1", "Ch4 chart") end
-  if o.rear[e.id] then c:add(D.CC.side_or_rear, "attacked from side or rear", "Ch4 chart") end
+  if o.rear[id] then c:add(D.CC.side_or_rear, "attacked from side or rear", "Ch4 chart") end
   if o.swing then c:add(D.CC.parting_swing, "parting swing: attack from the rear", "Ch4 Disengaging; AMB-36") end
   if m.prone then c:add(D.CC.prone, "prone", "Ch4 chart") end
   if m.separated then c:add(D.CC.separated, "separated from the squad", "Ch1 Separation") end
@@ -81,9 +81,11 @@ local function cc_roll(ctx, e, o, title)
   return c:total(), melee
 end
 
--- The winner's Damage Strength in close combat (Ch4 Close Combat Damage; AMB-33).
-local function cc_ds(e, melee)
-  local str = e.phy - (e:has("wounded") and 1 or 0)
+-- The winner's Damage Strength in close combat (Ch4 Close Combat Damage; AMB-33). `wounded`,
+-- whether he is, when the fight has read his markers.
+local function cc_ds(e, melee, wounded)
+  if wounded == nil then wounded = e:has("wounded") end
+  local str = e.phy - (wounded and 1 or 0)
   if not melee then return str, "Strength " .. str .. " (brawling)" end
   local w = U.need(melee, "ds", "Damage Strength")
   return str + w, "Strength " .. str .. " + " .. melee.name .. " " .. w
@@ -137,29 +139,31 @@ umpire.command {
     end
     local ls, lmelee = cc_roll(ctx, lone, sit, "alone against " .. #foes)
     local blows_on_lone, lone_hits = {}, nil
+    local lname, target_id = lone.name, target.id
     local rec = { lone = { id = lone.id, score = ls }, foes = {} }
     local ffight = { charging = sit.charging, barrier = sit.barrier, rear = sit.rear, outnumber = #foes - 1, memo = sit.memo, squads = sit.squads, marks = marks }
     for _, f in ipairs(foes) do
       local fs, fmelee = cc_roll(ctx, f, ffight)
-      local line = ctx:check("Close combat: " .. lone.name .. " " .. ls .. " v " .. f.name .. " " .. fs .. " (Ch4 Close Combat Skill Tests)")
+      local fname, fid = f.name, f.id
+      local line = ctx:check("Close combat: " .. lname .. " " .. ls .. " v " .. fname .. " " .. fs .. " (Ch4 Close Combat Skill Tests)")
       local res
       if fs > ls then
-        res = f.name .. " wins: damages " .. lone.name
-        local ds, lab = cc_ds(f, fmelee)
-        blows_on_lone[#blows_on_lone + 1] = { ds = ds, label = f.name .. ": " .. lab }
+        res = fname .. " wins: damages " .. lname
+        local ds, lab = cc_ds(f, fmelee, marks[fid].wounded or false)
+        blows_on_lone[#blows_on_lone + 1] = { ds = ds, label = fname .. ": " .. lab }
       elseif ls > fs then
-        if f.id == target.id then
-          res = lone.name .. " wins against his target: damages " .. f.name
-          local ds, lab = cc_ds(lone, lmelee)
-          lone_hits = { ds = ds, label = lone.name .. ": " .. lab }
+        if fid == target_id then
+          res = lname .. " wins against his target: damages " .. fname
+          local ds, lab = cc_ds(lone, lmelee, marks[lone.id].wounded or false)
+          lone_hits = { ds = ds, label = lname .. ": " .. lab }
         else
-          res = lone.name .. " wins but " .. f.name .. " is not his target: he only avoids the blow"
+          res = lname .. " wins but " .. fname .. " is not his target: he only avoids the blow"
         end
       else
         res = "a tie: nothing happens"
       end
       line:result(res)
-      rec.foes[#rec.foes + 1] = { id = f.id, score = fs, result = res }
+      rec.foes[#rec.foes + 1] = { id = fid, score = fs, result = res }
     end
     umpire.record("fight", rec)
     local now = umpire.option("cc_damage") == "at_once"
@@ -170,11 +174,11 @@ umpire.command {
       if not m.engaged then e:mark("engaged", "in base contact (Ch4)"); m.engaged = true end
     end
     if #blows_on_lone > 0 then
-      local w, i = R.damage(ctx, lone, blows_on_lone)
+      local w, i = R.damage(ctx, lone, blows_on_lone, nil, nil, marks[lone.id].wounded or false)
       out[#out + 1] = lone.name .. ": " .. R.hold(lone, w, i, "close combat (Ch4 Close Combat Damage)", now, "close")
     end
     if lone_hits then
-      local w, i = R.damage(ctx, target, { lone_hits })
+      local w, i = R.damage(ctx, target, { lone_hits }, nil, nil, (marks[target_id] or markers_of(target)).wounded or false)
       out[#out + 1] = target.name .. ": " .. R.hold(target, w, i, "close combat (Ch4 Close Combat Damage)", now, "close")
     end
     if #out == 0 then out[1] = "no damage" end

@@ -34,10 +34,12 @@ end
 
 -- One damage resolution on a soldier [§4.9]: one Strength roll against every DS of the hits.
 -- `hits` = list of {ds = n, label = text}. Returns wounds, incap, and the per-hit results.
--- `tie`, the option damage_tie, when the caller has read it (a volley reads it once).
-function R.damage(ctx, e, hits, why, tie)
+-- `tie`, the option damage_tie, when the caller has read it (a volley reads it once);
+-- `wounded`, whether the soldier is, when the caller has read his markers.
+function R.damage(ctx, e, hits, why, tie, wounded)
   -- each attribute read once (U.strength's sum, shown factor by factor)
-  local name, phy, arm, wounded = e.name, e.phy, e.armor_str, e:has("wounded")
+  local name, phy, arm = e.name, e.phy, e.armor_str
+  if wounded == nil then wounded = e:has("wounded") end
   local sr = ctx:check("Strength roll " .. name .. " (Ch3 Damage Determination)")
   local str = phy + arm - (wounded and 1 or 0)
   local lab = "Strength: PHY " .. phy .. (arm ~= 0 and (" + armour " .. arm) or "") .. (wounded and " - 1 wounded" or "")
