@@ -172,7 +172,7 @@ function R.volley(ctx, firer, target, o, mode)
     marks[e.id] = m
   end
   -- one weapon per weapon list and role (soldiers of a squad mostly carry the same)
-  local shooters, memo, chosen, forced = {}, {}, {}, nil
+  local shooters, memo, chosen, forced = {}, {}, { [true] = {}, [false] = {} }, nil
   for _, e in ipairs(firer:elements("unmarked:incapacitated")) do
     local id = e.id
     if not only or only[id] or only[e.name] then
@@ -182,9 +182,9 @@ function R.volley(ctx, firer, target, o, mode)
         w = forced
       else
         local s = standard[id] or false
-        local ck = tostring(e.weapons or "") .. (s and "|s" or "|o")
-        w = chosen[ck]
-        if w == nil then w = firing_weapon(e, s, have, memo) or false; chosen[ck] = w end
+        local ck = tostring(e.weapons or "")
+        w = chosen[s][ck]
+        if w == nil then w = firing_weapon(e, s, have, memo) or false; chosen[s][ck] = w end
       end
       if w then
         local m = marks[id]
@@ -253,22 +253,26 @@ function R.volley(ctx, firer, target, o, mode)
         skill_of[name] = sk
       end
       local skill = (sk[3][sh.id] and sk[4] or (e[sk[1]] + e[sk[2]])) - (sh.wounded and 1 or 0)
-      local key = w.key .. "|" .. skill .. "|" .. band .. "|" .. (sep and "s" or "") .. (sh.wounded and "w" or "")
-      local g = groups[key]
+      -- a group for each weapon, skill, separation and wound (the band goes with the weapon)
+      local by_skill = groups[w.key]
+      if not by_skill then by_skill = {}; groups[w.key] = by_skill end
+      local by_flags = by_skill[skill]
+      if not by_flags then by_flags = {}; by_skill[skill] = by_flags end
+      local flags = (sep and 1 or 0) + (sh.wounded and 2 or 0)
+      local g = by_flags[flags]
       if not g then
         local f, diff = factors(w, band, sep)
         g = { w = w, skill = skill, diff = diff, f = f, band = band, who = {}, dk = band .. "|" .. diff .. "|" .. (sep and "s" or ""),
               note = sh.wounded and (" (" .. (skill + 1) .. ", wounded -1: Ch3 Veterans and Wounded Soldiers)") or "" }
-        groups[key] = g
-        order[#order + 1] = key
+        by_flags[flags] = g
+        order[#order + 1] = g
       end
       g.who[#g.who + 1] = sh.id
     end
   end
   if #order == 0 then umpire.fail("fire: " .. U.num(d) .. "\" is beyond every firer's long range: no shot (Ch3 Measuring Range; AMB-04)") end
   local total_hits, rec = 0, {}
-  for _, key in ipairs(order) do
-    local g = groups[key]
+  for _, g in ipairs(order) do
     local dk = g.dk
     if not diffs[g.w.key .. dk] then
       local c = ctx:check("Final difficulty: " .. g.w.name .. " at " .. g.band .. " range (Ch3 Determining Final Difficulty)")
@@ -323,8 +327,7 @@ function R.volley(ctx, firer, target, o, mode)
       for i = 1, #r do picks[i] = r[i] end
     end
     local die, ids = " (d" .. #pool .. ": ", {}
-    for _, key in ipairs(order) do
-      local g = groups[key]
+    for _, g in ipairs(order) do
       if g.hits > 0 then
         local hit = { ds = U.need(g.w, "ds", "Damage Strength"), label = g.w.name }
         for _ = 1, g.hits do
