@@ -95,7 +95,8 @@ local CC_OPTS = { target = "word", charging = "word", barrier = "word", rear = "
 
 local function set_of(text)
   local s = {}
-  for x in tostring(text or ""):gmatch("[^,%s]+") do s[x] = true end
+  if text == nil then return s end -- nothing to split (a gmatch costs as much as a host call)
+  for x in tostring(text):gmatch("[^,%s]+") do s[x] = true end
   return s
 end
 
@@ -131,7 +132,9 @@ umpire.command {
     end
     if not target then umpire.fail("melee: target=" .. o.target .. " is not a soldier") end
     local sit = { charging = set_of(o.charging), barrier = set_of(o.barrier), rear = {}, memo = {}, squads = {}, marks = marks }
-    for x in tostring(o.rear or ""):gmatch("[^,%s]+") do local e = umpire.element(x); if e then sit.rear[e.id] = true end end
+    if o.rear then
+      for x in tostring(o.rear):gmatch("[^,%s]+") do local e = umpire.element(x); if e then sit.rear[e.id] = true end end
+    end
     local lsq, fsq = umpire.unit(lone.unit), umpire.unit(foes[1].unit)
     sit.squads[lsq.id] = lsq; sit.squads[fsq.id] = fsq
     for _, sq in ipairs { lsq, fsq } do
