@@ -19,7 +19,8 @@ local function ids(text, what)
 end
 
 -- The weapon bonus to the roll (Ch4 chart; AMB-32) and the melee weapon, if any. `memo` (the
--- fight's) keeps the answer for each weapon list: the soldiers of a squad mostly carry the same.
+-- fight's) keeps the answer for each weapon list (the soldiers of a squad mostly carry the
+-- same) and the option cc_weapon_bonus.
 local function weapon_bonus(e, name, memo)
   local list = e.weapons
   local mk = "|bonus|" .. tostring(list or "")
@@ -36,7 +37,9 @@ local function weapon_bonus(e, name, memo)
     end
   end
   table.sort(bonuses, function(a, b) return a[1] > b[1] end)
-  if umpire.option("cc_weapon_bonus") == "best" then bonuses = { bonuses[1] } end
+  local best = memo["|best|"]
+  if best == nil then best = umpire.option("cc_weapon_bonus") == "best"; memo["|best|"] = best end
+  if best then bonuses = { bonuses[1] } end
   memo[mk] = { bonuses, melee }
   return bonuses, melee
 end
@@ -176,12 +179,13 @@ umpire.command {
       local m = marks[e.id]
       if not m.engaged then e:mark("engaged", "in base contact (Ch4)"); m.engaged = true end
     end
+    local tie = (#blows_on_lone > 0 or lone_hits) and umpire.option("damage_tie") or nil
     if #blows_on_lone > 0 then
-      local w, i = R.damage(ctx, lone, blows_on_lone, nil, nil, marks[lone.id].wounded or false)
+      local w, i = R.damage(ctx, lone, blows_on_lone, nil, tie, marks[lone.id].wounded or false)
       out[#out + 1] = lone.name .. ": " .. R.hold(lone, w, i, "close combat (Ch4 Close Combat Damage)", now, "close")
     end
     if lone_hits then
-      local w, i = R.damage(ctx, target, { lone_hits }, nil, nil, (marks[target_id] or markers_of(target)).wounded or false)
+      local w, i = R.damage(ctx, target, { lone_hits }, nil, tie, (marks[target_id] or markers_of(target)).wounded or false)
       out[#out + 1] = target.name .. ": " .. R.hold(target, w, i, "close combat (Ch4 Close Combat Damage)", now, "close")
     end
     if #out == 0 then out[1] = "no damage" end
