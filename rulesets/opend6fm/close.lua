@@ -116,10 +116,18 @@ umpire.command {
     local o = U.opts(rest, CC_OPTS, "melee")
     local lone = args.lone
     if #foes < 1 or #foes > 3 then umpire.fail("melee: at most 3 soldiers may be in base contact with one (Ch4 Pairing Off); give 1 to 3") end
-    -- each soldier's markers, read once for the whole fight (the rolls change none)
-    local marks = {}
+    -- each soldier's squad (his side is his squad's: a handle the fight needs anyway) and his
+    -- markers, read once for the whole fight (the rolls change none)
+    local squads, marks = {}, {}
+    local function squad_of(uid)
+      local sq = squads[uid]
+      if not sq then sq = umpire.unit(uid); squads[uid] = sq end
+      return sq
+    end
+    local lunit = lone.unit
+    local lside = squad_of(lunit).side
     for _, f in ipairs(foes) do
-      if f.side == lone.side then umpire.fail("melee: " .. f.name .. " is on " .. lone.name .. "'s side") end
+      if squad_of(f.unit).side == lside then umpire.fail("melee: " .. f.name .. " is on " .. lone.name .. "'s side") end
       local m = marks[f.id] or markers_of(f)
       marks[f.id] = m
       if m.incapacitated then umpire.fail("melee: " .. f.name .. " is out of the battle") end
@@ -134,14 +142,15 @@ umpire.command {
       target = target or umpire.element(o.target)
     end
     if not target then umpire.fail("melee: target=" .. o.target .. " is not a soldier") end
-    local sit = { charging = set_of(o.charging), barrier = set_of(o.barrier), rear = {}, memo = {}, squads = {}, marks = marks }
+    local sit = { charging = set_of(o.charging), barrier = set_of(o.barrier), rear = {}, memo = {}, squads = squads, marks = marks }
     if o.rear then
       for x in tostring(o.rear):gmatch("[^,%s]+") do local e = umpire.element(x); if e then sit.rear[e.id] = true end end
     end
-    local lsq, fsq = umpire.unit(lone.unit), umpire.unit(foes[1].unit)
-    sit.squads[lsq.id] = lsq; sit.squads[fsq.id] = fsq
-    for _, sq in ipairs { lsq, fsq } do
-      if U.state(sq) == "broken" and sit.charging[sq.id] then umpire.fail(sq.name .. " is broken and may not fight a charge") end
+    local funit = foes[1].unit
+    local lsq, fsq = squads[lunit], squads[funit]
+    for _, uid in ipairs { lunit, funit } do
+      local sq = squads[uid]
+      if U.state(sq) == "broken" and sit.charging[uid] then umpire.fail(sq.name .. " is broken and may not fight a charge") end
     end
     local ls, lmelee = cc_roll(ctx, lone, sit, "alone against " .. #foes)
     local blows_on_lone, lone_hits = {}, nil
