@@ -232,8 +232,8 @@ function R.volley(ctx, firer, target, o, mode)
     return f, diff
   end
   -- Soldiers of a squad mostly share their skill: the first shooter's attribute and training
-  -- are read, and one list (a host call) gives the standing soldiers with the same two; only
-  -- the others are read one by one.
+  -- are read, and two lists (a host call each) give the few standing soldiers whose attribute,
+  -- or training, is another; only those are read one by one.
   local groups, order, diffs, bands, skill_of = {}, {}, {}, {}, {}
   for _, sh in ipairs(shooters) do
     local e, w, sep = sh.e, sh.w, sh.sep
@@ -247,12 +247,13 @@ function R.volley(ctx, firer, target, o, mode)
         if not a then umpire.fail("no skill `" .. name .. "` (skills: " .. table.concat(U.SKILLS, ", ") .. ")") end
         local t = "tr_" .. name
         local va, vt = e[a], e[t]
-        local same = {}
-        for _, x in ipairs(firer:elements("unmarked:incapacitated " .. a .. "=" .. va .. " " .. t .. "=" .. vt)) do same[x.id] = true end
-        sk = { a, t, same, va + vt }
+        local other = {}
+        for _, x in ipairs(firer:elements("unmarked:incapacitated " .. a .. "!=" .. va)) do other[x.id] = true end
+        for _, x in ipairs(firer:elements("unmarked:incapacitated " .. t .. "!=" .. vt)) do other[x.id] = true end
+        sk = { a, t, other, va + vt }
         skill_of[name] = sk
       end
-      local skill = (sk[3][sh.id] and sk[4] or (e[sk[1]] + e[sk[2]])) - (sh.wounded and 1 or 0)
+      local skill = (sk[3][sh.id] and (e[sk[1]] + e[sk[2]]) or sk[4]) - (sh.wounded and 1 or 0)
       -- a group for each weapon, skill, separation and wound (the band goes with the weapon)
       local by_skill = groups[w.key]
       if not by_skill then by_skill = {}; groups[w.key] = by_skill end
