@@ -44,12 +44,7 @@ local function weapon_bonus(e, name, memo)
   return bonuses, melee
 end
 
--- The set of a soldier's markers, from one host call.
-local function markers_of(e)
-  local m = {}
-  for _, x in ipairs(e:markers()) do m[x] = true end
-  return m
-end
+local markers_of = U.marker_set
 
 -- One soldier's close combat roll as a check. o: charging (set of squads), barrier (set),
 -- rear (set of soldier ids), outnumber (how many extra on his one enemy), swing (+2); memo
@@ -189,13 +184,17 @@ umpire.command {
       if not m.engaged then e:mark("engaged", "in base contact (Ch4)"); m.engaged = true end
     end
     local tie = (#blows_on_lone > 0 or lone_hits) and umpire.option("damage_tie") or nil
+    -- the markers the fight has read serve the holding too, unless a house rule wraps R.damage
+    local plain = R.plain_damage()
     if #blows_on_lone > 0 then
-      local w, i = R.damage(ctx, lone, blows_on_lone, nil, tie, marks[lone.id].wounded or false)
-      out[#out + 1] = lone.name .. ": " .. R.hold(lone, w, i, "close combat (Ch4 Close Combat Damage)", now, "close")
+      local m = marks[lone.id]
+      local w, i = R.damage(ctx, lone, blows_on_lone, nil, tie, m.wounded or false)
+      out[#out + 1] = lname .. ": " .. R.hold(lone, w, i, "close combat (Ch4 Close Combat Damage)", now, "close", plain and m or nil)
     end
     if lone_hits then
-      local w, i = R.damage(ctx, target, { lone_hits }, nil, tie, (marks[target_id] or markers_of(target)).wounded or false)
-      out[#out + 1] = target.name .. ": " .. R.hold(target, w, i, "close combat (Ch4 Close Combat Damage)", now, "close")
+      local m = marks[target_id] or markers_of(target)
+      local w, i = R.damage(ctx, target, { lone_hits }, nil, tie, m.wounded or false)
+      out[#out + 1] = target.name .. ": " .. R.hold(target, w, i, "close combat (Ch4 Close Combat Damage)", now, "close", plain and m or nil)
     end
     if #out == 0 then out[1] = "no damage" end
     return table.concat(out, "\n")

@@ -36,7 +36,7 @@ end
 -- `hits` = list of {ds = n, label = text}. Returns wounds, incap, and the per-hit results.
 -- `tie`, the option damage_tie, when the caller has read it (a volley reads it once);
 -- `wounded`, whether the soldier is, when the caller has read his markers.
-function R.damage(ctx, e, hits, why, tie, wounded)
+local function damage(ctx, e, hits, why, tie, wounded)
   -- each attribute read once (U.strength's sum, shown factor by factor)
   local name, phy, arm = e.name, e.phy, e.armor_str
   if wounded == nil then wounded = e:has("wounded") end
@@ -58,17 +58,20 @@ function R.damage(ctx, e, hits, why, tie, wounded)
   end
   return wounds, incap, res, srv
 end
+R.damage = damage
+
+-- Whether R.damage is still this file's own, which changes nobody: a house rule may wrap it
+-- (scripts/heroes), and then a soldier's markers are read again after it.
+function R.plain_damage() return R.damage == damage end
 
 -- Damage results held to the end of the phase (Ch3 Effects of Damage), or applied at once.
 -- Held results are markers on the soldier: pending_wound, pending_incap (two wounds make one).
-function R.hold(e, wounds, incap, why, now, from)
+-- `marks`, the set of his markers when the caller has read them (and nothing changed him since).
+function R.hold(e, wounds, incap, why, now, from, marks)
   if now then return U.apply_damage(e, wounds, incap, why, from) end
   if wounds == 0 and not incap then return "no effect" end
-  -- the three markers that matter, from one list of his markers
-  local pw, pi, wounded = false, false, false
-  for _, m in ipairs(e:markers()) do
-    if m == "pending_wound" then pw = true elseif m == "pending_incap" then pi = true elseif m == "wounded" then wounded = true end
-  end
+  local m = marks or U.marker_set(e)
+  local pw, pi, wounded = m.pending_wound or false, m.pending_incap or false, m.wounded or false
   local total = wounds + (pw and 1 or 0)
   local cc = from == "close" and " (close combat)" or ""
   if incap or total >= 2 or (wounded and total >= 1) then
@@ -355,10 +358,13 @@ function R.volley(ctx, firer, target, o, mode)
   local out, drec = {}, {}
   local why = "hit by " .. firer.name .. " (" .. (mode == "ranged" and "Ch3 Damage Table" or (mode .. " fire, at once")) .. ")"
   local tie = #porder > 0 and umpire.option("damage_tie") or nil
+  local plain = R.plain_damage()
   for _, id in ipairs(porder) do
     local p = per[id]
-    local wounds, incap, res, srv = R.damage(ctx, p.e, p.hits, nil, tie)
-    local became = R.hold(p.e, wounds, incap, why, now)
+    -- his markers read once for the damage roll and the holding (see R.plain_damage)
+    local m = plain and U.marker_set(p.e) or nil
+    local wounds, incap, res, srv = R.damage(ctx, p.e, p.hits, nil, tie, m and (m.wounded or false))
+    local became = R.hold(p.e, wounds, incap, why, now, nil, m)
     out[#out + 1] = names[id] .. ": " .. became
     drec[#drec + 1] = { soldier = id, sr = srv, results = res, outcome = became }
   end

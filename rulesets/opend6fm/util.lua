@@ -264,6 +264,13 @@ function U.num(x)
   return tostring(x)
 end
 
+-- The set of a squad's or soldier's markers, from one host call (a has() is one each).
+function U.marker_set(x)
+  local m = {}
+  for _, k in ipairs(x:markers()) do m[k] = true end
+  return m
+end
+
 -- Marks a squad or soldier unless it already carries the marker.
 function U.mark(x, m, reason)
   if not x:has(m) then x:mark(m, reason) end
