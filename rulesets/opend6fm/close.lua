@@ -112,7 +112,8 @@ umpire.command {
     local lone = args.lone
     if #foes < 1 or #foes > 3 then umpire.fail("melee: at most 3 soldiers may be in base contact with one (Ch4 Pairing Off); give 1 to 3") end
     -- each soldier's squad (his side is his squad's: a handle the fight needs anyway) and his
-    -- markers, read once for the whole fight (the rolls change none)
+    -- markers, read once for the whole fight: the rolls change no soldier, nor do the hooks of
+    -- opend6fm.cc.modifiers, which add modifiers to a roll
     local squads, marks = {}, {}
     local function squad_of(uid)
       local sq = squads[uid]
