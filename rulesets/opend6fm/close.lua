@@ -6,18 +6,21 @@ local U = require "opend6fm.util"
 local M = require "opend6fm.morale"
 local R = require "opend6fm.ranged"
 
+-- The soldiers named, and the words naming them.
 local function ids(text, what)
-  local l = {}
+  local l, w = {}, {}
   for x in tostring(text or ""):gmatch("[^,%s]+") do
     local e = umpire.element(x)
     if not e then umpire.fail(what .. ": `" .. x .. "` is not a soldier (SQUAD.SOLDIER)") end
     l[#l + 1] = e
+    w[#w + 1] = x
   end
-  return l
+  return l, w
 end
 
 -- The weapon bonus to the roll (Ch4 chart; AMB-32) and the melee weapon, if any. `memo` (the
--- fight's) keeps the answer for each weapon list: the soldiers of a squad mostly carry the same.
+-- fight's) keeps the answer for each weapon list (the soldiers of a squad mostly carry the
+-- same) and the option cc_weapon_bonus.
 local function weapon_bonus(e, name, memo)
   local list = e.weapons
   local mk = "|bonus|" .. tostring(list or "")
@@ -34,23 +37,28 @@ local function weapon_bonus(e, name, memo)
     end
   end
   table.sort(bonuses, function(a, b) return a[1] > b[1] end)
-  if umpire.option("cc_weapon_bonus") == "best" then bonuses = { bonuses[1] } end
+  local best = memo["|best|"]
+  if best == nil then best = umpire.option("cc_weapon_bonus") == "best"; memo["|best|"] = best end
+  if best then bonuses = { bonuses[1] } end
   memo[mk] = { bonuses, melee }
   return bonuses, melee
 end
 
+local markers_of = U.marker_set
+
 -- One soldier's close combat roll as a check. o: charging (set of squads), barrier (set),
 -- rear (set of soldier ids), outnumber (how many extra on his one enemy), swing (+2); memo
--- and squads (by id), kept for the whole fight when given.
+-- and squads (by id), kept for the whole fight when given; marks, the set of each soldier's
+-- markers (by id) when the fight has read them.
 local function cc_roll(ctx, e, o, title)
-  local name, unit = e.name, e.unit
-  local bon, melee = weapon_bonus(e, name, o.memo or {})
+  local name, unit, id = e.name, e.unit, e.id
+  local bon, melee = weapon_bonus(e, e, o.memo or {})
   local skill_name = melee and "melee" or "brawling"
   local squads = o.squads or {}
   local sq = squads[unit]
   if not sq then sq = umpire.unit(unit); squads[unit] = sq end
-  local _, f = U.skill(e, skill_name, sq)
-  local base = U.base_skill(e, skill_name)
+  local m = o.marks and o.marks[id] or markers_of(e)
+  local _, f, base = U.skill(e, skill_name, sq, m.wounded or false)
   local c = ctx:check("Close combat " .. name .. (title and (" · " .. title) or "") .. " (Ch4 Close Combat Skill Tests)")
   local _, r = c:roll("1d6!", "open-ended d6", "Ch1 Critical Successes", e)
   c:add(base, skill_name .. " " .. base, "Ch4")
@@ -59,10 +67,10 @@ local function cc_roll(ctx, e, o, title)
   if o.charging[unit] then c:add(D.CC.charging, "charging (first turn)", "Ch4 chart") end
   if o.barrier[unit] then c:add(D.CC.barrier, "defending a barrier", "Ch4 chart") end
   if (o.outnumber or 0) > 0 then c:add(o.outnumber * D.CC.outnumber_each, "outnumbering: " .. (o.outnumber + 1) .. " on 1", "Ch4 chart") end
-  if o.rear[e.id] then c:add(D.CC.side_or_rear, "attacked from side or rear", "Ch4 chart") end
+  if o.rear[id] then c:add(D.CC.side_or_rear, "attacked from side or rear", "Ch4 chart") end
   if o.swing then c:add(D.CC.parting_swing, "parting swing: attack from the rear", "Ch4 Disengaging; AMB-36") end
-  if e:has("prone") then c:add(D.CC.prone, "prone", "Ch4 chart") end
-  if e:has("separated") then c:add(D.CC.separated, "separated from the squad", "Ch1 Separation") end
+  if m.prone then c:add(D.CC.prone, "prone", "Ch4 chart") end
+  if m.separated then c:add(D.CC.separated, "separated from the squad", "Ch1 Separation") end
   local st = U.state(sq)
   if st == "shaken" then c:add(D.CC.shaken, "squad shaken", "Ch5") elseif st == "demoralized" then c:add(D.CC.demoralized, "squad demoralized", "Ch5") end
   -- hook point for house rules: a soldier's close combat roll (heroes, creatures, spells)
@@ -71,9 +79,11 @@ local function cc_roll(ctx, e, o, title)
   return c:total(), melee
 end
 
--- The winner's Damage Strength in close combat (Ch4 Close Combat Damage; AMB-33).
-local function cc_ds(e, melee)
-  local str = e.phy - (e:has("wounded") and 1 or 0)
+-- The winner's Damage Strength in close combat (Ch4 Close Combat Damage; AMB-33). `wounded`,
+-- whether he is, when the fight has read his markers.
+local function cc_ds(e, melee, wounded)
+  if wounded == nil then wounded = e:has("wounded") end
+  local str = e.phy - (wounded and 1 or 0)
   if not melee then return str, "Strength " .. str .. " (brawling)" end
   local w = U.need(melee, "ds", "Damage Strength")
   return str + w, "Strength " .. str .. " + " .. melee.name .. " " .. w
@@ -83,7 +93,8 @@ local CC_OPTS = { target = "word", charging = "word", barrier = "word", rear = "
 
 local function set_of(text)
   local s = {}
-  for x in tostring(text or ""):gmatch("[^,%s]+") do s[x] = true end
+  if text == nil then return s end -- nothing to split (a gmatch costs as much as a host call)
+  for x in tostring(text):gmatch("[^,%s]+") do s[x] = true end
   return s
 end
 
@@ -96,63 +107,95 @@ umpire.command {
            { name = "foes", type = "text", help = "the 1-3 enemy soldiers in contact with him (comma-separated), then options" } },
   run = function(ctx, args)
     local words, rest = args.foes:match("^(%S+)%s*(.*)$")
-    local foes = ids(words, "melee")
+    local foes, named = ids(words, "melee")
     local o = U.opts(rest, CC_OPTS, "melee")
     local lone = args.lone
     if #foes < 1 or #foes > 3 then umpire.fail("melee: at most 3 soldiers may be in base contact with one (Ch4 Pairing Off); give 1 to 3") end
-    for _, f in ipairs(foes) do
-      if f.side == lone.side then umpire.fail("melee: " .. f.name .. " is on " .. lone.name .. "'s side") end
-      if f:has("incapacitated") then umpire.fail("melee: " .. f.name .. " is out of the battle") end
+    -- each soldier's squad (his side is his squad's: a handle the fight needs anyway) and his
+    -- markers, read once for the whole fight: the rolls change no soldier, nor do the hooks of
+    -- opend6fm.cc.modifiers, which add modifiers to a roll
+    local squads, marks = {}, {}
+    local function squad_of(uid)
+      local sq = squads[uid]
+      if not sq then sq = umpire.unit(uid); squads[uid] = sq end
+      return sq
     end
-    if lone:has("incapacitated") then umpire.fail("melee: " .. lone.name .. " is out of the battle") end
-    local target = o.target and umpire.element(o.target) or foes[1]
+    local lunit = lone.unit
+    local lside = squad_of(lunit).side
+    for _, f in ipairs(foes) do
+      if squad_of(f.unit).side == lside then umpire.fail("melee: " .. f.name .. " is on " .. lone.name .. "'s side") end
+      local m = marks[f.id] or markers_of(f)
+      marks[f.id] = m
+      if m.incapacitated then umpire.fail("melee: " .. f.name .. " is out of the battle") end
+    end
+    marks[lone.id] = markers_of(lone)
+    if marks[lone.id].incapacitated then umpire.fail("melee: " .. lone.name .. " is out of the battle") end
+    -- the target named as one of the foes is that foe's handle
+    local target = foes[1]
+    if o.target then
+      target = nil
+      for i, x in ipairs(named) do if x == o.target then target = foes[i] end end
+      target = target or umpire.element(o.target)
+    end
     if not target then umpire.fail("melee: target=" .. o.target .. " is not a soldier") end
-    local sit = { charging = set_of(o.charging), barrier = set_of(o.barrier), rear = {}, memo = {}, squads = {} }
-    for x in tostring(o.rear or ""):gmatch("[^,%s]+") do local e = umpire.element(x); if e then sit.rear[e.id] = true end end
-    local lsq, fsq = umpire.unit(lone.unit), umpire.unit(foes[1].unit)
-    sit.squads[lsq.id] = lsq; sit.squads[fsq.id] = fsq
-    for _, sq in ipairs { lsq, fsq } do
-      if U.state(sq) == "broken" and sit.charging[sq.id] then umpire.fail(sq.name .. " is broken and may not fight a charge") end
+    local sit = { charging = set_of(o.charging), barrier = set_of(o.barrier), rear = {}, memo = {}, squads = squads, marks = marks }
+    if o.rear then
+      for x in tostring(o.rear):gmatch("[^,%s]+") do local e = umpire.element(x); if e then sit.rear[e.id] = true end end
+    end
+    local funit = foes[1].unit
+    local lsq, fsq = squads[lunit], squads[funit]
+    for _, uid in ipairs { lunit, funit } do
+      local sq = squads[uid]
+      if U.state(sq) == "broken" and sit.charging[uid] then umpire.fail(sq.name .. " is broken and may not fight a charge") end
     end
     local ls, lmelee = cc_roll(ctx, lone, sit, "alone against " .. #foes)
     local blows_on_lone, lone_hits = {}, nil
+    local lname, target_id = lone.name, target.id
     local rec = { lone = { id = lone.id, score = ls }, foes = {} }
-    local ffight = { charging = sit.charging, barrier = sit.barrier, rear = sit.rear, outnumber = #foes - 1, memo = sit.memo, squads = sit.squads }
+    local ffight = { charging = sit.charging, barrier = sit.barrier, rear = sit.rear, outnumber = #foes - 1, memo = sit.memo, squads = sit.squads, marks = marks }
     for _, f in ipairs(foes) do
       local fs, fmelee = cc_roll(ctx, f, ffight)
-      local line = ctx:check("Close combat: " .. lone.name .. " " .. ls .. " v " .. f.name .. " " .. fs .. " (Ch4 Close Combat Skill Tests)")
+      local fname, fid = f.name, f.id
+      local line = ctx:check("Close combat: " .. lname .. " " .. ls .. " v " .. fname .. " " .. fs .. " (Ch4 Close Combat Skill Tests)")
       local res
       if fs > ls then
-        res = f.name .. " wins: damages " .. lone.name
-        local ds, lab = cc_ds(f, fmelee)
-        blows_on_lone[#blows_on_lone + 1] = { ds = ds, label = f.name .. ": " .. lab }
+        res = fname .. " wins: damages " .. lname
+        local ds, lab = cc_ds(f, fmelee, marks[fid].wounded or false)
+        blows_on_lone[#blows_on_lone + 1] = { ds = ds, label = fname .. ": " .. lab }
       elseif ls > fs then
-        if f.id == target.id then
-          res = lone.name .. " wins against his target: damages " .. f.name
-          local ds, lab = cc_ds(lone, lmelee)
-          lone_hits = { ds = ds, label = lone.name .. ": " .. lab }
+        if fid == target_id then
+          res = lname .. " wins against his target: damages " .. fname
+          local ds, lab = cc_ds(lone, lmelee, marks[lone.id].wounded or false)
+          lone_hits = { ds = ds, label = lname .. ": " .. lab }
         else
-          res = lone.name .. " wins but " .. f.name .. " is not his target: he only avoids the blow"
+          res = lname .. " wins but " .. fname .. " is not his target: he only avoids the blow"
         end
       else
         res = "a tie: nothing happens"
       end
       line:result(res)
-      rec.foes[#rec.foes + 1] = { id = f.id, score = fs, result = res }
+      rec.foes[#rec.foes + 1] = { id = fid, score = fs, result = res }
     end
     umpire.record("fight", rec)
     local now = umpire.option("cc_damage") == "at_once"
     local out = {}
     for _, sq in ipairs { lsq, fsq } do U.mark(sq, "fought", "fought in close combat (Ch5 Rally)") end
-    U.mark(lone, "engaged", "in base contact (Ch4)")
-    for _, f in ipairs(foes) do U.mark(f, "engaged", "in base contact (Ch4)") end
+    for _, e in ipairs { lone, table.unpack(foes) } do
+      local m = marks[e.id]
+      if not m.engaged then e:mark("engaged", "in base contact (Ch4)"); m.engaged = true end
+    end
+    local tie = (#blows_on_lone > 0 or lone_hits) and umpire.option("damage_tie") or nil
+    -- the markers the fight has read serve the holding too, unless a house rule wraps R.damage
+    local plain = R.plain_damage()
     if #blows_on_lone > 0 then
-      local w, i = R.damage(ctx, lone, blows_on_lone)
-      out[#out + 1] = lone.name .. ": " .. R.hold(lone, w, i, "close combat (Ch4 Close Combat Damage)", now, "close")
+      local m = marks[lone.id]
+      local w, i = R.damage(ctx, lone, blows_on_lone, nil, tie, m.wounded or false)
+      out[#out + 1] = lname .. ": " .. R.hold(lone, w, i, "close combat (Ch4 Close Combat Damage)", now, "close", plain and m or nil)
     end
     if lone_hits then
-      local w, i = R.damage(ctx, target, { lone_hits })
-      out[#out + 1] = target.name .. ": " .. R.hold(target, w, i, "close combat (Ch4 Close Combat Damage)", now, "close")
+      local m = marks[target_id] or markers_of(target)
+      local w, i = R.damage(ctx, target, { lone_hits }, nil, tie, m.wounded or false)
+      out[#out + 1] = target.name .. ": " .. R.hold(target, w, i, "close combat (Ch4 Close Combat Damage)", now, "close", plain and m or nil)
     end
     if #out == 0 then out[1] = "no damage" end
     return table.concat(out, "\n")

@@ -34,14 +34,17 @@ end
 
 -- One damage resolution on a soldier [§4.9]: one Strength roll against every DS of the hits.
 -- `hits` = list of {ds = n, label = text}. Returns wounds, incap, and the per-hit results.
-function R.damage(ctx, e, hits, why)
+-- `tie`, the option damage_tie, when the caller has read it (a volley reads it once);
+-- `wounded`, whether the soldier is, when the caller has read his markers.
+local function damage(ctx, e, hits, why, tie, wounded)
   -- each attribute read once (U.strength's sum, shown factor by factor)
-  local name, phy, arm, wounded = e.name, e.phy, e.armor_str, e:has("wounded")
+  local name, phy, arm = e.name, e.phy, e.armor_str
+  if wounded == nil then wounded = e:has("wounded") end
   local sr = ctx:check("Strength roll " .. name .. " (Ch3 Damage Determination)")
   local str = phy + arm - (wounded and 1 or 0)
   local lab = "Strength: PHY " .. phy .. (arm ~= 0 and (" + armour " .. arm) or "") .. (wounded and " - 1 wounded" or "")
   local srv = U.open(sr, str, lab, e)
-  local tie_wounds = umpire.option("damage_tie") == "wound"
+  local tie_wounds = (tie or umpire.option("damage_tie")) == "wound"
   local wounds, incap, res = 0, false, {}
   for i, h in ipairs(hits) do
     local c = ctx:check("Damage Strength roll " .. i .. " on " .. name .. ": " .. h.label .. " (Ch3 Damage Determination)")
@@ -55,16 +58,23 @@ function R.damage(ctx, e, hits, why)
   end
   return wounds, incap, res, srv
 end
+R.damage = damage
+
+-- Whether R.damage is still this file's own, which changes nobody: a house rule may wrap it
+-- (scripts/heroes), and then a soldier's markers are read again after it.
+function R.plain_damage() return R.damage == damage end
 
 -- Damage results held to the end of the phase (Ch3 Effects of Damage), or applied at once.
 -- Held results are markers on the soldier: pending_wound, pending_incap (two wounds make one).
-function R.hold(e, wounds, incap, why, now, from)
+-- `marks`, the set of his markers when the caller has read them (and nothing changed him since).
+function R.hold(e, wounds, incap, why, now, from, marks)
   if now then return U.apply_damage(e, wounds, incap, why, from) end
   if wounds == 0 and not incap then return "no effect" end
-  local pw, pi = e:has("pending_wound"), e:has("pending_incap")
+  local m = marks or U.marker_set(e)
+  local pw, pi, wounded = m.pending_wound or false, m.pending_incap or false, m.wounded or false
   local total = wounds + (pw and 1 or 0)
   local cc = from == "close" and " (close combat)" or ""
-  if incap or total >= 2 or (e:has("wounded") and total >= 1) then
+  if incap or total >= 2 or (wounded and total >= 1) then
     if not pi then e:mark("pending_incap", why .. cc) end
     if pw then e:unmark("pending_wound", "incapacitated instead (AMB-17)") end
     return "incapacitated (at the end of the phase)"
@@ -94,13 +104,14 @@ local FIRE_OPTS = { range = "list", cover = { "none", "light", "medium", "heavy"
 
 -- Who fires, with which weapon: standard soldiers their squad weapon, a champion the ranged
 -- weapon the standard soldiers lack (the heavy crossbow of the sample), else his first.
--- `have` is the set of the standard soldiers' weapons, `memo` the volley's (U.weapon).
-local function firing_weapon(e, have, memo)
+-- `have` is the set of the standard soldiers' weapons, `memo` the volley's (U.weapon);
+-- `standard` whether `e` is a standard soldier.
+local function firing_weapon(e, standard, have, memo)
   local first
   for _, k in ipairs(U.weapons_of(e)) do
-    local w = U.weapon(k, e.name, memo)
+    local w = U.weapon(k, e, memo)
     if w.kind == "ranged" then
-      if e.role ~= "standard" and not have[k] then return w end
+      if not standard and not have[k] then return w end
       first = first or w
     end
   end
@@ -111,19 +122,25 @@ end
 function R.volley(ctx, firer, target, o, mode)
   local st = U.state(firer)
   if st == "broken" then umpire.fail(firer.name .. " is broken: a routing squad may not shoot (Ch5)") end
-  if firer:has("no_fire") then umpire.fail(firer.name .. " has a No Fire marker: it ran, charged, gave way to a charge or opportunity-fired this turn (Ch2; Ch4; AMB-40)") end
-  if mode == "opportunity" and firer:has("fire_plus1") then umpire.fail(firer.name .. " has moved this turn: only a squad that has not moved may opportunity-fire (Ch2 Opportunity Fire)") end
-  if mode == "ranged" and (firer:has("charged") or firer:has("defensive_fired")) then
+  -- the squad's markers, from one list
+  local fm = {}
+  for _, m in ipairs(firer:markers()) do fm[m] = true end
+  if fm.no_fire then umpire.fail(firer.name .. " has a No Fire marker: it ran, charged, gave way to a charge or opportunity-fired this turn (Ch2; Ch4; AMB-40)") end
+  if mode == "opportunity" and fm.fire_plus1 then umpire.fail(firer.name .. " has moved this turn: only a squad that has not moved may opportunity-fire (Ch2 Opportunity Fire)") end
+  if mode == "ranged" and (fm.charged or fm.defensive_fired) then
     umpire.fail(firer.name .. " charged or used defensive fire this turn and may not fire (Ch4 The Ranged Combat Phase)")
   end
   if mode == "opportunity" and st == "demoralized" then umpire.fail(firer.name .. " is demoralized: no opportunity fire (Ch5)") end
-  if mode == "opportunity" and not firer:has("opfire_passed") then
+  if mode == "opportunity" and not fm.opfire_passed then
     umpire.fail(firer.name .. " must first pass its opportunity-fire test (`opfiretest " .. firer.id .. "`, Ch2; Ch5 Opportunity Fire)")
   end
   if firer.side == target.side then umpire.fail(firer.name .. " and " .. target.name .. " are on the same side") end
   -- Ch1 Squad Shooting, Ch3: fire may be split between two enemy squads at most.
   local tl, has = {}, false
-  for x in tostring(firer.targets or ""):gmatch("[^,]+") do tl[#tl + 1] = x; if x == target.id then has = true end end
+  local targets = tostring(firer.targets or "")
+  if targets ~= "" then
+    for x in targets:gmatch("[^,]+") do tl[#tl + 1] = x; if x == target.id then has = true end end
+  end
   if not has then
     if #tl >= 2 then umpire.fail(firer.name .. " has already fired at " .. table.concat(tl, " and ") .. " this turn: a squad splits its fire between two squads at most (Ch1 Squad Shooting)") end
     tl[#tl + 1] = target.id
@@ -144,28 +161,39 @@ function R.volley(ctx, firer, target, o, mode)
   -- Step 1: the shooters (Ch3 Ranged Combat Summary; Ch4 no fire in contact).
   local only
   if o.only then only = {}; for x in o.only:gmatch("[^,]+") do only[x] = true end end
-  local base = firer:elements("role=standard")[1]
+  -- Who is a standard soldier, and who is engaged, separated or wounded, come from lists of
+  -- the squad's soldiers (a host call each), not from reads of every soldier.
+  local std = firer:elements("role=standard")
+  local base, standard = std[1], {}
+  for _, e in ipairs(std) do standard[e.id] = true end
   local have = {}
   if base then for _, k in ipairs(U.weapons_of(base)) do have[k] = true end end
+  local marks = {}
+  for _, e in ipairs(firer:elements("unmarked:incapacitated marked:engaged|separated|wounded")) do
+    local m = {}
+    for _, x in ipairs(e:markers()) do m[x] = true end
+    marks[e.id] = m
+  end
   -- one weapon per weapon list and role (soldiers of a squad mostly carry the same)
-  local shooters, memo, chosen, forced = {}, {}, {}, nil
+  local shooters, memo, chosen, forced = {}, {}, { [true] = {}, [false] = {} }, nil
   for _, e in ipairs(firer:elements("unmarked:incapacitated")) do
-    if not only or only[e.id] or only[e.name] then
+    local id = e.id
+    if not only or only[id] or only[e.name] then
       local w
       if o.weapon then
         forced = forced or U.weapon(o.weapon, "weapon=", memo)
         w = forced
       else
-        local ck = tostring(e.weapons or "") .. (e.role == "standard" and "|s" or "|o")
-        w = chosen[ck]
-        if w == nil then w = firing_weapon(e, have, memo) or false; chosen[ck] = w end
+        local s = standard[id] or false
+        local ck = tostring(e.weapons or "")
+        w = chosen[s][ck]
+        if w == nil then w = firing_weapon(e, s, have, memo) or false; chosen[s][ck] = w end
       end
       if w then
-        local engaged, sep, wounded = false, false, false
-        for _, m in ipairs(e:markers()) do
-          if m == "engaged" then engaged = true elseif m == "separated" then sep = true elseif m == "wounded" then wounded = true end
+        local m = marks[id]
+        if not (m and m.engaged) then
+          shooters[#shooters + 1] = { e = e, id = id, w = w, sep = m and m.separated or false, wounded = m and m.wounded or false }
         end
-        if not engaged then shooters[#shooters + 1] = { e = e, w = w, sep = sep, wounded = wounded } end
       end
     end
   end
@@ -191,7 +219,7 @@ function R.volley(ctx, firer, target, o, mode)
   end
   -- Steps 2-4, grouped by weapon, skill and difficulty. The factors every shot shares (range
   -- band, target, squad) are worked out once a weapon; only separation differs by soldier.
-  local walked = o.walked or firer:has("fire_plus1")
+  local walked = o.walked or fm.fire_plus1
   local function factors(w, band, sep)
     local f = { { D.RANGE_BASE[band], band .. " range" .. (d and (" (" .. U.num(d) .. "\" for " .. w.name .. ")") or ""), "Ch3 Ranged Combat Chart" } }
     if D.COVER[cover] > 0 then f[#f + 1] = { D.COVER[cover], "target in " .. cover .. " cover", "Ch3 Target Condition" } end
@@ -206,37 +234,49 @@ function R.volley(ctx, firer, target, o, mode)
     for _, x in ipairs(f) do diff = diff + x[1] end
     return f, diff
   end
+  -- Soldiers of a squad mostly share their skill: the first shooter's attribute and training
+  -- are read, and two lists (a host call each) give the few standing soldiers whose attribute,
+  -- or training, is another; only those are read one by one.
   local groups, order, diffs, bands, skill_of = {}, {}, {}, {}, {}
   for _, sh in ipairs(shooters) do
     local e, w, sep = sh.e, sh.w, sh.sep
     local band = o.band or bands[w.key]
     if band == nil then band = R.band(w, d) or false; bands[w.key] = band end
     if band then
-      local sk = skill_of[w.key]
+      local name = w.skill or "marksmanship"
+      local sk = skill_of[name]
       if not sk then
-        local name = w.skill or "marksmanship"
         local a = U.skill_attr(name)
         if not a then umpire.fail("no skill `" .. name .. "` (skills: " .. table.concat(U.SKILLS, ", ") .. ")") end
-        sk = { a, "tr_" .. name }
-        skill_of[w.key] = sk
+        local t = "tr_" .. name
+        local va, vt = e[a], e[t]
+        local other = {}
+        for _, x in ipairs(firer:elements("unmarked:incapacitated " .. a .. "!=" .. va)) do other[x.id] = true end
+        for _, x in ipairs(firer:elements("unmarked:incapacitated " .. t .. "!=" .. vt)) do other[x.id] = true end
+        sk = { a, t, other, va + vt }
+        skill_of[name] = sk
       end
-      local skill = e[sk[1]] + e[sk[2]] - (sh.wounded and 1 or 0)
-      local key = w.key .. "|" .. skill .. "|" .. band .. "|" .. (sep and "s" or "") .. (sh.wounded and "w" or "")
-      local g = groups[key]
+      local skill = (sk[3][sh.id] and (e[sk[1]] + e[sk[2]]) or sk[4]) - (sh.wounded and 1 or 0)
+      -- a group for each weapon, skill, separation and wound (the band goes with the weapon)
+      local by_skill = groups[w.key]
+      if not by_skill then by_skill = {}; groups[w.key] = by_skill end
+      local by_flags = by_skill[skill]
+      if not by_flags then by_flags = {}; by_skill[skill] = by_flags end
+      local flags = (sep and 1 or 0) + (sh.wounded and 2 or 0)
+      local g = by_flags[flags]
       if not g then
         local f, diff = factors(w, band, sep)
         g = { w = w, skill = skill, diff = diff, f = f, band = band, who = {}, dk = band .. "|" .. diff .. "|" .. (sep and "s" or ""),
               note = sh.wounded and (" (" .. (skill + 1) .. ", wounded -1: Ch3 Veterans and Wounded Soldiers)") or "" }
-        groups[key] = g
-        order[#order + 1] = key
+        by_flags[flags] = g
+        order[#order + 1] = g
       end
-      g.who[#g.who + 1] = e
+      g.who[#g.who + 1] = sh.id
     end
   end
   if #order == 0 then umpire.fail("fire: " .. U.num(d) .. "\" is beyond every firer's long range: no shot (Ch3 Measuring Range; AMB-04)") end
   local total_hits, rec = 0, {}
-  for _, key in ipairs(order) do
-    local g = groups[key]
+  for _, g in ipairs(order) do
     local dk = g.dk
     if not diffs[g.w.key .. dk] then
       local c = ctx:check("Final difficulty: " .. g.w.name .. " at " .. g.band .. " range (Ch3 Determining Final Difficulty)")
@@ -253,7 +293,7 @@ function R.volley(ctx, firer, target, o, mode)
     for i, x in ipairs(rolls) do
       if x.score >= g.diff then hits = hits + 1 end
       txt[#txt + 1] = U.chain_text(x)
-      chains[i] = { soldier = g.who[i].id, dice = x.dice, score = x.score, hit = x.score >= g.diff, critical = x.crit or "none" }
+      chains[i] = { soldier = g.who[i], dice = x.dice, score = x.score, hit = x.score >= g.diff, critical = x.crit or "none" }
     end
     local c = ctx:check("Marksmanship: " .. #g.who .. " x " .. g.w.name .. ", skill " .. g.skill .. g.note .. " v " .. g.diff .. " (Ch3 Marksmanship Tests)")
     local shown = #rolls <= 12 and table.concat(txt, " ") or (#rolls .. " dice, scores " .. table.concat(txt, " ", 1, 12) .. " …")
@@ -291,8 +331,7 @@ function R.volley(ctx, firer, target, o, mode)
       for i = 1, #r do picks[i] = r[i] end
     end
     local die, ids = " (d" .. #pool .. ": ", {}
-    for _, key in ipairs(order) do
-      local g = groups[key]
+    for _, g in ipairs(order) do
       if g.hits > 0 then
         local hit = { ds = U.need(g.w, "ds", "Damage Strength"), label = g.w.name }
         for _ = 1, g.hits do
@@ -318,10 +357,14 @@ function R.volley(ctx, firer, target, o, mode)
   local now = mode == "opportunity" or mode == "defensive"
   local out, drec = {}, {}
   local why = "hit by " .. firer.name .. " (" .. (mode == "ranged" and "Ch3 Damage Table" or (mode .. " fire, at once")) .. ")"
+  local tie = #porder > 0 and umpire.option("damage_tie") or nil
+  local plain = R.plain_damage()
   for _, id in ipairs(porder) do
     local p = per[id]
-    local wounds, incap, res, srv = R.damage(ctx, p.e, p.hits)
-    local became = R.hold(p.e, wounds, incap, why, now)
+    -- his markers read once for the damage roll and the holding (see R.plain_damage)
+    local m = plain and U.marker_set(p.e) or nil
+    local wounds, incap, res, srv = R.damage(ctx, p.e, p.hits, nil, tie, m and (m.wounded or false))
+    local became = R.hold(p.e, wounds, incap, why, now, nil, m)
     out[#out + 1] = names[id] .. ": " .. became
     drec[#drec + 1] = { soldier = id, sr = srv, results = res, outcome = became }
   end

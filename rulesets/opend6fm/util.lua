@@ -25,16 +25,25 @@ function U.plain(c, mod, label, by)
   return c:total()
 end
 
--- Split a roll of many open-ended dice (`Nd6!`) into each soldier's chain of dice. Without
--- a 6 every die is a chain of its own, read straight from the kept dice (in the order rolled).
-function U.chains(r)
-  local out, six = {}, false
+-- Split a roll of `n` open-ended dice (`nd6!`) into each soldier's chain of dice. The dice
+-- come in the order rolled, each die followed by the dice its explosions add, and every 6
+-- explodes: so a die after a 6 is an extra of the same chain, read straight from the kept
+-- values. Only if that does not give `n` chains (a die stopped exploding at the cap on
+-- explosions) are the dice's own flags read (`r.dice`, a table for every die).
+function U.chains(r, n)
+  local out, m, six = {}, 0, false
   for i = 1, #r do
     local v = r[i]
-    if v == 6 then six = true; break end
-    out[i] = { v }
+    if six then
+      local ch = out[m]
+      ch[#ch + 1] = v
+    else
+      m = m + 1
+      out[m] = { v }
+    end
+    six = v == 6
   end
-  if not six then return out end
+  if m == n or n == nil and not six then return out end
   out = {}
   for _, d in ipairs(r.dice) do
     if d.extra and #out > 0 then table.insert(out[#out], d.value)
@@ -48,7 +57,7 @@ function U.many(n, skill)
   if n <= 0 then return {} end
   local _, r = umpire.roll(n .. "d6!", { label = "open-ended d6 x" .. n })
   local res = {}
-  for _, ch in ipairs(U.chains(r)) do
+  for _, ch in ipairs(U.chains(r, n)) do
     local sum = 0
     for _, v in ipairs(ch) do sum = sum + v end
     local crit = ch[1] == 1 and "failure" or (ch[1] == 6 and "success" or nil)
@@ -86,21 +95,24 @@ function U.base_skill(e, skill)
   return e[a] + e["tr_" .. skill]
 end
 
--- The skill a soldier rolls now, with the factors as {value, label, rule} (AMB-14, Ch5 rout).
--- `sq`, his squad's handle, when the caller has it.
-function U.skill(e, skill, sq)
-  local v = U.base_skill(e, skill)
+-- The skill a soldier rolls now, with the factors as {value, label, rule} (AMB-14, Ch5 rout),
+-- and the skill as trained (U.base_skill). `sq`, his squad's handle, and `wounded`, whether he
+-- is wounded, when the caller has them.
+function U.skill(e, skill, sq, wounded)
+  local base = U.base_skill(e, skill)
+  local v = base
   local f = {}
   sq = sq or umpire.unit(e.unit)
   if sq.morale == 0 and not (skill == "command" and e.role == "sergeant") then
     f[#f + 1] = { -v, "broken squad: skills are 0", "Ch5 Morale Statuses (broken)" }
-    return 0, f
+    return 0, f, base
   end
-  if e:has("wounded") and not (skill == "command" and umpire.option("wounded_sergeant") == "full") then
+  if wounded == nil then wounded = e:has("wounded") end
+  if wounded and not (skill == "command" and umpire.option("wounded_sergeant") == "full") then
     f[#f + 1] = { -1, "wounded: -1 to every skill", "Ch3 Effects of Damage; AMB-14" }
     v = v - 1
   end
-  return v, f
+  return v, f, base
 end
 
 -- Strength for resisting damage [§4.9.1]: PHY + armour, -1 wounded.
@@ -119,7 +131,8 @@ function U.rates(e)
   return walk, run, pen
 end
 
--- Weapons: the entry of the source's values, with the options in force. `memo` (a table the
+-- Weapons: the entry of the source's values, with the options in force. `where` (text, or
+-- the soldier's handle: his name is read only for an error) says whose weapon it is. `memo` (a table the
 -- command makes for itself) keeps each weapon for the rest of the command, so a volley or a
 -- fight reads the umpire's entries (`store.weapons`) and the options once, not once a soldier.
 function U.weapon(key, where, memo)
@@ -137,11 +150,13 @@ function U.weapon(key, where, memo)
     local names = {}
     for n in pairs(D.WEAPONS) do names[#names + 1] = n end
     table.sort(names)
+    if type(where) == "table" then where = where.name end
     umpire.fail("no weapon `" .. key .. "`" .. (where and (" (" .. where .. ")") or "") ..
       ": the source's Weapons Chart is absent; the weapons it gives values for are " .. table.concat(names, ", "))
   end
+  -- copied with `next`: the order of a copy does not matter, and `pairs` would sort the keys
   out = {}
-  for a, b in pairs(w) do out[a] = b end
+  for a, b in next, w do out[a] = b end
   out.key = k
   if filled then
     for a, b in pairs(filled) do out[a] = b end
@@ -214,6 +229,8 @@ function U.opts(text, spec, cmd)
         umpire.fail(cmd .. ": `" .. w .. "` needs a " .. (t == "int" and "whole number" or "number"))
       end
       o[k] = n
+    elseif t == "list" and tonumber(v) then
+      o[k] = { tonumber(v) } -- one number: no separator to split at (a gmatch costs as much as a host call)
     elseif t == "list" then
       local l = {}
       for x in v:gmatch("[^/,]+") do
@@ -245,6 +262,13 @@ function U.standing(sq) return sq:elements("unmarked:incapacitated") end
 function U.num(x)
   if type(x) == "number" and x == math.floor(x) then return string.format("%d", x) end
   return tostring(x)
+end
+
+-- The set of a squad's or soldier's markers, from one host call (a has() is one each).
+function U.marker_set(x)
+  local m = {}
+  for _, k in ipairs(x:markers()) do m[k] = true end
+  return m
 end
 
 -- Marks a squad or soldier unless it already carries the marker.
