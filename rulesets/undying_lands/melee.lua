@@ -34,8 +34,8 @@ function M.tu_facts(u)
   return { id = u.id, discipline = u.discipline, proficiency = u.proficiency, weapon = u.weapon,
     type = u.type, order = u.order, disordered = u:has("disordered") }
 end
-function M.vignette_facts(e)
-  return { id = e.id, ip = e.ip, unit = e.unit }
+function M.vignette_facts(e, unit)
+  return { id = e.id, ip = e.ip, unit = unit or e.unit }
 end
 
 -- One vignette's score against `opp` (a vignette). `s` = situation of this side: charging,
@@ -114,8 +114,8 @@ end
 
 -- Pairs: each vignette of a against its opponent. From `text` ("1-1,2-1"), else the contacts
 -- in the store, else side by side (1 v 1, 2 v 2; extras against the last). `av`, `bv`: the
--- vignettes of a and b (U.vignettes).
-local function pairs_of(a, b, text, av, bv)
+-- vignettes of a and b (U.vignettes); `contact`: store.contact, or false when there is none.
+local function pairs_of(a, b, text, av, bv, contact)
   local out = {}
   if text and text ~= "" then
     for x, y in text:gmatch("(%d+)%-(%d+)") do
@@ -132,7 +132,6 @@ local function pairs_of(a, b, text, av, bv)
   local aset, bset = {}, {}
   for _, e in ipairs(av) do aset[e.id] = e end
   for _, f in ipairs(bv) do bset[f.id] = f end
-  local contact = store.contact or false
   local used = {}
   for i, e in ipairs(av) do
     local opp, known
@@ -172,7 +171,8 @@ function M.fight(ctx, a, b, o)
   local sa = side(a, { charged = o.a_charged, fanatic = o.a_fanatic, uphill = o.a_uphill, slope = o.a_slope, opp_flank = o.b_flank }, av)
   local sb = side(b, { charged = o.b_charged, fanatic = false, uphill = o.b_uphill, slope = o.b_slope, opp_flank = o.a_flank }, bv)
   if o.b_charged then sb.counter = true end
-  local P = pairs_of(a, b, o.pairs, av, bv)
+  local contact = store.contact       -- read once: pairs_of, then I.touch_all
+  local P = pairs_of(a, b, o.pairs, av, bv, contact or false)
   local names, opt = {}, {}
   for _, x in ipairs({ { a, av }, { b, bv } }) do
     local id = x[1].id
@@ -181,12 +181,17 @@ function M.fight(ctx, a, b, o)
   sa.names, sb.names, sa.opt, sb.opt = names, names, opt, opt
   local hits, rec = {}, { first_contact = first, blows = {} }
   local per = {}   -- per vignette: inflicted, received
-  -- what M.score reads, read once (M.tu_facts, M.vignette_facts)
-  local a_id = a.id
-  local tf = { [a_id] = M.tu_facts(a), [b.id] = M.tu_facts(b) }
-  local vf = {}
-  for _, e in ipairs(av) do vf[e] = M.vignette_facts(e) end
-  for _, e in ipairs(bv) do vf[e] = M.vignette_facts(e) end
+  -- what M.score reads, read once (M.tu_facts, M.vignette_facts); `facts` holds the same by
+  -- id, for the losses and the checks after them (U.lose_all, I.after_losses)
+  local a_id, b_id = a.id, b.id
+  local tf = { [a_id] = M.tu_facts(a), [b_id] = M.tu_facts(b) }
+  local vf, facts = {}, { [a_id] = tf[a_id], [b_id] = tf[b_id] }
+  for _, x in ipairs({ { av, a_id }, { bv, b_id } }) do
+    for _, e in ipairs(x[1]) do
+      local f = M.vignette_facts(e, x[2])   -- a vignette of a is a's: its unit need not be read
+      vf[e], facts[f.id] = f, f
+    end
+  end
   local function blow(e, f, s)
     local ef, ff = vf[e], vf[f]
     local eu, fu = (ef.unit == a_id) and a or b, (ff.unit == a_id) and a or b
@@ -213,7 +218,7 @@ function M.fight(ctx, a, b, o)
   -- the new contacts, in the order of the pairs, in one write per list (I.touch_all)
   local touch = {}
   for _, p in ipairs(P) do if not p.known then touch[#touch + 1] = { vf[p[1]].id, vf[p[2]].id } end end
-  I.touch_all(touch)
+  I.touch_all(touch, contact or false)
   -- losses together (19)
   local tot = { [a.id] = { inf = 0, rec = 0 }, [b.id] = { inf = 0, rec = 0 } }
   for _, h in ipairs(hits) do
@@ -222,9 +227,11 @@ function M.fight(ctx, a, b, o)
     tot[e.unit].inf = tot[e.unit].inf + sc
   end
   local key = U.phase_key()
-  for _, h in ipairs(hits) do U.lose(h[1], h[2], "melee with " .. names[vf[h[3]].id] .. " (19)", true, key) end
-  U.sync(a, "melee (19)", av)
-  U.sync(b, "melee (19)", bv)
+  local losses = {}
+  for i, h in ipairs(hits) do losses[i] = { h[1], h[2], "melee with " .. names[vf[h[3]].id] .. " (19)" } end
+  U.lose_all(losses, key, facts)
+  U.sync(a, "melee (19)", av, facts)
+  U.sync(b, "melee (19)", bv, facts)
   for _, u in ipairs({ a, b }) do if not u:has("in_melee") then u:mark("in_melee", "in contact (19)") end end
   rec.totals = { [a.id] = tot[a.id], [b.id] = tot[b.id] }
   local lines = { a.id .. " inflicted " .. tot[a.id].inf .. " IP and lost " .. tot[a.id].rec ..
@@ -233,7 +240,8 @@ function M.fight(ctx, a, b, o)
   local recoils = {}
   local function recoil(u, label)
     local c = ctx:check("Combat result 22: " .. label .. " recoils")
-    local die = (u.type == "mounted" or u.type == "leviathan") and "1d20" or "1d10"
+    local ty = tf[u.id].type
+    local die = (ty == "mounted" or ty == "leviathan") and "1d20" or "1d10"
     c:roll(die, "straight back, facing the enemy", "22")
     c:result(c:total() .. " cm")
     recoils[#recoils + 1] = { who = label, cm = c:total() }
@@ -241,7 +249,9 @@ function M.fight(ctx, a, b, o)
   end
   if umpire.option("recoil_count") == "per_vignette" then
     for _, x in pairs(per) do
-      if x.received > x.inflicted then recoil(U.unit_of(x.e), names[x.e.id] .. " (option recoil_count per_vignette)") end
+      if x.received > x.inflicted then
+        recoil(vf[x.e].unit == a_id and a or b, names[x.e.id] .. " (option recoil_count per_vignette)")
+      end
     end
   else
     for _, u in ipairs({ a, b }) do
@@ -250,11 +260,16 @@ function M.fight(ctx, a, b, o)
     end
   end
   rec.recoils = recoils
-  for _, x in ipairs(I.after_losses(ctx, { a, b })) do lines[#lines + 1] = x end
+  -- what the checks after the losses need is known: the vignettes (none added or removed), their
+  -- IP and phase, and whether a or b was disordered (only in_melee was marked since)
+  local known = { key = key, els = { [a_id] = av, [b_id] = bv }, facts = facts }
+  for _, x in ipairs(I.after_losses(ctx, { a, b }, known)) do lines[#lines + 1] = x end
   umpire.record("melee", rec)
   return table.concat(lines, "\n")
 end
 
+local FLAGS = { "first", "a_charged", "a_fanatic", "b_charged", "a_uphill", "b_uphill", "a_slope", "b_slope",
+  "a_flank", "b_flank" }
 umpire.command {
   name = "melee",
   help = "TA4 (19): two TUs in contact fight a round; every vignette rolls, losses land together,\n" ..
@@ -277,9 +292,9 @@ umpire.command {
   run = function(ctx, args)
     local p = args.pairs
     if p then p = p:gsub("^%s*pairs%s*", "") end
-    local o = {}
-    for k, v in pairs(args) do o[k] = v end
-    o.pairs = p
+    -- the flags M.fight reads (a copy: args is read-only), `pairs` without its word
+    local o = { pairs = p }
+    for _, k in ipairs(FLAGS) do o[k] = args[k] end
     return M.fight(ctx, args.a, args.b, o)
   end,
 }
