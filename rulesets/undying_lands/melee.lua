@@ -29,10 +29,20 @@ end
 
 -- What M.score reads of a TU and of a vignette. M.fight reads them once for the whole melee:
 -- every read of a handle's field is a metamethod call (and the first in a command a call into
--- umpire), and nothing they hold changes before the losses land.
-function M.tu_facts(u)
+-- umpire), and nothing they hold changes before the losses land. `marked`: the TU's markers
+-- as a set (M.marked), when the caller has them.
+function M.tu_facts(u, marked)
+  local disordered
+  if marked then disordered = marked.disordered == true else disordered = u:has("disordered") end
   return { id = u.id, discipline = u.discipline, proficiency = u.proficiency, weapon = u.weapon,
-    type = u.type, order = u.order, disordered = u:has("disordered") }
+    type = u.type, order = u.order, disordered = disordered }
+end
+
+-- A unit's markers as a set: one call into umpire where each u:has is one.
+function M.marked(u)
+  local set = {}
+  for _, m in ipairs(u:markers()) do set[m] = true end
+  return set
 end
 function M.vignette_facts(e, unit)
   return { id = e.id, ip = e.ip, unit = unit or e.unit }
@@ -153,19 +163,23 @@ end
 
 function M.fight(ctx, a, b, o)
   if a.side == b.side then umpire.fail("melee: " .. a.id .. " and " .. b.id .. " are on the same side") end
+  -- the TUs' markers, read once: march, first_contact, charging, disordered and in_melee are
+  -- asked of them below (only in_melee is put on before the last of those questions)
+  local a_id, b_id = a.id, b.id
+  local marks = { [a_id] = M.marked(a), [b_id] = M.marked(b) }
   for _, u in ipairs({ a, b }) do
-    if u:has("march") then umpire.fail("melee: " .. u.id .. " is in march formation and cannot fight (20.i)") end
+    if marks[u.id].march then umpire.fail("melee: " .. u.id .. " is in march formation and cannot fight (20.i)") end
   end
   -- the vignettes, read once (each u:elements() is a call into umpire)
   local av, bv = U.vignettes(a, "melee: "), U.vignettes(b, "melee: ")
-  local first = o.first or a:has("first_contact") or b:has("first_contact")
+  local first = o.first or marks[a_id].first_contact or marks[b_id].first_contact or false
   local st = store.charges or {}
   local function side(u, flags, els)
     local ch = U.plain(st[u.id]) or {}     -- a plain copy: see U.plain
     local fan = {}
     for _, id in ipairs(ch.fanatic or {}) do fan[id] = true end
     if flags.fanatic then for _, e in ipairs(els) do fan[e.id] = true end end
-    return { first = first, charging = flags.charged or flags.fanatic or u:has("charging") or (not first and ch.charged),
+    return { first = first, charging = flags.charged or flags.fanatic or marks[u.id].charging or (not first and ch.charged),
       counter = ch.counter, fanatic = fan, uphill = flags.uphill, slope = flags.slope, opp_flank = flags.opp_flank }
   end
   local sa = side(a, { charged = o.a_charged, fanatic = o.a_fanatic, uphill = o.a_uphill, slope = o.a_slope, opp_flank = o.b_flank }, av)
@@ -183,8 +197,7 @@ function M.fight(ctx, a, b, o)
   local per = {}   -- per vignette: inflicted, received
   -- what M.score reads, read once (M.tu_facts, M.vignette_facts); `facts` holds the same by
   -- id, for the losses and the checks after them (U.lose_all, I.after_losses)
-  local a_id, b_id = a.id, b.id
-  local tf = { [a_id] = M.tu_facts(a), [b_id] = M.tu_facts(b) }
+  local tf = { [a_id] = M.tu_facts(a, marks[a_id]), [b_id] = M.tu_facts(b, marks[b_id]) }
   local vf, facts = {}, { [a_id] = tf[a_id], [b_id] = tf[b_id] }
   for _, x in ipairs({ { av, a_id }, { bv, b_id } }) do
     for _, e in ipairs(x[1]) do
@@ -232,7 +245,7 @@ function M.fight(ctx, a, b, o)
   U.lose_all(losses, key, facts)
   U.sync(a, "melee (19)", av, facts)
   U.sync(b, "melee (19)", bv, facts)
-  for _, u in ipairs({ a, b }) do if not u:has("in_melee") then u:mark("in_melee", "in contact (19)") end end
+  for _, u in ipairs({ a, b }) do if not marks[u.id].in_melee then u:mark("in_melee", "in contact (19)") end end
   rec.totals = { [a.id] = tot[a.id], [b.id] = tot[b.id] }
   local lines = { a.id .. " inflicted " .. tot[a.id].inf .. " IP and lost " .. tot[a.id].rec ..
     "; " .. b.id .. " inflicted " .. tot[b.id].inf .. " and lost " .. tot[b.id].rec }
