@@ -109,8 +109,12 @@ local function counts(u, majority)
     return false
   end
   local now = 0
-  for _, e in ipairs(els) do now = now + math.max(0, e.ip) end
-  if u.ip_start > 0 and now * 2 <= u.ip_start then return true, now .. "/" .. u.ip_start .. " IP (UL-D17)" end
+  for _, e in ipairs(els) do
+    local ip = e.ip
+    if ip > 0 then now = now + ip end
+  end
+  local start = u.ip_start
+  if start > 0 and now * 2 <= start then return true, now .. "/" .. start .. " IP (UL-D17)" end
   return false
 end
 function M.cfg.counts(u) return counts(u, umpire.option("tu_lost_half") == "majority") end

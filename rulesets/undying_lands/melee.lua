@@ -67,14 +67,15 @@ function M.score(ctx, e, opp, s, u, o, f)
   local vs = of.type == "foot" and "foot" or "other"
   wcell(c, F, w, vs, w:upper() .. " vs " .. (vs == "foot" and "Foot" or "Other"))
   local dis = uf.disordered
+  -- each option is read when a line needs it, and once per melee (`opt`)
   local function option(name)
     if opt[name] == nil then opt[name] = umpire.option(name) end
     return opt[name]
   end
-  local charge_ok = s.first or option("charge_factors") == "every_round"
+  local function charge_ok() return s.first or option("charge_factors") == "every_round" end
+  local function literal() return option("uphill_lines") == "literal" end
   local line1 = (dis and uf.order == "close") or ef.ip <= 0
   if line1 then U.factor(c, F, -4, "1. " .. (ef.ip <= 0 and "has lost all its IP" or "disordered Close order"), "19") end
-  local literal = option("uphill_lines") == "literal"
   if s.uphill then U.factor(c, F, -2, "2. opponent higher up a Gentle Hill", "19; UL-D07") end
   if dis and (uf.order == "close" or uf.type == "mounted") then
     if uf.order == "close" and option("disordered_close") == "minus4_only" and line1 then
@@ -83,17 +84,17 @@ function M.score(ctx, e, opp, s, u, o, f)
       U.factor(c, F, -2, "3. disordered Close order or Mounted", "19; UL-D06")
     end
   end
-  if option("more_ip_factor") == "applies" then
-    if pf.ip > ef.ip then U.factor(c, F, -1, "4. opponent has more IP (" .. pf.ip .. " > " .. ef.ip .. ")", "19; UL-D08") end
+  if pf.ip > ef.ip and option("more_ip_factor") == "applies" then
+    U.factor(c, F, -1, "4. opponent has more IP (" .. pf.ip .. " > " .. ef.ip .. ")", "19; UL-D08")
   end
   if dis and uf.order ~= "close" then U.factor(c, F, -1, "5. disordered Loose or Open order", "19") end
-  if s.slope or (s.uphill and literal) then
+  if s.slope or (s.uphill and literal()) then
     U.factor(c, F, -1, "6. fighting troops uphill" .. (s.uphill and " (option uphill_lines literal)" or ""), "19; UL-D07")
   end
-  if literal and dis and uf.order == "loose" then
+  if dis and uf.order == "loose" and literal() then
     U.factor(c, F, -1, "6. 'Disordered Loose Order' as printed (option uphill_lines literal)", "19; UL-D07")
   end
-  if charge_ok and s.charging then
+  if s.charging and charge_ok() then
     local rule = "19" .. (s.first and "; UL-D10" or "; option charge_factors every_round")
     if uf.type == "behemoth" and ((of.type == "foot" and of.order == "close") or of.type == "mounted") then
       U.factor(c, F, 1, "7. Behemoth charging Close order Foot or Mounted", rule)
@@ -107,7 +108,7 @@ function M.score(ctx, e, opp, s, u, o, f)
     U.factor(c, F, 2, "10. Mounted fighting Loose or Open order Foot", "19")
   end
   if s.opp_flank and of.order == "close" then U.factor(c, F, 3, "11. opponent is Close order, contacted in flank or rear", "19") end
-  if charge_ok and s.fanatic and s.fanatic[ef.id] then U.factor(c, F, 4, "12. fanatic charging", "19" .. (s.first and "; UL-D10" or "")) end
+  if s.fanatic and s.fanatic[ef.id] and charge_ok() then U.factor(c, F, 4, "12. fanatic charging", "19" .. (s.first and "; UL-D10" or "")) end
   c:point("ul.melee.factors", { vignette = e, opponent = opp, first = s.first })
   if uf.order == "open" then
     local v = c:total()

@@ -76,7 +76,7 @@ end
 -- after the other: `hits` = { { e, n, reason }, … }. What it reads of each vignette is kept in
 -- `facts[e.id]` ({ ip, phase_key, ip_phase }, as they are after the losses; `ip` may be given
 -- there beforehand), so the caller's M.sync and the checks after the losses need not read
--- them again. The option ip_minimum is read once.
+-- them again. The option ip_minimum is read once, when a vignette would fall below 1.
 function M.lose_all(hits, key, facts)
   local floor
   for _, h in ipairs(hits) do
@@ -97,9 +97,11 @@ function M.lose_all(hits, key, facts)
         end
         f.phase_key = key
       end
-      if floor == nil then floor = umpire.option("ip_minimum") == "always" end
       local new = ip - n
-      if floor and new < 1 then new = math.min(ip, 1) end
+      if new < 1 then
+        if floor == nil then floor = umpire.option("ip_minimum") == "always" end
+        if floor then new = math.min(ip, 1) end
+      end
       if new ~= ip then e:set("ip", new, h[3]) end
       f.ip = new
     end
