@@ -234,7 +234,7 @@ function M.fight(ctx, a, b, o)
   for _, p in ipairs(P) do if not p.known then touch[#touch + 1] = { vf[p[1]].id, vf[p[2]].id } end end
   I.touch_all(touch, contact or false)
   -- losses together (19)
-  local tot = { [a.id] = { inf = 0, rec = 0 }, [b.id] = { inf = 0, rec = 0 } }
+  local tot = { [a_id] = { inf = 0, rec = 0 }, [b_id] = { inf = 0, rec = 0 } }
   for _, h in ipairs(hits) do
     local f, sc, e = vf[h[1]], h[2], vf[h[3]]
     tot[f.unit].rec = tot[f.unit].rec + sc
@@ -247,9 +247,9 @@ function M.fight(ctx, a, b, o)
   U.sync(a, "melee (19)", av, facts)
   U.sync(b, "melee (19)", bv, facts)
   for _, u in ipairs({ a, b }) do if not marks[u.id].in_melee then u:mark("in_melee", "in contact (19)") end end
-  rec.totals = { [a.id] = tot[a.id], [b.id] = tot[b.id] }
-  local lines = { a.id .. " inflicted " .. tot[a.id].inf .. " IP and lost " .. tot[a.id].rec ..
-    "; " .. b.id .. " inflicted " .. tot[b.id].inf .. " and lost " .. tot[b.id].rec }
+  rec.totals = { [a_id] = tot[a_id], [b_id] = tot[b_id] }
+  local lines = { a_id .. " inflicted " .. tot[a_id].inf .. " IP and lost " .. tot[a_id].rec ..
+    "; " .. b_id .. " inflicted " .. tot[b_id].inf .. " and lost " .. tot[b_id].rec }
   -- 22: combat results
   local recoils = {}
   local function recoil(u, label)
