@@ -245,15 +245,16 @@ end
 
 -- After losses (18, 19): disorder on losing half in one phase (24), and trigger a. `known`
 -- (optional): what the caller has read already in this command and is still so — `key` (the
--- phase, U.phase_key), `els` (each unit's vignettes by unit id), `facts` (by id: a
--- vignette's ip, phase_key, ip_phase; a unit's `disordered`). Once a test has run (it may
+-- phase, U.phase_key), `els` (each unit's vignettes by unit id), `facts` (by handle, of the
+-- vignettes in `els` and the units in `units`: a vignette's ip, phase_key, ip_phase; a unit's
+-- `disordered`). Once a test has run (it may
 -- change other units), everything is read afresh.
 function M.after_losses(ctx, units, known)
   local out = {}
   local key = known and known.key or U.phase_key()
   local facts = known and known.facts or {}
   local function get(h, k)
-    local f = facts[h.id]
+    local f = facts[h]
     local v
     if f then v = f[k] end
     if v == nil then v = h[k] end
@@ -263,7 +264,7 @@ function M.after_losses(ctx, units, known)
   local tu_total = umpire.option("disorder_count") == "tu_total"
   for _, u in ipairs(units) do
     local any_zero = false
-    local f = facts[u.id]
+    local f = facts[u]
     local disordered
     if f and f.disordered ~= nil then disordered = f.disordered else disordered = u:has("disordered") end
     local els = known and known.els and known.els[u.id] or u:elements()

@@ -125,8 +125,9 @@ end
 
 -- Pairs: each vignette of a against its opponent. From `text` ("1-1,2-1"), else the contacts
 -- in the store, else side by side (1 v 1, 2 v 2; extras against the last). `av`, `bv`: the
--- vignettes of a and b (U.vignettes); `contact`: store.contact, or false when there is none.
-local function pairs_of(a, b, text, av, bv, contact)
+-- vignettes of a and b (U.vignettes); `contact`: store.contact, or false when there is none;
+-- `vf`: each vignette's facts (M.vignette_facts), for its id.
+local function pairs_of(a, b, text, av, bv, contact, vf)
   local out = {}
   if text and text ~= "" then
     for x, y in text:gmatch("(%d+)%-(%d+)") do
@@ -141,21 +142,21 @@ local function pairs_of(a, b, text, av, bv, contact)
   -- The contacts by id (I.contact_ids, the store read once): an enemy in contact that is one
   -- of the other TU's vignettes is the one to fight.
   local aset, bset = {}, {}
-  for _, e in ipairs(av) do aset[e.id] = e end
-  for _, f in ipairs(bv) do bset[f.id] = f end
+  for _, e in ipairs(av) do aset[vf[e].id] = e end
+  for _, f in ipairs(bv) do bset[vf[f].id] = f end
   local used = {}
   for i, e in ipairs(av) do
     local opp, known
-    for _, id in ipairs(I.contact_ids(e.id, contact)) do if bset[id] then opp, known = bset[id], true; break end end
+    for _, id in ipairs(I.contact_ids(vf[e].id, contact)) do if bset[id] then opp, known = bset[id], true; break end end
     if not opp then opp = bv[math.min(i, #bv)] end
     out[#out + 1] = { e, opp, known = known }
-    used[opp.id] = true
+    used[vf[opp].id] = true
   end
   -- B's vignettes not fought by anyone fight the A vignette facing them
   for i, f in ipairs(bv) do
-    if not used[f.id] then
+    if not used[vf[f].id] then
       local opp
-      for _, id in ipairs(I.contact_ids(f.id, contact)) do if aset[id] then opp = aset[id]; break end end
+      for _, id in ipairs(I.contact_ids(vf[f].id, contact)) do if aset[id] then opp = aset[id]; break end end
       out[#out + 1] = { opp or av[math.min(i, #av)], f, back = true }
     end
   end
@@ -171,15 +172,26 @@ function M.fight(ctx, a, b, o)
   for _, u in ipairs({ a, b }) do
     if marks[u.id].march then umpire.fail("melee: " .. u.id .. " is in march formation and cannot fight (20.i)") end
   end
-  -- the vignettes, read once (each u:elements() is a call into umpire)
+  -- the vignettes, read once (each u:elements() is a call into umpire), and what M.score reads
+  -- of them and of the TUs, read once too (M.tu_facts, M.vignette_facts): `facts` by handle
+  -- (the vignettes' and a's and b's), the same by id for the TUs (`tf`). The losses and the
+  -- checks after them keep them up to date (U.lose_all, U.sync, I.after_losses).
   local av, bv = U.vignettes(a, "melee: "), U.vignettes(b, "melee: ")
+  local tf = { [a_id] = M.tu_facts(a, marks[a_id]), [b_id] = M.tu_facts(b, marks[b_id]) }
+  local facts = { [a] = tf[a_id], [b] = tf[b_id] }
+  for _, x in ipairs({ { av, a_id }, { bv, b_id } }) do
+    for _, e in ipairs(x[1]) do
+      facts[e] = M.vignette_facts(e, x[2])   -- a vignette of a is a's: its unit need not be read
+    end
+  end
+  local vf = facts
   local first = o.first or marks[a_id].first_contact or marks[b_id].first_contact or false
   local st = store.charges or {}
   local function side(u, flags, els)
     local ch = U.plain(st[u.id]) or {}     -- a plain copy: see U.plain
     local fan = {}
     for _, id in ipairs(ch.fanatic or {}) do fan[id] = true end
-    if flags.fanatic then for _, e in ipairs(els) do fan[e.id] = true end end
+    if flags.fanatic then for _, e in ipairs(els) do fan[vf[e].id] = true end end
     return { first = first, charging = flags.charged or flags.fanatic or marks[u.id].charging or (not first and ch.charged),
       counter = ch.counter, fanatic = fan, uphill = flags.uphill, slope = flags.slope, opp_flank = flags.opp_flank }
   end
@@ -187,25 +199,15 @@ function M.fight(ctx, a, b, o)
   local sb = side(b, { charged = o.b_charged, fanatic = false, uphill = o.b_uphill, slope = o.b_slope, opp_flank = o.a_flank }, bv)
   if o.b_charged then sb.counter = true end
   local contact = store.contact       -- read once: pairs_of, then I.touch_all
-  local P = pairs_of(a, b, o.pairs, av, bv, contact or false)
+  local P = pairs_of(a, b, o.pairs, av, bv, contact or false, vf)
   local names, opt = {}, {}
-  for _, x in ipairs({ { a, av }, { b, bv } }) do
-    local id = x[1].id
-    for i, e in ipairs(x[2]) do names[e.id] = id .. "." .. i end
+  for _, x in ipairs({ { a_id, av }, { b_id, bv } }) do
+    local id = x[1]
+    for i, e in ipairs(x[2]) do names[vf[e].id] = id .. "." .. i end
   end
   sa.names, sb.names, sa.opt, sb.opt = names, names, opt, opt
   local hits, rec = {}, { first_contact = first, blows = {} }
   local per = {}   -- per vignette: inflicted, received
-  -- what M.score reads, read once (M.tu_facts, M.vignette_facts); `facts` holds the same by
-  -- id, for the losses and the checks after them (U.lose_all, I.after_losses)
-  local tf = { [a_id] = M.tu_facts(a, marks[a_id]), [b_id] = M.tu_facts(b, marks[b_id]) }
-  local vf, facts = {}, { [a_id] = tf[a_id], [b_id] = tf[b_id] }
-  for _, x in ipairs({ { av, a_id }, { bv, b_id } }) do
-    for _, e in ipairs(x[1]) do
-      local f = M.vignette_facts(e, x[2])   -- a vignette of a is a's: its unit need not be read
-      vf[e], facts[f.id] = f, f
-    end
-  end
   local function blow(e, f, s)
     local ef, ff = vf[e], vf[f]
     local eu, fu = (ef.unit == a_id) and a or b, (ff.unit == a_id) and a or b
@@ -246,7 +248,9 @@ function M.fight(ctx, a, b, o)
   U.lose_all(losses, key, facts)
   U.sync(a, "melee (19)", av, facts)
   U.sync(b, "melee (19)", bv, facts)
-  for _, u in ipairs({ a, b }) do if not marks[u.id].in_melee then u:mark("in_melee", "in contact (19)") end end
+  for _, x in ipairs({ { a, a_id }, { b, b_id } }) do
+    if not marks[x[2]].in_melee then x[1]:mark("in_melee", "in contact (19)") end
+  end
   rec.totals = { [a_id] = tot[a_id], [b_id] = tot[b_id] }
   local lines = { a_id .. " inflicted " .. tot[a_id].inf .. " IP and lost " .. tot[a_id].rec ..
     "; " .. b_id .. " inflicted " .. tot[b_id].inf .. " and lost " .. tot[b_id].rec }

@@ -50,11 +50,11 @@ end
 
 -- The TU's IP total kept in step with its vignettes (routed vignettes count 0). `els`: its
 -- vignettes (u:elements()) when the caller has them and none has been added or removed since;
--- `facts`: their IP as M.lose_all left them (facts[e.id].ip), where it knows them.
+-- `facts`: their IP as M.lose_all left them (facts[e].ip, by handle), where it knows them.
 function M.sync(u, reason, els, facts)
   local t = 0
   for _, e in ipairs(els or u:elements()) do
-    local f = facts and facts[e.id]
+    local f = facts and facts[e]
     t = t + (f and f.ip or e.ip)
   end
   if u.ip ~= t then u:set("ip", t, reason) end
@@ -74,17 +74,16 @@ end
 
 -- Many losses of one command, in order, as M.lose(e, n, reason, true, key) would make them one
 -- after the other: `hits` = { { e, n, reason }, … }. What it reads of each vignette is kept in
--- `facts[e.id]` ({ ip, phase_key, ip_phase }, as they are after the losses; `ip` may be given
--- there beforehand), so the caller's M.sync and the checks after the losses need not read
--- them again. The option ip_minimum is read once, when a vignette would fall below 1.
+-- `facts[e]` (by handle: { ip, phase_key, ip_phase }, as they are after the losses; `ip` may
+-- be given there beforehand), so the caller's M.sync and the checks after the losses need not
+-- read them again. The option ip_minimum is read once, when a vignette would fall below 1.
 function M.lose_all(hits, key, facts)
   local floor
   for _, h in ipairs(hits) do
     local e, n = h[1], h[2]
     if n > 0 then
-      local id = e.id
-      local f = facts[id]
-      if f == nil then f = {}; facts[id] = f end
+      local f = facts[e]
+      if f == nil then f = {}; facts[e] = f end
       local ip = f.ip
       if ip == nil then ip = e.ip end
       -- M.baseline: once the phase_key is this phase's, a second loss leaves it as it is
