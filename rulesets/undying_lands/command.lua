@@ -90,6 +90,7 @@ M.cfg = {
   terrain = { sizes = { "4x4", "6x4", "8x4", "8x5" }, squares = { 12, 16, 20 }, edge = 2,
     labels = { built_up = "Built-up area **" } },
   deploy = { baseline = "40cm", edge = "60cm", flank = "30cm", flank_margin = 5 },
+  figures = false,                   -- no unit type is a commander figure (schema: type)
 }
 
 -- 26; UL-D17: a TU counts against its wing once it has lost 50% of its IP. `majority`: the
