@@ -64,19 +64,18 @@ end
 -- the caller brings the TU's total up to date afterwards (M.sync), once for many losses.
 function M.lose(e, n, reason, nosync, key)
   if n <= 0 then return e.ip end
-  M.baseline(e, key)
-  local new = e.ip - n
-  if umpire.option("ip_minimum") == "always" and new < 1 then new = math.min(e.ip, 1) end
-  if new ~= e.ip then e:set("ip", new, reason) end
+  local facts = {}
+  M.lose_all({ { e, n, reason } }, key or M.phase_key(), facts)
   if not nosync then M.sync(M.unit_of(e), reason) end
-  return new
+  return facts[e].ip
 end
 
--- Many losses of one command, in order, as M.lose(e, n, reason, true, key) would make them one
--- after the other: `hits` = { { e, n, reason }, … }. What it reads of each vignette is kept in
--- `facts[e]` (by handle: { ip, phase_key, ip_phase }, as they are after the losses; `ip` may
--- be given there beforehand), so the caller's M.sync and the checks after the losses need not
--- read them again. The option ip_minimum is read once, when a vignette would fall below 1.
+-- Many losses of one command, in order, each as M.lose(e, n, reason, true, key) describes
+-- (M.baseline, then the loss): `hits` = { { e, n, reason }, … }. What it reads of each
+-- vignette is kept in `facts[e]` (by handle: { ip, phase_key, ip_phase }, as they are after
+-- the losses; `ip` may be given there beforehand), so the caller's M.sync and the checks after
+-- the losses need not read them again. The option ip_minimum is read once, when a vignette
+-- would fall below 1.
 function M.lose_all(hits, key, facts)
   local floor
   for _, h in ipairs(hits) do
