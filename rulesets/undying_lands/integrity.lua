@@ -247,8 +247,7 @@ end
 -- (optional): what the caller has read already in this command and is still so — `key` (the
 -- phase, U.phase_key), `els` (each unit's vignettes by unit id), `facts` (by handle, of the
 -- vignettes in `els` and the units in `units`: a vignette's ip, phase_key, ip_phase; a unit's
--- `disordered`). Once a test has run (it may
--- change other units), everything is read afresh.
+-- `disordered`). Once a test has run (it may change other units), everything is read afresh.
 function M.after_losses(ctx, units, known)
   local out = {}
   local key = known and known.key or U.phase_key()
