@@ -169,8 +169,8 @@ function M.fight(ctx, a, b, o)
   -- asked of them below (only in_melee is put on before the last of those questions)
   local a_id, b_id = a.id, b.id
   local marks = { [a_id] = M.marked(a), [b_id] = M.marked(b) }
-  for _, u in ipairs({ a, b }) do
-    if marks[u.id].march then umpire.fail("melee: " .. u.id .. " is in march formation and cannot fight (20.i)") end
+  for _, id in ipairs({ a_id, b_id }) do
+    if marks[id].march then umpire.fail("melee: " .. id .. " is in march formation and cannot fight (20.i)") end
   end
   -- the vignettes, read once (each u:elements() is a call into umpire), and what M.score reads
   -- of them and of the TUs, read once too (M.tu_facts, M.vignette_facts): `facts` by handle
@@ -187,16 +187,16 @@ function M.fight(ctx, a, b, o)
   local vf = facts
   local first = o.first or marks[a_id].first_contact or marks[b_id].first_contact or false
   local st = store.charges or {}
-  local function side(u, flags, els)
-    local ch = U.plain(st[u.id]) or {}     -- a plain copy: see U.plain
+  local function side(id, flags, els)
+    local ch = U.plain(st[id]) or {}     -- a plain copy: see U.plain
     local fan = {}
     for _, id in ipairs(ch.fanatic or {}) do fan[id] = true end
     if flags.fanatic then for _, e in ipairs(els) do fan[vf[e].id] = true end end
-    return { first = first, charging = flags.charged or flags.fanatic or marks[u.id].charging or (not first and ch.charged),
+    return { first = first, charging = flags.charged or flags.fanatic or marks[id].charging or (not first and ch.charged),
       counter = ch.counter, fanatic = fan, uphill = flags.uphill, slope = flags.slope, opp_flank = flags.opp_flank }
   end
-  local sa = side(a, { charged = o.a_charged, fanatic = o.a_fanatic, uphill = o.a_uphill, slope = o.a_slope, opp_flank = o.b_flank }, av)
-  local sb = side(b, { charged = o.b_charged, fanatic = false, uphill = o.b_uphill, slope = o.b_slope, opp_flank = o.a_flank }, bv)
+  local sa = side(a_id, { charged = o.a_charged, fanatic = o.a_fanatic, uphill = o.a_uphill, slope = o.a_slope, opp_flank = o.b_flank }, av)
+  local sb = side(b_id, { charged = o.b_charged, fanatic = false, uphill = o.b_uphill, slope = o.b_slope, opp_flank = o.a_flank }, bv)
   if o.b_charged then sb.counter = true end
   local contact = store.contact       -- read once: pairs_of, then I.touch_all
   local P = pairs_of(a, b, o.pairs, av, bv, contact or false, vf)
