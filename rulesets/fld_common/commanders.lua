@@ -36,8 +36,14 @@ local function sync_figure(old_id, new_id, value, reason)
   end
 end
 
--- The troops of a command (its units still in the game).
+-- Whether the units' part has commander figures (util.is_figure: `type` commander); cfg.figures
+-- = false says its unit types include none (UL), and M.register reads it.
+local figures = true
+
+-- The troops of a command (its units still in the game): all but the commander figures. Where
+-- there are none, the units are not read one by one (victory's handlers ask on every loss).
 function M.units(g)
+  if not figures then return util.units_of(g.id) end
   local out = {}
   for _, u in ipairs(util.units_of(g.id)) do
     if not util.is_figure(u) then out[#out + 1] = u end
@@ -129,6 +135,7 @@ end
 -- Registers `cinc`, `sc` and `commanders` with the ruleset's configuration `cfg` (see
 -- rulesets/fld/command.lua): cfg.rules.commanders (the rule reference), cfg.orders (names).
 function M.register(cfg)
+  figures = cfg.figures ~= false
   local R = cfg.rules
   local chief = cfg.words.cinc            -- "C-in-C" (UL: "General")
 

@@ -8,12 +8,20 @@ local commanders = require "fld_common.commanders"
 
 local M = {}
 
+-- cfg.counts, or what cfg.counter() makes of it for one MTU's units (a function like it that
+-- reads once what is the same for all of them, such as an option).
+local function counter(cfg)
+  if cfg.counter then return cfg.counter() end
+  return cfg.counts
+end
+
 -- Counts one MTU: how many units, and which count against it (cfg.counts(u) -> bool, why).
 function M.count(cfg, g)
   local units = commanders.units(g)
   local bad = {}
+  local counts = counter(cfg)
   for _, u in ipairs(units) do
-    local yes, why = cfg.counts(u)
+    local yes, why = counts(u)
     if yes then bad[#bad + 1] = u.id .. " " .. why end
   end
   return #units, bad
@@ -24,9 +32,10 @@ end
 function M.half_count(cfg, g)
   local units = commanders.units(g)
   local n, yes = #units, 0
+  local counts = n > 0 and counter(cfg)
   for i, u in ipairs(units) do
     if (yes + (n - i + 1)) * 2 < n then break end    -- even all the rest would not make half
-    if cfg.counts(u) then yes = yes + 1 end
+    if counts(u) then yes = yes + 1 end
     if yes * 2 >= n then break end
   end
   return n > 0 and yes * 2 >= n, units

@@ -90,12 +90,14 @@ M.cfg = {
   terrain = { sizes = { "4x4", "6x4", "8x4", "8x5" }, squares = { 12, 16, 20 }, edge = 2,
     labels = { built_up = "Built-up area **" } },
   deploy = { baseline = "40cm", edge = "60cm", flank = "30cm", flank_margin = 5 },
+  figures = false,                   -- no unit type is a commander figure (schema: type)
 }
 
--- 26; UL-D17: a TU counts against its wing once it has lost 50% of its IP.
-function M.cfg.counts(u)
+-- 26; UL-D17: a TU counts against its wing once it has lost 50% of its IP. `majority`: the
+-- option tu_lost_half is majority (read once by the caller for a whole wing).
+local function counts(u, majority)
   local els = u:elements()
-  if umpire.option("tu_lost_half") == "majority" then
+  if majority then
     local n, total = 0, 0
     for _, e in ipairs(els) do
       total = total + 1
@@ -108,9 +110,19 @@ function M.cfg.counts(u)
     return false
   end
   local now = 0
-  for _, e in ipairs(els) do now = now + math.max(0, e.ip) end
-  if u.ip_start > 0 and now * 2 <= u.ip_start then return true, now .. "/" .. u.ip_start .. " IP (UL-D17)" end
+  for _, e in ipairs(els) do
+    local ip = e.ip
+    if ip > 0 then now = now + ip end
+  end
+  local start = u.ip_start
+  if start > 0 and now * 2 <= start then return true, now .. "/" .. start .. " IP (UL-D17)" end
   return false
+end
+function M.cfg.counts(u) return counts(u, umpire.option("tu_lost_half") == "majority") end
+-- cfg.counts for the units of one wing, the option read once (fld_common.victory).
+function M.cfg.counter()
+  local majority = umpire.option("tu_lost_half") == "majority"
+  return function(u) return counts(u, majority) end
 end
 -- 26: a demoralised wing must change its orders to RETREAT.
 function M.cfg.on_demoralised(g)

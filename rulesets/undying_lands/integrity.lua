@@ -45,9 +45,10 @@ end
 
 -- Records contact between pairs of vignettes (both ways): `list` = { { a, b }, … } (handles
 -- or ids), in order, as M.touch would one pair after the other, with one write per list.
-function M.touch_all(list)
+-- `contact`: store.contact when the caller has read it (false: there is none).
+function M.touch_all(list, contact)
   if #list == 0 then return end
-  local contact = store.contact
+  if contact == nil then contact = store.contact elseif contact == false then contact = nil end
   local lists, changed, order = {}, {}, {}
   local function add(x, y)
     local l = lists[x]
@@ -242,22 +243,38 @@ function M.test(ctx, u, o)
   return lines, rec, passed_five
 end
 
--- After losses (18, 19): disorder on losing half in one phase (24), and trigger a.
-function M.after_losses(ctx, units)
+-- After losses (18, 19): disorder on losing half in one phase (24), and trigger a. `known`
+-- (optional): what the caller has read already in this command and is still so — `key` (the
+-- phase, U.phase_key), `els` (each unit's vignettes by unit id), `facts` (by handle, of the
+-- vignettes in `els` and the units in `units`: a vignette's ip, phase_key, ip_phase; a unit's
+-- `disordered`). Once a test has run (it may change other units), everything is read afresh.
+function M.after_losses(ctx, units, known)
   local out = {}
-  local key = U.phase_key()
+  local key = known and known.key or U.phase_key()
+  local facts = known and known.facts or {}
+  local function get(h, k)
+    local f = facts[h]
+    local v
+    if f then v = f[k] end
+    if v == nil then v = h[k] end
+    return v
+  end
   local from_start = umpire.option("disorder_base") == "starting"
   local tu_total = umpire.option("disorder_count") == "tu_total"
   for _, u in ipairs(units) do
     local any_zero = false
-    local disordered = u:has("disordered")
+    local f = facts[u]
+    local disordered
+    if f and f.disordered ~= nil then disordered = f.disordered else disordered = u:has("disordered") end
+    local els = known and known.els and known.els[u.id] or u:elements()
     if tu_total and not disordered then
       -- option disorder_count tu_total: the TU's loss this phase against half its IP at the
       -- start of the phase (or its starting IP, option disorder_base)
       local lost, base = 0, 0
-      for _, e in ipairs(u:elements()) do
-        if e.phase_key == key then lost = lost + (e.ip_phase - e.ip) end
-        base = base + (from_start and e.ip_start or (e.phase_key == key and e.ip_phase or e.ip))
+      for _, e in ipairs(els) do
+        local ip, here = get(e, "ip"), get(e, "phase_key") == key
+        if here then lost = lost + (get(e, "ip_phase") - ip) end
+        base = base + (from_start and e.ip_start or (here and get(e, "ip_phase") or ip))
       end
       if base > 0 and lost > 0 and lost * 2 >= base then
         u:mark("disordered", u.id .. " lost " .. lost .. " of " .. base .. " IP this phase (24; option disorder_count tu_total)")
@@ -265,11 +282,11 @@ function M.after_losses(ctx, units)
       end
       disordered = true   -- the vignette check below is not used
     end
-    for i, e in ipairs(u:elements()) do
-      local ip = e.ip
-      if not disordered and e.phase_key == key then
-        local base = from_start and e.ip_start or e.ip_phase
-        local lost = e.ip_phase - ip
+    for i, e in ipairs(els) do
+      local ip = get(e, "ip")
+      if not disordered and get(e, "phase_key") == key then
+        local base = from_start and e.ip_start or get(e, "ip_phase")
+        local lost = get(e, "ip_phase") - ip
         if base > 0 and lost * 2 >= base then
           disordered = true
           local name = u.id .. "." .. i     -- U.vname(e), without reading the elements again
@@ -285,6 +302,8 @@ function M.after_losses(ctx, units)
       local l, rec = M.test(ctx, u, { trigger = "a" })
       for _, x in ipairs(l) do out[#out + 1] = x end
       umpire.record("integrity_" .. u.id, rec)
+      -- the test may have changed any unit: read the rest afresh
+      known, facts = nil, {}
     end
   end
   return out

@@ -29,13 +29,23 @@ end
 
 -- What M.score reads of a TU and of a vignette. M.fight reads them once for the whole melee:
 -- every read of a handle's field is a metamethod call (and the first in a command a call into
--- umpire), and nothing they hold changes before the losses land.
-function M.tu_facts(u)
+-- umpire), and nothing they hold changes before the losses land. `marked`: the TU's markers
+-- as a set (M.marked), when the caller has them.
+function M.tu_facts(u, marked)
+  local disordered
+  if marked then disordered = marked.disordered == true else disordered = u:has("disordered") end
   return { id = u.id, discipline = u.discipline, proficiency = u.proficiency, weapon = u.weapon,
-    type = u.type, order = u.order, disordered = u:has("disordered") }
+    type = u.type, order = u.order, disordered = disordered }
 end
-function M.vignette_facts(e)
-  return { id = e.id, ip = e.ip, unit = e.unit }
+
+-- A unit's markers as a set: one call into umpire where each u:has is one.
+function M.marked(u)
+  local set = {}
+  for _, m in ipairs(u:markers()) do set[m] = true end
+  return set
+end
+function M.vignette_facts(e, unit)
+  return { id = e.id, ip = e.ip, unit = unit or e.unit }
 end
 
 -- One vignette's score against `opp` (a vignette). `s` = situation of this side: charging,
@@ -57,14 +67,15 @@ function M.score(ctx, e, opp, s, u, o, f)
   local vs = of.type == "foot" and "foot" or "other"
   wcell(c, F, w, vs, w:upper() .. " vs " .. (vs == "foot" and "Foot" or "Other"))
   local dis = uf.disordered
+  -- each option is read when a line needs it, and once per melee (`opt`)
   local function option(name)
     if opt[name] == nil then opt[name] = umpire.option(name) end
     return opt[name]
   end
-  local charge_ok = s.first or option("charge_factors") == "every_round"
+  local function charge_ok() return s.first or option("charge_factors") == "every_round" end
+  local function literal() return option("uphill_lines") == "literal" end
   local line1 = (dis and uf.order == "close") or ef.ip <= 0
   if line1 then U.factor(c, F, -4, "1. " .. (ef.ip <= 0 and "has lost all its IP" or "disordered Close order"), "19") end
-  local literal = option("uphill_lines") == "literal"
   if s.uphill then U.factor(c, F, -2, "2. opponent higher up a Gentle Hill", "19; UL-D07") end
   if dis and (uf.order == "close" or uf.type == "mounted") then
     if uf.order == "close" and option("disordered_close") == "minus4_only" and line1 then
@@ -73,17 +84,17 @@ function M.score(ctx, e, opp, s, u, o, f)
       U.factor(c, F, -2, "3. disordered Close order or Mounted", "19; UL-D06")
     end
   end
-  if option("more_ip_factor") == "applies" then
-    if pf.ip > ef.ip then U.factor(c, F, -1, "4. opponent has more IP (" .. pf.ip .. " > " .. ef.ip .. ")", "19; UL-D08") end
+  if pf.ip > ef.ip and option("more_ip_factor") == "applies" then
+    U.factor(c, F, -1, "4. opponent has more IP (" .. pf.ip .. " > " .. ef.ip .. ")", "19; UL-D08")
   end
   if dis and uf.order ~= "close" then U.factor(c, F, -1, "5. disordered Loose or Open order", "19") end
-  if s.slope or (s.uphill and literal) then
+  if s.slope or (s.uphill and literal()) then
     U.factor(c, F, -1, "6. fighting troops uphill" .. (s.uphill and " (option uphill_lines literal)" or ""), "19; UL-D07")
   end
-  if literal and dis and uf.order == "loose" then
+  if dis and uf.order == "loose" and literal() then
     U.factor(c, F, -1, "6. 'Disordered Loose Order' as printed (option uphill_lines literal)", "19; UL-D07")
   end
-  if charge_ok and s.charging then
+  if s.charging and charge_ok() then
     local rule = "19" .. (s.first and "; UL-D10" or "; option charge_factors every_round")
     if uf.type == "behemoth" and ((of.type == "foot" and of.order == "close") or of.type == "mounted") then
       U.factor(c, F, 1, "7. Behemoth charging Close order Foot or Mounted", rule)
@@ -97,7 +108,7 @@ function M.score(ctx, e, opp, s, u, o, f)
     U.factor(c, F, 2, "10. Mounted fighting Loose or Open order Foot", "19")
   end
   if s.opp_flank and of.order == "close" then U.factor(c, F, 3, "11. opponent is Close order, contacted in flank or rear", "19") end
-  if charge_ok and s.fanatic and s.fanatic[ef.id] then U.factor(c, F, 4, "12. fanatic charging", "19" .. (s.first and "; UL-D10" or "")) end
+  if s.fanatic and s.fanatic[ef.id] and charge_ok() then U.factor(c, F, 4, "12. fanatic charging", "19" .. (s.first and "; UL-D10" or "")) end
   c:point("ul.melee.factors", { vignette = e, opponent = opp, first = s.first })
   if uf.order == "open" then
     local v = c:total()
@@ -114,8 +125,9 @@ end
 
 -- Pairs: each vignette of a against its opponent. From `text` ("1-1,2-1"), else the contacts
 -- in the store, else side by side (1 v 1, 2 v 2; extras against the last). `av`, `bv`: the
--- vignettes of a and b (U.vignettes).
-local function pairs_of(a, b, text, av, bv)
+-- vignettes of a and b (U.vignettes); `contact`: store.contact, or false when there is none;
+-- `vf`: each vignette's facts (M.vignette_facts), for its id.
+local function pairs_of(a, b, text, av, bv, contact, vf)
   local out = {}
   if text and text ~= "" then
     for x, y in text:gmatch("(%d+)%-(%d+)") do
@@ -130,22 +142,21 @@ local function pairs_of(a, b, text, av, bv)
   -- The contacts by id (I.contact_ids, the store read once): an enemy in contact that is one
   -- of the other TU's vignettes is the one to fight.
   local aset, bset = {}, {}
-  for _, e in ipairs(av) do aset[e.id] = e end
-  for _, f in ipairs(bv) do bset[f.id] = f end
-  local contact = store.contact or false
+  for _, e in ipairs(av) do aset[vf[e].id] = e end
+  for _, f in ipairs(bv) do bset[vf[f].id] = f end
   local used = {}
   for i, e in ipairs(av) do
     local opp, known
-    for _, id in ipairs(I.contact_ids(e.id, contact)) do if bset[id] then opp, known = bset[id], true; break end end
+    for _, id in ipairs(I.contact_ids(vf[e].id, contact)) do if bset[id] then opp, known = bset[id], true; break end end
     if not opp then opp = bv[math.min(i, #bv)] end
     out[#out + 1] = { e, opp, known = known }
-    used[opp.id] = true
+    used[vf[opp].id] = true
   end
   -- B's vignettes not fought by anyone fight the A vignette facing them
   for i, f in ipairs(bv) do
-    if not used[f.id] then
+    if not used[vf[f].id] then
       local opp
-      for _, id in ipairs(I.contact_ids(f.id, contact)) do if aset[id] then opp = aset[id]; break end end
+      for _, id in ipairs(I.contact_ids(vf[f].id, contact)) do if aset[id] then opp = aset[id]; break end end
       out[#out + 1] = { opp or av[math.min(i, #av)], f, back = true }
     end
   end
@@ -154,39 +165,49 @@ end
 
 function M.fight(ctx, a, b, o)
   if a.side == b.side then umpire.fail("melee: " .. a.id .. " and " .. b.id .. " are on the same side") end
-  for _, u in ipairs({ a, b }) do
-    if u:has("march") then umpire.fail("melee: " .. u.id .. " is in march formation and cannot fight (20.i)") end
+  -- the TUs' markers, read once: march, first_contact, charging, disordered and in_melee are
+  -- asked of them below (only in_melee is put on before the last of those questions)
+  local a_id, b_id = a.id, b.id
+  local marks = { [a_id] = M.marked(a), [b_id] = M.marked(b) }
+  for _, id in ipairs({ a_id, b_id }) do
+    if marks[id].march then umpire.fail("melee: " .. id .. " is in march formation and cannot fight (20.i)") end
   end
-  -- the vignettes, read once (each u:elements() is a call into umpire)
+  -- the vignettes, read once (each u:elements() is a call into umpire), and what M.score reads
+  -- of them and of the TUs, read once too (M.tu_facts, M.vignette_facts): `facts` by handle
+  -- (the vignettes' and a's and b's), the same by id for the TUs (`tf`). The losses and the
+  -- checks after them keep them up to date (U.lose_all, U.sync, I.after_losses).
   local av, bv = U.vignettes(a, "melee: "), U.vignettes(b, "melee: ")
-  local first = o.first or a:has("first_contact") or b:has("first_contact")
+  local tf = { [a_id] = M.tu_facts(a, marks[a_id]), [b_id] = M.tu_facts(b, marks[b_id]) }
+  local facts = { [a] = tf[a_id], [b] = tf[b_id] }
+  for _, x in ipairs({ { av, a_id }, { bv, b_id } }) do
+    for _, e in ipairs(x[1]) do
+      facts[e] = M.vignette_facts(e, x[2])   -- a vignette of a is a's: its unit need not be read
+    end
+  end
+  local vf = facts
+  local first = o.first or marks[a_id].first_contact or marks[b_id].first_contact or false
   local st = store.charges or {}
-  local function side(u, flags, els)
-    local ch = U.plain(st[u.id]) or {}     -- a plain copy: see U.plain
+  local function side(id, flags, els)
+    local ch = U.plain(st[id]) or {}     -- a plain copy: see U.plain
     local fan = {}
     for _, id in ipairs(ch.fanatic or {}) do fan[id] = true end
-    if flags.fanatic then for _, e in ipairs(els) do fan[e.id] = true end end
-    return { first = first, charging = flags.charged or flags.fanatic or u:has("charging") or (not first and ch.charged),
+    if flags.fanatic then for _, e in ipairs(els) do fan[vf[e].id] = true end end
+    return { first = first, charging = flags.charged or flags.fanatic or marks[id].charging or (not first and ch.charged),
       counter = ch.counter, fanatic = fan, uphill = flags.uphill, slope = flags.slope, opp_flank = flags.opp_flank }
   end
-  local sa = side(a, { charged = o.a_charged, fanatic = o.a_fanatic, uphill = o.a_uphill, slope = o.a_slope, opp_flank = o.b_flank }, av)
-  local sb = side(b, { charged = o.b_charged, fanatic = false, uphill = o.b_uphill, slope = o.b_slope, opp_flank = o.a_flank }, bv)
+  local sa = side(a_id, { charged = o.a_charged, fanatic = o.a_fanatic, uphill = o.a_uphill, slope = o.a_slope, opp_flank = o.b_flank }, av)
+  local sb = side(b_id, { charged = o.b_charged, fanatic = false, uphill = o.b_uphill, slope = o.b_slope, opp_flank = o.a_flank }, bv)
   if o.b_charged then sb.counter = true end
-  local P = pairs_of(a, b, o.pairs, av, bv)
+  local contact = store.contact       -- read once: pairs_of, then I.touch_all
+  local P = pairs_of(a, b, o.pairs, av, bv, contact or false, vf)
   local names, opt = {}, {}
-  for _, x in ipairs({ { a, av }, { b, bv } }) do
-    local id = x[1].id
-    for i, e in ipairs(x[2]) do names[e.id] = id .. "." .. i end
+  for _, x in ipairs({ { a_id, av }, { b_id, bv } }) do
+    local id = x[1]
+    for i, e in ipairs(x[2]) do names[vf[e].id] = id .. "." .. i end
   end
   sa.names, sb.names, sa.opt, sb.opt = names, names, opt, opt
   local hits, rec = {}, { first_contact = first, blows = {} }
   local per = {}   -- per vignette: inflicted, received
-  -- what M.score reads, read once (M.tu_facts, M.vignette_facts)
-  local a_id = a.id
-  local tf = { [a_id] = M.tu_facts(a), [b.id] = M.tu_facts(b) }
-  local vf = {}
-  for _, e in ipairs(av) do vf[e] = M.vignette_facts(e) end
-  for _, e in ipairs(bv) do vf[e] = M.vignette_facts(e) end
   local function blow(e, f, s)
     local ef, ff = vf[e], vf[f]
     local eu, fu = (ef.unit == a_id) and a or b, (ff.unit == a_id) and a or b
@@ -213,27 +234,32 @@ function M.fight(ctx, a, b, o)
   -- the new contacts, in the order of the pairs, in one write per list (I.touch_all)
   local touch = {}
   for _, p in ipairs(P) do if not p.known then touch[#touch + 1] = { vf[p[1]].id, vf[p[2]].id } end end
-  I.touch_all(touch)
+  I.touch_all(touch, contact or false)
   -- losses together (19)
-  local tot = { [a.id] = { inf = 0, rec = 0 }, [b.id] = { inf = 0, rec = 0 } }
+  local tot = { [a_id] = { inf = 0, rec = 0 }, [b_id] = { inf = 0, rec = 0 } }
   for _, h in ipairs(hits) do
     local f, sc, e = vf[h[1]], h[2], vf[h[3]]
     tot[f.unit].rec = tot[f.unit].rec + sc
     tot[e.unit].inf = tot[e.unit].inf + sc
   end
   local key = U.phase_key()
-  for _, h in ipairs(hits) do U.lose(h[1], h[2], "melee with " .. names[vf[h[3]].id] .. " (19)", true, key) end
-  U.sync(a, "melee (19)", av)
-  U.sync(b, "melee (19)", bv)
-  for _, u in ipairs({ a, b }) do if not u:has("in_melee") then u:mark("in_melee", "in contact (19)") end end
-  rec.totals = { [a.id] = tot[a.id], [b.id] = tot[b.id] }
-  local lines = { a.id .. " inflicted " .. tot[a.id].inf .. " IP and lost " .. tot[a.id].rec ..
-    "; " .. b.id .. " inflicted " .. tot[b.id].inf .. " and lost " .. tot[b.id].rec }
+  local losses = {}
+  for i, h in ipairs(hits) do losses[i] = { h[1], h[2], "melee with " .. names[vf[h[3]].id] .. " (19)" } end
+  U.lose_all(losses, key, facts)
+  U.sync(a, "melee (19)", av, facts)
+  U.sync(b, "melee (19)", bv, facts)
+  for _, x in ipairs({ { a, a_id }, { b, b_id } }) do
+    if not marks[x[2]].in_melee then x[1]:mark("in_melee", "in contact (19)") end
+  end
+  rec.totals = { [a_id] = tot[a_id], [b_id] = tot[b_id] }
+  local lines = { a_id .. " inflicted " .. tot[a_id].inf .. " IP and lost " .. tot[a_id].rec ..
+    "; " .. b_id .. " inflicted " .. tot[b_id].inf .. " and lost " .. tot[b_id].rec }
   -- 22: combat results
   local recoils = {}
   local function recoil(u, label)
     local c = ctx:check("Combat result 22: " .. label .. " recoils")
-    local die = (u.type == "mounted" or u.type == "leviathan") and "1d20" or "1d10"
+    local ty = tf[u.id].type
+    local die = (ty == "mounted" or ty == "leviathan") and "1d20" or "1d10"
     c:roll(die, "straight back, facing the enemy", "22")
     c:result(c:total() .. " cm")
     recoils[#recoils + 1] = { who = label, cm = c:total() }
@@ -241,7 +267,9 @@ function M.fight(ctx, a, b, o)
   end
   if umpire.option("recoil_count") == "per_vignette" then
     for _, x in pairs(per) do
-      if x.received > x.inflicted then recoil(U.unit_of(x.e), names[x.e.id] .. " (option recoil_count per_vignette)") end
+      if x.received > x.inflicted then
+        recoil(vf[x.e].unit == a_id and a or b, names[x.e.id] .. " (option recoil_count per_vignette)")
+      end
     end
   else
     for _, u in ipairs({ a, b }) do
@@ -250,11 +278,16 @@ function M.fight(ctx, a, b, o)
     end
   end
   rec.recoils = recoils
-  for _, x in ipairs(I.after_losses(ctx, { a, b })) do lines[#lines + 1] = x end
+  -- what the checks after the losses need is known: the vignettes (none added or removed), their
+  -- IP and phase, and whether a or b was disordered (only in_melee was marked since)
+  local known = { key = key, els = { [a_id] = av, [b_id] = bv }, facts = facts }
+  for _, x in ipairs(I.after_losses(ctx, { a, b }, known)) do lines[#lines + 1] = x end
   umpire.record("melee", rec)
   return table.concat(lines, "\n")
 end
 
+local FLAGS = { "first", "a_charged", "a_fanatic", "b_charged", "a_uphill", "b_uphill", "a_slope", "b_slope",
+  "a_flank", "b_flank" }
 umpire.command {
   name = "melee",
   help = "TA4 (19): two TUs in contact fight a round; every vignette rolls, losses land together,\n" ..
@@ -277,9 +310,9 @@ umpire.command {
   run = function(ctx, args)
     local p = args.pairs
     if p then p = p:gsub("^%s*pairs%s*", "") end
-    local o = {}
-    for k, v in pairs(args) do o[k] = v end
-    o.pairs = p
+    -- the flags M.fight reads (a copy: args is read-only), `pairs` without its word
+    local o = { pairs = p }
+    for _, k in ipairs(FLAGS) do o[k] = args[k] end
     return M.fight(ctx, args.a, args.b, o)
   end,
 }

@@ -9,11 +9,11 @@ require("fld_common.terrain").register(cfg)
 -- 26: a wing is demoralised as soon as half its TUs have lost half their IP (checked when a
 -- TU loses IP); its orders become RETREAT, and every TU of the side tests (23.1 g).
 local victory = require "fld_common.victory"
-local futil = require "fld_common.util"
 umpire.on("unit_damaged", function(ev)
   if ev.attr ~= "ip" then return end
   local g = umpire.group(ev.unit.command)
-  if futil.attr(g, "role", "mtu") ~= "mtu" or g.demoralised then return end
+  -- `role` is declared (fld_common.schema, default mtu): read as it is, not through futil.attr
+  if g.role ~= "mtu" or g.demoralised then return end
   -- every loss of IP of a TU runs this: decide first, and list the TUs only for the message
   if not victory.half_count(cfg, g) then return end
   local n, bad = victory.count(cfg, g)

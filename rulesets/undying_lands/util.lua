@@ -49,10 +49,14 @@ function M.baseline(e, key)
 end
 
 -- The TU's IP total kept in step with its vignettes (routed vignettes count 0). `els`: its
--- vignettes (u:elements()) when the caller has them and none has been added or removed since.
-function M.sync(u, reason, els)
+-- vignettes (u:elements()) when the caller has them and none has been added or removed since;
+-- `facts`: their IP as M.lose_all left them (facts[e].ip, by handle), where it knows them.
+function M.sync(u, reason, els, facts)
   local t = 0
-  for _, e in ipairs(els or u:elements()) do t = t + e.ip end
+  for _, e in ipairs(els or u:elements()) do
+    local f = facts and facts[e]
+    t = t + (f and f.ip or e.ip)
+  end
   if u.ip ~= t then u:set("ip", t, reason) end
 end
 
@@ -60,12 +64,46 @@ end
 -- the caller brings the TU's total up to date afterwards (M.sync), once for many losses.
 function M.lose(e, n, reason, nosync, key)
   if n <= 0 then return e.ip end
-  M.baseline(e, key)
-  local new = e.ip - n
-  if umpire.option("ip_minimum") == "always" and new < 1 then new = math.min(e.ip, 1) end
-  if new ~= e.ip then e:set("ip", new, reason) end
+  local facts = {}
+  M.lose_all({ { e, n, reason } }, key or M.phase_key(), facts)
   if not nosync then M.sync(M.unit_of(e), reason) end
-  return new
+  return facts[e].ip
+end
+
+-- Many losses of one command, in order, each as M.lose(e, n, reason, true, key) describes
+-- (M.baseline, then the loss): `hits` = { { e, n, reason }, … }. What it reads of each
+-- vignette is kept in `facts[e]` (by handle: { ip, phase_key, ip_phase }, as they are after
+-- the losses; `ip` may be given there beforehand), so the caller's M.sync and the checks after
+-- the losses need not read them again. The option ip_minimum is read once, when a vignette
+-- would fall below 1.
+function M.lose_all(hits, key, facts)
+  local floor
+  for _, h in ipairs(hits) do
+    local e, n = h[1], h[2]
+    if n > 0 then
+      local f = facts[e]
+      if f == nil then f = {}; facts[e] = f end
+      local ip = f.ip
+      if ip == nil then ip = e.ip end
+      -- M.baseline: once the phase_key is this phase's, a second loss leaves it as it is
+      if f.phase_key ~= key then
+        if e.phase_key ~= key then
+          local base = e.ip_phase
+          if base ~= ip then e:set("ip_phase", ip, "IP at the start of phase " .. key .. " (24)"); base = ip end
+          e:set("phase_key", key, "phase " .. key)
+          f.ip_phase = base
+        end
+        f.phase_key = key
+      end
+      local new = ip - n
+      if new < 1 then
+        if floor == nil then floor = umpire.option("ip_minimum") == "always" end
+        if floor then new = math.min(ip, 1) end
+      end
+      if new ~= ip then e:set("ip", new, h[3]) end
+      f.ip = new
+    end
+  end
 end
 
 -- A vignette gains `n` IP (rally), capped by option rally_cap (UL-D14). Returns the gain.
