@@ -290,7 +290,7 @@ impl ScriptHost {
         registry::install(&lua, &umpire)?;
         let listeners = events::listeners(&lua)?;
         lua.set_named_registry_value(super::options::VALUES_KEY, lua.create_table()?)?;
-        umpire.set("option", lua.create_function(super::options::lua_option)?)?;
+        super::options::install_reader(&lua, &umpire)?;
         let kit = sandbox::toolkit(&lua)?;
         api::tables::install(&lua, &umpire, &kit)?;
         let (handle, id_of, store) = world::install(&lua, &umpire, &private, &ops, &kit)?;

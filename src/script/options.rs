@@ -149,6 +149,28 @@ pub(crate) fn lua_option(lua: &Lua, arg: Value) -> mlua::Result<Value> {
     }
 }
 
+/// `umpire.option` as scripts call it: trusted Lua that reads a declared option's value from
+/// the table of values in force, without a call into the host (the rules read options in
+/// their inner loops); a declaration, or a name nothing declared, goes to [`lua_option`].
+pub(crate) fn install_reader(lua: &Lua, umpire: &Table) -> mlua::Result<()> {
+    const READER: &str = r#"
+-- Trusted Lua, part of umpire: `umpire.option` (src/script/options.rs).
+local values, declare_or_fail = ...
+local type = type
+return function(arg)
+  if type(arg) == "string" then
+    local v = values[arg]
+    if v ~= nil then return v end
+  end
+  return declare_or_fail(arg)
+end
+"#;
+    let values: Table = lua.named_registry_value(VALUES_KEY)?;
+    let option: mlua::Function = super::sandbox::trusted(lua, "umpire option", READER)?
+        .call((values, lua.create_function(lua_option)?))?;
+    umpire.set("option", option)
+}
+
 /// `umpire.options()`: a table of every option's value in force, by name (a copy).
 pub(crate) fn lua_options(lua: &Lua, (): ()) -> mlua::Result<Table> {
     let values: Table = lua.named_registry_value(VALUES_KEY)?;
