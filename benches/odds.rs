@@ -18,6 +18,12 @@ use umpire::engine::Session;
 use umpire::engine::commands::odds::sim::{Setup, Worker, run_seed};
 use umpire::script::Control;
 
+// The shared set-ups (this bench does not use them all).
+#[allow(dead_code)]
+#[path = "common/setups.rs"]
+mod setups;
+use setups::{FLD, OD6};
+
 /// Iterations between fresh sessions (the in-memory journal grows with each).
 const REBUILD: u64 = 1_000;
 
@@ -56,23 +62,6 @@ const OLAB: &[&str] = &[
 ];
 const SHOOT: &str = "shoot rifles tgt 12 flank cover";
 const CC: &str = "cc wbd leg front cat flank charge defended";
-
-const FLD: &[&str] = &[
-    "ruleset use fld",
-    "add side light Light",
-    "add side dark Dark",
-    "add command light l1 Lights",
-    "add command dark d1 Darks",
-    "add unit l1 sw Swordsmen figures=48 files=12 height=6 melee=3 strength=3 armour=partial_sh morale=4",
-    "add unit d1 cw Chaos_Warriors figures=48 files=12 height=7 attacks=2 melee=4 strength=4 natural=1 armour=plate_sh morale=5",
-    "muster",
-];
-const OD6: &[&str] = &[
-    "ruleset use opend6fm",
-    "army load examples/opend6fm/ice_rangers.toml",
-    "army load examples/opend6fm/frostmere.toml",
-    "army load examples/opend6fm/goblins.toml",
-];
 
 /// One resolution through the session (journal in memory), undone untimed.
 fn through_session(

@@ -27,6 +27,10 @@ use criterion::{Criterion, criterion_group};
 use umpire::dice::DiceBox;
 use umpire::engine::Session;
 
+#[path = "common/setups.rs"]
+mod setups;
+use setups::{FLD, OD6, UL};
+
 /// Iterations between fresh sessions.
 const REBUILD: u64 = 1_000;
 
@@ -116,33 +120,6 @@ struct Bench {
     setup: &'static [&'static str],
     line: &'static str,
 }
-
-const OD6: &[&str] = &[
-    "ruleset use opend6fm",
-    "army load examples/opend6fm/ice_rangers.toml",
-    "army load examples/opend6fm/frostmere.toml",
-    "army load examples/opend6fm/goblins.toml",
-];
-
-/// Two units of 48 figures in four ranks of 12, hand weapons, both fighting in full.
-const FLD: &[&str] = &[
-    "ruleset use fld",
-    "add side light Light",
-    "add side dark Dark",
-    "add command light l1 Lights",
-    "add command dark d1 Darks",
-    "add unit l1 sw Swordsmen figures=48 files=12 height=6 melee=3 strength=3 armour=partial_sh morale=4",
-    "add unit d1 cw Chaos_Warriors figures=48 files=12 height=7 attacks=2 melee=4 strength=4 natural=1 armour=plate_sh morale=5",
-    "muster",
-];
-
-/// Undying Lands: the example armies' warband (three vignettes) against the pikes (three).
-const UL: &[&str] = &[
-    "ruleset use undying_lands",
-    "army load examples/undying_lands/vale.toml",
-    "army load examples/undying_lands/horde.toml",
-    "muster",
-];
 
 const BENCHES: &[Bench] = &[
     Bench {
