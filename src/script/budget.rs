@@ -401,6 +401,52 @@ pub(crate) fn functions(lua: &Lua) -> mlua::Result<(Function, Function, Function
 mod tests {
     use super::*;
 
+    /// How many times a count hook every `n` instructions fires while `code` runs.
+    fn hook_fires(code: &str, n: u32) -> u64 {
+        use std::cell::Cell;
+        use std::rc::Rc;
+        let lua = Lua::new();
+        let fired = Rc::new(Cell::new(0u64));
+        let count = fired.clone();
+        lua.set_global_hook(HookTriggers::new().every_nth_instruction(n), move |_, _| {
+            count.set(count.get() + 1);
+            Ok(VmState::Continue)
+        })
+        .unwrap();
+        lua.load(code).exec().unwrap();
+        fired.get()
+    }
+
+    #[test]
+    fn the_count_hook_fires_once_every_interval_instructions() {
+        // vendor/lua-src changes how the VM counts down to a count hook: it must still fire
+        // at every n-th instruction, no more and no less, through loops and calls.
+        let code = "local function f(x) return x * 2 end
+            local t = 0
+            for i = 1, 500 do t = t + f(i) end
+            return t";
+        let every = hook_fires(code, 1);
+        assert!(every > 3_000, "{every} instructions");
+        for n in [2, 3, 7, 64, 1024] {
+            assert_eq!(hook_fires(code, n), every / u64::from(n), "every {n}");
+        }
+        // A coroutine counts on its own from its first instruction: at most one check fewer.
+        let code =
+            "local co = coroutine.wrap(function() for i = 1, 300 do coroutine.yield(i) end end)
+            local t = 0
+            for _ = 1, 300 do t = t + co() end
+            return t";
+        let every = hook_fires(code, 1);
+        for n in [2, 3, 7, 64] {
+            let fired = hook_fires(code, n);
+            let due = every / u64::from(n);
+            assert!(
+                fired == due || fired + 1 == due,
+                "every {n}: {fired} of {due}"
+            );
+        }
+    }
+
     #[test]
     fn the_interval_shrinks_as_memory_grows() {
         assert_eq!(interval_for(0), MAX_INTERVAL);
