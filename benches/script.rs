@@ -13,21 +13,16 @@
 //! `valgrind --tool=callgrind`, the count at ITERS less the count at 0, over ITERS, is the
 //! cost of one.
 //!
-//! Where `resolve` goes (issue 14, at about 117,600 instructions against 2,700 for the dice
-//! alone, 44×, since mimalloc; 129,000 against 2,900 before): some 630 Lua VM instructions,
-//! each paying `luaG_traceexec` (about 34 instructions: Lua 5.4 traps every instruction while
-//! any count hook is set, whatever its count) besides its own work; the two rolls through the
-//! host (a Rust callback, the dice, the roll kept for the journal: some 17,500 each); the
-//! call's scoped host function; handing the breakdown's texts to Rust (a reference slot, its
-//! release and a `String` each); the script's own `"modifier " .. i` (Lua formats integers
-//! with `snprintf`, some 1,100 instructions each); and the collector.
-//!
-//! The floor, measured by switching the budget hook off (not a build anyone ships): `noop` 13,700
-//! instructions (5.1× the dice: one call into the host with nothing to do already costs the
-//! goal), `resolve` 87,600 (33×). With the hook, `noop` costs 16,600 and `checkonly` 69,800, of
-//! which 15,000 are the per-instruction traps. The goal of 5× is out of reach of a Lua 5.4 VM
-//! entered through mlua with an instruction budget (docs/architecture.md, "What a command
-//! costs").
+//! Where `resolve` goes (about 99,800 instructions against 2,760 for the dice alone, 36×; it
+//! was 117,600, 44×, before Lua was patched so that the budget's count hook costs nothing until
+//! it is due, `vendor/lua-src/PATCHES.md`): some 630 Lua VM instructions; the two rolls
+//! through the host (a Rust callback, the dice, the roll kept for the journal: some 17,500
+//! each); the call's scoped host function; handing the breakdown's texts to Rust (a reference
+//! slot, its release and a `String` each); the script's own `"modifier " .. i` (Lua formats
+//! integers with `snprintf`, some 1,100 instructions each); and the collector. `noop` costs
+//! 15,000 (5.4× the dice: one call into the host with nothing to do already costs the goal),
+//! `rolls` 53,600, `checkonly` 56,700. The goal of 5× for so small a resolution is out of
+//! reach of a Lua VM entered through mlua (docs/architecture.md, "What a command costs").
 
 use std::path::PathBuf;
 use std::sync::Arc;
