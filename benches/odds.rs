@@ -8,58 +8,21 @@
 //! `odds 100000 shoot …` on every core. Criterion reports the simulated resolutions per
 //! second (`thrpt`). `cargo bench --bench odds`.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use umpire::dice::DiceBox;
-use umpire::engine::Session;
 use umpire::engine::commands::odds::sim::{Setup, Worker, run_seed};
 use umpire::script::Control;
 
-// The shared set-ups (this bench does not use them all).
-#[allow(dead_code)]
-#[path = "common/setups.rs"]
-mod setups;
-use setups::{FLD, OD6};
+#[allow(dead_code)] // not every bench uses all of it
+#[path = "common/mod.rs"]
+mod common;
+use common::{FLD, OD6, OLAB, run, session};
 
 /// Iterations between fresh sessions (the in-memory journal grows with each).
 const REBUILD: u64 = 1_000;
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn run(s: &mut Session, line: &str) {
-    match s.execute(line, None) {
-        Some(Ok(_)) | None => {}
-        Some(Err((_, e))) => panic!("`{line}` failed: {e:?}"),
-    }
-}
-
-fn session(setup: &[&str]) -> Session {
-    let mut s = Session::new(DiceBox::seeded(1));
-    s.set_rules_root(repo());
-    for l in setup {
-        run(&mut s, l);
-    }
-    s
-}
-
-const OLAB: &[&str] = &[
-    "ruleset use olab",
-    "period 1943",
-    "add side red Red",
-    "add side blue Blue",
-    "add command red r1 R",
-    "add command blue b1 B",
-    "add unit r1 rifles Riflemen type=SKI/F sp=6 sp_start=6 weapon=rifle",
-    "add unit r1 cat Cataphracts type=CAV/A sp=8 sp_start=8 general=superior",
-    "add unit r1 wbd Warband type=WBD sp=6 sp_start=6",
-    "add unit b1 leg Legionaries type=INF/A sp=12 sp_start=12",
-    "add unit b1 tgt Target type=INF/U sp=12 sp_start=12",
-];
 const SHOOT: &str = "shoot rifles tgt 12 flank cover";
 const CC: &str = "cc wbd leg front cat flank charge defended";
 

@@ -14,7 +14,6 @@
 //! the in-memory journal keeps every record, so the session is rebuilt (untimed) every
 //! `REBUILD` iterations to keep memory flat. `cargo bench --bench olab`.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -22,20 +21,13 @@ use std::hint::black_box;
 use umpire::dice::DiceBox;
 use umpire::engine::Session;
 
+#[allow(dead_code)] // not every bench uses all of it
+#[path = "common/mod.rs"]
+mod common;
+use common::{OLAB, repo, run};
+
 /// Iterations between fresh sessions (the journal grows by a record or two an iteration).
 const REBUILD: u64 = 2_000;
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Runs a line that must succeed.
-fn run(s: &mut Session, line: &str) {
-    match s.execute(line, None) {
-        Some(Ok(_)) | None => {}
-        Some(Err((_, e))) => panic!("`{line}` failed: {e:?}"),
-    }
-}
 
 /// A session under `ruleset use olab` with `setup` run.
 fn olab(setup: &[String]) -> Session {
@@ -100,24 +92,9 @@ fn roster(per_side: usize) -> Vec<String> {
     out
 }
 
-/// A small game for the resolutions: riflemen at a target in cover (AD 1943), and a General's
-/// cataphracts and a charging warband against legionaries on a defended line.
+/// A small game for the resolutions (the shared OLAB set-up, `ruleset use olab` aside).
 fn duel() -> Vec<String> {
-    [
-        "period 1943",
-        "add side red Red",
-        "add side blue Blue",
-        "add command red r1 R",
-        "add command blue b1 B",
-        "add unit r1 rifles Riflemen type=SKI/F sp=6 sp_start=6 weapon=rifle",
-        "add unit r1 cat Cataphracts type=CAV/A sp=8 sp_start=8 general=superior",
-        "add unit r1 wbd Warband type=WBD sp=6 sp_start=6",
-        "add unit b1 leg Legionaries type=INF/A sp=12 sp_start=12",
-        "add unit b1 tgt Target type=INF/U sp=12 sp_start=12",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
+    OLAB[1..].iter().map(|s| s.to_string()).collect()
 }
 
 const SHOOT: &str = "shoot rifles tgt 12 flank cover";

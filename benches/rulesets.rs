@@ -20,41 +20,17 @@
 //! `resolution` (the command, then `undo`), `undo` (`undo` then `redo` of one resolution) or
 //! `dice` (the same dice as `roll` commands).
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group};
-use umpire::dice::DiceBox;
-use umpire::engine::Session;
 
-#[path = "common/setups.rs"]
-mod setups;
-use setups::{FLD, OD6, UL};
+#[allow(dead_code)] // not every bench uses all of it
+#[path = "common/mod.rs"]
+mod common;
+use common::{FLD, OD6, UL, run, session};
 
 /// Iterations between fresh sessions.
 const REBUILD: u64 = 1_000;
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Runs a line that must succeed.
-fn run(s: &mut Session, line: &str) {
-    match s.execute(line, None) {
-        Some(Ok(_)) | None => {}
-        Some(Err((_, e))) => panic!("`{line}` failed: {e:?}"),
-    }
-}
-
-/// A session with `setup` run (its first line chooses the ruleset).
-fn session(setup: &[&str]) -> Session {
-    let mut s = Session::new(DiceBox::seeded(1));
-    s.set_rules_root(repo());
-    for l in setup {
-        run(&mut s, l);
-    }
-    s
-}
 
 /// Times `lines` (one iteration), undoing `undo` commands after each, untimed.
 fn timed<'a>(

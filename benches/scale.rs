@@ -16,16 +16,16 @@
 //! (its untimed `before` and `after` lines included: an `undo`, a `mark`, a few µs). Add
 //! `--toggle-collect=scale::counted` to leave out building the game, whose cost varies.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use umpire::dice::DiceBox;
 use umpire::engine::Session;
-use umpire::limits::Limits;
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+#[allow(dead_code)] // not every bench uses all of it
+#[path = "common/mod.rs"]
+mod common;
+use common::repo;
+use umpire::limits::Limits;
 
 fn run(s: &mut Session, line: &str) {
     match s.execute(line, None) {

@@ -23,6 +23,11 @@ use criterion::{BenchmarkId, Criterion, criterion_group};
 use std::hint::black_box;
 use umpire::dice::DiceBox;
 use umpire::engine::Session;
+
+#[allow(dead_code)] // not every bench uses all of it
+#[path = "common/mod.rs"]
+mod common;
+use common::run;
 use umpire::journal::Journal;
 use umpire::state::{Game, Schema, Value};
 
@@ -47,14 +52,6 @@ fn game(n: usize) -> Game {
             .unwrap();
     }
     g
-}
-
-/// Runs a line that must succeed.
-fn run(s: &mut Session, line: &str) {
-    match s.execute(line, None) {
-        Some(Ok(_)) | None => {}
-        Some(Err((_, e))) => panic!("`{line}` failed: {e:?}"),
-    }
 }
 
 /// A session on `game`, journalling in memory.
