@@ -3,6 +3,7 @@
 mod api_docs;
 mod asking;
 mod board;
+mod browser;
 mod campaign;
 mod cli;
 mod commands;

@@ -11,6 +11,10 @@ use std::time::{Duration, Instant};
 use umpire::dice::DiceBox;
 use umpire::engine::Session;
 
+#[allow(dead_code)] // the reports' tests read what this one does not
+#[path = "browser.rs"]
+mod browser;
+
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -418,56 +422,9 @@ fn a_browser_that_never_reads_does_not_hold_up_the_umpire() {
     drop(stuck);
 }
 
-/// Chromium, if one is installed.
-fn chromium() -> Option<PathBuf> {
-    ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .find_map(|name| {
-            let ok = std::process::Command::new(name)
-                .arg("--version")
-                .output()
-                .is_ok_and(|o| o.status.success());
-            ok.then(|| PathBuf::from(name))
-        })
-}
-
-/// Runs Chromium headless with `args` on `url`, killed after 60 seconds; its stdout.
-fn headless(chrome: &PathBuf, profile: &std::path::Path, args: &[String], url: &str) -> String {
-    let mut child = std::process::Command::new(chrome)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--hide-scrollbars",
-            "--no-first-run",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .args(args)
-        .arg(url)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = child.stdout.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out.read_to_string(&mut s);
-        s
-    });
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("chromium did not finish within 60s");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    reader.join().unwrap()
-}
-
 #[test]
 fn the_page_in_a_real_browser_at_phone_and_laptop_sizes() {
-    let Some(chrome) = chromium() else {
+    let Some(chrome) = browser::find() else {
         eprintln!("SKIPPED: no Chromium installed, the page was not tried in a browser");
         return;
     };
@@ -484,7 +441,7 @@ fn the_page_in_a_real_browser_at_phone_and_laptop_sizes() {
     for (name, size) in [("phone", "390,844"), ("laptop", "1366,900")] {
         let png = shots.join(format!("{name}.png"));
         let _ = std::fs::remove_file(&png);
-        headless(
+        browser::headless(
             &chrome,
             profile.path(),
             &[
@@ -502,7 +459,7 @@ fn the_page_in_a_real_browser_at_phone_and_laptop_sizes() {
         eprintln!("screenshot: {}", png.display());
     }
     // The page as the browser built it.
-    let dom = headless(&chrome, profile.path(), &["--dump-dom".into()], &url);
+    let dom = browser::headless(&chrome, profile.path(), &["--dump-dom".into()], &url).stdout;
     assert!(dom.contains("shoot scorpion war7 20"), "{dom}");
     // A browser left open on the page: it subscribes, and a command reaches it (the script
     // puts the new clock in the page's title, which the browser's debugging port lists).

@@ -344,34 +344,8 @@ fn journals_written_before_reports_make_reports_too() {
     assert!(!umpire::journal::head_path(&journal).exists());
 }
 
-/// A headless browser on this machine, if any.
-fn browser() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    [
-        "chromium",
-        "chromium-browser",
-        "google-chrome",
-        "google-chrome-stable",
-        "chrome",
-    ]
-    .iter()
-    .flat_map(|name| std::env::split_paths(&path).map(move |d| d.join(name)))
-    .find(|p| p.is_file())
-}
-
-#[test]
-fn the_html_report_draws_its_charts_in_a_real_browser() {
-    let Some(chrome) = browser() else {
-        eprintln!("skipped: no headless browser (chromium, google-chrome) on PATH");
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let journal = olab_battle(dir.path());
-    let html = dir.path().join("olab_battle.html");
-    let o = umpire_report(&journal, &html);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let page = std::fs::read_to_string(&html).unwrap();
-    // Self-contained: nothing fetched from anywhere.
+/// Fails if `page` asks for anything from outside itself (a script, a stylesheet, an image).
+fn assert_self_contained(page: &str) {
     for remote in [
         "src=\"http",
         "href=\"http",
@@ -382,23 +356,35 @@ fn the_html_report_draws_its_charts_in_a_real_browser() {
     ] {
         assert!(!page.contains(remote), "`{remote}` in the page");
     }
-    let o = std::process::Command::new(&chrome)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--dump-dom",
-        ])
-        .arg(format!(
-            "--user-data-dir={}",
-            dir.path().join("profile").display()
-        ))
-        .arg(format!("file://{}", html.display()))
-        .output()
-        .unwrap();
+}
+
+/// The page at `html` as a headless browser builds it (its profile in `dir`).
+fn dom_of(chrome: &Path, dir: &Path, html: &Path) -> String {
+    let run = crate::browser::headless(
+        chrome,
+        &dir.join("profile"),
+        &["--dump-dom".into()],
+        &format!("file://{}", html.display()),
+    );
+    assert!(run.success, "{}", run.stderr);
+    run.stdout
+}
+
+#[test]
+fn the_html_report_draws_its_charts_in_a_real_browser() {
+    let Some(chrome) = crate::browser::find() else {
+        eprintln!("skipped: no headless browser (chromium, google-chrome) on PATH");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let journal = olab_battle(dir.path());
+    let html = dir.path().join("olab_battle.html");
+    let o = umpire_report(&journal, &html);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let dom = String::from_utf8_lossy(&o.stdout);
+    let page = std::fs::read_to_string(&html).unwrap();
+    // Self-contained: nothing fetched from anywhere.
+    assert_self_contained(&page);
+    let dom = dom_of(&chrome, dir.path(), &html);
     for id in ["strength-chart", "casualties-chart"] {
         let at = dom
             .find(&format!("id=\"{id}\""))
@@ -542,37 +528,12 @@ fn the_campaign_report_draws_its_chart_in_a_real_browser() {
         String::from_utf8_lossy(&o.stdout)
     );
     let page = std::fs::read_to_string(&html).unwrap();
-    for remote in [
-        "src=\"http",
-        "href=\"http",
-        "<script",
-        "<link",
-        "@import",
-        "url(",
-    ] {
-        assert!(!page.contains(remote), "`{remote}` in the page");
-    }
-    let Some(chrome) = browser() else {
+    assert_self_contained(&page);
+    let Some(chrome) = crate::browser::find() else {
         eprintln!("skipped: no headless browser (chromium, google-chrome) on PATH");
         return;
     };
-    let o = std::process::Command::new(&chrome)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--dump-dom",
-        ])
-        .arg(format!(
-            "--user-data-dir={}",
-            tmp.path().join("profile").display()
-        ))
-        .arg(format!("file://{}", html.display()))
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let dom = String::from_utf8_lossy(&o.stdout);
+    let dom = dom_of(&chrome, tmp.path(), &html);
     let at = dom
         .find("id=\"campaign-chart\"")
         .unwrap_or_else(|| panic!("no campaign chart:\n{dom}"));
