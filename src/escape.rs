@@ -43,13 +43,13 @@ pub fn escape_line(text: &str) -> Cow<'_, str> {
     escape_if(text, true, |c| is_unsafe(c) || c == '\n' || c == '\t')
 }
 
-/// Whether `text` may hold an unsafe character (with `line`, a newline or tab too), read
-/// byte by byte: never false for text that holds one, and exact for the common text (printable
-/// ASCII, and other characters than the unsafe ones), so the escapes need not decode it.
-fn may_hold_unsafe(text: &str, line: bool) -> bool {
+/// Where the first unsafe character of `text` starts (with `line`, a newline or tab too), read
+/// byte by byte rather than decoded: the characters [`is_unsafe`] names are ASCII controls and
+/// a few two- and three-byte sequences (a test checks every character against it).
+fn first_unsafe(text: &str, line: bool) -> Option<usize> {
     let b = text.as_bytes();
     let at = |i: usize| b.get(i).copied().unwrap_or(0);
-    b.iter().enumerate().any(|(i, &c)| match c {
+    b.iter().enumerate().position(|(i, &c)| match c {
         b'\n' | b'\t' => line,
         0x00..=0x1f | 0x7f => true,
         // U+0080 to U+009F
@@ -66,10 +66,7 @@ fn may_hold_unsafe(text: &str, line: bool) -> bool {
 }
 
 fn escape_if(text: &str, line: bool, unsafe_char: impl Fn(char) -> bool) -> Cow<'_, str> {
-    if !may_hold_unsafe(text, line) {
-        return Cow::Borrowed(text);
-    }
-    let Some(first) = text.find(&unsafe_char) else {
+    let Some(first) = first_unsafe(text, line) else {
         return Cow::Borrowed(text);
     };
     let mut out = String::with_capacity(text.len() + 8);
@@ -87,8 +84,8 @@ fn escape_if(text: &str, line: bool, unsafe_char: impl Fn(char) -> bool) -> Cow<
 /// The first character of `text` a name may not hold (an unsafe character, a newline or a
 /// tab), with its byte offset.
 pub fn first_unsafe_in_name(text: &str) -> Option<(usize, char)> {
-    text.char_indices()
-        .find(|&(_, c)| is_unsafe(c) || c == '\n' || c == '\t')
+    let at = first_unsafe(text, true)?;
+    text[at..].chars().next().map(|c| (at, c))
 }
 
 /// Checks a new name (of a side, a unit, a command, an attribute, a table…): `what` says
@@ -127,13 +124,9 @@ mod tests {
             for line in [false, true] {
                 let unsafe_here = is_unsafe(c) || (line && (c == '\n' || c == '\t'));
                 let s = format!("a{c}é");
-                assert_eq!(
-                    may_hold_unsafe(&s, line),
-                    unsafe_here,
-                    "{:x} {line}",
-                    u32::from(c)
-                );
-                assert_eq!(may_hold_unsafe(&c.to_string(), line), unsafe_here);
+                let want = unsafe_here.then_some(1);
+                assert_eq!(first_unsafe(&s, line), want, "{:x} {line}", u32::from(c));
+                assert_eq!(first_unsafe(&c.to_string(), line), want.map(|_| 0));
             }
         }
     }
