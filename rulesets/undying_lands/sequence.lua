@@ -8,10 +8,17 @@ require("fld_common.terrain").register(cfg)
 
 -- 26: a wing is demoralised as soon as half its TUs have lost half their IP (checked when a
 -- TU loses IP); its orders become RETREAT, and every TU of the side tests (23.1 g).
+-- With tu_lost_half total (the default), a TU counts once its vignettes' IP is at half its
+-- starting IP or less; a loss that leaves the TU's own total above half cannot have made it
+-- count, so the wing is not read then (the TU's total is its vignettes' IP, negative IP
+-- included, which is never more than the IP the count adds up). The check runs on the loss
+-- that brings a TU to half, and on every loss after it.
 local victory = require "fld_common.victory"
 umpire.on("unit_damaged", function(ev)
   if ev.attr ~= "ip" then return end
-  local g = umpire.group(ev.unit.command)
+  local u = ev.unit
+  if ev.new * 2 > u.ip_start and umpire.option("tu_lost_half") ~= "majority" then return end
+  local g = umpire.group(u.command)
   -- `role` is declared (fld_common.schema, default mtu): read as it is, not through futil.attr
   if g.role ~= "mtu" or g.demoralised then return end
   -- every loss of IP of a TU runs this: decide first, and list the TUs only for the message

@@ -1181,8 +1181,18 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
   cl = ci_func(ci);
   k = cl->p->k;
   pc = ci->u.l.savedpc;
-  if (l_unlikely(trap))
-    trap = luaG_tracecall(L);
+  if (l_unlikely(trap)) {
+    /*
+    ** umpire: with only a count hook set, what 'luaG_tracecall' does here
+    ** comes down to keeping 'trap' on in this frame ('oldpc', which it also
+    ** sets, is for line hooks); a vararg function at its first instruction
+    ** still goes through it, so that counting starts after VARARGPREP as before.
+    */
+    if (L->hookmask == LUA_MASKCOUNT && (pc != cl->p->code || !cl->p->is_vararg))
+      ci->u.l.trap = 1;
+    else
+      trap = luaG_tracecall(L);
+  }
   base = ci->func.p + 1;
   /* main loop of interpreter */
   for (;;) {
@@ -1754,7 +1764,8 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         goto ret;
       }
       vmcase(OP_RETURN0) {
-        if (l_unlikely(L->hookmask)) {
+        /* umpire: a count hook alone needs nothing of 'luaD_poscall' (see there) */
+        if (l_unlikely(L->hookmask & ~LUA_MASKCOUNT)) {
           StkId ra = RA(i);
           L->top.p = ra;
           savepc(ci);
@@ -1767,11 +1778,13 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
           L->top.p = base - 1;
           for (nres = ci->nresults; l_unlikely(nres > 0); nres--)
             setnilvalue(s2v(L->top.p++));  /* all results are nil */
+          if (L->hookmask) trap = 1;  /* umpire: as the hooked path leaves it */
         }
         goto ret;
       }
       vmcase(OP_RETURN1) {
-        if (l_unlikely(L->hookmask)) {
+        /* umpire: a count hook alone needs nothing of 'luaD_poscall' (see there) */
+        if (l_unlikely(L->hookmask & ~LUA_MASKCOUNT)) {
           StkId ra = RA(i);
           L->top.p = ra + 1;
           savepc(ci);
@@ -1790,6 +1803,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
             for (; l_unlikely(nres > 1); nres--)
               setnilvalue(s2v(L->top.p++));  /* complete missing results */
           }
+          if (L->hookmask) trap = 1;  /* umpire: as the hooked path leaves it */
         }
        ret:  /* return from a Lua function */
         if (ci->callstatus & CIST_FRESH)
