@@ -48,21 +48,27 @@ pub fn escape_line(text: &str) -> Cow<'_, str> {
 /// a few two- and three-byte sequences (a test checks every character against it).
 fn first_unsafe(text: &str, line: bool) -> Option<usize> {
     let b = text.as_bytes();
+    // Most text is printable ASCII: a tight loop passes over it first.
+    let start = b.iter().position(|&c| !(0x20..0x7f).contains(&c))?;
     let at = |i: usize| b.get(i).copied().unwrap_or(0);
-    b.iter().enumerate().position(|(i, &c)| match c {
-        b'\n' | b'\t' => line,
-        0x00..=0x1f | 0x7f => true,
-        // U+0080 to U+009F
-        0xc2 => (0x80..=0x9f).contains(&at(i + 1)),
-        // U+061C
-        0xd8 => at(i + 1) == 0x9c,
-        // U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069
-        0xe2 => matches!(
-            (at(i + 1), at(i + 2)),
-            (0x80, 0x8e | 0x8f | 0xaa..=0xae) | (0x81, 0xa6..=0xa9)
-        ),
-        _ => false,
-    })
+    let from = b[start..].iter().enumerate().position(|(j, &c)| {
+        let i = start + j;
+        match c {
+            b'\n' | b'\t' => line,
+            0x00..=0x1f | 0x7f => true,
+            // U+0080 to U+009F
+            0xc2 => (0x80..=0x9f).contains(&at(i + 1)),
+            // U+061C
+            0xd8 => at(i + 1) == 0x9c,
+            // U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069
+            0xe2 => matches!(
+                (at(i + 1), at(i + 2)),
+                (0x80, 0x8e | 0x8f | 0xaa..=0xae) | (0x81, 0xa6..=0xa9)
+            ),
+            _ => false,
+        }
+    })?;
+    Some(start + from)
 }
 
 fn escape_if(text: &str, line: bool, unsafe_char: impl Fn(char) -> bool) -> Cow<'_, str> {

@@ -15,7 +15,7 @@ use super::output::Output;
 use super::rule_commands::{Call, add_call, call_json, call_rules, checks_json};
 use super::session::{State, reborrow};
 use crate::dice::DieEntry;
-use crate::script::events::{MAX_DEPTH, ending, events_of};
+use crate::script::events::{MAX_DEPTH, ending, events_of, raisable};
 use crate::script::{CallOutput, ScriptHost};
 use crate::span::Span;
 
@@ -53,7 +53,15 @@ pub fn emit_events(
                 .flat_map(|(i, c)| {
                     // A script's change has had its `at_once` handlers already.
                     let at_once_done = done.iter().any(|r| r.contains(&(from + i)));
-                    events_of(c, &state.game)
+                    let heard = raisable(c)
+                        .iter()
+                        .any(|e| ScriptHost::listens_after(rules, e, at_once_done));
+                    let events = if heard {
+                        events_of(c, &state.game)
+                    } else {
+                        Vec::new()
+                    };
+                    events
                         .into_iter()
                         .map(move |(e, fields)| (e, fields, at_once_done))
                 })

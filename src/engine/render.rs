@@ -86,41 +86,80 @@ pub fn check(b: &crate::script::Breakdown, palette: &Palette) -> String {
         }
         return out;
     }
-    let mut out = palette.style(Style::Strong, &escape(&b.title));
+    // One buffer for the whole breakdown, written in place: a resolution shows several of
+    // these, and the journal keeps each one's plain text too.
+    let mut out = String::with_capacity(b.title.len() + 24 + 56 * b.factors.len());
+    palette.push(&mut out, Style::Strong, &escape(&b.title));
+    let mut v = String::with_capacity(12);
     for (i, x) in b.factors.iter().enumerate() {
-        let v = if i == 0 || x.value < 0.0 {
-            num(x.value)
-        } else {
-            format!("+{}", num(x.value))
-        };
+        v.clear();
+        if i > 0 && x.value >= 0.0 {
+            v.push('+');
+        }
+        push_num(&mut v, x.value);
         out.push_str("\n  ");
-        out.push_str(&palette.style(Style::Number, &format!("{v:>5}")));
+        pad_left(&mut out, v.len(), 5);
+        palette.push(&mut out, Style::Number, &v);
         out.push_str("  ");
         out.push_str(&escape(&x.label));
         match (&x.roll, &x.dice) {
+            // Without colour a rolled factor's dice read as its `dice` text (drawn alike).
+            (Some(_), Some(d)) if !palette.is_color() => {
+                out.push_str(": ");
+                out.push_str(d);
+            }
             (Some(roll), _) => {
                 out.push_str(": ");
                 out.push_str(&crate::dice::render::breakdown_dice(roll, palette));
             }
             (None, Some(d)) => {
                 out.push_str(": ");
-                out.push_str(
-                    &palette.style(Style::Dice(crate::dice::render::Role::Label), &escape(d)),
+                palette.push(
+                    &mut out,
+                    Style::Dice(crate::dice::render::Role::Label),
+                    &escape(d),
                 );
             }
             (None, None) => {}
         }
         if let Some(r) = &x.rule {
-            out.push_str(&palette.style(Style::Dim, &format!(" ({})", escape(r))));
+            v.clear();
+            v.push_str(" (");
+            v.push_str(&escape(r));
+            v.push(')');
+            palette.push(&mut out, Style::Dim, &v);
         }
     }
     out.push_str("\n  ");
-    out.push_str(&palette.style(Style::Strong, &format!("= {:>3}", num(b.total))));
+    v.clear();
+    v.push_str("= ");
+    let at = v.len();
+    push_num(&mut v, b.total);
+    let width = v.len() - at;
+    v.insert_str(at, &" ".repeat(3usize.saturating_sub(width)));
+    palette.push(&mut out, Style::Strong, &v);
     if let Some(r) = &b.result {
         out.push_str("  ");
-        out.push_str(&palette.style(Style::Strong, &escape(r)));
+        palette.push(&mut out, Style::Strong, &escape(r));
     }
     out
+}
+
+/// Appends `x` as a breakdown shows a number (see [`crate::script::breakdown::num`]).
+fn push_num(out: &mut String, x: f64) {
+    use std::fmt::Write;
+    if x.fract() == 0.0 {
+        let _ = write!(out, "{}", x as i64);
+    } else {
+        let _ = write!(out, "{x}");
+    }
+}
+
+/// Spaces that right-align text `len` bytes long in `width` columns.
+fn pad_left(out: &mut String, len: usize, width: usize) {
+    for _ in len..width {
+        out.push(' ');
+    }
 }
 
 /// An error for people: `error: message`, the line with a caret under the bad part, and

@@ -53,6 +53,16 @@ impl Palette {
         self.color
     }
 
+    /// Appends `text` painted as `style` to `out` ([`Palette::style`] without a new string
+    /// for plain text).
+    pub fn push(&self, out: &mut String, style: Style, text: &str) {
+        if !self.color && !matches!(style, Style::Dice(_)) {
+            out.push_str(text);
+        } else {
+            out.push_str(&self.style(style, text));
+        }
+    }
+
     /// `text` painted as `style`.
     pub fn style(&self, style: Style, text: &str) -> String {
         if let Style::Dice(role) = style {

@@ -208,7 +208,7 @@ pub(crate) fn decode(
     }
     fn text(v: Option<Value>) -> mlua::Result<Option<String>> {
         match v {
-            Some(Value::String(s)) => Ok(Some(s.to_string_lossy())),
+            Some(Value::String(s)) => Ok(Some(super::api::output::lua_string(&s))),
             Some(Value::Boolean(false)) => Ok(None),
             Some(Value::Integer(i)) => Ok(Some(i.to_string())),
             Some(Value::Number(n)) => Ok(Some(n.to_string())),

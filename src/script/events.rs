@@ -54,8 +54,34 @@ pub fn reserved(event: &str) -> bool {
 /// An event: its name and its fields (units and elements by id: handles in Lua).
 pub type Event = (&'static str, Vec<(&'static str, ArgValue)>);
 
+/// The events a change of `c`'s kind may raise ([`events_of`] raises some of them, or none):
+/// asked first, so that a change no handler listens for costs no event fields.
+pub fn raisable(c: &Change) -> &'static [&'static str] {
+    match c {
+        Change::Advance { .. } => &[
+            "round_begins",
+            "step_begins",
+            "marker_expired",
+            "element_marker_expired",
+        ],
+        Change::SetAttr { .. } => &["unit_damaged", "element_damaged"],
+        Change::Mark { .. } => &["unit_marked", "element_marked"],
+        Change::Unmark { .. } => &["unit_unmarked", "element_unmarked"],
+        _ => &[],
+    }
+}
+
 /// The events the change `c`, just applied to `game`, raises, with their fields.
 pub fn events_of(c: &Change, game: &Game) -> Vec<Event> {
+    let out = raised(c, game);
+    debug_assert!(
+        out.iter().all(|(e, _)| raisable(c).contains(e)),
+        "`raisable` misses an event of {c:?}"
+    );
+    out
+}
+
+fn raised(c: &Change, game: &Game) -> Vec<Event> {
     let v = |x: Value| ArgValue::Value(x);
     let strength = game.schema().status.strength.as_deref();
     // A strength attribute's value before (the schema's default when never set) and after.

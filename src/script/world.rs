@@ -182,7 +182,7 @@ fn read(lua: &Lua, game: &Game, id: &str, key: &str) -> mlua::Result<Value> {
             let Some(decl) = game.schema().attrs(kind).get(attr) else {
                 let e = game
                     .schema()
-                    .attr(kind, attr, &format!("{kind} `{id}`"))
+                    .attr(kind, attr, &format_args!("{kind} `{id}`"))
                     .err();
                 return Err(runtime(e.map_or_else(
                     || format!("no attribute `{attr}`"),
@@ -374,7 +374,8 @@ fn at_once_events(lua: &Lua, game: &Game, change: &Change) -> mlua::Result<Value
         let Some(d) = lua.app_data_ref::<super::host::HostData>() else {
             return Ok(Value::Nil);
         };
-        if d.at_once.is_empty() {
+        let raisable = super::events::raisable(change);
+        if !d.at_once.iter().any(|a| raisable.contains(&a.as_str())) {
             return Ok(Value::Nil);
         }
         super::events::events_of(change, game)

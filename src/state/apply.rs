@@ -262,7 +262,7 @@ impl Game {
                     Some(v) if !schema => Some(v.clone()),
                     Some(v) => Some(
                         self.schema
-                            .attr(kind, attr, &format!("{kind} `{id}`"))?
+                            .attr(kind, attr, &format_args!("{kind} `{id}`"))?
                             .check(attr, v)?,
                     ),
                     None => None,
@@ -525,7 +525,9 @@ impl Game {
         attrs: &super::game::Attrs,
     ) -> Result<(), StateError> {
         for (name, v) in attrs {
-            let def = self.schema.attr(kind, name, &format!("{kind} `{id}`"))?;
+            let def = self
+                .schema
+                .attr(kind, name, &format_args!("{kind} `{id}`"))?;
             if def.check(name, v)? != *v {
                 // Stored values are normalised; a journal entry is never rewritten on the fly.
                 return stale(format!("{name} of `{id}` is not normalised (`{v}`)"));

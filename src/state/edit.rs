@@ -244,7 +244,9 @@ impl Game {
     /// Sets attribute `attr` of `id` (a side, command, unit or element) to `value`.
     pub fn set_attr(&mut self, id: &str, attr: &str, value: Value) -> Result<Change, StateError> {
         let (kind, attrs) = self.attrs_of(id).ok_or_else(|| self.unknown_any(id))?;
-        let def = self.schema.attr(kind, attr, &format!("{kind} `{id}`"))?;
+        let def = self
+            .schema
+            .attr(kind, attr, &format_args!("{kind} `{id}`"))?;
         let new = def.check(attr, &value)?;
         let old = attrs.get(attr).cloned();
         self.applied(Change::SetAttr {
@@ -280,7 +282,7 @@ impl Game {
         let (kind, _) = self.attrs_of(id).ok_or_else(|| self.unknown_any(id))?;
         let value = self
             .schema
-            .attr(kind, attr, &format!("{kind} `{id}`"))?
+            .attr(kind, attr, &format_args!("{kind} `{id}`"))?
             .parse(attr, text)?;
         self.set_attr(id, attr, value)
     }
@@ -529,7 +531,9 @@ impl Game {
     ) -> Result<Attrs, StateError> {
         let mut attrs = defaults(&self.schema, kind);
         for (name, v) in given {
-            let def = self.schema.attr(kind, &name, &format!("{kind} `{id}`"))?;
+            let def = self
+                .schema
+                .attr(kind, &name, &format_args!("{kind} `{id}`"))?;
             let v = def.check(&name, &v)?;
             attrs.insert(name, v);
         }

@@ -301,7 +301,7 @@ fn attrs(
             continue;
         }
         game.schema()
-            .attr(kind, key, &format!("{kind} `{id}`"))
+            .attr(kind, key, &format_args!("{kind} `{id}`"))
             .map_err(|e| doc.place(e, k.span()))?;
         let value: Value = doc.value(v)?;
         let c = game

@@ -388,8 +388,14 @@ impl Schema {
     }
 
     /// The declared attribute `name` of `kind`, or an error suggesting the nearest name;
-    /// `owner` names what it was set on (``unit `leg1` ``).
-    pub fn attr(&self, kind: Kind, name: &str, owner: &str) -> Result<&AttrDef, StateError> {
+    /// `owner` names what it was set on (``unit `leg1` ``), written out only for the error
+    /// (pass `&format_args!(…)`).
+    pub fn attr(
+        &self,
+        kind: Kind,
+        name: &str,
+        owner: &dyn std::fmt::Display,
+    ) -> Result<&AttrDef, StateError> {
         let attrs = self.attrs(kind);
         attrs.get(name).ok_or_else(|| {
             StateErrorKind::UnknownAttr {
@@ -410,7 +416,7 @@ impl Schema {
         text: &str,
         owner: &str,
     ) -> Result<Value, StateError> {
-        self.attr(kind, name, owner)?.parse(name, text)
+        self.attr(kind, name, &owner)?.parse(name, text)
     }
 
     /// Checks a marker name against the declared markers (any name when none are declared).

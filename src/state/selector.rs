@@ -623,7 +623,7 @@ impl Filter {
         let elements = kind == Kind::Element;
         let attr_known = |a: &str| {
             game.schema()
-                .attr(kind, a, if elements { "elements" } else { "units" })
+                .attr(kind, a, &if elements { "elements" } else { "units" })
                 .map(|_| ())
                 .or_else(|e| {
                     // Attributes set on units but no longer declared still select.

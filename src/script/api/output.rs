@@ -95,10 +95,20 @@ pub(crate) fn lua_print(lua: &Lua, args: Variadic<Value>) -> mlua::Result<()> {
     Ok(())
 }
 
+/// A Lua string as Rust text: copied as it is when it is UTF-8 (the usual case, checked by
+/// the standard library's validator), else with U+FFFD for each bad sequence.
+pub(crate) fn lua_string(s: &mlua::LuaString) -> String {
+    let bytes = s.as_bytes();
+    match std::str::from_utf8(&bytes) {
+        Ok(t) => t.to_owned(),
+        Err(_) => String::from_utf8_lossy(&bytes).into_owned(),
+    }
+}
+
 /// A value as `tostring` shows it.
 pub(crate) fn to_text(lua: &Lua, v: &Value) -> mlua::Result<String> {
     match v {
-        Value::String(s) => Ok(s.to_string_lossy()),
+        Value::String(s) => Ok(lua_string(s)),
         Value::Integer(i) => Ok(i.to_string()),
         Value::Number(n) => Ok(n.to_string()),
         Value::Boolean(b) => Ok(b.to_string()),
