@@ -422,6 +422,38 @@ mod tests {
     }
 
     #[test]
+    fn rolled_factors_and_wide_numbers_read_as_the_breakdowns_own_text() {
+        let mut dice = crate::dice::DiceBox::seeded(1);
+        dice.enqueue([6, 2]);
+        let expr = crate::dice::parse("1d6!").unwrap();
+        let roll =
+            crate::dice::roll(&expr, &mut dice.source(None), &crate::dice::Caps::DEFAULT).unwrap();
+        let roll = roll.into_iter().next().unwrap();
+        let plain = |label: &str, value: f64| Factor {
+            label: label.into(),
+            value,
+            rule: None,
+            dice: None,
+            roll: None,
+        };
+        let b = Breakdown {
+            title: "Volley 3".into(),
+            factors: vec![
+                Factor::rolled("open-ended d6", Some("Ch1".into()), roll),
+                plain("many", 123456.0),
+                plain("fewer", -98765.25),
+            ],
+            total: 24699.75,
+            result: None,
+            opposed: None,
+        };
+        let text = check(&b, &Palette::plain());
+        assert_eq!(text, b.to_string());
+        assert!(text.contains("1d6! [6!, 2]"), "{text}");
+        assert!(check(&b, &Palette::with_color(true)).contains("+123456"));
+    }
+
+    #[test]
     fn wide_charts_keep_about_a_screenful_around_the_mode() {
         let outcomes: Vec<(f64, f64)> = (0..200)
             .map(|i| (i as f64, 1.0 / (1.0 + (i as f64 - 100.0).abs())))

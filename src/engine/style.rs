@@ -109,6 +109,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn pushing_text_paints_it_as_style_does() {
+        for p in [Palette::plain(), Palette::with_color(true)] {
+            for style in [Style::Strong, Style::Dim, Style::Dice(Role::Dropped)] {
+                let mut out = String::from("> ");
+                p.push(&mut out, style, "3");
+                assert_eq!(out, format!("> {}", p.style(style, "3")));
+            }
+        }
+    }
+
+    #[test]
     fn plain_palette_leaves_text_alone_but_strikes_dropped_dice() {
         let p = Palette::plain();
         assert_eq!(p.style(Style::Error, "error:"), "error:");

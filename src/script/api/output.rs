@@ -119,3 +119,17 @@ pub(crate) fn to_text(lua: &Lua, v: &Value) -> mlua::Result<String> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lua_strings_are_copied_as_they_are_and_bad_bytes_become_replacement_characters() {
+        let lua = Lua::new();
+        let good = lua.create_string("Ökonom → 12\u{1b}").unwrap();
+        assert_eq!(lua_string(&good), "Ökonom → 12\u{1b}");
+        let bad = lua.create_string(b"ab\xff\xfecd").unwrap();
+        assert_eq!(lua_string(&bad), "ab\u{fffd}\u{fffd}cd");
+    }
+}
