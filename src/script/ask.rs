@@ -53,7 +53,7 @@ pub(crate) fn ask_with(
             ));
         }
     };
-    super::api::output::check_text(lua, &text, "a question")?;
+    super::api::output::check_text(lua, &text, &"a question")?;
     let choices: Vec<String> = match choices {
         Value::Table(t) => t
             .sequence_values::<Value>()
@@ -78,7 +78,7 @@ pub(crate) fn ask_with(
     }
     for c in &choices {
         crate::escape::check_name(c, "a choice").map_err(mlua::Error::runtime)?;
-        super::api::output::check_text(lua, c, "a choice")?;
+        super::api::output::check_text(lua, c, &"a choice")?;
     }
     let default = match default {
         Value::Nil => None,

@@ -65,7 +65,7 @@ fn spec(lua: &Lua, v: &Value, what: &str, keys: &[&str]) -> mlua::Result<Spec> {
         Value::Nil => id.clone(),
         v => {
             let name = text(&v, &format!("the name in {what}"))?.to_string();
-            super::api::output::check_text(lua, &name, &format!("the name in {what}"))?;
+            super::api::output::check_text(lua, &name, &format_args!("the name in {what}"))?;
             name
         }
     };
@@ -180,7 +180,7 @@ pub(crate) fn op(
                 }
                 v => text(v, "the command")?.to_string(),
             };
-            let why = reason_of(lua, c, &format!("creating unit {}", spec.id))?;
+            let why = reason_of(lua, c, &format_args!("creating unit {}", spec.id))?;
             let change = world
                 .game
                 .add_unit(&command, &spec.id, &spec.name, spec.attrs)
@@ -199,7 +199,11 @@ pub(crate) fn op(
             const WHAT: &str = "u:add_element{…}";
             let unit = text(&a, "a unit id")?.to_string();
             let spec = spec(lua, &b, WHAT, ELEMENT_KEYS)?;
-            let why = reason_of(lua, c, &format!("adding element {} to {unit}", spec.id))?;
+            let why = reason_of(
+                lua,
+                c,
+                &format_args!("adding element {} to {unit}", spec.id),
+            )?;
             if let Some(k) = world.game.kind_of(&unit).filter(|k| *k != Kind::Unit) {
                 return Err(runtime(format!(
                     "{WHAT}: `{unit}` is a {k}: elements are added to units"
@@ -223,7 +227,7 @@ pub(crate) fn op(
                 }
                 None => return Err(runtime(world.game.unknown_marked(&id))),
             }
-            let why = reason_of(lua, b, &format!("removing {id}"))?;
+            let why = reason_of(lua, b, &format_args!("removing {id}"))?;
             let changes = world.game.remove(&id).map_err(runtime)?;
             for change in changes {
                 note_change(lua, world, notes, change, why.clone())?;
@@ -240,7 +244,7 @@ pub(crate) fn op(
                 }
                 v => text(v, "where it goes")?.to_string(),
             };
-            let why = reason_of(lua, c, &format!("moving {id} to {to}"))?;
+            let why = reason_of(lua, c, &format_args!("moving {id} to {to}"))?;
             let change = match world.game.kind_of(&id) {
                 Some(Kind::Unit) => world.game.move_unit(&id, &to),
                 Some(Kind::Element) => world.game.move_element(&id, &to),

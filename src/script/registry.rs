@@ -201,7 +201,7 @@ pub(super) fn fail<T>(origin: &Origin, msg: impl fmt::Display) -> mlua::Result<T
 /// at most the `text` limit.
 pub(super) fn check_name(lua: &Lua, origin: &Origin, name: &str, what: &str) -> mlua::Result<()> {
     crate::escape::check_name(name, what).or_else(|m| fail(origin, m))?;
-    super::api::output::check_text(lua, name, what)
+    super::api::output::check_text(lua, name, &what)
         .map_err(|e| mlua::Error::runtime(format!("{origin}: {e}")))
 }
 

@@ -48,12 +48,15 @@ pub(crate) fn runtime(e: impl std::fmt::Display) -> mlua::Error {
 }
 
 /// A reason argument: required, non-empty text, at most the `text` limit.
-fn reason(lua: &Lua, v: Value, what: &str) -> mlua::Result<String> {
-    match v {
-        Value::String(s) if !s.to_str()?.trim().is_empty() => {
-            let text = s.to_str()?.to_string();
-            check_text(lua, &text, &format!("the reason for {what}"))?;
-            Ok(text)
+fn reason(lua: &Lua, v: Value, what: &dyn std::fmt::Display) -> mlua::Result<String> {
+    let text = match &v {
+        Value::String(s) => Some(s.to_str()?),
+        _ => None,
+    };
+    match text {
+        Some(text) if !text.trim().is_empty() => {
+            check_text(lua, &text, &format_args!("the reason for {what}"))?;
+            Ok(text.to_string())
         }
         _ => Err(runtime(format!(
             "{what} needs a reason (text), such as \"lost a stand to shooting (5.2.4)\": it is shown in the breakdown and kept in the journal"
@@ -234,7 +237,7 @@ pub(crate) fn note_change(
 }
 
 /// A reason argument (for `elements.rs`).
-pub(crate) fn reason_of(lua: &Lua, v: Value, what: &str) -> mlua::Result<String> {
+pub(crate) fn reason_of(lua: &Lua, v: Value, what: &dyn std::fmt::Display) -> mlua::Result<String> {
     reason(lua, v, what)
 }
 
@@ -308,7 +311,7 @@ pub(crate) fn op(
         op::SET => {
             let id = text(&a, "a unit id")?.to_string();
             let attr = text(&b, "an attribute name")?.to_string();
-            let why = reason(lua, d, &format!("changing {id} {attr}"))?;
+            let why = reason(lua, d, &format_args!("changing {id} {attr}"))?;
             let cap = super::host::budgets(lua).text;
             let mut room = cap;
             let value = super::registry::lua_to_state_within(&c, &mut room).ok_or_else(|| {
@@ -332,7 +335,7 @@ pub(crate) fn op(
         op::MARK => {
             let id = text(&a, "a unit id")?.to_string();
             let marker = text(&b, "a marker name")?.to_string();
-            let why = reason(lua, c, &format!("marking {id} {marker}"))?;
+            let why = reason(lua, c, &format_args!("marking {id} {marker}"))?;
             let expiry = match d {
                 Value::Nil => None,
                 v => {
@@ -348,7 +351,7 @@ pub(crate) fn op(
         op::UNMARK => {
             let id = text(&a, "a unit id")?.to_string();
             let marker = text(&b, "a marker name")?.to_string();
-            let why = reason(lua, c, &format!("unmarking {id} {marker}"))?;
+            let why = reason(lua, c, &format_args!("unmarking {id} {marker}"))?;
             let change = game.unmark(&id, &marker).map_err(runtime)?;
             let fired = at_once_events(lua, game, &change)?;
             note(lua, world.changes, notes, change, why)?;

@@ -37,7 +37,13 @@ impl Game {
         self.apply_checked(&change.inverse(), false)
     }
 
-    fn apply_checked(&mut self, change: &Change, schema: bool) -> Result<(), StateError> {
+    /// Applies `change`, checking its values against the schema only with `schema` (a caller
+    /// that has just checked them passes `false`).
+    pub(super) fn apply_checked(
+        &mut self,
+        change: &Change,
+        schema: bool,
+    ) -> Result<(), StateError> {
         self.apply_unkept(change, schema)?;
         let Game {
             selections,

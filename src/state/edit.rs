@@ -249,12 +249,15 @@ impl Game {
             .attr(kind, attr, &format_args!("{kind} `{id}`"))?;
         let new = def.check(attr, &value)?;
         let old = attrs.get(attr).cloned();
-        self.applied(Change::SetAttr {
+        let change = Change::SetAttr {
             id: Id::new(id)?,
             attr: attr.to_string(),
             old,
             new: Some(new),
-        })
+        };
+        // The value has just been checked against the schema.
+        self.apply_checked(&change, false)?;
+        Ok(change)
     }
 
     /// Sets (or, with `None`, removes) `key` in script `script`'s store.

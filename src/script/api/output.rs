@@ -19,7 +19,7 @@ pub(crate) fn lua_fail(lua: &Lua, msg: String) -> mlua::Result<()> {
 /// command's JSON (`record.KEY`), such as a scorer; recording a key again replaces its value.
 /// Nothing is shown to people.
 pub(crate) fn lua_record(lua: &Lua, (key, value): (String, Value)) -> mlua::Result<()> {
-    check_text(lua, &key, "a record's key")?;
+    check_text(lua, &key, &"a record's key")?;
     let cap = super::super::host::budgets(lua).output;
     let (v, size) = crate::script::data::to_json(lua, &value, cap)
         .map_err(|e| mlua::Error::runtime(format!("umpire.record(\"{key}\", …): {e}")))?;
@@ -46,8 +46,9 @@ pub(crate) fn add_output(lua: &Lua, bytes: usize) -> mlua::Result<()> {
     Ok(())
 }
 
-/// Fails if `text`, a `what` given by a script, is longer than the `text` limit.
-pub(crate) fn check_text(lua: &Lua, text: &str, what: &str) -> mlua::Result<()> {
+/// Fails if `text`, a `what` given by a script, is longer than the `text` limit (`what` is
+/// written out only for the error: pass `&format_args!(…)` rather than a new string).
+pub(crate) fn check_text(lua: &Lua, text: &str, what: &dyn std::fmt::Display) -> mlua::Result<()> {
     let limit = budgets(lua).text;
     if text.len() > limit {
         return Err(mlua::Error::runtime(format!(

@@ -32,7 +32,7 @@ pub(crate) fn run(
         op::STORE_SET => {
             let script = text(&a, "a script name")?.to_string();
             let key = text(&b, "a store key")?.to_string();
-            check_text(lua, &key, "a store key")?;
+            check_text(lua, &key, &"a store key")?;
             let value = match c {
                 Value::Nil => None,
                 v => Some(stored_value(lua, &script, &key, &v)?),
