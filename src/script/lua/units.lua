@@ -16,8 +16,9 @@ local methods = {}
 -- A handle: an empty table whose id is kept here, out of the scripts' reach; everything
 -- else is read from the game when asked, one attribute or marker at a time.
 local ids = setmetatable({}, { __mode = "k" })
+kit.guard(ids)   -- a handle is protected by being here (one entry a handle, not two)
 local function handle(id)
-  local h = protect(setmetatable({}, Unit))
+  local h = setmetatable({}, Unit)
   ids[h] = id
   return h
 end
