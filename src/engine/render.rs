@@ -68,7 +68,7 @@ pub fn roll(r: &Roll, palette: &Palette) -> String {
 /// summed up. A comparison of checks (`ctx:opposed`) is one line: `Dispute 1.3: red 2 v blue 5
 /// → blue by 3 (AMB-33)`.
 pub fn check(b: &crate::script::Breakdown, palette: &Palette) -> String {
-    use crate::script::breakdown::num;
+    use crate::script::breakdown::{num, push_num};
     if let Some(o) = &b.opposed {
         let mut out = palette.style(Style::Strong, &format!("{}:", escape(&b.title)));
         for (i, s) in o.sides.iter().enumerate() {
@@ -132,27 +132,17 @@ pub fn check(b: &crate::script::Breakdown, palette: &Palette) -> String {
     }
     out.push_str("\n  ");
     v.clear();
-    v.push_str("= ");
-    let at = v.len();
     push_num(&mut v, b.total);
-    let width = v.len() - at;
-    v.insert_str(at, &" ".repeat(3usize.saturating_sub(width)));
-    palette.push(&mut out, Style::Strong, &v);
+    let mut total = String::with_capacity(v.len() + 5);
+    total.push_str("= ");
+    pad_left(&mut total, v.len(), 3);
+    total.push_str(&v);
+    palette.push(&mut out, Style::Strong, &total);
     if let Some(r) = &b.result {
         out.push_str("  ");
         palette.push(&mut out, Style::Strong, &escape(r));
     }
     out
-}
-
-/// Appends `x` as a breakdown shows a number (see [`crate::script::breakdown::num`]).
-fn push_num(out: &mut String, x: f64) {
-    use std::fmt::Write;
-    if x.fract() == 0.0 {
-        let _ = write!(out, "{}", x as i64);
-    } else {
-        let _ = write!(out, "{x}");
-    }
 }
 
 /// Spaces that right-align text `len` bytes long in `width` columns.

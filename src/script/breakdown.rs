@@ -105,10 +105,18 @@ pub struct Breakdown {
 
 /// A number as a breakdown shows it: whole numbers without a point.
 pub fn num(v: f64) -> String {
+    let mut out = String::new();
+    push_num(&mut out, v);
+    out
+}
+
+/// Appends `v` as [`num`] writes it.
+pub fn push_num(out: &mut String, v: f64) {
+    use std::fmt::Write;
     if v.fract() == 0.0 {
-        format!("{}", v as i64)
+        let _ = write!(out, "{}", v as i64);
     } else {
-        format!("{v}")
+        let _ = write!(out, "{v}");
     }
 }
 
