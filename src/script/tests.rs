@@ -1153,3 +1153,39 @@ fn pairs_walks_keys_in_one_order_whatever_the_run() {
     .unwrap();
     assert_eq!(out, ["1,3,alpha,beta,mid,zeta,false,true", "true", "a,c"]);
 }
+
+#[test]
+fn integers_become_text_as_stock_lua_writes_them() {
+    // vendor/lua-src writes integers' digits itself instead of through snprintf.
+    let h = host();
+    let cases = [
+        0i64,
+        7,
+        -7,
+        10,
+        99,
+        -100,
+        1_234_567_890_123,
+        i64::MAX,
+        i64::MIN,
+        i64::MIN + 1,
+    ];
+    let list = cases
+        .iter()
+        .map(|n| format!("math.tointeger({n:?}) or math.mininteger"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let code = format!(
+        "local out = {{}}
+        for _, n in ipairs({{ {list} }}) do
+          out[#out + 1] = tostring(n) .. '|' .. n .. '|' .. string.format('%d', n)
+        end
+        return table.concat(out, ' ')"
+    );
+    let want = cases
+        .iter()
+        .map(|n| format!("{n}|{n}|{n}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert_eq!(eval(&h, &code).unwrap(), [want]);
+}
