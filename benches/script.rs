@@ -13,16 +13,17 @@
 //! `valgrind --tool=callgrind`, the count at ITERS less the count at 0, over ITERS, is the
 //! cost of one.
 //!
-//! Where `resolve` goes (about 97,600 instructions against 2,760 for the dice alone, 35×; it
+//! Where `resolve` goes (about 94,300 instructions against 2,860 for the dice alone, 33×; it
 //! was 117,600, 44×, before Lua was patched so that the budget's count hook costs nothing until
 //! it is due, `vendor/lua-src/PATCHES.md`): some 630 Lua VM instructions; the two rolls
 //! through the host (a Rust callback, the dice, the roll kept for the journal: some 17,500
 //! each); the call's scoped host function; handing the breakdown's texts to Rust (a reference
-//! slot, its release and a `String` each); the script's own `"modifier " .. i` (Lua formats
-//! integers with `snprintf`, some 1,100 instructions each); and the collector. `noop` costs
-//! 14,700 (5.3× the dice: one call into the host with nothing to do already costs the goal),
-//! `rolls` 53,100, `checkonly` 55,700. The goal of 5× for so small a resolution is out of
-//! reach of a Lua VM entered through mlua (docs/architecture.md, "What a command costs").
+//! slot, its release and a `String` each); the script's own `"modifier " .. i` (the patched
+//! Lua writes an integer's digits itself: about 700 instructions fewer each than through
+//! `snprintf`); and the collector. `noop` costs 14,700 (5.2× the dice: one call into the host
+//! with nothing to do already costs the goal), `rolls` 50,900, `checkonly` 55,800. The goal of
+//! 5× for so small a resolution is out of reach of a Lua VM entered through mlua
+//! (docs/architecture.md, "What a command costs").
 
 use std::path::PathBuf;
 use std::sync::Arc;
