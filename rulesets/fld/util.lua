@@ -47,15 +47,8 @@ function M.clock_text(opt)
   return t
 end
 
--- A unit's markers as a set (name -> true): one call into umpire (u:markers()) where each
--- u:has is one, for the rules that ask a unit several markers in one command. What the set
--- says holds until the unit changes.
-function M.marked(u)
-  local set = {}
-  local list = u:markers()
-  for i = 1, #list do set[list[i]] = true end
-  return set
-end
+-- A unit's markers as a set (fld_common.util.marked).
+M.marked = require("fld_common.util").marked
 -- Whether the unit has the marker: from `marked` (M.marked) when the caller has read it.
 local function has(u, marker, marked)
   if marked then return marked[marker] == true end

@@ -23,6 +23,16 @@ function M.has(h, marker)
   return ok and v == true
 end
 
+-- A unit's markers as a set (name -> true): one call into umpire (u:markers()) where each
+-- u:has is one, for the rules that ask a unit several markers in one command. What the set
+-- says holds until the unit changes.
+function M.marked(u)
+  local set = {}
+  local list = u:markers()
+  for i = 1, #list do set[list[i]] = true end
+  return set
+end
+
 -- Ids of a list of handles, joined.
 function M.ids(list, sep)
   local out = {}

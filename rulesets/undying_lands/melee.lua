@@ -38,12 +38,9 @@ function M.tu_facts(u, marked)
     type = u.type, order = u.order, disordered = disordered }
 end
 
--- A unit's markers as a set: one call into umpire where each u:has is one.
-function M.marked(u)
-  local set = {}
-  for _, m in ipairs(u:markers()) do set[m] = true end
-  return set
-end
+-- A unit's markers as a set (fld_common.util.marked): one call into umpire where each u:has
+-- is one.
+M.marked = require("fld_common.util").marked
 function M.vignette_facts(e, unit)
   return { id = e.id, ip = e.ip, unit = unit or e.unit }
 end
