@@ -79,23 +79,22 @@ pub(crate) fn json_size(v: &serde_json::Value) -> usize {
 /// `v` as JSON, if it is plain data taking at most `cap` bytes written as JSON, with about
 /// the bytes it takes. A table with a length is a list (as is an empty list read from the
 /// store); any other table is an object whose keys are its text and number keys.
+///
+/// The walk reads the Lua stack directly ([`walk`]): through mlua's values each key and
+/// value of a record cost about 2,000 instructions, most of a scripted resolution's host
+/// work after the rules themselves.
 pub(crate) fn to_json(
     lua: &Lua,
     v: &Value,
     cap: usize,
 ) -> Result<(serde_json::Value, usize), DataError> {
     let array_mt = array_metatable(lua);
-    let mut c = Converter {
-        lua,
-        cap,
-        size: 0,
-        charged: 0,
-        array_mt,
-        open: Vec::new(),
-    };
-    let out = c.value(v, 0)?;
-    c.charge(true)?;
-    Ok((out, c.size))
+    let mut out = None;
+    // Arguments: the value at stack index 1, the lists' metatable (or nil) at 2.
+    walk::run(lua, (v.clone(), array_mt), cap, &mut out).map_err(DataError::Budget)?;
+    let (json, size) = out.unwrap_or(Err(DataError::TooDeep))?;
+    budget::charge(lua, size as u64 / BYTES_PER_STEP + 1).map_err(DataError::Budget)?;
+    Ok((json, size))
 }
 
 /// The metatable mlua gives the lists it makes from JSON (so an empty list read from the
@@ -115,137 +114,208 @@ fn array_metatable(lua: &Lua) -> Option<Table> {
     Some(mt)
 }
 
-struct Converter<'a> {
-    lua: &'a Lua,
-    cap: usize,
-    size: usize,
-    charged: usize,
-    array_mt: Option<Table>,
-    /// The tables being converted, outermost first (a table met again inside is a cycle).
-    open: Vec<*const std::ffi::c_void>,
-}
+/// The conversion on the Lua stack, through Lua's C API: the one place umpire uses `unsafe`.
+///
+/// It is sound because every call it makes is one that cannot raise a Lua error (which
+/// would jump over the Rust frames) or run Lua code:
+/// - it reads with `lua_type`, `lua_toboolean`, `lua_isinteger`, `lua_tointegerx`,
+///   `lua_tonumberx`, `lua_rawlen`, `lua_topointer`, `lua_typename` and `lua_rawequal`,
+///   none of which allocates or calls a metamethod;
+/// - `lua_tolstring` is called on strings only (on a number it would convert the number in
+///   place and allocate);
+/// - `lua_rawgeti` and `lua_getmetatable` push without allocating or calling metamethods;
+/// - `lua_next` raises only for a key that is not in the table, and the walk hands it back
+///   the key it gave, in a table nothing changes while the walk runs (no Lua runs: a count
+///   hook fires only in Lua code);
+/// - `lua_checkstack` reports a stack it cannot grow by returning 0, and the walk stops.
+///
+/// Nothing allocates in Lua, so no garbage collection runs and a string's bytes stay where
+/// `lua_tolstring` said while the string is on the stack. mlua runs the walk in a protected
+/// call and restores the stack afterwards.
+#[allow(unsafe_code)]
+mod walk {
+    use std::ffi::{CStr, c_int, c_void};
 
-impl Converter<'_> {
-    fn grow(&mut self, bytes: usize) -> Result<(), DataError> {
-        self.size = self.size.saturating_add(bytes);
-        if self.size > self.cap {
-            return Err(DataError::TooBig(self.cap));
-        }
-        self.charge(false)
-    }
+    use mlua::ffi::{self, lua_State};
 
-    fn charge(&mut self, all: bool) -> Result<(), DataError> {
-        let due = self.size - self.charged;
-        if all || due >= 1 << 16 {
-            self.charged = self.size;
-            budget::charge(self.lua, due as u64 / BYTES_PER_STEP + 1).map_err(DataError::Budget)?;
-        }
-        Ok(())
-    }
+    use super::{DataError, MAX_DEPTH};
 
-    fn text(&mut self, s: &mlua::LuaString) -> Result<String, DataError> {
-        let bytes = s.as_bytes();
-        self.grow(bytes.len() + 2)?;
-        std::str::from_utf8(&bytes)
-            .map(str::to_string)
-            .map_err(|_| DataError::NotPlain("text that is not UTF-8".into()))
-    }
+    /// What a walk gives: the JSON and its size, or why the value is not plain data.
+    pub(super) type Walked = Result<(serde_json::Value, usize), DataError>;
 
-    fn value(&mut self, v: &Value, depth: usize) -> Result<serde_json::Value, DataError> {
-        use serde_json::Value as J;
-        Ok(match v {
-            Value::Nil => {
-                self.grow(4)?;
-                J::Null
-            }
-            Value::Boolean(b) => {
-                self.grow(5)?;
-                J::Bool(*b)
-            }
-            Value::Integer(i) => {
-                self.grow(20)?;
-                J::from(*i)
-            }
-            Value::Number(n) => {
-                self.grow(24)?;
-                serde_json::Number::from_f64(*n).map_or(J::Null, J::Number)
-            }
-            Value::String(s) => J::String(self.text(s)?),
-            Value::Table(t) => self.table(t, depth)?,
-            v => return Err(DataError::NotPlain(format!("a {}", v.type_name()))),
-        })
-    }
-
-    /// One entry of an object: its key as text, and its value.
-    fn pair(
-        &mut self,
-        k: &Value,
-        v: &Value,
-        depth: usize,
-    ) -> Result<(String, serde_json::Value), DataError> {
-        let key = match k {
-            Value::String(s) => self.text(s)?,
-            Value::Integer(i) => {
-                self.grow(22)?;
-                i.to_string()
-            }
-            Value::Number(n) => {
-                self.grow(26)?;
-                n.to_string()
-            }
-            k => {
-                return Err(DataError::NotPlain(format!(
-                    "a table keyed by a {}",
-                    k.type_name()
-                )));
-            }
+    /// Converts the value at stack index 1 (index 2: the lists' metatable, or nil) into
+    /// `out`. Fails only if mlua cannot make the protected call.
+    pub(super) fn run(
+        lua: &mlua::Lua,
+        args: impl mlua::IntoLuaMulti,
+        cap: usize,
+        out: &mut Option<Walked>,
+    ) -> mlua::Result<()> {
+        let walk = |state: *mut lua_State| {
+            let mut w = Walker {
+                state,
+                cap,
+                size: 0,
+                open: Vec::new(),
+            };
+            // SAFETY: see the module's comment; index 1 holds the value and 2 the metatable.
+            let v = unsafe { w.value(1, 0) };
+            *out = Some(v.map(|v| (v, w.size)));
         };
-        self.grow(2)?;
-        Ok((key, self.value(v, depth + 1)?))
+        // SAFETY: the closure calls only the non-raising functions listed above.
+        unsafe { lua.exec_raw::<()>(args, walk) }
     }
 
-    fn table(&mut self, t: &Table, depth: usize) -> Result<serde_json::Value, DataError> {
-        let id = t.to_pointer();
-        if depth >= MAX_DEPTH || self.open.contains(&id) {
-            return Err(DataError::TooDeep);
+    /// Stack index of the lists' metatable (nil when mlua has none).
+    const ARRAY_MT: c_int = 2;
+
+    struct Walker {
+        state: *mut lua_State,
+        cap: usize,
+        size: usize,
+        /// The tables being converted, outermost first (a table met again inside is a cycle).
+        open: Vec<*const c_void>,
+    }
+
+    impl Walker {
+        fn grow(&mut self, bytes: usize) -> Result<(), DataError> {
+            self.size = self.size.saturating_add(bytes);
+            if self.size > self.cap {
+                return Err(DataError::TooBig(self.cap));
+            }
+            Ok(())
         }
-        self.open.push(id);
-        self.grow(2)?;
-        let len = t.raw_len();
-        let is_list = len > 0 || (self.array_mt.is_some() && t.metatable() == self.array_mt);
-        let out = if is_list {
-            let mut items = Vec::with_capacity(len.min(1 << 16));
-            for i in 1..=len {
-                let v: Value = t
-                    .raw_get(i)
-                    .map_err(|e| DataError::NotPlain(e.to_string()))?;
-                self.grow(1)?;
-                items.push(self.value(&v, depth + 1)?);
+
+        /// The Lua name of the type at `idx` (`function`, `userdata`…).
+        unsafe fn type_name(&self, idx: c_int) -> String {
+            let l = self.state;
+            // SAFETY: lua_typename gives a static C string for any type tag.
+            unsafe { CStr::from_ptr(ffi::lua_typename(l, ffi::lua_type(l, idx))) }
+                .to_string_lossy()
+                .into_owned()
+        }
+
+        /// The string at `idx`, which is a string, as UTF-8 text.
+        unsafe fn text(&mut self, idx: c_int) -> Result<String, DataError> {
+            let mut len = 0usize;
+            // SAFETY: a string: no conversion, no allocation; its bytes live while it is on
+            // the stack.
+            let bytes = unsafe {
+                let p = ffi::lua_tolstring(self.state, idx, &mut len);
+                std::slice::from_raw_parts(p.cast::<u8>(), len)
+            };
+            self.grow(len + 2)?;
+            std::str::from_utf8(bytes)
+                .map(str::to_string)
+                .map_err(|_| DataError::NotPlain("text that is not UTF-8".into()))
+        }
+
+        unsafe fn value(
+            &mut self,
+            idx: c_int,
+            depth: usize,
+        ) -> Result<serde_json::Value, DataError> {
+            use serde_json::Value as J;
+            let l = self.state;
+            // SAFETY (the whole body): reads of the value at `idx`; see the module's comment.
+            unsafe {
+                Ok(match ffi::lua_type(l, idx) {
+                    ffi::LUA_TNIL => {
+                        self.grow(4)?;
+                        J::Null
+                    }
+                    ffi::LUA_TBOOLEAN => {
+                        self.grow(5)?;
+                        J::Bool(ffi::lua_toboolean(l, idx) != 0)
+                    }
+                    ffi::LUA_TNUMBER if ffi::lua_isinteger(l, idx) != 0 => {
+                        self.grow(20)?;
+                        J::from(ffi::lua_tointegerx(l, idx, std::ptr::null_mut()))
+                    }
+                    ffi::LUA_TNUMBER => {
+                        self.grow(24)?;
+                        let n = ffi::lua_tonumberx(l, idx, std::ptr::null_mut());
+                        serde_json::Number::from_f64(n).map_or(J::Null, J::Number)
+                    }
+                    ffi::LUA_TSTRING => J::String(self.text(idx)?),
+                    ffi::LUA_TTABLE => self.table(idx, depth)?,
+                    _ => return Err(DataError::NotPlain(format!("a {}", self.type_name(idx)))),
+                })
             }
-            serde_json::Value::Array(items)
-        } else {
-            let mut map = serde_json::Map::new();
-            // One protected walk of the table (`pairs` would enter Lua once per key); the
-            // first error stops it and is kept here.
-            let mut failed = None;
-            let walked = t.for_each::<Value, Value>(|k, v| match self.pair(&k, &v, depth) {
-                Ok((key, v)) => {
-                    map.insert(key, v);
-                    Ok(())
+        }
+
+        /// An object's key (at `idx`) as text.
+        unsafe fn key(&mut self, idx: c_int) -> Result<String, DataError> {
+            let l = self.state;
+            // SAFETY: reads of the key at `idx`; lua_tolstring only on a string.
+            unsafe {
+                match ffi::lua_type(l, idx) {
+                    ffi::LUA_TSTRING => self.text(idx),
+                    ffi::LUA_TNUMBER if ffi::lua_isinteger(l, idx) != 0 => {
+                        self.grow(22)?;
+                        Ok(ffi::lua_tointegerx(l, idx, std::ptr::null_mut()).to_string())
+                    }
+                    ffi::LUA_TNUMBER => {
+                        self.grow(26)?;
+                        Ok(ffi::lua_tonumberx(l, idx, std::ptr::null_mut()).to_string())
+                    }
+                    _ => Err(DataError::NotPlain(format!(
+                        "a table keyed by a {}",
+                        self.type_name(idx)
+                    ))),
                 }
-                Err(e) => {
-                    failed = Some(e);
-                    Err(mlua::Error::runtime("stopped"))
-                }
-            });
-            if let Some(e) = failed {
-                return Err(e);
             }
-            walked.map_err(|e| DataError::NotPlain(e.to_string()))?;
-            serde_json::Value::Object(map)
-        };
-        self.open.pop();
-        Ok(out)
+        }
+
+        unsafe fn table(
+            &mut self,
+            idx: c_int,
+            depth: usize,
+        ) -> Result<serde_json::Value, DataError> {
+            let l = self.state;
+            // SAFETY (the whole body): see the module's comment. Every value pushed is popped
+            // before the next is pushed, and the stack is checked for the three slots used.
+            unsafe {
+                let id = ffi::lua_topointer(l, idx);
+                if depth >= MAX_DEPTH || self.open.contains(&id) || ffi::lua_checkstack(l, 3) == 0 {
+                    return Err(DataError::TooDeep);
+                }
+                self.open.push(id);
+                self.grow(2)?;
+                let len = ffi::lua_rawlen(l, idx);
+                let is_list = len > 0
+                    || (ffi::lua_getmetatable(l, idx) != 0 && {
+                        let same = ffi::lua_rawequal(l, -1, ARRAY_MT) != 0;
+                        ffi::lua_settop(l, -2);
+                        same
+                    });
+                let out = if is_list {
+                    let mut items = Vec::with_capacity(len.min(1 << 16));
+                    for i in 1..=len {
+                        ffi::lua_rawgeti(l, idx, i as ffi::lua_Integer);
+                        self.grow(1)?;
+                        let v = self.value(ffi::lua_gettop(l), depth + 1);
+                        ffi::lua_settop(l, -2);
+                        items.push(v?);
+                    }
+                    serde_json::Value::Array(items)
+                } else {
+                    let mut map = serde_json::Map::new();
+                    ffi::lua_pushnil(l);
+                    while ffi::lua_next(l, idx) != 0 {
+                        let top = ffi::lua_gettop(l);
+                        let key = self.key(top - 1)?;
+                        self.grow(2)?;
+                        let v = self.value(top, depth + 1)?;
+                        map.insert(key, v);
+                        ffi::lua_settop(l, -2); // the key stays for the next lua_next
+                    }
+                    serde_json::Value::Object(map)
+                };
+                self.open.pop();
+                Ok(out)
+            }
+        }
     }
 }
 
@@ -273,6 +343,34 @@ mod tests {
     }
 
     #[test]
+    fn keys_lists_and_metatables() {
+        // Number keys become text; a list keeps its order; floats stay floats.
+        assert_eq!(
+            convert("return {[2.5] = 'a', [-7] = {0.5, -1, false}, s = ''}", 200).unwrap(),
+            r#"{"-7":[0.5,-1,false],"2.5":"a","s":""}"#
+        );
+        // Tables are read raw: no metamethod runs, whatever the metatable says.
+        let raw = "return setmetatable({a = 1}, { __pairs = function() error('ran') end, \
+                   __len = function() return 5 end, __index = function() error('ran') end })";
+        assert_eq!(convert(raw, 100).unwrap(), r#"{"a":1}"#);
+        // An empty list read from the store is stored back as a list, an empty table as an
+        // object.
+        use mlua::LuaSerdeExt;
+        let lua = Lua::new();
+        let empty = lua
+            .to_value(&serde_json::json!({"l": [], "o": {}}))
+            .unwrap();
+        let (j, size) = to_json(&lua, &empty, 100).unwrap();
+        assert_eq!(j.to_string(), r#"{"l":[],"o":{}}"#);
+        assert!(size >= j.to_string().len(), "{size}");
+        // The same table twice is not a cycle.
+        assert_eq!(
+            convert("local t = {1} return {t, t}", 100).unwrap(),
+            "[[1],[1]]"
+        );
+    }
+
+    #[test]
     fn values_too_big_too_deep_or_not_plain_are_refused() {
         let big = convert("local s = ('x'):rep(1000) return {s, s, s, s}", 3000).unwrap_err();
         assert!(big.contains("more than 3000 bytes"), "{big}");
@@ -288,6 +386,12 @@ mod tests {
         assert!(f.contains("not a function"), "{f}");
         let key = convert("return {[true] = 1}", 100).unwrap_err();
         assert!(key.contains("keyed by a boolean"), "{key}");
+        let thread = convert("return {coroutine.create(print)}", 100).unwrap_err();
+        assert!(thread.contains("not a thread"), "{thread}");
+        let bytes = convert("return {'\\255'}", 100).unwrap_err();
+        assert!(bytes.contains("not UTF-8"), "{bytes}");
+        let key = convert("return {[{}] = 1}", 100).unwrap_err();
+        assert!(key.contains("keyed by a table"), "{key}");
         assert_eq!(
             json_size(&serde_json::json!({"a": [1, 2]})),
             r#"{"a":[1,2]}"#.len()
