@@ -1039,6 +1039,39 @@ fn sides_and_commands_are_handles_and_refusals_are_plain() {
 }
 
 #[test]
+fn an_id_has_one_handle_while_scripts_hold_it() {
+    let (_dir, src) = temp_ruleset(
+        "h",
+        "umpire.ruleset{name = 'h', schema = {element = {hp = {type = 'int', default = 2}}}}\n\
+         local kept\n\
+         umpire.command{name = 'x', run = function()\n\
+           local u = umpire.unit('a1')\n\
+           local seen = {}\n\
+           for _, e in ipairs(u:elements()) do seen[e] = true end\n\
+           local same = 0\n\
+           for _, e in ipairs(u:elements('hp>0')) do if seen[e] then same = same + 1 end end\n\
+           local again = rawequal(u, umpire.unit('a1')) and rawequal(u, umpire.unit(u))\n\
+           local before = kept and rawequal(kept, u)\n\
+           kept = u\n\
+           return same .. ' ' .. tostring(again) .. ' ' .. tostring(before) .. ' ' .. (next(u) == nil and 'empty' or 'fields')\n\
+         end}\n",
+    );
+    let l = load(&src, LIMITS, Arc::default()).unwrap();
+    let mut g = crate::state::Game::new(l.rules.schema.clone());
+    g.add_side("s", "S").unwrap();
+    g.add_command("s", "c", "C").unwrap();
+    g.add_unit("c", "a1", "A1", []).unwrap();
+    g.add_element("a1", "e1", "E1", []).unwrap();
+    g.add_element("a1", "e2", "E2", []).unwrap();
+    let out = run_on(&l, &mut g, "x", &[], &[]).unwrap();
+    // A second listing gives the same handles: usable as the same keys of a table.
+    assert_eq!(out.output, ["2 true nil empty"]);
+    // A handle a script kept is the one the next command gets.
+    let out = run_on(&l, &mut g, "x", &[], &[]).unwrap();
+    assert_eq!(out.output, ["2 true true empty"]);
+}
+
+#[test]
 fn what_a_call_has_read_follows_its_own_changes() {
     let (_dir, src) = temp_ruleset(
         "c",

@@ -17,9 +17,16 @@ local methods = {}
 -- else is read from the game when asked, one attribute or marker at a time.
 local ids = setmetatable({}, { __mode = "k" })
 kit.guard(ids)   -- a handle is protected by being here (one entry a handle, not two)
+-- The handle of an id while some script holds it: listing a squad's soldiers again gives the
+-- same handles, not new tables (so a handle is also the same key in a script's table).
+local handles = setmetatable({}, { __mode = "v" })
 local function handle(id)
-  local h = setmetatable({}, Unit)
-  ids[h] = id
+  local h = handles[id]
+  if h == nil then
+    h = setmetatable({}, Unit)
+    ids[h] = id
+    handles[id] = h
+  end
   return h
 end
 local function id_of(u) return ids[u] end
