@@ -98,20 +98,20 @@ pub(crate) fn to_json(
 }
 
 /// The metatable mlua gives the lists it makes from JSON (so an empty list read from the
-/// store is stored back as a list).
+/// store is stored back as a list), found once per Lua state.
 fn array_metatable(lua: &Lua) -> Option<Table> {
-    const KEY: &str = "umpire.array_metatable";
-    if let Ok(Some(mt)) = lua.named_registry_value::<Option<Table>>(KEY) {
-        return Some(mt);
+    struct ArrayMetatable(Option<Table>);
+    if let Some(known) = lua.app_data_ref::<ArrayMetatable>() {
+        return known.0.clone();
     }
     use mlua::LuaSerdeExt;
-    let list = lua.to_value(&serde_json::json!([])).ok()?;
-    let mt = match list {
-        Value::Table(t) => t.metatable()?,
-        _ => return None,
+    let mt = match lua.to_value(&serde_json::json!([])).ok()? {
+        Value::Table(t) => t.metatable(),
+        _ => None,
     };
-    let _ = lua.set_named_registry_value(KEY, mt.clone());
-    Some(mt)
+    // Kept for next time unless some app data is borrowed now (then it is found again).
+    let _ = lua.try_set_app_data(ArrayMetatable(mt.clone()));
+    mt
 }
 
 /// The conversion on the Lua stack, through Lua's C API: the one place umpire uses `unsafe`.

@@ -167,7 +167,10 @@ pub(crate) fn op(
                         .map_err(|e| runtime(format!("u:elements(\"{}\"): {e}", &*filter)))?
                 }
             };
-            ids.iter().map(|id| id_string(id.as_str())).collect()
+            // The same soldiers are listed again and again: their ids are made once.
+            ids.iter()
+                .map(|id| super::api::values::intern(lua, id.as_str()))
+                .collect()
         }
         CREATE_UNIT => {
             const WHAT: &str = "umpire.create_unit{…}";
