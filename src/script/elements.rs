@@ -15,6 +15,26 @@ use super::world::{
 };
 use crate::state::{Kind, Selector, Value as StateValue};
 
+/// The filters `u:elements` was given, parsed: a ruleset lists soldiers by the same few
+/// filters again and again. At most [`Filters::MAX`] are kept.
+#[derive(Default)]
+struct Filters(std::collections::HashMap<String, Selector>);
+
+impl Filters {
+    const MAX: usize = 256;
+
+    fn keep(lua: &Lua, text: &str, s: Selector) {
+        if lua.app_data_ref::<Filters>().is_none() {
+            let _ = lua.try_set_app_data(Filters::default());
+        }
+        if let Some(mut f) = lua.try_app_data_mut::<Filters>().ok().flatten()
+            && f.0.len() < Self::MAX
+        {
+            f.0.insert(text.to_string(), s);
+        }
+    }
+}
+
 /// A unit or element to make, as a script described it.
 struct Spec {
     id: String,
@@ -162,9 +182,19 @@ pub(crate) fn op(
                 Value::Nil => unit.elements.clone(),
                 v => {
                     let filter = text(v, "a filter (such as \"hp>0 unmarked:fallen\")")?;
-                    Selector::parse(&filter)
-                        .and_then(|s| s.pick_elements(game, unit))
-                        .map_err(|e| runtime(format!("u:elements(\"{}\"): {e}", &*filter)))?
+                    let pick = |s: &Selector| s.pick_elements(game, unit);
+                    let known = lua
+                        .app_data_ref::<Filters>()
+                        .and_then(|f| f.0.get(&*filter).map(pick));
+                    match known {
+                        Some(picked) => picked,
+                        None => Selector::parse(&filter).and_then(|s| {
+                            let picked = pick(&s);
+                            Filters::keep(lua, &filter, s);
+                            picked
+                        }),
+                    }
+                    .map_err(|e| runtime(format!("u:elements(\"{}\"): {e}", &*filter)))?
                 }
             };
             // The same soldiers are listed again and again: their ids are made once.

@@ -147,7 +147,8 @@ fn read(lua: &Lua, game: &Game, id: &str, key: &str) -> mlua::Result<Value> {
     let name = || game.name_ref(id).unwrap_or(id);
     Ok(match key {
         "id" => Value::String(lua.create_string(id)?),
-        "name" => Value::String(lua.create_string(display_name(id, name()))?),
+        // Names are read again and again (breakdowns, summaries): made once.
+        "name" => intern(lua, &display_name(id, name()))?,
         "bare_name" => Value::String(lua.create_string(name())?),
         "kind" => intern(lua, kind.name())?,
         "side" => match kind {
