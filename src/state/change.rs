@@ -324,10 +324,17 @@ impl std::fmt::Display for Change {
     /// `leg1 marked routed`, `clock round 1 step 8 → round 2 step 1 (expired: leg2 suppressed)`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         use Change::*;
-        let opt = |v: &Option<Value>| {
-            v.as_ref()
-                .map_or_else(|| "default".into(), |v| v.to_string())
-        };
+        // A value, or `default` (written straight into `f`: a change line is made for every
+        // change a command shows).
+        struct Opt<'a>(&'a Option<Value>);
+        impl std::fmt::Display for Opt<'_> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                match self.0 {
+                    Some(v) => v.fmt(f),
+                    None => f.write_str("default"),
+                }
+            }
+        }
         let markers = |list: &[Expired]| {
             list.iter()
                 .map(|e| format!("{} {}", e.unit, e.marker.name))
@@ -360,7 +367,7 @@ impl std::fmt::Display for Change {
             }
             Rename { id, old, new } => write!(f, "{id} renamed from “{old}” to “{new}”"),
             SetAttr { id, attr, old, new } => {
-                write!(f, "{id} {attr} {} → {}", opt(old), opt(new))
+                write!(f, "{id} {attr} {} → {}", Opt(old), Opt(new))
             }
             Mark { unit, marker, .. } => write!(f, "{unit} marked {marker}"),
             Unmark { unit, marker, .. } => write!(f, "{unit} unmarked {}", marker.name),
