@@ -88,11 +88,8 @@ pub(crate) fn to_json(
     v: &Value,
     cap: usize,
 ) -> Result<(serde_json::Value, usize), DataError> {
-    let array_mt = array_metatable(lua);
-    let mut out = None;
-    // Arguments: the value at stack index 1, the lists' metatable (or nil) at 2.
-    walk::run(lua, (v.clone(), array_mt), cap, &mut out).map_err(DataError::Budget)?;
-    let (json, size) = out.unwrap_or(Err(DataError::TooDeep))?;
+    let (json, size) =
+        walk::run(lua, v, array_metatable(lua), cap).map_err(DataError::Budget)??;
     budget::charge(lua, size as u64 / BYTES_PER_STEP + 1).map_err(DataError::Budget)?;
     Ok((json, size))
 }
@@ -143,14 +140,15 @@ mod walk {
     /// What a walk gives: the JSON and its size, or why the value is not plain data.
     pub(super) type Walked = Result<(serde_json::Value, usize), DataError>;
 
-    /// Converts the value at stack index 1 (index 2: the lists' metatable, or nil) into
-    /// `out`. Fails only if mlua cannot make the protected call.
+    /// Converts `v` (`array_mt`: the metatable that marks a list). Fails only if mlua cannot
+    /// make the protected call.
     pub(super) fn run(
         lua: &mlua::Lua,
-        args: impl mlua::IntoLuaMulti,
+        v: &mlua::Value,
+        array_mt: Option<mlua::Table>,
         cap: usize,
-        out: &mut Option<Walked>,
-    ) -> mlua::Result<()> {
+    ) -> mlua::Result<Walked> {
+        let mut out = None;
         let walk = |state: *mut lua_State| {
             let mut w = Walker {
                 state,
@@ -158,12 +156,15 @@ mod walk {
                 size: 0,
                 open: Vec::new(),
             };
-            // SAFETY: see the module's comment; index 1 holds the value and 2 the metatable.
+            // SAFETY: see the module's comment; index 1 holds the value and ARRAY_MT the
+            // metatable, as pushed below.
             let v = unsafe { w.value(1, 0) };
-            *out = Some(v.map(|v| (v, w.size)));
+            out = Some(v.map(|v| (v, w.size)));
         };
         // SAFETY: the closure calls only the non-raising functions listed above.
-        unsafe { lua.exec_raw::<()>(args, walk) }
+        unsafe { lua.exec_raw::<()>((v.clone(), array_mt), walk) }?;
+        // The protected call returned, so the walk ran.
+        Ok(out.unwrap_or(Err(DataError::TooDeep)))
     }
 
     /// Stack index of the lists' metatable (nil when mlua has none).
