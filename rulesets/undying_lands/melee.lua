@@ -16,15 +16,36 @@ function M.weapon(u, first)
   return u.weapon, nil
 end
 
-local function wcell(c, F, w, col, label)
-  local v = ph.weapon[w][col]
-  local key = w .. "." .. col
-  local src = ph.from_text[key]
-  if src then
-    U.factor(c, F, v, label .. " (value from " .. src .. ")", "19, table p.20")
-  else
-    U.factor(c, F, v, label, "19, table p.20", true)
+-- A weapon cell's line as shown (19, table p.20), by weapon and column ("first", "foot",
+-- "other"): { label, placeholder }. Made once per cell: a cell a worked example gives says so,
+-- every other is a placeholder and says that.
+local cell_lines = {}
+local COLUMN_TEXT = { first = " at first contact", foot = " vs Foot", other = " vs Other" }
+local function cell_line(w, col)
+  local by_w = cell_lines[w]
+  if not by_w then by_w = {}; cell_lines[w] = by_w end
+  local line = by_w[col]
+  if not line then
+    local label = w:upper() .. COLUMN_TEXT[col]
+    local src = ph.from_text[w .. "." .. col]
+    if src then line = { label .. " (value from " .. src .. ")", false }
+    else line = { ph.label(label), true } end
+    by_w[col] = line
   end
+  return line
+end
+
+local function wcell(c, F, w, col)
+  local line, v = cell_line(w, col), ph.weapon[w][col]
+  c:add(v, line[1], "19, table p.20")
+  F[#F + 1] = { label = line[1], value = v, rule = "19, table p.20", placeholder = line[2] }
+end
+
+-- An option M.score reads, once per melee (`opt` caches it).
+local function option(opt, name)
+  local v = opt[name]
+  if v == nil then v = umpire.option(name); opt[name] = v end
+  return v
 end
 
 -- What M.score reads of a TU and of a vignette. M.fight reads them once for the whole melee:
@@ -54,44 +75,44 @@ function M.score(ctx, e, opp, s, u, o, f)
   local uf, of, ef, pf = f.u, f.o, f.e, f.opp
   local names, opt = s.names or {}, s.opt or {}
   local c = ctx:check("Melee 19: " .. (names[ef.id] or U.vname(e)) .. " against " .. (names[pf.id] or U.vname(opp)))
-  local rec = { vignette = ef.id, opponent = pf.id, factors = {} }
-  local F = rec.factors
+  local F = {}
+  -- `rolled` and `score` are filled in below: naming them here makes the table at its size
+  local rec = { vignette = ef.id, opponent = pf.id, factors = F, rolled = 0, score = 0 }
   local die = data.MELEE_DICE[uf.discipline][uf.proficiency]
   rec.rolled = c:roll(die, uf.discipline .. " " .. uf.proficiency, "19")
   local w, note = M.weapon(uf, s.first)
   if note then c:add(0, note, "19; UL-D09") end
-  if s.first then wcell(c, F, w, "first", w:upper() .. " at first contact") end
-  local vs = of.type == "foot" and "foot" or "other"
-  wcell(c, F, w, vs, w:upper() .. " vs " .. (vs == "foot" and "Foot" or "Other"))
+  if s.first then wcell(c, F, w, "first") end
+  wcell(c, F, w, of.type == "foot" and "foot" or "other")
   local dis = uf.disordered
   -- each option is read when a line needs it, and once per melee (`opt`)
-  local function option(name)
-    if opt[name] == nil then opt[name] = umpire.option(name) end
-    return opt[name]
+  local charge_ok = s.first
+  if not charge_ok and (s.charging or (s.fanatic and s.fanatic[ef.id])) then
+    charge_ok = option(opt, "charge_factors") == "every_round"
   end
-  local function charge_ok() return s.first or option("charge_factors") == "every_round" end
-  local function literal() return option("uphill_lines") == "literal" end
+  local literal
+  if s.uphill or (dis and uf.order == "loose") then literal = option(opt, "uphill_lines") == "literal" end
   local line1 = (dis and uf.order == "close") or ef.ip <= 0
   if line1 then U.factor(c, F, -4, "1. " .. (ef.ip <= 0 and "has lost all its IP" or "disordered Close order"), "19") end
   if s.uphill then U.factor(c, F, -2, "2. opponent higher up a Gentle Hill", "19; UL-D07") end
   if dis and (uf.order == "close" or uf.type == "mounted") then
-    if uf.order == "close" and option("disordered_close") == "minus4_only" and line1 then
+    if uf.order == "close" and option(opt, "disordered_close") == "minus4_only" and line1 then
       c:add(0, "3. disordered Close order: -4 only (option disordered_close minus4_only)", "19; UL-D06")
     else
       U.factor(c, F, -2, "3. disordered Close order or Mounted", "19; UL-D06")
     end
   end
-  if pf.ip > ef.ip and option("more_ip_factor") == "applies" then
+  if pf.ip > ef.ip and option(opt, "more_ip_factor") == "applies" then
     U.factor(c, F, -1, "4. opponent has more IP (" .. pf.ip .. " > " .. ef.ip .. ")", "19; UL-D08")
   end
   if dis and uf.order ~= "close" then U.factor(c, F, -1, "5. disordered Loose or Open order", "19") end
-  if s.slope or (s.uphill and literal()) then
+  if s.slope or (s.uphill and literal) then
     U.factor(c, F, -1, "6. fighting troops uphill" .. (s.uphill and " (option uphill_lines literal)" or ""), "19; UL-D07")
   end
-  if dis and uf.order == "loose" and literal() then
+  if dis and uf.order == "loose" and literal then
     U.factor(c, F, -1, "6. 'Disordered Loose Order' as printed (option uphill_lines literal)", "19; UL-D07")
   end
-  if s.charging and charge_ok() then
+  if s.charging and charge_ok then
     local rule = "19" .. (s.first and "; UL-D10" or "; option charge_factors every_round")
     if uf.type == "behemoth" and ((of.type == "foot" and of.order == "close") or of.type == "mounted") then
       U.factor(c, F, 1, "7. Behemoth charging Close order Foot or Mounted", rule)
@@ -105,7 +126,7 @@ function M.score(ctx, e, opp, s, u, o, f)
     U.factor(c, F, 2, "10. Mounted fighting Loose or Open order Foot", "19")
   end
   if s.opp_flank and of.order == "close" then U.factor(c, F, 3, "11. opponent is Close order, contacted in flank or rear", "19") end
-  if s.fanatic and s.fanatic[ef.id] and charge_ok() then U.factor(c, F, 4, "12. fanatic charging", "19" .. (s.first and "; UL-D10" or "")) end
+  if s.fanatic and s.fanatic[ef.id] and charge_ok then U.factor(c, F, 4, "12. fanatic charging", "19" .. (s.first and "; UL-D10" or "")) end
   c:point("ul.melee.factors", { vignette = e, opponent = opp, first = s.first })
   if uf.order == "open" then
     local v = c:total()

@@ -25,7 +25,7 @@ pub struct Output {
     pub quit: bool,
     /// A rules' command's checks, kept typed: made into the JSON field `checks` (every
     /// factor with every die) only when the JSON is asked for, not for every command.
-    pub checks: Option<Vec<crate::script::Breakdown>>,
+    pub checks: Option<Vec<std::sync::Arc<crate::script::Breakdown>>>,
 }
 
 impl Output {
@@ -64,7 +64,8 @@ impl Output {
         if let Some(checks) = &self.checks {
             m.insert(
                 "checks".into(),
-                serde_json::to_value(checks).unwrap_or(Value::Null),
+                serde_json::to_value(checks.iter().map(|c| &**c).collect::<Vec<_>>())
+                    .unwrap_or(Value::Null),
             );
         }
         Value::Object(m)
@@ -102,7 +103,7 @@ pub enum Block {
     Prob(ProbReport),
     /// An itemised resolution: title, one factor a line (value, label, dice, rule), total
     /// and outcome.
-    Check(crate::script::Breakdown),
+    Check(std::sync::Arc<crate::script::Breakdown>),
 }
 
 /// Text made of styled pieces; newlines inside pieces break lines.

@@ -206,7 +206,12 @@ pub(super) fn call_json(calls: &[CallOutput]) -> (Json, Json) {
 
 /// The checks of what calls produced, as JSON.
 pub(super) fn checks_json(calls: &[CallOutput]) -> Json {
-    json!(calls.iter().flat_map(|c| &c.checks).collect::<Vec<_>>())
+    json!(
+        calls
+            .iter()
+            .flat_map(|c| c.checks.iter().map(|b| &**b))
+            .collect::<Vec<_>>()
+    )
 }
 
 /// The questions the calls asked, with their answers, for JSON.
@@ -370,8 +375,8 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
         out = out.field("answers", answers_json(&calls));
     }
     let mut record = serde_json::Map::new();
-    for c in &calls {
-        record.extend(c.record.iter().map(|(k, v)| (k.clone(), v.clone())));
+    for c in &mut calls {
+        record.append(&mut c.record);
     }
     if !record.is_empty() {
         out = out.field("record", Json::Object(record));

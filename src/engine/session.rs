@@ -470,11 +470,10 @@ impl Session {
                     by: self.state.by.clone(),
                     at: now(),
                 };
-                let changes = tx.changes.clone();
                 match self.state.journal.commit(tx, &self.state.game) {
                     Ok(seq) => Ok(self.follow_stored_rules(out).field("tx", seq)),
-                    Err(e) => {
-                        self.abandon(changes.into(), saved_dice);
+                    Err((e, tx)) => {
+                        self.abandon(tx.changes.into(), saved_dice);
                         let help = match e {
                             // The message names the limit and how to raise it.
                             crate::journal::JournalError::LineTooLong { .. } => None,

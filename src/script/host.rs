@@ -46,8 +46,9 @@ pub struct CallOutput {
     pub output: Vec<String>,
     /// Every roll made through `umpire.roll` or `math.random`, in order.
     pub rolls: Vec<Roll>,
-    /// The itemised checks a command built with `ctx:check`, in order.
-    pub checks: Vec<Breakdown>,
+    /// The itemised checks a command built with `ctx:check`, in order (shared: the output
+    /// shows each and its JSON reports each, without a copy).
+    pub checks: Vec<std::sync::Arc<Breakdown>>,
     /// The questions asked with `umpire.ask` and their answers, in order.
     pub answers: Vec<crate::question::Answered>,
     /// Every change the scripts made, with its reason, in order.
@@ -689,7 +690,7 @@ impl ScriptHost {
             Ok((ret, breakdown::decode(values, &d.out.rolls)?))
         })?;
         out.output.extend(ret);
-        out.checks = checks;
+        out.checks = checks.into_iter().map(std::sync::Arc::new).collect();
         Ok(out)
     }
 

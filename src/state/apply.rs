@@ -273,7 +273,7 @@ impl Game {
                     ),
                     None => None,
                 };
-                let attrs = self.attrs_slot(id);
+                let attrs = self.attrs_slot(kind, id);
                 match new {
                     Some(v) => attrs.insert(attr.clone(), v),
                     None => attrs.remove(attr),
@@ -575,20 +575,15 @@ impl Game {
         }
     }
 
-    fn attrs_slot(&mut self, id: &Id) -> &mut super::game::Attrs {
-        if let Some(s) = self.sides.get_mut(id) {
-            &mut s.attrs
-        } else if let Some(c) = self.commands.get_mut(id) {
-            &mut c.attrs
-        } else if let Some(u) = self.units.get_mut(id) {
-            &mut u.attrs
-        } else {
-            &mut self
-                .elements
-                .get_mut(id)
-                .expect("checked by the caller")
-                .attrs
-        }
+    /// The attributes of `id`, which the caller has found to be of `kind`.
+    fn attrs_slot(&mut self, kind: Kind, id: &Id) -> &mut super::game::Attrs {
+        let found = match kind {
+            Kind::Side => self.sides.get_mut(id).map(|s| &mut s.attrs),
+            Kind::Command => self.commands.get_mut(id).map(|c| &mut c.attrs),
+            Kind::Unit => self.units.get_mut(id).map(|u| &mut u.attrs),
+            Kind::Element => self.elements.get_mut(id).map(|e| &mut e.attrs),
+        };
+        found.expect("checked by the caller")
     }
 }
 

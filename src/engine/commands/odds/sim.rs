@@ -487,8 +487,14 @@ fn run_builtin(
     Ok(None)
 }
 
-fn take_checks(from: Vec<crate::script::Breakdown>, to: &mut Vec<(String, f64, Option<String>)>) {
-    to.extend(from.into_iter().map(|b| (b.title, b.total, b.result)));
+fn take_checks(
+    from: Vec<std::sync::Arc<crate::script::Breakdown>>,
+    to: &mut Vec<(String, f64, Option<String>)>,
+) {
+    to.extend(from.into_iter().map(|b| {
+        let b = std::sync::Arc::unwrap_or_clone(b);
+        (b.title, b.total, b.result)
+    }));
 }
 
 fn block_checks(out: Output, to: &mut Vec<(String, f64, Option<String>)>) {
@@ -496,6 +502,7 @@ fn block_checks(out: Output, to: &mut Vec<(String, f64, Option<String>)>) {
     take_checks(typed, to);
     for b in out.blocks {
         if let Block::Check(c) = b {
+            let c = std::sync::Arc::unwrap_or_clone(c);
             to.push((c.title, c.total, c.result));
         }
     }
