@@ -330,15 +330,8 @@ impl Journal {
 
     /// Appends a record, synced to disk when there is a file.
     fn append(&mut self, record: Record) -> Result<u64, JournalError> {
-        self.append_or_return(record).map_err(|(e, _)| e)
-    }
-
-    /// [`Journal::append`], handing the record back when the file refuses it.
-    fn append_or_return(&mut self, record: Record) -> Result<u64, (JournalError, Record)> {
-        if let Some(file) = &mut self.file
-            && let Err(e) = file.append(&record)
-        {
-            return Err((e, record));
+        if let Some(file) = &mut self.file {
+            file.append(&record)?;
         }
         self.entries.push(record);
         Ok(self.entries.len())
@@ -382,19 +375,25 @@ impl Journal {
 
     /// Commits a transaction whose changes are already applied to `game`: appends it
     /// (synced) and makes it the latest thing `undo` would reverse (and may write a snapshot
-    /// of `game`). When this fails the caller must roll the changes back: the game may not
-    /// show what the journal lacks: the transaction comes back with the error, for that.
+    /// of `game`). When this fails the caller must roll the changes back (the game may not
+    /// show what the journal lacks), so the transaction comes back with the error.
     pub fn commit(
         &mut self,
         tx: Transaction,
         game: &Game,
     ) -> Result<u64, (JournalError, Box<Transaction>)> {
         let recorded = tx.rules.clone().map(|r| (tx.generation, *r));
-        let seq = match self.append_or_return(Record::Tx(tx)) {
-            Ok(seq) => seq,
-            Err((e, Record::Tx(tx))) => return Err((e, Box::new(tx))),
-            Err((_, _)) => unreachable!("the record given was a transaction"),
-        };
+        let record = Record::Tx(tx);
+        if let Some(file) = &mut self.file
+            && let Err(e) = file.append(&record)
+        {
+            let Record::Tx(tx) = record else {
+                unreachable!("made a transaction just above")
+            };
+            return Err((e, Box::new(tx)));
+        }
+        self.entries.push(record);
+        let seq = self.entries.len();
         if let Some((generation, rules)) = recorded {
             self.rules_recorded = Some(generation);
             self.last_rules = Some(rules);
