@@ -226,6 +226,7 @@ function umpire.ruleset_name() end
 ---@return string
 function umpire.ask(q) end
 ---Keeps plain data for programs reading the command's JSON (`record.KEY`); shown to nobody.
+---A unit, side, command or element handle in it is kept as its id.
 ---@param key string
 ---@param value any
 function umpire.record(key, value) end
@@ -233,7 +234,8 @@ function umpire.record(key, value) end
 ---@param message string
 function umpire.fail(message) end
 
----The script's store: plain data kept in the game, journalled and undone.
+---The script's store: plain data kept in the game, journalled and undone. A handle stored
+---is kept as its id (`umpire.unit(id)` gives the handle back).
 ---@type table<string, any>
 store = {}
 ---The script's secret store: as `store`, never shown.

@@ -88,10 +88,26 @@ pub(crate) fn to_json(
     v: &Value,
     cap: usize,
 ) -> Result<(serde_json::Value, usize), DataError> {
+    let handles = lua
+        .app_data_ref::<Handles>()
+        .map(|h| (h.metatable.clone(), h.ids.clone()));
     let (json, size) =
-        walk::run(lua, v, array_metatable(lua), cap).map_err(DataError::Budget)??;
+        walk::run(lua, v, array_metatable(lua), handles, cap).map_err(DataError::Budget)??;
     budget::charge(lua, size as u64 / BYTES_PER_STEP + 1).map_err(DataError::Budget)?;
     Ok((json, size))
+}
+
+/// How the trusted Lua tells a unit, side, command or element handle (its metatable) and
+/// keeps its id (`ids`, handle -> id): a handle is plain data as its id.
+struct Handles {
+    metatable: Table,
+    ids: Table,
+}
+
+/// Tells the conversion how to know a handle (`src/script/lua/units.lua`).
+pub(crate) fn know_handles(lua: &Lua, metatable: Table, ids: Table) {
+    // Installed with the host, when no app data is borrowed.
+    let _ = lua.try_set_app_data(Handles { metatable, ids });
 }
 
 /// The metatable mlua gives the lists it makes from JSON (so an empty list read from the
@@ -120,7 +136,8 @@ fn array_metatable(lua: &Lua) -> Option<Table> {
 ///   none of which allocates or calls a metamethod;
 /// - `lua_tolstring` is called on strings only (on a number it would convert the number in
 ///   place and allocate);
-/// - `lua_rawgeti` and `lua_getmetatable` push without allocating or calling metamethods;
+/// - `lua_rawgeti`, `lua_rawget` (a handle's id, by the handle), `lua_pushvalue` and
+///   `lua_getmetatable` push without allocating or calling metamethods;
 /// - `lua_next` raises only for a key that is not in the table, and the walk hands it back
 ///   the key it gave, in a table nothing changes while the walk runs (no Lua runs: a count
 ///   hook fires only in Lua code);
@@ -140,12 +157,13 @@ mod walk {
     /// What a walk gives: the JSON and its size, or why the value is not plain data.
     pub(super) type Walked = Result<(serde_json::Value, usize), DataError>;
 
-    /// Converts `v` (`array_mt`: the metatable that marks a list). Fails only if mlua cannot
-    /// make the protected call.
+    /// Converts `v` (`array_mt`: the metatable that marks a list; `handles`: the handles'
+    /// metatable and their ids by handle). Fails only if mlua cannot make the protected call.
     pub(super) fn run(
         lua: &mlua::Lua,
         v: &mlua::Value,
         array_mt: Option<mlua::Table>,
+        handles: Option<(mlua::Table, mlua::Table)>,
         cap: usize,
     ) -> mlua::Result<Walked> {
         let mut out = None;
@@ -156,19 +174,24 @@ mod walk {
                 size: 0,
                 open: Vec::new(),
             };
-            // SAFETY: see the module's comment; index 1 holds the value and ARRAY_MT the
-            // metatable, as pushed below.
+            // SAFETY: see the module's comment; index 1 holds the value, ARRAY_MT, HANDLE_MT
+            // and IDS what their names say, as pushed below.
             let v = unsafe { w.value(1, 0) };
             out = Some(v.map(|v| (v, w.size)));
         };
         // SAFETY: the closure calls only the non-raising functions listed above.
-        unsafe { lua.exec_raw::<()>((v.clone(), array_mt), walk) }?;
+        let (handle_mt, ids) = handles.unzip();
+        unsafe { lua.exec_raw::<()>((v.clone(), array_mt, handle_mt, ids), walk) }?;
         // The protected call returned, so the walk ran.
         Ok(out.unwrap_or(Err(DataError::TooDeep)))
     }
 
     /// Stack index of the lists' metatable (nil when mlua has none).
     const ARRAY_MT: c_int = 2;
+    /// Stack index of the handles' metatable, and of their ids by handle (nil in a Lua state
+    /// with no handles).
+    const HANDLE_MT: c_int = 3;
+    const IDS: c_int = 4;
 
     struct Walker {
         state: *mut lua_State,
@@ -284,12 +307,26 @@ mod walk {
                 self.open.push(id);
                 self.grow(2)?;
                 let len = ffi::lua_rawlen(l, idx);
-                let is_list = len > 0
-                    || (ffi::lua_getmetatable(l, idx) != 0 && {
-                        let same = ffi::lua_rawequal(l, -1, ARRAY_MT) != 0;
-                        ffi::lua_settop(l, -2);
-                        same
-                    });
+                // An empty table's metatable says whether it is a list or a handle.
+                let (mut is_list, mut is_handle) = (len > 0, false);
+                if len == 0 && ffi::lua_getmetatable(l, idx) != 0 {
+                    is_list = ffi::lua_rawequal(l, -1, ARRAY_MT) != 0;
+                    is_handle = ffi::lua_rawequal(l, -1, HANDLE_MT) != 0;
+                    ffi::lua_settop(l, -2);
+                }
+                if is_handle {
+                    // Its id: the handle as the key, read raw from the ids.
+                    ffi::lua_pushvalue(l, idx);
+                    ffi::lua_rawget(l, IDS);
+                    let id = if ffi::lua_type(l, -1) == ffi::LUA_TSTRING {
+                        self.text(-1)
+                    } else {
+                        Err(DataError::NotPlain("a handle of nothing".into()))
+                    };
+                    ffi::lua_settop(l, -2);
+                    self.open.pop();
+                    return id.map(serde_json::Value::String);
+                }
                 let out = if is_list {
                     let mut items = Vec::with_capacity(len.min(1 << 16));
                     for i in 1..=len {

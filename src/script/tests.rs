@@ -1072,6 +1072,38 @@ fn an_id_has_one_handle_while_scripts_hold_it() {
 }
 
 #[test]
+fn a_handle_is_recorded_and_stored_as_its_id() {
+    let (_dir, src) = temp_ruleset(
+        "k",
+        "umpire.ruleset{name = 'k'}\n\
+         umpire.command{name = 'x', run = function()\n\
+           local u = umpire.unit('a1')\n\
+           local els = u:elements()\n\
+           umpire.record('who', { unit = u, side = umpire.side('s'), group = umpire.group('c'), els = els })\n\
+           store.target = u\n\
+           store.pair = { els[1], els[2] }\n\
+           return type(store.target)\n\
+         end}\n",
+    );
+    let l = load(&src, LIMITS, Arc::default()).unwrap();
+    let mut g = crate::state::Game::new(l.rules.schema.clone());
+    g.add_side("s", "S").unwrap();
+    g.add_command("s", "c", "C").unwrap();
+    g.add_unit("c", "a1", "A1", []).unwrap();
+    g.add_element("a1", "e1", "E1", []).unwrap();
+    g.add_element("a1", "e2", "E2", []).unwrap();
+    let out = run_on(&l, &mut g, "x", &[], &[]).unwrap();
+    // Not `{}` (a handle's table is empty): the id, which a program or a later command can use.
+    assert_eq!(
+        out.record["who"],
+        serde_json::json!({"unit": "a1", "side": "s", "group": "c", "els": ["e1", "e2"]})
+    );
+    assert_eq!(out.output, ["string"]);
+    assert_eq!(g.stored("k", "target"), Some(&serde_json::json!("a1")));
+    assert_eq!(g.stored("k", "pair"), Some(&serde_json::json!(["e1", "e2"])));
+}
+
+#[test]
 fn what_a_call_has_read_follows_its_own_changes() {
     let (_dir, src) = temp_ruleset(
         "c",

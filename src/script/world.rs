@@ -445,6 +445,7 @@ pub(crate) fn install(
     ] {
         umpire.set(name, units.get::<Function>(name)?)?;
     }
+    super::data::know_handles(lua, units.get("handle_mt")?, units.get("ids")?);
     Ok((
         units.get("handle")?,
         units.get("id_of")?,

@@ -236,6 +236,8 @@ api.side = group("side")
 api.group = group("command")
 api.handle = handle
 api.id_of = id_of
+-- For the host's conversion of plain data (src/script/data.rs): a handle is kept as its id.
+api.handle_mt, api.ids = Unit, ids
 
 -- `store`: plain data kept in the game (journalled, undone, replayed), one per script. A table
 -- read from it is a view of the stored value, not a copy: reading it reads the store, and
