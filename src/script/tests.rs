@@ -1038,6 +1038,18 @@ fn sides_and_commands_are_handles_and_refusals_are_plain() {
     assert!(err.to_string().contains("rooted"), "{err}");
 }
 
+/// A game under `l`'s schema with one unit `a1` (side `s`, command `c`) of two elements,
+/// `e1` and `e2`.
+fn one_squad(l: &Loaded) -> crate::state::Game {
+    let mut g = crate::state::Game::new(l.rules.schema.clone());
+    g.add_side("s", "S").unwrap();
+    g.add_command("s", "c", "C").unwrap();
+    g.add_unit("c", "a1", "A1", []).unwrap();
+    g.add_element("a1", "e1", "E1", []).unwrap();
+    g.add_element("a1", "e2", "E2", []).unwrap();
+    g
+}
+
 #[test]
 fn an_id_has_one_handle_while_scripts_hold_it() {
     let (_dir, src) = temp_ruleset(
@@ -1057,12 +1069,7 @@ fn an_id_has_one_handle_while_scripts_hold_it() {
          end}\n",
     );
     let l = load(&src, LIMITS, Arc::default()).unwrap();
-    let mut g = crate::state::Game::new(l.rules.schema.clone());
-    g.add_side("s", "S").unwrap();
-    g.add_command("s", "c", "C").unwrap();
-    g.add_unit("c", "a1", "A1", []).unwrap();
-    g.add_element("a1", "e1", "E1", []).unwrap();
-    g.add_element("a1", "e2", "E2", []).unwrap();
+    let mut g = one_squad(&l);
     let out = run_on(&l, &mut g, "x", &[], &[]).unwrap();
     // A second listing gives the same handles: usable as the same keys of a table.
     assert_eq!(out.output, ["2 true nil empty"]);
@@ -1086,12 +1093,7 @@ fn a_handle_is_recorded_and_stored_as_its_id() {
          end}\n",
     );
     let l = load(&src, LIMITS, Arc::default()).unwrap();
-    let mut g = crate::state::Game::new(l.rules.schema.clone());
-    g.add_side("s", "S").unwrap();
-    g.add_command("s", "c", "C").unwrap();
-    g.add_unit("c", "a1", "A1", []).unwrap();
-    g.add_element("a1", "e1", "E1", []).unwrap();
-    g.add_element("a1", "e2", "E2", []).unwrap();
+    let mut g = one_squad(&l);
     let out = run_on(&l, &mut g, "x", &[], &[]).unwrap();
     // Not `{}` (a handle's table is empty): the id, which a program or a later command can use.
     assert_eq!(
@@ -1100,7 +1102,10 @@ fn a_handle_is_recorded_and_stored_as_its_id() {
     );
     assert_eq!(out.output, ["string"]);
     assert_eq!(g.stored("k", "target"), Some(&serde_json::json!("a1")));
-    assert_eq!(g.stored("k", "pair"), Some(&serde_json::json!(["e1", "e2"])));
+    assert_eq!(
+        g.stored("k", "pair"),
+        Some(&serde_json::json!(["e1", "e2"]))
+    );
 }
 
 #[test]
