@@ -414,17 +414,13 @@ impl Journal {
         let seq = self.entries.len() + 1;
         let reversal = {
             let done = transaction(&self.entries, tx, seq, "undoes")?;
-            game.undo_all(&done.changes)
+            let undone = game
+                .undo_all_listed(&done.changes)
                 .map_err(|source| ReplayError::Stale { seq, source })?;
             Reversal {
                 tx,
                 command: done.public_command().to_string(),
-                changes: done
-                    .changes
-                    .iter()
-                    .rev()
-                    .map(|c| c.inverse().to_string())
-                    .collect(),
+                changes: undone.iter().map(ToString::to_string).collect(),
                 rolls: done.rolls.len(),
                 by: done.by.clone(),
             }

@@ -45,6 +45,13 @@ impl Game {
         schema: bool,
     ) -> Result<(), StateError> {
         self.apply_unkept(change, schema)?;
+        self.applied_in_place(change);
+        Ok(())
+    }
+
+    /// Brings what the game keeps about its units (the selections) up to date after `change`,
+    /// which has just been made.
+    pub(super) fn applied_in_place(&mut self, change: &Change) {
         let Game {
             selections,
             units,
@@ -59,7 +66,6 @@ impl Game {
             |id| sides.contains_key(id) || commands.contains_key(id),
             schema,
         );
-        Ok(())
     }
 
     /// Applies `change`, leaving what the selections keep as it was (see `apply_checked`).
@@ -434,14 +440,32 @@ impl Game {
     /// or nothing: if one fails, those already undone are applied again and the error is
     /// returned, so the game is exactly as it was.
     pub fn undo_all(&mut self, changes: &[Change]) -> Result<(), StateError> {
+        self.undo_each(changes, |_| {})
+    }
+
+    /// [`Game::undo_all`], giving the inverses it applied in the order applied (what an undo
+    /// shows), each made once.
+    pub fn undo_all_listed(&mut self, changes: &[Change]) -> Result<Vec<Change>, StateError> {
+        let mut undone = Vec::with_capacity(changes.len());
+        self.undo_each(changes, |c| undone.push(c))?;
+        Ok(undone)
+    }
+
+    fn undo_each(
+        &mut self,
+        changes: &[Change],
+        mut undone: impl FnMut(Change),
+    ) -> Result<(), StateError> {
         for (i, c) in changes.iter().enumerate().rev() {
-            if let Err(e) = self.revert(c) {
-                for undone in &changes[i + 1..] {
-                    self.apply_checked(undone, false)
+            let inverse = c.inverse();
+            if let Err(e) = self.apply_checked(&inverse, false) {
+                for again in &changes[i + 1..] {
+                    self.apply_checked(again, false)
                         .expect("changes just undone apply again");
                 }
                 return Err(e);
             }
+            undone(inverse);
         }
         Ok(())
     }
@@ -576,7 +600,7 @@ impl Game {
     }
 
     /// The attributes of `id`, which the caller has found to be of `kind`.
-    fn attrs_slot(&mut self, kind: Kind, id: &Id) -> &mut super::game::Attrs {
+    pub(super) fn attrs_slot(&mut self, kind: Kind, id: &Id) -> &mut super::game::Attrs {
         let found = match kind {
             Kind::Side => self.sides.get_mut(id).map(|s| &mut s.attrs),
             Kind::Command => self.commands.get_mut(id).map(|c| &mut c.attrs),

@@ -243,20 +243,24 @@ impl Game {
 
     /// Sets attribute `attr` of `id` (a side, command, unit or element) to `value`.
     pub fn set_attr(&mut self, id: &str, attr: &str, value: Value) -> Result<Change, StateError> {
-        let (kind, attrs) = self.attrs_of(id).ok_or_else(|| self.unknown_any(id))?;
+        let kind = self.kind_of(id).ok_or_else(|| self.unknown_any(id))?;
         let def = self
             .schema
             .attr(kind, attr, &format_args!("{kind} `{id}`"))?;
         let new = def.check(attr, &value)?;
-        let old = attrs.get(attr).cloned();
+        let id = Id::new(id)?;
+        // Checked against the schema just above, and the old value is the one it replaces:
+        // set in place (what `apply` would check holds by construction).
+        let old = self
+            .attrs_slot(kind, &id)
+            .insert(attr.to_string(), new.clone());
         let change = Change::SetAttr {
-            id: Id::new(id)?,
+            id,
             attr: attr.to_string(),
             old,
             new: Some(new),
         };
-        // The value has just been checked against the schema.
-        self.apply_checked(&change, false)?;
+        self.applied_in_place(&change);
         Ok(change)
     }
 
