@@ -371,9 +371,11 @@ pub(crate) fn op(
 
 /// The events `change` (just applied to `game` by a script) raises that a handler takes at
 /// once, for the trusted Lua to run their handlers (`private[2]`): `nil` when there are
-/// none, else a list of `{name, field, what, value, …}` (`what`: 0 a value, 1 an id, a
-/// handle in Lua).
+/// none, else one flat list (made in one go: a table filled a value at a time costs a
+/// protected call a value) holding for each event its name, its number of fields, then each
+/// field as `name, what, value` (`what`: 0 a value, 1 an id, a handle in Lua).
 fn at_once_events(lua: &Lua, game: &Game, change: &Change) -> mlua::Result<Value> {
+    let mut out = Vec::new();
     let listened = {
         let Some(d) = lua.app_data_ref::<super::host::HostData>() else {
             return Ok(Value::Nil);
@@ -390,29 +392,27 @@ fn at_once_events(lua: &Lua, game: &Game, change: &Change) -> mlua::Result<Value
     if listened.is_empty() {
         return Ok(Value::Nil);
     }
-    let out = lua.create_table()?;
     for (name, fields) in listened {
-        let e = lua.create_table()?;
-        e.raw_push(intern(lua, name)?)?;
+        out.push(intern(lua, name)?);
+        out.push(Value::Integer(i64::try_from(fields.len()).unwrap_or(0)));
         for (k, v) in fields {
-            e.raw_push(intern(lua, k)?)?;
+            out.push(intern(lua, k)?);
             match v {
                 super::ArgValue::Value(v) => {
-                    e.raw_push(0)?;
-                    e.raw_push(state_to_lua(lua, &v)?)?;
+                    out.push(Value::Integer(0));
+                    out.push(state_to_lua(lua, &v)?);
                 }
                 super::ArgValue::Unit(id) => {
-                    e.raw_push(1)?;
-                    e.raw_push(lua.create_string(&id)?)?;
+                    out.push(Value::Integer(1));
+                    out.push(Value::String(lua.create_string(&id)?));
                 }
                 super::ArgValue::Units(_) => {
                     return Err(runtime("a change's event holds no list of units"));
                 }
             }
         }
-        out.raw_push(e)?;
     }
-    Ok(Value::Table(out))
+    Ok(Value::Table(lua.create_sequence_from(out)?))
 }
 
 /// Installs the unit API from [`UNIT`] into `umpire` (`unit`, `units`, `count`, `sides`,

@@ -61,17 +61,20 @@ local function deliver(list, name, p, level)
   return go
 end
 
--- The events of a change a script just made, from the host (`{ {name, field, what,
--- value, …}, … }`): their `at_once` handlers run now, in the same call.
-local function at_once(events)
-  for i = 1, #events do
-    local e = events[i]
-    local name = e[1]
-    local list = at_once_of[name]
-    if list then
+-- The events of a change a script just made, from the host (see `at_once_events` in
+-- world.rs), in one flat list: for each event its name, its number of fields, then each field
+-- as `fill` reads it (name, what, value). Their `at_once` handlers run now, in the same call.
+local function at_once(list)
+  local i, n = 1, #list
+  while i <= n do
+    local name, fields = list[i], list[i + 1]
+    local last = i + 1 + 3 * fields
+    local handlers = at_once_of[name]
+    if handlers then
       -- level 4: deliver, at_once, the handle's method (`u:set`, `u:mark`…), its caller
-      deliver(list, name, view(fill({ event = name }, unpack(e, 2)), "the event"), 4)
+      deliver(handlers, name, view(fill({ event = name }, unpack(list, i + 2, last)), "the event"), 4)
     end
+    i = last + 1
   end
 end
 

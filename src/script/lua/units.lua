@@ -106,7 +106,7 @@ function methods:set(attr, value, reason)
   local id = self_id(self, "set")
   changed(id)
   local fired = H[1](SET, id, attr, value, reason)
-  -- A change some handler takes at once: it runs now (see `at_once` in host.rs).
+  -- A change some handler takes at once: it runs now (see `at_once` in runner.lua).
   if fired then H[2](fired) end
   return self
 end
