@@ -26,6 +26,18 @@ pub struct Output {
     /// A rules' command's checks, kept typed: made into the JSON field `checks` (every
     /// factor with every die) only when the JSON is asked for, not for every command.
     pub checks: Option<Vec<std::sync::Arc<crate::script::Breakdown>>>,
+    /// A rules' command's changes with their reasons and its printed lines, kept typed: the
+    /// JSON fields `notes` and `output`, made only when the JSON is asked for.
+    pub said: Option<Said>,
+}
+
+/// What the rules' calls of a command changed (each change with its reason) and printed.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Said {
+    /// Each change with its reason, in order.
+    pub notes: Vec<crate::state::Note>,
+    /// The lines printed, in order.
+    pub printed: Vec<String>,
 }
 
 impl Output {
@@ -37,6 +49,7 @@ impl Output {
             json: Map::new(),
             quit: false,
             checks: None,
+            said: None,
         }
     }
 
@@ -66,6 +79,16 @@ impl Output {
                 "checks".into(),
                 serde_json::to_value(checks.iter().map(|c| &**c).collect::<Vec<_>>())
                     .unwrap_or(Value::Null),
+            );
+        }
+        if let Some(s) = &self.said {
+            m.insert(
+                "notes".into(),
+                serde_json::to_value(&s.notes).unwrap_or(Value::Null),
+            );
+            m.insert(
+                "output".into(),
+                serde_json::to_value(&s.printed).unwrap_or(Value::Null),
             );
         }
         Value::Object(m)

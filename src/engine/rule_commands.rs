@@ -9,7 +9,7 @@ use serde_json::{Value as Json, json};
 
 use super::error::CommandError;
 use super::line::CommandLine;
-use super::output::{Output, Text};
+use super::output::{Output, Said, Text};
 use super::registry::{CommandSpec, Commands, Invocation, Source};
 use super::rules::script_err;
 use super::session::{Context, State, reborrow};
@@ -357,14 +357,24 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
     if !go_on {
         out = out.text(cancelled(&name, &pre));
     }
-    let (notes, printed) = call_json(&calls);
-    // The blocks hold their own copies; the typed checks for the JSON are moved, not copied.
+    // The blocks show them; the JSON's checks, changes and printed lines are moved here,
+    // typed, and become JSON only when the JSON is asked for.
     out.checks = Some(
         calls
             .iter_mut()
             .flat_map(|c| std::mem::take(&mut c.checks))
             .collect(),
     );
+    out.said = Some(Said {
+        notes: calls
+            .iter_mut()
+            .flat_map(|c| std::mem::take(&mut c.notes))
+            .collect(),
+        printed: calls
+            .iter_mut()
+            .flat_map(|c| std::mem::take(&mut c.output))
+            .collect(),
+    });
     if let Some(p) = &ctx.state.pending.public {
         out = out.field("public", p.trim());
     }
@@ -381,10 +391,7 @@ pub fn run(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Comman
     if !record.is_empty() {
         out = out.field("record", Json::Object(record));
     }
-    Ok(out
-        .field("cancelled", !go_on)
-        .field("notes", notes)
-        .field("output", printed))
+    Ok(out.field("cancelled", !go_on))
 }
 
 /// A line for each distance typed in another unit than the rules': `30cm = 11.81"`.
