@@ -68,3 +68,81 @@ fn emitting_while_the_rules_load_is_refused() {
         "{e}"
     );
 }
+
+/// A session under a ruleset of `init` (in a temporary folder, kept with it) with two units
+/// `a1` and `a2`, each `sp` 10, and `limits`.
+fn two_units(init: &str, limits: umpire::limits::Limits) -> (tempfile::TempDir, Session) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("rulesets/t")).unwrap();
+    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
+    std::fs::write(dir.path().join("rulesets/t/init.lua"), init).unwrap();
+    let mut s = Session::new(DiceBox::seeded(1));
+    s.set_limits(limits);
+    s.set_rules_root(dir.path().to_path_buf());
+    for line in [
+        "ruleset use t",
+        "add side red Red",
+        "add command red r1 R",
+        "add unit r1 a1 A1",
+        "add unit r1 a2 A2",
+    ] {
+        s.execute(line, None).unwrap().unwrap();
+    }
+    (dir, s)
+}
+
+const TWO_UNITS_SCHEMA: &str = "umpire.ruleset { name = 't', schema = { unit = { sp = { type = 'int', default = 10 } }, \
+     markers = { shaken = 'shaken' }, status = { strength = 'sp' } } }\n";
+
+#[test]
+fn the_events_after_a_command_each_have_a_budget_of_their_own() {
+    // Each handler runs about 1.2 million instructions: one budget of 2 million for both
+    // would run out; each event's handlers run in a call of their own, with its budget.
+    let limits = umpire::limits::Limits {
+        script_instructions: 2_000_000,
+        ..umpire::limits::Limits::DEFAULT
+    };
+    let init = format!(
+        "{TWO_UNITS_SCHEMA}\
+         umpire.command {{ name = 'hit', run = function()\n\
+           umpire.unit('a1'):set('sp', 5, 'hit')\n\
+           umpire.unit('a2'):set('sp', 5, 'hit')\n\
+         end }}\n\
+         umpire.on('unit_damaged', function(ev)\n\
+           local n = 0\n\
+           for i = 1, 600000 do n = n + i end\n\
+           print(ev.unit.id .. ' heard')\n\
+         end)\n"
+    );
+    let (_dir, mut s) = two_units(&init, limits);
+    let out = s.execute("hit", None).unwrap().unwrap();
+    let text = umpire::engine::render::output(&out, &umpire::engine::style::Palette::plain());
+    assert!(
+        text.contains("a1 heard") && text.contains("a2 heard"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_error_after_a_command_names_the_event_and_undoes_the_command() {
+    let init = format!(
+        "{TWO_UNITS_SCHEMA}\
+         umpire.command {{ name = 'hit', run = function()\n\
+           umpire.unit('a1'):set('sp', 5, 'hit')\n\
+           umpire.unit('a2'):mark('shaken', 'hit')\n\
+         end }}\n\
+         umpire.on('unit_damaged', function(ev) print(ev.unit.id .. ' heard') end)\n\
+         umpire.on('unit_marked', function(ev) error('no ' .. ev.marker) end)\n"
+    );
+    let (_dir, mut s) = two_units(&init, umpire::limits::Limits::DEFAULT);
+    let err = s.execute("hit", None).unwrap().unwrap_err().1.to_string();
+    assert!(
+        err.contains("while handling event `unit_marked`") && err.contains("no shaken"),
+        "{err}"
+    );
+    // Nothing of the command stays.
+    assert_eq!(
+        s.state.game.attr("a1", "sp"),
+        Some(&umpire::state::Value::Int(10))
+    );
+}
