@@ -17,14 +17,22 @@ fn the_event_rule_tests_pass() {
     assert_eq!(report.failed(), 0, "\n{report}");
 }
 
-/// What loading a ruleset of `init` says (the error, or `ok`).
-fn load(init: &str) -> String {
+/// A session looking for rules in a temporary folder (kept with it) whose ruleset `t` is
+/// `init`, under `limits`; the ruleset is not in use yet.
+fn ruleset_t(init: &str, limits: umpire::limits::Limits) -> (tempfile::TempDir, Session) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("rulesets/t")).unwrap();
     std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
     std::fs::write(dir.path().join("rulesets/t/init.lua"), init).unwrap();
     let mut s = Session::new(DiceBox::seeded(1));
+    s.set_limits(limits);
     s.set_rules_root(dir.path().to_path_buf());
+    (dir, s)
+}
+
+/// What loading a ruleset of `init` says (the error, or `ok`).
+fn load(init: &str) -> String {
+    let (_dir, mut s) = ruleset_t(init, umpire::limits::Limits::DEFAULT);
     match s.execute("ruleset use t", None).expect("a command") {
         Ok(_) => "ok".into(),
         Err((_, e)) => e.to_string(),
@@ -72,13 +80,7 @@ fn emitting_while_the_rules_load_is_refused() {
 /// A session under a ruleset of `init` (in a temporary folder, kept with it) with two units
 /// `a1` and `a2`, each `sp` 10, and `limits`.
 fn two_units(init: &str, limits: umpire::limits::Limits) -> (tempfile::TempDir, Session) {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("rulesets/t")).unwrap();
-    std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
-    std::fs::write(dir.path().join("rulesets/t/init.lua"), init).unwrap();
-    let mut s = Session::new(DiceBox::seeded(1));
-    s.set_limits(limits);
-    s.set_rules_root(dir.path().to_path_buf());
+    let (dir, mut s) = ruleset_t(init, limits);
     for line in [
         "ruleset use t",
         "add side red Red",

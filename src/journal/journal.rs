@@ -330,11 +330,17 @@ impl Journal {
 
     /// Appends a record, synced to disk when there is a file.
     fn append(&mut self, record: Record) -> Result<u64, JournalError> {
-        if let Some(file) = &mut self.file {
-            file.append(&record)?;
-        }
+        self.write(&record)?;
         self.entries.push(record);
         Ok(self.entries.len())
+    }
+
+    /// Writes `record` to the file, if the journal has one (synced).
+    fn write(&mut self, record: &Record) -> Result<(), JournalError> {
+        match &mut self.file {
+            Some(file) => file.append(record).map(drop),
+            None => Ok(()),
+        }
     }
 
     /// Writes a snapshot of `game` (the game after the last entry) if the journal has grown
@@ -384,9 +390,7 @@ impl Journal {
     ) -> Result<u64, (JournalError, Box<Transaction>)> {
         let recorded = tx.rules.clone().map(|r| (tx.generation, *r));
         let record = Record::Tx(tx);
-        if let Some(file) = &mut self.file
-            && let Err(e) = file.append(&record)
-        {
+        if let Err(e) = self.write(&record) {
             let Record::Tx(tx) = record else {
                 unreachable!("made a transaction just above")
             };

@@ -375,7 +375,6 @@ pub(crate) fn op(
 /// protected call a value) holding for each event its name, its number of fields, then each
 /// field as `name, what, value` (`what`: 0 a value, 1 an id, a handle in Lua).
 fn at_once_events(lua: &Lua, game: &Game, change: &Change) -> mlua::Result<Value> {
-    let mut out = Vec::new();
     let listened = {
         let Some(d) = lua.app_data_ref::<super::host::HostData>() else {
             return Ok(Value::Nil);
@@ -392,6 +391,7 @@ fn at_once_events(lua: &Lua, game: &Game, change: &Change) -> mlua::Result<Value
     if listened.is_empty() {
         return Ok(Value::Nil);
     }
+    let mut out = Vec::new();
     for (name, fields) in listened {
         out.push(intern(lua, name)?);
         out.push(Value::Integer(i64::try_from(fields.len()).unwrap_or(0)));

@@ -16,9 +16,9 @@ use crate::campaign::{
     BattleSide, Campaign, CampaignFile, Entry, HeroFate, SideStrength, Story, rosters,
 };
 use crate::engine::error::CommandError;
-use crate::engine::output::{Output, Text};
+use crate::engine::output::{Output, Said, Text};
 use crate::engine::registry::Invocation;
-use crate::engine::rule_commands::{Call, add_call, call_json, call_rules};
+use crate::engine::rule_commands::{Call, add_call, call_rules};
 use crate::engine::session::{Context, reborrow};
 use crate::engine::style::Style;
 use crate::journal::{Reversal, now};
@@ -524,9 +524,12 @@ fn battle_end(ctx: &mut Context<'_>, inv: &Invocation<'_>) -> Result<Output, Com
     }
     let mut out = Output::new("battle");
     out = add_call(out, &call);
-    let (notes, printed) = call_json(std::slice::from_ref(&call));
-    out = out.field("notes", notes).field("output", printed);
-    out.checks = Some(call.checks.clone());
+    // As a rules command's: shown by the blocks, made JSON only when asked for.
+    out.checks = Some(std::mem::take(&mut call.checks));
+    out.said = Some(Said {
+        notes: std::mem::take(&mut call.notes),
+        printed: std::mem::take(&mut call.output),
+    });
     let mut text = Text::new().push(Style::Strong, format!("battle `{name}` ends: {result}"));
     for s in &strength {
         text = text.plain(format!(
